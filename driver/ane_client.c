@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User clients: the DeviceOpen handshake and the per-client selectors.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+
+#include <drm/ane_accel.h>
+
+#include "ane_drv.h"
+#include "ane_selector.h"
+
+/**
+ * ane_device_open_check() - validate a DeviceOpen input header
+ * @in: the client's ANEDeviceInfo.
+ *
+ * Return: 0 for a standard client; -EOPNOTSUPP for the usage type the M1
+ * refuses (the seed's code 24); -EINVAL for any other usage type or a
+ * non-zero reserved byte.
+ */
+int ane_device_open_check(const struct drm_ane_device_info_in *in)
+{
+	if (memchr_inv(in->pad, 0, sizeof(in->pad)) ||
+	    memchr_inv(in->reserved, 0, sizeof(in->reserved)))
+		return -EINVAL;
+	if (in->usage_type == ANE_USAGE_UNSUPPORTED)
+		return -EOPNOTSUPP;
+	if (in->usage_type != ANE_USAGE_STANDARD)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Session tokens are unique per device and not trivially guessable across
+ * devices: a sequence number mixed with a per-device random key.  Zero is
+ * never handed out.
+ */
+static u64 ane_new_token(struct ane_device *adev)
+{
+	u64 token;
+
+	do {
+		token = atomic64_inc_return(&adev->token_seq) ^ adev->token_key;
+	} while (!token);
+	return token;
+}
+
+/* Called with af->state_lock held for writing. */
+int ane_sel_device_open(struct ane_file *af, const struct ane_selector *sel,
+		 void *args)
+{
+	struct drm_ane_device_open *op = args;
+	const struct drm_ane_device_info_in *in = &op->in;
+	struct drm_ane_device_info_out *out = &op->out;
+	int ret;
+
+	lockdep_assert_held_write(&af->state_lock);
+
+	ret = ane_device_open_check(in);
+	if (ret) {
+		ane_dbg(af->adev, "DeviceOpen refused: usage type %u: %d\n",
+			in->usage_type, ret);
+		return ret;
+	}
+
+	memset(out, 0, sizeof(*out));
+	out->token = ane_new_token(af->adev);
+	out->callback = in->callback;
+	out->receiver_context = in->receiver_context;
+	out->timeout = in->timeout;
+	out->ane_version = ANE_HW_VERSION;
+	out->ane_version_ext = ANE_HW_VERSION_EXT;
+	out->num_engines = ANE_NUM_ENGINES;
+	out->cpu_subtype = ANE_CPU_SUBTYPE;
+
+	/* The client joins the space of the ioctl it opened through. */
+	af->space = sel->space;
+	af->token = out->token;
+	af->state = ANE_CLIENT_OPEN;
+	atomic_inc(&af->adev->open_clients);
+	return 0;
+}
+
+/* Called with af->state_lock held for writing. */
+int ane_sel_device_close(struct ane_file *af, const struct ane_selector *sel,
+		 void *args)
+{
+	lockdep_assert_held_write(&af->state_lock);
+
+	af->state = ANE_CLIENT_CLOSED;
+	atomic_dec(&af->adev->open_clients);
+	return 0;
+}
+
+int ane_sel_get_status(struct ane_file *af, const struct ane_selector *sel,
+		 void *args)
+{
+	struct drm_ane_status *st = &((struct drm_ane_get_status *)args)->out;
+
+	memset(st, 0, sizeof(*st));
+	st->fw_state = atomic_read(&af->adev->fw_state);
+	st->client_flags = af->space == ANE_SPACE_CONTROL ?
+			   ANE_CLIENT_CONTROL : ANE_CLIENT_DIRECT;
+	if (af->privileged)
+		st->client_flags |= ANE_CLIENT_PRIVILEGED;
+	st->requests_submitted = atomic64_read(&af->submitted);
+	st->requests_completed = atomic64_read(&af->completed);
+	return 0;
+}
+
+int ane_sel_get_version(struct ane_file *af, const struct ane_selector *sel,
+		 void *args)
+{
+	struct drm_ane_get_version *v = args;
+
+	v->version = (u64)ANE_UAPI_VERSION << 32 |
+		     (u64)ANE_PROP_VERSION << 16 | ANE_PROP_MINOR_VERSION;
+	return 0;
+}
+
+/* Selector 16 is inactive on the M1: the firmware loads at driver start. */
+int ane_sel_load_firmware(struct ane_file *af, const struct ane_selector *sel,
+		 void *args)
+{
+	return -EOPNOTSUPP;
+}
+
+/* Selectors whose function arrives with later work (Documentation). */
+int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
+		 void *args)
+{
+	return -EOPNOTSUPP;
+}
+
+int ane_file_init(struct ane_device *adev, struct ane_file *af)
+{
+	af->adev = adev;
+	init_rwsem(&af->state_lock);
+	af->state = ANE_CLIENT_NEW;
+	af->privileged = capable(CAP_SYS_ADMIN);
+	atomic64_set(&af->submitted, 0);
+	atomic64_set(&af->completed, 0);
+	return 0;
+}
+
+void ane_file_fini(struct ane_file *af)
+{
+	/* A client closed without DeviceClose still leaves the open count. */
+	if (af->state == ANE_CLIENT_OPEN)
+		atomic_dec(&af->adev->open_clients);
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ane: an emulated Apple Neural Engine as a DRM accel device.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/compat.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/ane_accel.h>
+
+#include "ane_drv.h"
+#include "ane_selector.h"
+
+static unsigned int ane_num_devices = 1;
+module_param_named(devices, ane_num_devices, uint, 0444);
+MODULE_PARM_DESC(devices, "Number of emulated engines to create (1-8, default 1)");
+
+/* The platform devices this module created; only touched at init/exit. */
+static struct platform_device *ane_pdevs[ANE_MAX_DEVICES];
+
+static int ane_drm_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct ane_file *af;
+
+	af = kzalloc(sizeof(*af), GFP_KERNEL);
+	if (!af)
+		return -ENOMEM;
+	ane_file_init(to_ane_device(dev), af);
+	file->driver_priv = af;
+	return 0;
+}
+
+static void ane_drm_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct ane_file *af = file->driver_priv;
+
+	ane_file_fini(af);
+	kfree(af);
+	file->driver_priv = NULL;
+}
+
+/*
+ * Every selector answers to one exact size tuple: refuse any other size
+ * or direction before DRM's core zero-extends or truncates the argument.
+ */
+static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
+			    unsigned long arg)
+{
+	int ret = ane_selector_check_cmd(cmd);
+
+	if (ret)
+		return ret;
+	return drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
+				   unsigned long arg)
+{
+	int ret = ane_selector_check_cmd(cmd);
+
+	if (ret)
+		return ret;
+	/* The selector structs are identical for 32-bit callers. */
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+#define ane_accel_compat_ioctl NULL
+#endif
+
+static const struct file_operations ane_accel_fops = {
+	.owner = THIS_MODULE,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = ane_accel_ioctl,
+	.compat_ioctl = ane_accel_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+};
+
+static const struct drm_driver ane_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
+	.open = ane_drm_open,
+	.postclose = ane_drm_postclose,
+	.ioctls = ane_drm_ioctls,
+	.num_ioctls = ANE_NUM_DRM_IOCTLS,
+	.fops = &ane_accel_fops,
+	.name = ANE_DRIVER_NAME,
+	.desc = ANE_DRIVER_DESC,
+	.major = ANE_DRIVER_MAJOR,
+	.minor = ANE_DRIVER_MINOR,
+	.patchlevel = ANE_DRIVER_PATCHLEVEL,
+};
+
+static int ane_probe(struct platform_device *pdev)
+{
+	struct ane_device *adev;
+	int ret;
+
+	adev = devm_drm_dev_alloc(&pdev->dev, &ane_drm_driver,
+				  struct ane_device, drm);
+	if (IS_ERR(adev))
+		return PTR_ERR(adev);
+
+	adev->pdev = pdev;
+	adev->token_key = get_random_u64();
+	atomic64_set(&adev->token_seq, 0);
+	atomic_set(&adev->fw_state, ANE_FW_STATE_OFF);
+	atomic_set(&adev->open_clients, 0);
+	platform_set_drvdata(pdev, adev);
+
+	ret = drm_dev_register(&adev->drm, 0);
+	if (ret)
+		return ret;
+
+	drm_info(&adev->drm, "emulated %s engine %d ready\n",
+		 ANE_PROP_ARCHITECTURE, pdev->id);
+	return 0;
+}
+
+/*
+ * Unbinding with files still open is safe: drm_dev_unplug() makes every
+ * later ioctl fail with -ENODEV (selectors enter the device through
+ * drm_dev_enter()), and the device memory lives until the last file is
+ * released.
+ */
+static void ane_remove(struct platform_device *pdev)
+{
+	struct ane_device *adev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&adev->drm);
+}
+
+static struct platform_driver ane_platform_driver = {
+	.probe = ane_probe,
+	.remove_new = ane_remove,
+	.driver = {
+		.name = ANE_DRIVER_NAME,
+		.dev_groups = ane_sysfs_groups,
+	},
+};
+
+static void ane_destroy_devices(void)
+{
+	int i;
+
+	for (i = ANE_MAX_DEVICES - 1; i >= 0; i--) {
+		platform_device_unregister(ane_pdevs[i]);
+		ane_pdevs[i] = NULL;
+	}
+}
+
+static int __init ane_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (ane_num_devices < 1 || ane_num_devices > ANE_MAX_DEVICES) {
+		pr_err("ane: devices=%u is out of range 1..%d\n",
+		       ane_num_devices, ANE_MAX_DEVICES);
+		return -EINVAL;
+	}
+
+	ret = platform_driver_register(&ane_platform_driver);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < ane_num_devices; i++) {
+		struct platform_device *pdev;
+
+		pdev = platform_device_register_simple(ANE_DRIVER_NAME, i,
+						       NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			goto err_devices;
+		}
+		ane_pdevs[i] = pdev;
+	}
+	return 0;
+
+err_devices:
+	ane_destroy_devices();
+	platform_driver_unregister(&ane_platform_driver);
+	return ret;
+}
+
+static void __exit ane_exit(void)
+{
+	ane_destroy_devices();
+	platform_driver_unregister(&ane_platform_driver);
+}
+
+module_init(ane_init);
+module_exit(ane_exit);
+
+MODULE_DESCRIPTION(ANE_DRIVER_DESC);
+MODULE_AUTHOR("The ane authors");
+MODULE_LICENSE("GPL");

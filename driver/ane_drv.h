@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_DRV_H__
+#define __ANE_DRV_H__
+
+#include <linux/atomic.h>
+#include <linux/platform_device.h>
+#include <linux/rwsem.h>
+#include <linux/types.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+
+#define ANE_DRIVER_NAME		"ane"
+#define ANE_DRIVER_DESC		"Emulated Apple Neural Engine"
+#define ANE_DRIVER_MAJOR	0
+#define ANE_DRIVER_MINOR	1
+#define ANE_DRIVER_PATCHLEVEL	0
+
+/* Upper bound of the "devices" module parameter. */
+#define ANE_MAX_DEVICES		8
+
+/*
+ * Device properties of Table 27.9, published in sysfs and reported by the
+ * selectors.  They describe the M1 (H13G) engine that is emulated.
+ */
+#define ANE_PROP_ARCHITECTURE	"h13g"
+#define ANE_PROP_VERSION	0x60
+#define ANE_PROP_MINOR_VERSION	17
+#define ANE_PROP_BOARD_TYPE	0x60
+#define ANE_PROP_BOARD_SUBTYPE	0
+#define ANE_PROP_NUM_CORES	16
+#define ANE_PROP_NUM_ENGINES	1
+#define ANE_PROP_CPU_SUBTYPE	4
+#define ANE_PROP_INTERNAL_BUILD	false
+
+/**
+ * struct ane_device - one emulated engine
+ * @drm: the DRM device; its lifetime bounds this structure.
+ * @pdev: the platform device the engine is bound to.
+ * @token_key: per-device key mixed into session tokens.
+ * @token_seq: source of session token uniqueness.
+ * @fw_state: &enum drm_ane_fw_state of the engine's firmware.
+ * @open_clients: clients between DeviceOpen and DeviceClose.
+ */
+struct ane_device {
+	struct drm_device drm;
+	struct platform_device *pdev;
+	u64 token_key;
+	atomic64_t token_seq;
+	atomic_t fw_state;
+	atomic_t open_clients;
+};
+
+#define to_ane_device(d) container_of_const(d, struct ane_device, drm)
+
+/**
+ * enum ane_client_state - life of a client (one open file)
+ * @ANE_CLIENT_NEW: opened, no DeviceOpen yet.
+ * @ANE_CLIENT_OPEN: DeviceOpen succeeded; the client has a space.
+ * @ANE_CLIENT_CLOSED: DeviceClose ran; every selector is refused.
+ */
+enum ane_client_state {
+	ANE_CLIENT_NEW,
+	ANE_CLIENT_OPEN,
+	ANE_CLIENT_CLOSED,
+};
+
+/**
+ * enum ane_space - the two selector spaces of ch. 27
+ * @ANE_SPACE_CONTROL: H11ANEInUserClient, 17 selectors.
+ * @ANE_SPACE_DIRECT: H11ANEInDirectPathClient, 9 selectors.
+ */
+enum ane_space {
+	ANE_SPACE_CONTROL,
+	ANE_SPACE_DIRECT,
+};
+
+/**
+ * struct ane_file - per-file state: one user client
+ * @adev: the device.
+ * @state_lock: protects @state, @space and @token.  Every selector holds
+ *	it for reading from admission to return; DeviceOpen and DeviceClose
+ *	hold it for writing, so a transition never races a running selector.
+ * @state: &enum ane_client_state.
+ * @space: &enum ane_space, valid once @state is not %ANE_CLIENT_NEW.
+ * @token: session token returned by DeviceOpen.
+ * @privileged: capability fixed at open from the opener's credentials
+ *	(CAP_SYS_ADMIN); stands in for the seeds' entitlements.
+ * @submitted: requests submitted by this client.
+ * @completed: requests of this client that completed.
+ */
+struct ane_file {
+	struct ane_device *adev;
+	struct rw_semaphore state_lock;
+	enum ane_client_state state;
+	enum ane_space space;
+	u64 token;
+	bool privileged;
+	atomic64_t submitted;
+	atomic64_t completed;
+};
+
+extern const struct attribute_group *ane_sysfs_groups[];
+
+#define ane_dbg(adev, fmt, ...) drm_dbg_driver(&(adev)->drm, fmt, ##__VA_ARGS__)
+#define ane_err(adev, fmt, ...) drm_err(&(adev)->drm, fmt, ##__VA_ARGS__)
+
+#endif /* __ANE_DRV_H__ */

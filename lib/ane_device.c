@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libane: device discovery, the DeviceOpen handshake and the control
+ * selectors.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "libane.h"
+
+struct ane_dev {
+	int fd;
+	enum ane_client_kind kind;
+	int open;		/* between DeviceOpen and DeviceClose */
+	char node[64];
+	char err[512];
+	struct drm_ane_device_info_out info;
+};
+
+const char *ane_errno_name(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0: return "OK";
+	case EINVAL: return "EINVAL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOTCONN: return "ENOTCONN";
+	case EISCONN: return "EISCONN";
+	case EBADRQC: return "EBADRQC";
+	case ESHUTDOWN: return "ESHUTDOWN";
+	case ENODEV: return "ENODEV";
+	case ENOENT: return "ENOENT";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case EFAULT: return "EFAULT";
+	case ENOMEM: return "ENOMEM";
+	case EBUSY: return "EBUSY";
+	case ENOTTY: return "ENOTTY";
+	default: return "E?";
+	}
+}
+
+/* What a selector errno means in this ABI (Documentation/accel/ane/uapi.rst). */
+static const char *ane_errno_hint(int err)
+{
+	switch (err) {
+	case EINVAL: return "bad argument: a size, reserved field or value was refused";
+	case EOPNOTSUPP: return "not supported by this engine or driver version";
+	case ENOTCONN: return "the client is not open: call DeviceOpen first";
+	case EISCONN: return "the client is already open";
+	case EBADRQC: return "the selector belongs to the other client space";
+	case ESHUTDOWN: return "the client was closed by DeviceClose";
+	case ENODEV: return "the device was removed (driver unbound or unloaded)";
+	case EACCES: return "permission denied: check the node's group (render)";
+	case ENOENT: return "no such node: is ane.ko loaded?";
+	default: return strerror(err);
+	}
+}
+
+__attribute__((format(printf, 3, 4)))
+static int ane_fail(struct ane_dev *dev, int err, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	n = (size_t)snprintf(dev->err, sizeof(dev->err), "ane: %s: ",
+			     dev->node[0] ? dev->node : "(no node)");
+	if (n < sizeof(dev->err)) {
+		va_start(ap, fmt);
+		vsnprintf(dev->err + n, sizeof(dev->err) - n, fmt, ap);
+		va_end(ap);
+	}
+	n = strlen(dev->err);
+	if (n < sizeof(dev->err))
+		snprintf(dev->err + n, sizeof(dev->err) - n, ": %s (%s)",
+			 ane_errno_name(err), ane_errno_hint(err));
+	return -err;
+}
+
+static void ane_ok(struct ane_dev *dev)
+{
+	dev->err[0] = '\0';
+}
+
+/* One selector ioctl; on failure the message names the selector. */
+static int ane_sel(struct ane_dev *dev, unsigned long cmd, void *args,
+		   const char *what)
+{
+	int ret;
+
+	do {
+		ret = ioctl(dev->fd, cmd, args);
+	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
+	if (ret < 0)
+		return ane_fail(dev, errno, "%s", what);
+	ane_ok(dev);
+	return 0;
+}
+
+const char *ane_errmsg(const struct ane_dev *dev)
+{
+	return dev ? dev->err : "ane: no device handle";
+}
+
+const char *ane_node(const struct ane_dev *dev)
+{
+	return dev->node;
+}
+
+int ane_fd(const struct ane_dev *dev)
+{
+	return dev->fd;
+}
+
+const struct drm_ane_device_info_out *ane_handshake(const struct ane_dev *dev)
+{
+	return &dev->info;
+}
+
+static int read_sysfs(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Is /sys/class/accel/@name bound to the ane driver? */
+static int node_is_ane(const char *name)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/driver", name);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	return strcmp(base, "ane") == 0;
+}
+
+static int cmp_accel(const void *a, const void *b)
+{
+	return atoi(*(char *const *)a + 5) - atoi(*(char *const *)b + 5);
+}
+
+int ane_find_node(unsigned int index, char *buf, size_t len)
+{
+	char *names[256];
+	unsigned int n = 0, i, seen = 0;
+	struct dirent *de;
+	int ret = -ENODEV;
+	DIR *d = opendir("/sys/class/accel");
+
+	if (!d)
+		return -ENODEV;
+	while ((de = readdir(d)) && n < 256)
+		if (!strncmp(de->d_name, "accel", 5) && de->d_name[5] &&
+		    (names[n] = strdup(de->d_name)))
+			n++;
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_accel);
+	for (i = 0; i < n; i++) {
+		if (ret && node_is_ane(names[i]) && seen++ == index) {
+			snprintf(buf, len, "/dev/accel/%s", names[i]);
+			ret = 0;
+		}
+		free(names[i]);
+	}
+	return ret;
+}
+
+int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
+	     char *errbuf, size_t errlen)
+{
+	struct drm_ane_device_open op;
+	struct ane_dev *dev;
+	int ret;
+
+	*out = NULL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		if (errbuf)
+			snprintf(errbuf, errlen, "ane: out of memory");
+		return -ENOMEM;
+	}
+	dev->fd = -1;
+	dev->kind = kind;
+
+	if (kind != ANE_KIND_CONTROL && kind != ANE_KIND_DIRECT) {
+		ret = ane_fail(dev, EINVAL, "ane_open: kind %d is neither control (0) nor direct (1)",
+			       (int)kind);
+		goto fail;
+	}
+	if (node) {
+		snprintf(dev->node, sizeof(dev->node), "%s", node);
+	} else if (ane_find_node(0, dev->node, sizeof(dev->node))) {
+		ret = ane_fail(dev, ENODEV, "no /dev/accel node is bound to the ane driver");
+		goto fail;
+	}
+
+	dev->fd = open(dev->node, O_RDWR | O_CLOEXEC);
+	if (dev->fd < 0) {
+		ret = ane_fail(dev, errno, "open");
+		goto fail;
+	}
+
+	memset(&op, 0, sizeof(op));
+	op.in.usage_type = ANE_USAGE_STANDARD;
+	op.in.callback = 0x1111222233334444ull;
+	op.in.timeout = 10000;
+	ret = ane_sel(dev, kind == ANE_KIND_CONTROL ? DRM_IOCTL_ANE_CTL_DEVICE_OPEN :
+		      DRM_IOCTL_ANE_DP_DEVICE_OPEN, &op,
+		      kind == ANE_KIND_CONTROL ? "DeviceOpen (control selector 0)" :
+		      "DeviceOpen (direct-path selector 0)");
+	if (ret)
+		goto fail;
+	dev->info = op.out;
+	dev->open = 1;
+	*out = dev;
+	return 0;
+
+fail:
+	if (errbuf)
+		snprintf(errbuf, errlen, "%s", dev->err);
+	if (dev->fd >= 0)
+		close(dev->fd);
+	free(dev);
+	return ret;
+}
+
+int ane_device_close(struct ane_dev *dev)
+{
+	int ret;
+
+	if (!dev->open)
+		return ane_fail(dev, ESHUTDOWN, "DeviceClose");
+	ret = ane_sel(dev, dev->kind == ANE_KIND_CONTROL ? DRM_IOCTL_ANE_CTL_DEVICE_CLOSE :
+		      DRM_IOCTL_ANE_DP_DEVICE_CLOSE, NULL, "DeviceClose (selector 1)");
+	if (!ret)
+		dev->open = 0;
+	return ret;
+}
+
+void ane_close(struct ane_dev *dev)
+{
+	if (!dev)
+		return;
+	if (dev->open)
+		ane_device_close(dev);
+	close(dev->fd);
+	free(dev);
+}
+
+int ane_get_version(struct ane_dev *dev, uint32_t *uapi, uint32_t *hw_version,
+		    uint32_t *hw_minor)
+{
+	struct drm_ane_get_version v = { 0 };
+	int ret;
+
+	if (dev->kind != ANE_KIND_CONTROL)
+		return ane_fail(dev, EBADRQC, "GetVersion (control selector 10) on a direct-path handle");
+	ret = ane_sel(dev, DRM_IOCTL_ANE_CTL_GET_VERSION, &v,
+		      "GetVersion (control selector 10)");
+	if (ret)
+		return ret;
+	if (uapi)
+		*uapi = (uint32_t)(v.version >> 32);
+	if (hw_version)
+		*hw_version = (uint32_t)(v.version >> 16) & 0xffff;
+	if (hw_minor)
+		*hw_minor = (uint32_t)v.version & 0xffff;
+	return 0;
+}
+
+int ane_get_status(struct ane_dev *dev, struct drm_ane_status *st)
+{
+	struct drm_ane_get_status s;
+	int ret;
+
+	if (dev->kind != ANE_KIND_CONTROL)
+		return ane_fail(dev, EBADRQC, "GetStatus (control selector 7) on a direct-path handle");
+	memset(&s, 0, sizeof(s));
+	ret = ane_sel(dev, DRM_IOCTL_ANE_CTL_GET_STATUS, &s, "GetStatus (control selector 7)");
+	if (!ret)
+		*st = s.out;
+	return ret;
+}
+
+int ane_get_driver_version(struct ane_dev *dev, struct ane_driver_version *v)
+{
+	struct drm_version dv;
+
+	memset(v, 0, sizeof(*v));
+	memset(&dv, 0, sizeof(dv));
+	dv.name = v->name;
+	dv.name_len = sizeof(v->name) - 1;
+	dv.desc = v->desc;
+	dv.desc_len = sizeof(v->desc) - 1;
+	if (ioctl(dev->fd, DRM_IOCTL_VERSION, &dv) < 0)
+		return ane_fail(dev, errno, "DRM_IOCTL_VERSION");
+	v->major = dv.version_major;
+	v->minor = dv.version_minor;
+	v->patchlevel = dv.version_patchlevel;
+	ane_ok(dev);
+	return 0;
+}
+
+static int prop_uint(struct ane_dev *dev, const char *dir, const char *name,
+		     unsigned int *val)
+{
+	char path[PATH_MAX], buf[64], *end;
+	unsigned long v;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = read_sysfs(path, buf, sizeof(buf));
+	if (ret)
+		return ane_fail(dev, -ret, "reading property %s", path);
+	errno = 0;
+	v = strtoul(buf, &end, 0);
+	if (errno || *end || v > UINT32_MAX)
+		return ane_fail(dev, EINVAL, "property %s holds \"%s\", not a number",
+				path, buf);
+	*val = (unsigned int)v;
+	return 0;
+}
+
+int ane_get_properties(struct ane_dev *dev, struct ane_properties *p)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], buf[32];
+	const char *name = strrchr(dev->node, '/');
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(dir, sizeof(dir), "/sys/class/accel/%s/device/properties",
+		 name ? name + 1 : dev->node);
+	snprintf(path, sizeof(path), "%s/architecture", dir);
+	ret = read_sysfs(path, p->architecture, sizeof(p->architecture));
+	if (ret)
+		return ane_fail(dev, -ret, "reading property %s", path);
+	snprintf(path, sizeof(path), "%s/internal_build", dir);
+	ret = read_sysfs(path, buf, sizeof(buf));
+	if (ret)
+		return ane_fail(dev, -ret, "reading property %s", path);
+	p->internal_build = strcmp(buf, "Yes") == 0;
+
+	if ((ret = prop_uint(dev, dir, "version", &p->version)) ||
+	    (ret = prop_uint(dev, dir, "minor_version", &p->minor_version)) ||
+	    (ret = prop_uint(dev, dir, "board_type", &p->board_type)) ||
+	    (ret = prop_uint(dev, dir, "board_subtype", &p->board_subtype)) ||
+	    (ret = prop_uint(dev, dir, "num_cores", &p->num_cores)) ||
+	    (ret = prop_uint(dev, dir, "num_engines", &p->num_engines)) ||
+	    (ret = prop_uint(dev, dir, "cpu_subtype", &p->cpu_subtype)))
+		return ret;
+	ane_ok(dev);
+	return 0;
+}
+
+const char *ane_fw_state_name(uint32_t state)
+{
+	switch (state) {
+	case ANE_FW_STATE_OFF: return "off";
+	case ANE_FW_STATE_BOOTING: return "booting";
+	case ANE_FW_STATE_READY: return "ready";
+	case ANE_FW_STATE_RECOVERING: return "recovering";
+	case ANE_FW_STATE_DEAD: return "dead";
+	default: return "unknown";
+	}
+}

@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
+/*
+ * Userspace ABI of the emulated Apple Neural Engine (ane) DRM accel driver.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_ACCEL_H__
+#define __ANE_ACCEL_H__
+
+#include <drm/drm.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/**
+ * DOC: ane selector ABI
+ *
+ * The M1 Neural Engine driver exposes two user-client selector spaces: the
+ * *control* client (17 selectors, 0..16) and the *direct-path* client
+ * (9 selectors, 0..8).  Each selector is one ioctl here.  Its argument
+ * struct is exactly the selector's size tuple from the M1 dispatch arrays,
+ * laid out in this order:
+ *
+ * 1. the scalar inputs, one __u64 each;
+ * 2. the structure input;
+ * 3. the scalar outputs, one __u64 each;
+ * 4. the structure output.
+ *
+ * The driver refuses any ioctl whose encoded size differs from the tuple
+ * with -EINVAL before the selector handler runs: there is no zero
+ * extension or truncation, and no size-based overloading.
+ *
+ * A file becomes a control or a direct-path client at its first
+ * DeviceOpen, issued through that space's ioctl.  From then on:
+ *
+ * - selectors of the other space fail with -EBADRQC;
+ * - any selector other than DeviceOpen before DeviceOpen fails with
+ *   -ENOTCONN;
+ * - a second DeviceOpen fails with -EISCONN;
+ * - after DeviceClose every selector fails with -ESHUTDOWN (the seed's
+ *   closed-or-closing client state, 0xe00002c5).
+ *
+ * The seed's kIOReturnBadArgument (0xe00002c2) maps to -EINVAL and
+ * kIOReturnUnsupported (0xe00002c7) to -EOPNOTSUPP.  Reserved fields and
+ * padding must be zero on input (-EINVAL otherwise) and are zero on
+ * output.
+ */
+
+/** @ANE_UAPI_VERSION: version of this interface, returned by GetVersion. */
+#define ANE_UAPI_VERSION		1
+
+/* Sizes of the selector tuples (Tables 27.2 and 27.4). */
+#define ANE_DEVICE_INFO_SIZE		104
+#define ANE_SEND_REQUEST_IN_SIZE	2376
+#define ANE_SEND_REQUEST_OUT_SIZE	40
+#define ANE_MEMORY_MAP_SIZE		2080
+#define ANE_INPUTS_READY_SIZE		3104
+
+/** @ANE_USAGE_STANDARD: DeviceOpen usage type of a standard client. */
+#define ANE_USAGE_STANDARD		1
+/** @ANE_USAGE_UNSUPPORTED: DeviceOpen usage type the M1 refuses. */
+#define ANE_USAGE_UNSUPPORTED		2
+
+/** @ANE_HW_VERSION: the engine version DeviceOpen reports (0x20). */
+#define ANE_HW_VERSION			0x20
+/** @ANE_HW_VERSION_EXT: second half of the reported version pair. */
+#define ANE_HW_VERSION_EXT		256
+/** @ANE_NUM_ENGINES: engines per device on this generation. */
+#define ANE_NUM_ENGINES			1
+/** @ANE_CPU_SUBTYPE: program-ABI gate reported by DeviceOpen. */
+#define ANE_CPU_SUBTYPE			4
+
+/** @ANE_MAX_DOORBELL: doorbell indices must be below this. */
+#define ANE_MAX_DOORBELL		32
+/** @ANE_REQ_MAX_SURFACES: surface references in one send request. */
+#define ANE_REQ_MAX_SURFACES		293
+/** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
+#define ANE_MAP_MAX_SURFACES		85
+
+/**
+ * struct drm_ane_device_info_in - DeviceOpen input (ANEDeviceInfo, 104 B)
+ * @usage_type: client profile: %ANE_USAGE_STANDARD opens;
+ *	%ANE_USAGE_UNSUPPORTED gets -EOPNOTSUPP (the seed's code 24); any
+ *	other value gets -EINVAL.
+ * @pad: must be zero.
+ * @callback: callback function pointer or board id (the M1 client passes
+ *	0x1111222233334444); opaque, echoed back.
+ * @receiver_context: receiver context pointer; opaque, echoed back.
+ * @timeout: client timeout (the M1 client passes 0x2710 = 10000); echoed.
+ * @reserved: must be zero.
+ */
+struct drm_ane_device_info_in {
+	__u8 usage_type;
+	__u8 pad[7];
+	__u64 callback;
+	__u64 receiver_context;
+	__u64 timeout;
+	__u64 reserved[9];
+};
+
+/**
+ * struct drm_ane_device_info_out - DeviceOpen output (ANEDeviceInfo, 104 B)
+ * @token: session token; every later request of this client holds it.
+ * @callback: echo of the input @callback.
+ * @receiver_context: echo of the input @receiver_context.
+ * @timeout: echo of the input @timeout.
+ * @reserved0: zero.
+ * @ane_version: engine version, %ANE_HW_VERSION (0x20 = 32).
+ * @ane_version_ext: second half of the version pair, %ANE_HW_VERSION_EXT.
+ * @num_engines: number of engines, %ANE_NUM_ENGINES.
+ * @reserved1: zero.
+ * @cpu_subtype: CPU subtype, %ANE_CPU_SUBTYPE.
+ */
+struct drm_ane_device_info_out {
+	__u64 token;
+	__u64 callback;
+	__u64 receiver_context;
+	__u64 timeout;
+	__u64 reserved0[5];
+	__u32 ane_version;
+	__u32 ane_version_ext;
+	__u64 num_engines;
+	__u64 reserved1;
+	__u64 cpu_subtype;
+};
+
+/**
+ * struct drm_ane_device_open - selector 0 (both spaces): 0 / 104 / 0 / 104
+ * @in: the client's device-info header.
+ * @out: the device descriptor and session token.
+ */
+struct drm_ane_device_open {
+	struct drm_ane_device_info_in in;
+	struct drm_ane_device_info_out out;
+};
+
+/**
+ * struct drm_ane_surface_ref - one surface of a send request
+ * @handle: GEM handle of the surface, 0 ends the list.
+ * @kind: one of &enum drm_ane_surface_kind.
+ * @bar: buffer-access-register slot the surface binds to (below 32).
+ * @reserved: must be zero.
+ */
+struct drm_ane_surface_ref {
+	__u32 handle;
+	__u8 kind;
+	__u8 bar;
+	__u16 reserved;
+};
+
+/**
+ * enum drm_ane_surface_kind - role of a surface in a request
+ * @ANE_SURFACE_NONE: unused entry.
+ * @ANE_SURFACE_INPUT: read by the program.
+ * @ANE_SURFACE_OUTPUT: written by the program.
+ * @ANE_SURFACE_INTERMEDIATE: scratch space of the program.
+ */
+enum drm_ane_surface_kind {
+	ANE_SURFACE_NONE = 0,
+	ANE_SURFACE_INPUT = 1,
+	ANE_SURFACE_OUTPUT = 2,
+	ANE_SURFACE_INTERMEDIATE = 3,
+};
+
+/**
+ * struct drm_ane_request - ProgramSendRequest input (2376 B, Table 27.6)
+ * @token: program or instance token minted at create time.
+ * @sequence: request sequence number (0, then 1 on the next submit).
+ * @qos_class: quality-of-service class (the M1 client passes 5).
+ * @exec_priority: execution priority (the M1 client passes 21).
+ * @procedure: index into the program's procedure table.
+ * @io_category: io category (the M1 client passes 2).
+ * @surfaces: input, output and intermediate surfaces; unused entries
+ *	are all-zero.
+ */
+struct drm_ane_request {
+	__u64 token;
+	__u64 sequence;
+	__u32 qos_class;
+	__u32 exec_priority;
+	__u32 procedure;
+	__u32 io_category;
+	struct drm_ane_surface_ref surfaces[ANE_REQ_MAX_SURFACES];
+};
+
+/**
+ * struct drm_ane_request_result - ProgramSendRequest output (40 B)
+ * @sequence: the request's sequence number.
+ * @token: echo of the request's token.
+ * @seqno: driver sequence number that the completion event carries.
+ * @reserved0: zero.
+ * @status: submission status, 0 when queued.
+ * @reserved1: zero.
+ */
+struct drm_ane_request_result {
+	__u64 sequence;
+	__u64 token;
+	__u64 seqno;
+	__u64 reserved0;
+	__u32 status;
+	__u32 reserved1;
+};
+
+/**
+ * struct drm_ane_send_request - selector 2 (both spaces): 1 / 2376 / 0 / 40
+ * @doorbell: doorbell index, below %ANE_MAX_DOORBELL; the submit rings
+ *	the mask 1 << @doorbell.
+ * @in: the request.
+ * @out: the submission result.
+ */
+struct drm_ane_send_request {
+	__u64 doorbell;
+	struct drm_ane_request in;
+	struct drm_ane_request_result out;
+};
+
+/**
+ * struct drm_ane_program_create - control selector 3: 0 / 32 / 0 / 0
+ * @image: user pointer to the program image.
+ * @image_size: size of the image in bytes.
+ * @token_ptr: user pointer to a __u64 that receives the program token
+ *	(the selector has no output of its own).
+ * @flags: must be zero.
+ */
+struct drm_ane_program_create {
+	__u64 image;
+	__u64 image_size;
+	__u64 token_ptr;
+	__u64 flags;
+};
+
+/**
+ * struct drm_ane_program_prepare_args - program residency arguments (56 B)
+ * @token: program token.
+ * @flags: must be zero.
+ * @queue_depth: requests the program may have in flight, 0 for default.
+ * @priority: scheduling priority, 2..7 (0..1 are system priorities).
+ * @program_slot: firmware program slot (output; must be zero on input).
+ * @process_id: firmware process id (output; must be zero on input).
+ * @num_procedures: procedures of the loaded program (output).
+ * @reserved: must be zero.
+ */
+struct drm_ane_program_prepare_args {
+	__u64 token;
+	__u64 flags;
+	__u32 queue_depth;
+	__u32 priority;
+	__u32 program_slot;
+	__u32 process_id;
+	__u32 num_procedures;
+	__u32 reserved[5];
+};
+
+/**
+ * struct drm_ane_program_prepare - control selector 4: 0 / 56 / 0 / 56
+ * @in: what to prepare.
+ * @out: the prepared program's firmware slot and process.
+ */
+struct drm_ane_program_prepare {
+	struct drm_ane_program_prepare_args in;
+	struct drm_ane_program_prepare_args out;
+};
+
+/**
+ * struct drm_ane_program_unprepare - control selector 5: 0 / 56 / 0 / 0
+ * @in: the program to unprepare; only @in.token and @in.flags are read,
+ *	every other field must be zero.
+ */
+struct drm_ane_program_unprepare {
+	struct drm_ane_program_prepare_args in;
+};
+
+/**
+ * struct drm_ane_program_destroy - control selector 6: 0 / 16 / 0 / 0
+ * @token: program or instance token.
+ * @flags: must be zero.
+ */
+struct drm_ane_program_destroy {
+	__u64 token;
+	__u64 flags;
+};
+
+/**
+ * struct drm_ane_status - GetStatus output (32 B)
+ * @fw_state: &enum drm_ane_fw_state of the device's firmware.
+ * @client_flags: ANE_CLIENT_* bits of the calling client.
+ * @requests_submitted: requests this client submitted.
+ * @requests_completed: requests of this client that completed.
+ * @dart_faults: translation faults charged to this client.
+ * @last_error: errno (positive) of the client's last failed request, or 0.
+ */
+struct drm_ane_status {
+	__u32 fw_state;
+	__u32 client_flags;
+	__u64 requests_submitted;
+	__u64 requests_completed;
+	__u32 dart_faults;
+	__u32 last_error;
+};
+
+/**
+ * enum drm_ane_fw_state - firmware state reported by GetStatus
+ * @ANE_FW_STATE_OFF: not booted.
+ * @ANE_FW_STATE_BOOTING: boot handshake in progress.
+ * @ANE_FW_STATE_READY: accepting commands.
+ * @ANE_FW_STATE_RECOVERING: crashed; dump and reset in progress.
+ * @ANE_FW_STATE_DEAD: recovery gave up (crash storm); channel not ready.
+ */
+enum drm_ane_fw_state {
+	ANE_FW_STATE_OFF = 0,
+	ANE_FW_STATE_BOOTING = 1,
+	ANE_FW_STATE_READY = 2,
+	ANE_FW_STATE_RECOVERING = 3,
+	ANE_FW_STATE_DEAD = 4,
+};
+
+/** @ANE_CLIENT_CONTROL: the client opened through the control space. */
+#define ANE_CLIENT_CONTROL		(1u << 0)
+/** @ANE_CLIENT_DIRECT: the client opened through the direct-path space. */
+#define ANE_CLIENT_DIRECT		(1u << 1)
+/** @ANE_CLIENT_PRIVILEGED: the client holds the privileged capability. */
+#define ANE_CLIENT_PRIVILEGED		(1u << 2)
+
+/**
+ * struct drm_ane_get_status - control selector 7: 0 / 0 / 0 / 32
+ * @out: the status.
+ */
+struct drm_ane_get_status {
+	struct drm_ane_status out;
+};
+
+/**
+ * struct drm_ane_program_create_instance - control selector 8: 0 / 32 / 0 / 0
+ * @program: token of the program the instance shares code with.
+ * @weights: GEM handle of a surface holding the instance's own weights,
+ *	0 to share the program's.
+ * @token_ptr: user pointer to a __u64 that receives the instance token.
+ * @flags: must be zero.
+ * @reserved: must be zero.
+ */
+struct drm_ane_program_create_instance {
+	__u64 program;
+	__u32 weights;
+	__u32 flags;
+	__u64 token_ptr;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_ane_chaining_prepare - control selector 9: 0 / 16 / 0 / 24
+ * @token: program token.
+ * @procedure: procedure to chain.
+ * @flags: must be zero.
+ * @cache_handle: the firmware cache-request handle (output).
+ * @max_inputs: trigger input buffers the chain accepts (output).
+ * @max_outputs: output buffer sets of the chain (output).
+ * @reserved: zero.
+ */
+struct drm_ane_chaining_prepare {
+	__u64 token;
+	__u32 procedure;
+	__u32 flags;
+	__u64 cache_handle;
+	__u32 max_inputs;
+	__u32 max_outputs;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_ane_get_version - control selector 10: 0 / 0 / 1 / 0
+ * @version: bits 63..32 %ANE_UAPI_VERSION, bits 31..16 the hardware
+ *	version (0x60), bits 15..0 the hardware minor version (17).
+ */
+struct drm_ane_get_version {
+	__u64 version;
+};
+
+/**
+ * struct drm_ane_register_dwp - control selector 11: 0 / 24 / 0 / 0
+ * @buffer: GEM handle of the buffer debug items are copied into.
+ * @flags: must be zero.
+ * @size: usable size of @buffer in bytes.
+ * @reserved: must be zero.
+ */
+struct drm_ane_register_dwp {
+	__u32 buffer;
+	__u32 flags;
+	__u64 size;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_ane_dwp_item - control selectors 13 and 14: 2 / 0 / 0 / 0
+ * @item: debug item identifier.
+ * @arg: for Get, the offset in the registered buffer to copy the item to;
+ *	for Complete, the completion status.
+ */
+struct drm_ane_dwp_item {
+	__u64 item;
+	__u64 arg;
+};
+
+/**
+ * struct drm_ane_load_firmware - control selector 16: 3 / 0 / 0 / 0
+ * @image: firmware image address.
+ * @size: firmware image size.
+ * @flags: load flags.
+ *
+ * Inactive on this generation, as on the M1: always -EOPNOTSUPP.
+ */
+struct drm_ane_load_firmware {
+	__u64 image;
+	__u64 size;
+	__u64 flags;
+};
+
+/**
+ * struct drm_ane_output_set_enqueue - direct selector 3: 0 / 40 / 0 / 0
+ * @cache_handle: chain the output set belongs to.
+ * @output_set: output set index.
+ * @num_surfaces: surfaces in @surfaces.
+ * @surfaces: user pointer to an array of &struct drm_ane_surface_ref.
+ * @flags: must be zero.
+ * @reserved: must be zero.
+ */
+struct drm_ane_output_set_enqueue {
+	__u64 cache_handle;
+	__u32 output_set;
+	__u32 num_surfaces;
+	__u64 surfaces;
+	__u64 flags;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_ane_inputs_ready - direct selector 4: 0 / 3104 / 0 / 0
+ * @cache_handle: chain to trigger.
+ * @exec_timestamp: strictly increasing per chain.
+ * @num_inputs: entries of @inputs in use, at most 16.
+ * @flags: must be zero.
+ * @inputs: the trigger's input surfaces.
+ * @reserved: must be zero.
+ */
+struct drm_ane_inputs_ready {
+	__u64 cache_handle;
+	__u64 exec_timestamp;
+	__u32 num_inputs;
+	__u32 flags;
+	struct drm_ane_surface_ref inputs[16];
+	__u8 reserved[2952];
+};
+
+/**
+ * struct drm_ane_map_surface - one surface of a memory-map request
+ * @handle: GEM handle.
+ * @usage: usage code of Table 28.5.
+ * @offset: byte offset into the surface, 16 KB aligned.
+ * @size: bytes to map, 0 for the rest of the surface.
+ */
+struct drm_ane_map_surface {
+	__u32 handle;
+	__u32 usage;
+	__u64 offset;
+	__u64 size;
+};
+
+/**
+ * struct drm_ane_memory_map_args - MemoryMapRequest body (2080 B)
+ * @num_surfaces: entries of @surfaces in use.
+ * @direction: DMA direction of the mapping (1 to device, 2 from device,
+ *	3 bidirectional).
+ * @flags: must be zero.
+ * @iova: for unmap, the device address to unmap; zero for map.
+ * @surfaces: the surfaces, mapped contiguously in this order.
+ * @reserved: must be zero.
+ */
+struct drm_ane_memory_map_args {
+	__u32 num_surfaces;
+	__u32 direction;
+	__u64 flags;
+	__u64 iova;
+	struct drm_ane_map_surface surfaces[ANE_MAP_MAX_SURFACES];
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_ane_memory_map - direct selector 5: 1 / 2080 / 1 / 0
+ * @token: session token from DeviceOpen.
+ * @in: what to map.
+ * @iova: the engine-visible device address (output).
+ */
+struct drm_ane_memory_map {
+	__u64 token;
+	struct drm_ane_memory_map_args in;
+	__u64 iova;
+};
+
+/**
+ * struct drm_ane_memory_unmap - direct selector 6: 0 / 2080 / 0 / 0
+ * @in: what to unmap; @in.iova names the mapping.
+ */
+struct drm_ane_memory_unmap {
+	struct drm_ane_memory_map_args in;
+};
+
+/**
+ * struct drm_ane_session_hint - direct selector 7: 0 / 16 / 0 / 24
+ * @hint: hint kind.
+ * @flags: must be zero.
+ * @value: hint value.
+ * @applied: the value the driver applied (output).
+ * @previous: the value it replaced (output).
+ * @reserved: zero.
+ */
+struct drm_ane_session_hint {
+	__u32 hint;
+	__u32 flags;
+	__u64 value;
+	__u64 applied;
+	__u64 previous;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_ane_chaining_set_active - direct selector 8: 0 / 32 / 0 / 0
+ * @cache_handle: chain of the group.
+ * @group: buffer-sharing group.
+ * @procedure: the procedure to make active.
+ * @flags: must be zero.
+ * @reserved: must be zero.
+ */
+struct drm_ane_chaining_set_active {
+	__u64 cache_handle;
+	__u32 group;
+	__u32 procedure;
+	__u64 flags;
+	__u64 reserved;
+};
+
+/*
+ * ioctl numbers.  Control selector N is DRM_COMMAND_BASE + N, direct-path
+ * selector N is DRM_COMMAND_BASE + 0x20 + N.  Selectors whose sizes are
+ * all zero are plain _IO requests.
+ */
+#define ANE_CTL_BASE			0x00
+#define ANE_DP_BASE			0x20
+
+#define DRM_ANE_CTL_DEVICE_OPEN		(ANE_CTL_BASE + 0)
+#define DRM_ANE_CTL_DEVICE_CLOSE	(ANE_CTL_BASE + 1)
+#define DRM_ANE_CTL_SEND_REQUEST	(ANE_CTL_BASE + 2)
+#define DRM_ANE_CTL_PROGRAM_CREATE	(ANE_CTL_BASE + 3)
+#define DRM_ANE_CTL_PROGRAM_PREPARE	(ANE_CTL_BASE + 4)
+#define DRM_ANE_CTL_PROGRAM_UNPREPARE	(ANE_CTL_BASE + 5)
+#define DRM_ANE_CTL_PROGRAM_DESTROY	(ANE_CTL_BASE + 6)
+#define DRM_ANE_CTL_GET_STATUS		(ANE_CTL_BASE + 7)
+#define DRM_ANE_CTL_PROGRAM_CREATE_INSTANCE (ANE_CTL_BASE + 8)
+#define DRM_ANE_CTL_CHAINING_PREPARE	(ANE_CTL_BASE + 9)
+#define DRM_ANE_CTL_GET_VERSION		(ANE_CTL_BASE + 10)
+#define DRM_ANE_CTL_REGISTER_DWP	(ANE_CTL_BASE + 11)
+#define DRM_ANE_CTL_UNREGISTER_DWP	(ANE_CTL_BASE + 12)
+#define DRM_ANE_CTL_GET_DWP_ITEM	(ANE_CTL_BASE + 13)
+#define DRM_ANE_CTL_COMPLETE_DWP_ITEM	(ANE_CTL_BASE + 14)
+#define DRM_ANE_CTL_RELEASE_DWP_BUFFERS	(ANE_CTL_BASE + 15)
+#define DRM_ANE_CTL_LOAD_FIRMWARE	(ANE_CTL_BASE + 16)
+
+#define DRM_ANE_DP_DEVICE_OPEN		(ANE_DP_BASE + 0)
+#define DRM_ANE_DP_DEVICE_CLOSE		(ANE_DP_BASE + 1)
+#define DRM_ANE_DP_SEND_REQUEST		(ANE_DP_BASE + 2)
+#define DRM_ANE_DP_OUTPUT_SET_ENQUEUE	(ANE_DP_BASE + 3)
+#define DRM_ANE_DP_INPUTS_READY		(ANE_DP_BASE + 4)
+#define DRM_ANE_DP_MEMORY_MAP		(ANE_DP_BASE + 5)
+#define DRM_ANE_DP_MEMORY_UNMAP		(ANE_DP_BASE + 6)
+#define DRM_ANE_DP_SESSION_HINT		(ANE_DP_BASE + 7)
+#define DRM_ANE_DP_CHAINING_SET_ACTIVE	(ANE_DP_BASE + 8)
+
+#define DRM_IOCTL_ANE_CTL_DEVICE_OPEN \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_CTL_DEVICE_OPEN, struct drm_ane_device_open)
+#define DRM_IOCTL_ANE_CTL_DEVICE_CLOSE \
+	DRM_IO(DRM_COMMAND_BASE + DRM_ANE_CTL_DEVICE_CLOSE)
+#define DRM_IOCTL_ANE_CTL_SEND_REQUEST \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_CTL_SEND_REQUEST, struct drm_ane_send_request)
+#define DRM_IOCTL_ANE_CTL_PROGRAM_CREATE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_PROGRAM_CREATE, struct drm_ane_program_create)
+#define DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_CTL_PROGRAM_PREPARE, struct drm_ane_program_prepare)
+#define DRM_IOCTL_ANE_CTL_PROGRAM_UNPREPARE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_PROGRAM_UNPREPARE, struct drm_ane_program_unprepare)
+#define DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_PROGRAM_DESTROY, struct drm_ane_program_destroy)
+#define DRM_IOCTL_ANE_CTL_GET_STATUS \
+	DRM_IOR(DRM_COMMAND_BASE + DRM_ANE_CTL_GET_STATUS, struct drm_ane_get_status)
+#define DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_PROGRAM_CREATE_INSTANCE, \
+		struct drm_ane_program_create_instance)
+#define DRM_IOCTL_ANE_CTL_CHAINING_PREPARE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_CTL_CHAINING_PREPARE, struct drm_ane_chaining_prepare)
+#define DRM_IOCTL_ANE_CTL_GET_VERSION \
+	DRM_IOR(DRM_COMMAND_BASE + DRM_ANE_CTL_GET_VERSION, struct drm_ane_get_version)
+#define DRM_IOCTL_ANE_CTL_REGISTER_DWP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_REGISTER_DWP, struct drm_ane_register_dwp)
+#define DRM_IOCTL_ANE_CTL_UNREGISTER_DWP \
+	DRM_IO(DRM_COMMAND_BASE + DRM_ANE_CTL_UNREGISTER_DWP)
+#define DRM_IOCTL_ANE_CTL_GET_DWP_ITEM \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_GET_DWP_ITEM, struct drm_ane_dwp_item)
+#define DRM_IOCTL_ANE_CTL_COMPLETE_DWP_ITEM \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_COMPLETE_DWP_ITEM, struct drm_ane_dwp_item)
+#define DRM_IOCTL_ANE_CTL_RELEASE_DWP_BUFFERS \
+	DRM_IO(DRM_COMMAND_BASE + DRM_ANE_CTL_RELEASE_DWP_BUFFERS)
+#define DRM_IOCTL_ANE_CTL_LOAD_FIRMWARE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_CTL_LOAD_FIRMWARE, struct drm_ane_load_firmware)
+
+#define DRM_IOCTL_ANE_DP_DEVICE_OPEN \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_DP_DEVICE_OPEN, struct drm_ane_device_open)
+#define DRM_IOCTL_ANE_DP_DEVICE_CLOSE \
+	DRM_IO(DRM_COMMAND_BASE + DRM_ANE_DP_DEVICE_CLOSE)
+#define DRM_IOCTL_ANE_DP_SEND_REQUEST \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_DP_SEND_REQUEST, struct drm_ane_send_request)
+#define DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DP_OUTPUT_SET_ENQUEUE, struct drm_ane_output_set_enqueue)
+#define DRM_IOCTL_ANE_DP_INPUTS_READY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DP_INPUTS_READY, struct drm_ane_inputs_ready)
+#define DRM_IOCTL_ANE_DP_MEMORY_MAP \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_DP_MEMORY_MAP, struct drm_ane_memory_map)
+#define DRM_IOCTL_ANE_DP_MEMORY_UNMAP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DP_MEMORY_UNMAP, struct drm_ane_memory_unmap)
+#define DRM_IOCTL_ANE_DP_SESSION_HINT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_DP_SESSION_HINT, struct drm_ane_session_hint)
+#define DRM_IOCTL_ANE_DP_CHAINING_SET_ACTIVE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DP_CHAINING_SET_ACTIVE, \
+		struct drm_ane_chaining_set_active)
+
+/*
+ * Sizes: each selector struct is exactly its tuple.  C11 static_assert is
+ * _Static_assert in C and static_assert in C++.
+ */
+#if defined(__cplusplus)
+#define __ANE_SIZE_CHECK(t, n) static_assert(sizeof(t) == (n), #t " size")
+#else
+#define __ANE_SIZE_CHECK(t, n) _Static_assert(sizeof(t) == (n), #t " size")
+#endif
+
+__ANE_SIZE_CHECK(struct drm_ane_device_info_in, ANE_DEVICE_INFO_SIZE);
+__ANE_SIZE_CHECK(struct drm_ane_device_info_out, ANE_DEVICE_INFO_SIZE);
+__ANE_SIZE_CHECK(struct drm_ane_device_open, 0 * 8 + 104 + 0 * 8 + 104);
+__ANE_SIZE_CHECK(struct drm_ane_surface_ref, 8);
+__ANE_SIZE_CHECK(struct drm_ane_request, ANE_SEND_REQUEST_IN_SIZE);
+__ANE_SIZE_CHECK(struct drm_ane_request_result, ANE_SEND_REQUEST_OUT_SIZE);
+__ANE_SIZE_CHECK(struct drm_ane_send_request, 1 * 8 + 2376 + 0 * 8 + 40);
+__ANE_SIZE_CHECK(struct drm_ane_program_create, 32);
+__ANE_SIZE_CHECK(struct drm_ane_program_prepare_args, 56);
+__ANE_SIZE_CHECK(struct drm_ane_program_prepare, 56 + 56);
+__ANE_SIZE_CHECK(struct drm_ane_program_unprepare, 56);
+__ANE_SIZE_CHECK(struct drm_ane_program_destroy, 16);
+__ANE_SIZE_CHECK(struct drm_ane_status, 32);
+__ANE_SIZE_CHECK(struct drm_ane_get_status, 32);
+__ANE_SIZE_CHECK(struct drm_ane_program_create_instance, 32);
+__ANE_SIZE_CHECK(struct drm_ane_chaining_prepare, 16 + 24);
+__ANE_SIZE_CHECK(struct drm_ane_get_version, 1 * 8);
+__ANE_SIZE_CHECK(struct drm_ane_register_dwp, 24);
+__ANE_SIZE_CHECK(struct drm_ane_dwp_item, 2 * 8);
+__ANE_SIZE_CHECK(struct drm_ane_load_firmware, 3 * 8);
+__ANE_SIZE_CHECK(struct drm_ane_output_set_enqueue, 40);
+__ANE_SIZE_CHECK(struct drm_ane_inputs_ready, ANE_INPUTS_READY_SIZE);
+__ANE_SIZE_CHECK(struct drm_ane_map_surface, 24);
+__ANE_SIZE_CHECK(struct drm_ane_memory_map_args, ANE_MEMORY_MAP_SIZE);
+__ANE_SIZE_CHECK(struct drm_ane_memory_map, 1 * 8 + 2080 + 1 * 8);
+__ANE_SIZE_CHECK(struct drm_ane_memory_unmap, 2080);
+__ANE_SIZE_CHECK(struct drm_ane_session_hint, 16 + 24);
+__ANE_SIZE_CHECK(struct drm_ane_chaining_set_active, 32);
+
+#undef __ANE_SIZE_CHECK
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* __ANE_ACCEL_H__ */
