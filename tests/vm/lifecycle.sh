@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs inside the VM (tools/vm/ane-vm --no-load): module load/unload cycles
+# with files opened and closed in between, the "devices" parameter, and
+# unload after unbinding.  Last line: "lifecycle: N passed, N failed".
+
+pass=0
+fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+nok() { echo "not ok - $*"; fail=$((fail + 1)); }
+
+cycles=${1:-20}
+good=0
+i=1
+while [ "$i" -le "$cycles" ]; do
+	if ! modprobe ane; then
+		echo "#   cycle $i: modprobe ane failed"
+		break
+	fi
+	# Open and close the node twice, once with a DeviceOpen'ed client.
+	if ! { exec 3<>/dev/accel/accel0; } 2>/dev/null; then
+		echo "#   cycle $i: cannot open /dev/accel/accel0"
+		break
+	fi
+	exec 3>&-
+	if ! anectl status >/dev/null; then
+		echo "#   cycle $i: anectl status failed"
+		break
+	fi
+	if ! rmmod ane; then
+		echo "#   cycle $i: rmmod ane failed"
+		break
+	fi
+	good=$i
+	i=$((i + 1))
+done
+if [ "$good" -eq "$cycles" ]; then
+	ok "$cycles load/open/close/unload cycles"
+else
+	nok "load/open/close/unload cycles: $good of $cycles"
+fi
+
+# The devices parameter: N engines give N nodes; out of range is refused.
+if modprobe ane devices=3 && [ "$(anectl list | wc -l)" -eq 3 ] &&
+   anectl -d "$(anectl list | tail -n 1)" status >/dev/null && rmmod ane; then
+	ok "devices=3 gives three working nodes"
+else
+	nok "devices=3 gives three working nodes"
+	rmmod ane 2>/dev/null
+fi
+if ! modprobe ane devices=0 2>/dev/null && ! modprobe ane devices=9 2>/dev/null &&
+   ! grep -q '^ane ' /proc/modules; then
+	ok "devices=0 and devices=9 are refused"
+else
+	nok "devices=0 and devices=9 are refused"
+	rmmod ane 2>/dev/null
+fi
+
+# Unbind with a client open, unload refused while open, rebind.
+if modprobe ane && unplug_test && rmmod ane; then
+	ok "unplug with open clients"
+else
+	nok "unplug with open clients"
+fi
+
+echo "lifecycle: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

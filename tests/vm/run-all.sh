@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs inside the VM (tools/vm/ane-vm --no-load): every VM suite in turn.
+# Each suite prints its own "<suite>: N passed, N failed" line.
+rc=0
+modprobe ane || { echo "vm-setup: 0 passed, 1 failed"; exit 1; }
+abi_test || rc=1
+anectl info >/dev/null && echo "anectl-info: 1 passed, 0 failed" ||
+	{ echo "anectl-info: 0 passed, 1 failed"; rc=1; }
+rmmod ane || { echo "vm-rmmod: 0 passed, 1 failed"; rc=1; }
+lifecycle.sh || rc=1
+exit $rc
