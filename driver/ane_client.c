@@ -51,7 +51,7 @@ static u64 ane_new_token(struct ane_device *adev)
 
 /* Called with af->state_lock held for writing. */
 int ane_sel_device_open(struct ane_file *af, const struct ane_selector *sel,
-		 void *args)
+			void *args)
 {
 	struct drm_ane_device_open *op = args;
 	const struct drm_ane_device_info_in *in = &op->in;
@@ -87,7 +87,7 @@ int ane_sel_device_open(struct ane_file *af, const struct ane_selector *sel,
 
 /* Called with af->state_lock held for writing. */
 int ane_sel_device_close(struct ane_file *af, const struct ane_selector *sel,
-		 void *args)
+			 void *args)
 {
 	lockdep_assert_held_write(&af->state_lock);
 
@@ -97,7 +97,7 @@ int ane_sel_device_close(struct ane_file *af, const struct ane_selector *sel,
 }
 
 int ane_sel_get_status(struct ane_file *af, const struct ane_selector *sel,
-		 void *args)
+		       void *args)
 {
 	struct drm_ane_status *st = &((struct drm_ane_get_status *)args)->out;
 
@@ -113,7 +113,7 @@ int ane_sel_get_status(struct ane_file *af, const struct ane_selector *sel,
 }
 
 int ane_sel_get_version(struct ane_file *af, const struct ane_selector *sel,
-		 void *args)
+			void *args)
 {
 	struct drm_ane_get_version *v = args;
 
@@ -124,14 +124,14 @@ int ane_sel_get_version(struct ane_file *af, const struct ane_selector *sel,
 
 /* Selector 16 is inactive on the M1: the firmware loads at driver start. */
 int ane_sel_load_firmware(struct ane_file *af, const struct ane_selector *sel,
-		 void *args)
+			  void *args)
 {
 	return -EOPNOTSUPP;
 }
 
 /* Selectors whose function arrives with later work (Documentation). */
 int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
-		 void *args)
+			void *args)
 {
 	return -EOPNOTSUPP;
 }

@@ -51,16 +51,20 @@ static void ane_drm_postclose(struct drm_device *dev, struct drm_file *file)
 }
 
 /*
- * Every selector answers to one exact size tuple: refuse any other size
- * or direction before DRM's core zero-extends or truncates the argument.
+ * Selectors are dispatched straight from the selector table (which also
+ * refuses any other size or direction of a selector's number); everything
+ * else is DRM's: the core ioctls (VERSION, GEM_CLOSE, ...) and the
+ * driver's own table.
  */
 static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 			    unsigned long arg)
 {
-	int ret = ane_selector_check_cmd(cmd);
+	const struct ane_selector *sel = ane_selector_find(cmd);
 
-	if (ret)
-		return ret;
+	if (IS_ERR(sel))
+		return PTR_ERR(sel);
+	if (sel)
+		return ane_selector_ioctl(filp, sel, arg);
 	return drm_ioctl(filp, cmd, arg);
 }
 
@@ -68,11 +72,14 @@ static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 				   unsigned long arg)
 {
-	int ret = ane_selector_check_cmd(cmd);
+	const struct ane_selector *sel = ane_selector_find(cmd);
 
-	if (ret)
-		return ret;
-	/* The selector structs are identical for 32-bit callers. */
+	if (IS_ERR(sel))
+		return PTR_ERR(sel);
+	/* The selector structs have one layout for 32- and 64-bit callers. */
+	if (sel)
+		return ane_selector_ioctl(filp, sel,
+					  (unsigned long)compat_ptr(arg));
 	return drm_compat_ioctl(filp, cmd, arg);
 }
 #else
@@ -96,8 +103,6 @@ static const struct drm_driver ane_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
 	.open = ane_drm_open,
 	.postclose = ane_drm_postclose,
-	.ioctls = ane_drm_ioctls,
-	.num_ioctls = ANE_NUM_DRM_IOCTLS,
 	.fops = &ane_accel_fops,
 	.name = ANE_DRIVER_NAME,
 	.desc = ANE_DRIVER_DESC,

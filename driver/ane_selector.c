@@ -5,148 +5,123 @@
  * Copyright (C) 2026 The ane authors
  */
 
-#include <linux/build_bug.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/ioctl.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
-#include <drm/drm_ioctl.h>
 
 #include "ane_drv.h"
 #include "ane_selector.h"
 
 /*
- * Every uapi struct must be exactly its selector's tuple: a mismatch is a
- * build failure, so the ioctl numbers (which encode the struct size) and
- * the dispatch table can never disagree.
+ * One entry of the dispatch table, the counterpart of the M1's
+ * IOExternalMethodDispatch2022 records.  The ioctl number encodes the
+ * uapi struct's size: the uapi header asserts every struct against its
+ * seed tuple at build time, and the KUnit suite checks this table's
+ * tuples against both the ioctl sizes and the seed tables.
  */
-#define ANE_SEL_SIZE_CHECK(space, sel, id, name, si, sin, so, sout, fn) \
-	static_assert(_IOC_SIZE(DRM_IOCTL_ANE_##id) == \
-		      (si) * 8 + (sin) + (so) * 8 + (sout), \
-		      "size of " #id " differs from its selector tuple");
-ANE_SELECTORS(ANE_SEL_SIZE_CHECK)
-#undef ANE_SEL_SIZE_CHECK
+#define ANE_SEL(_id, _space, _index, _name, _si, _sin, _so, _sout, _fn)	\
+	[ANE_SEL_##_id] = {						\
+		.name = _name,						\
+		.ioctl_name = "DRM_IOCTL_ANE_" #_id,			\
+		.space = ANE_SPACE_##_space,				\
+		.index = _index,					\
+		.cmd = DRM_IOCTL_ANE_##_id,				\
+		.scalar_in = _si,					\
+		.struct_in = _sin,					\
+		.scalar_out = _so,					\
+		.struct_out = _sout,					\
+		.handler = _fn,						\
+	}
 
 const struct ane_selector ane_selectors[ANE_SEL_COUNT] = {
-#define ANE_SEL_ENTRY(sp, sel, id, nm, si, sin, so, sout, fn) \
-	[ANE_SEL_##id] = { \
-		.name = nm, \
-		.ioctl_name = "ANE_" #id, \
-		.space = ANE_SPACE_##sp, \
-		.index = sel, \
-		.cmd = DRM_IOCTL_ANE_##id, \
-		.scalar_in = si, \
-		.struct_in = sin, \
-		.scalar_out = so, \
-		.struct_out = sout, \
-		.handler = fn, \
-	},
-	ANE_SELECTORS(ANE_SEL_ENTRY)
-#undef ANE_SEL_ENTRY
+	ANE_SEL(CTL_DEVICE_OPEN, CONTROL, 0, "ANE_DeviceOpen",
+		0, 104, 0, 104, ane_sel_device_open),
+	ANE_SEL(CTL_DEVICE_CLOSE, CONTROL, 1, "ANE_DeviceClose",
+		0, 0, 0, 0, ane_sel_device_close),
+	ANE_SEL(CTL_SEND_REQUEST, CONTROL, 2, "ANE_ProgramSendRequest",
+		1, 2376, 0, 40, ane_sel_unsupported),
+	ANE_SEL(CTL_PROGRAM_CREATE, CONTROL, 3, "ANE_ProgramCreate",
+		0, 32, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_PROGRAM_PREPARE, CONTROL, 4, "ANE_ProgramPrepare",
+		0, 56, 0, 56, ane_sel_unsupported),
+	ANE_SEL(CTL_PROGRAM_UNPREPARE, CONTROL, 5, "ANE_ProgramUnprepare",
+		0, 56, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_PROGRAM_DESTROY, CONTROL, 6, "ANE_ProgramDestroy",
+		0, 16, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_GET_STATUS, CONTROL, 7, "ANE_GetStatus",
+		0, 0, 0, 32, ane_sel_get_status),
+	ANE_SEL(CTL_PROGRAM_CREATE_INSTANCE, CONTROL, 8, "ANE_ProgramCreateInstance",
+		0, 32, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_CHAINING_PREPARE, CONTROL, 9, "ANE_ProgramChainingPrepare",
+		0, 16, 0, 24, ane_sel_unsupported),
+	ANE_SEL(CTL_GET_VERSION, CONTROL, 10, "ANE_GetVersion",
+		0, 0, 1, 0, ane_sel_get_version),
+	ANE_SEL(CTL_REGISTER_DWP, CONTROL, 11, "ANE_RegisterDebugWorkProcessor",
+		0, 24, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_UNREGISTER_DWP, CONTROL, 12, "ANE_UnregisterDebugWorkProcessor",
+		0, 0, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_GET_DWP_ITEM, CONTROL, 13, "ANE_GetDebugWorkProcessorItem",
+		2, 0, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_COMPLETE_DWP_ITEM, CONTROL, 14, "ANE_CompleteDebugWorkProcessorItem",
+		2, 0, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_RELEASE_DWP_BUFFERS, CONTROL, 15, "ANE_ReleaseDebugWorkProcessorBuffers",
+		0, 0, 0, 0, ane_sel_unsupported),
+	ANE_SEL(CTL_LOAD_FIRMWARE, CONTROL, 16, "ANE_LoadFirmware",
+		3, 0, 0, 0, ane_sel_load_firmware),
+	ANE_SEL(DP_DEVICE_OPEN, DIRECT, 0, "ANE_DeviceOpen",
+		0, 104, 0, 104, ane_sel_device_open),
+	ANE_SEL(DP_DEVICE_CLOSE, DIRECT, 1, "ANE_DeviceClose",
+		0, 0, 0, 0, ane_sel_device_close),
+	ANE_SEL(DP_SEND_REQUEST, DIRECT, 2, "ANE_ProgramSendRequest",
+		1, 2376, 0, 40, ane_sel_unsupported),
+	ANE_SEL(DP_OUTPUT_SET_ENQUEUE, DIRECT, 3, "ANE_ProgramOutputSetEnqueue",
+		0, 40, 0, 0, ane_sel_unsupported),
+	ANE_SEL(DP_INPUTS_READY, DIRECT, 4, "ANE_ProgramInputsReady",
+		0, 3104, 0, 0, ane_sel_unsupported),
+	ANE_SEL(DP_MEMORY_MAP, DIRECT, 5, "ANE_MemoryMapRequest",
+		1, 2080, 1, 0, ane_sel_unsupported),
+	ANE_SEL(DP_MEMORY_UNMAP, DIRECT, 6, "ANE_MemoryUnMapRequest",
+		0, 2080, 0, 0, ane_sel_unsupported),
+	ANE_SEL(DP_SESSION_HINT, DIRECT, 7, "ANE_SessionHintRequest",
+		0, 16, 0, 24, ane_sel_unsupported),
+	ANE_SEL(DP_CHAINING_SET_ACTIVE, DIRECT, 8, "ANE_ProgramChainingSetActiveProcedure",
+		0, 32, 0, 0, ane_sel_unsupported),
 };
 
 /**
- * ane_selector_call() - run one selector for a file
- * @dev: the DRM device.
- * @id: &enum ane_selector_id.
- * @data: the kernel copy of the argument struct.
- * @file: the DRM file.
- *
- * Admission (client state and space) and the handler run under the
- * file's state lock: for reading, or for writing when the selector
- * changes the client's state (DeviceOpen, DeviceClose).
- *
- * Return: 0 or a negative errno.
- */
-static int ane_selector_call(struct drm_device *dev, enum ane_selector_id id,
-			     void *data, struct drm_file *file)
-{
-	const struct ane_selector *sel = &ane_selectors[id];
-	struct ane_file *af = file->driver_priv;
-	bool excl = sel->handler == ane_sel_device_open ||
-		    sel->handler == ane_sel_device_close;
-	int idx, ret;
-
-	if (!drm_dev_enter(dev, &idx))
-		return -ENODEV;
-
-	if (excl)
-		down_write(&af->state_lock);
-	else
-		down_read(&af->state_lock);
-
-	ret = ane_client_admit(af->state, af->space, sel);
-	if (!ret)
-		ret = sel->handler(af, sel, data);
-
-	if (excl)
-		up_write(&af->state_lock);
-	else
-		up_read(&af->state_lock);
-
-	drm_dev_exit(idx);
-	return ret;
-}
-
-/* One thunk per selector: the DRM ioctl table carries no context. */
-#define ANE_SEL_THUNK(sp, sel, id, nm, si, sin, so, sout, fn) \
-	static int ane_ioctl_##id(struct drm_device *dev, void *data, \
-				  struct drm_file *file) \
-	{ \
-		return ane_selector_call(dev, ANE_SEL_##id, data, file); \
-	}
-ANE_SELECTORS(ANE_SEL_THUNK)
-#undef ANE_SEL_THUNK
-
-const struct drm_ioctl_desc ane_drm_ioctls[ANE_NUM_DRM_IOCTLS] = {
-#define ANE_SEL_IOCTL(sp, sel, id, nm, si, sin, so, sout, fn) \
-	DRM_IOCTL_DEF_DRV(ANE_##id, ane_ioctl_##id, 0),
-	ANE_SELECTORS(ANE_SEL_IOCTL)
-#undef ANE_SEL_IOCTL
-};
-
-/**
- * ane_selector_by_nr() - find the selector behind a driver ioctl number
- * @nr: ioctl number relative to DRM_COMMAND_BASE.
- *
- * Return: the selector, or NULL if @nr names none.
- */
-const struct ane_selector *ane_selector_by_nr(unsigned int nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < ANE_SEL_COUNT; i++)
-		if (_IOC_NR(ane_selectors[i].cmd) - DRM_COMMAND_BASE == nr)
-			return &ane_selectors[i];
-	return NULL;
-}
-
-/**
- * ane_selector_check_cmd() - enforce the exact size tuple of a selector
+ * ane_selector_find() - the selector an ioctl command names
  * @cmd: the ioctl command as userspace issued it.
  *
  * DRM's core accepts a driver ioctl whose encoded size differs from the
  * driver's and silently zero-extends or truncates the argument.  The seed
  * ABI has no such tolerance: a selector answers to exactly one size and
- * direction.  Commands outside the driver range pass through untouched.
+ * direction, so any other encoding of a selector's number is refused here,
+ * before a handler runs.
  *
- * Return: 0, or -EINVAL if @cmd names a selector with another size or
- * direction.
+ * Return: the selector; NULL if @cmd is not a selector's number (DRM core
+ * ioctls and the driver's other ioctls); ERR_PTR(-EINVAL) if it is one
+ * with another size or direction.
  */
-int ane_selector_check_cmd(unsigned int cmd)
+const struct ane_selector *ane_selector_find(unsigned int cmd)
 {
-	const struct ane_selector *sel;
-	unsigned int nr = _IOC_NR(cmd);
+	unsigned int i;
 
-	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE ||
-	    nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
-		return 0;
-
-	sel = ane_selector_by_nr(nr - DRM_COMMAND_BASE);
-	if (sel && cmd != sel->cmd)
-		return -EINVAL;
-	return 0;
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return NULL;
+	for (i = 0; i < ANE_SEL_COUNT; i++) {
+		if (_IOC_NR(ane_selectors[i].cmd) != _IOC_NR(cmd))
+			continue;
+		if (ane_selectors[i].cmd != cmd)
+			return ERR_PTR(-EINVAL);
+		return &ane_selectors[i];
+	}
+	return NULL;
 }
 
 /**
@@ -175,4 +150,91 @@ int ane_client_admit(enum ane_client_state state, enum ane_space space,
 	default:
 		return -ESHUTDOWN;
 	}
+}
+
+/* DeviceOpen and DeviceClose change the client's state. */
+static bool ane_selector_is_transition(const struct ane_selector *sel)
+{
+	return sel->handler == ane_sel_device_open ||
+	       sel->handler == ane_sel_device_close;
+}
+
+/*
+ * Admission and the handler run under the file's state lock: for reading,
+ * or for writing when the selector changes the client's state.
+ */
+static int ane_selector_run(struct ane_file *af, const struct ane_selector *sel,
+			    void *kdata)
+{
+	bool excl = ane_selector_is_transition(sel);
+	int ret;
+
+	if (excl)
+		down_write(&af->state_lock);
+	else
+		down_read(&af->state_lock);
+
+	ret = ane_client_admit(af->state, af->space, sel);
+	if (!ret)
+		ret = sel->handler(af, sel, kdata);
+
+	if (excl)
+		up_write(&af->state_lock);
+	else
+		up_read(&af->state_lock);
+	return ret;
+}
+
+/**
+ * ane_selector_ioctl() - run one selector for a file
+ * @filp: the accel file.
+ * @sel: the selector, as found by ane_selector_find().
+ * @arg: the user pointer to the argument struct.
+ *
+ * The whole tuple struct is copied in (for selectors with inputs), the
+ * handler runs inside drm_dev_enter() so an unplugged device answers
+ * -ENODEV, and the struct is copied back only when the handler succeeded.
+ *
+ * Return: 0 or a negative errno.
+ */
+long ane_selector_ioctl(struct file *filp, const struct ane_selector *sel,
+			unsigned long arg)
+{
+	struct drm_file *file = filp->private_data;
+	struct drm_device *dev = file->minor->dev;
+	void __user *uarg = (void __user *)arg;
+	unsigned int size = _IOC_SIZE(sel->cmd);
+	u64 stack[16];
+	void *kdata = stack;
+	long ret;
+	int idx;
+
+	if (size > sizeof(stack)) {
+		kdata = kmalloc(size, GFP_KERNEL);
+		if (!kdata)
+			return -ENOMEM;
+	}
+	if (_IOC_DIR(sel->cmd) & _IOC_WRITE) {
+		if (copy_from_user(kdata, uarg, size)) {
+			ret = -EFAULT;
+			goto out;
+		}
+	} else {
+		memset(kdata, 0, size);
+	}
+
+	if (!drm_dev_enter(dev, &idx)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = ane_selector_run(file->driver_priv, sel, kdata);
+	drm_dev_exit(idx);
+
+	if (!ret && (_IOC_DIR(sel->cmd) & _IOC_READ) &&
+	    copy_to_user(uarg, kdata, size))
+		ret = -EFAULT;
+out:
+	if (kdata != stack)
+		kfree(kdata);
+	return ret;
 }

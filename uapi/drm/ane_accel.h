@@ -9,6 +9,12 @@
 
 #include <drm/drm.h>
 
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#else
+#include <assert.h>
+#endif
+
 #if defined(__cplusplus)
 extern "C" {
 #endif
@@ -316,11 +322,11 @@ enum drm_ane_fw_state {
 };
 
 /** @ANE_CLIENT_CONTROL: the client opened through the control space. */
-#define ANE_CLIENT_CONTROL		(1u << 0)
+#define ANE_CLIENT_CONTROL		0x1u
 /** @ANE_CLIENT_DIRECT: the client opened through the direct-path space. */
-#define ANE_CLIENT_DIRECT		(1u << 1)
+#define ANE_CLIENT_DIRECT		0x2u
 /** @ANE_CLIENT_PRIVILEGED: the client holds the privileged capability. */
-#define ANE_CLIENT_PRIVILEGED		(1u << 2)
+#define ANE_CLIENT_PRIVILEGED		0x4u
 
 /**
  * struct drm_ane_get_status - control selector 7: 0 / 0 / 0 / 32
@@ -630,15 +636,8 @@ struct drm_ane_chaining_set_active {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DP_CHAINING_SET_ACTIVE, \
 		struct drm_ane_chaining_set_active)
 
-/*
- * Sizes: each selector struct is exactly its tuple.  C11 static_assert is
- * _Static_assert in C and static_assert in C++.
- */
-#if defined(__cplusplus)
+/* Sizes: each selector struct is exactly its seed tuple. */
 #define __ANE_SIZE_CHECK(t, n) static_assert(sizeof(t) == (n), #t " size")
-#else
-#define __ANE_SIZE_CHECK(t, n) _Static_assert(sizeof(t) == (n), #t " size")
-#endif
 
 __ANE_SIZE_CHECK(struct drm_ane_device_info_in, ANE_DEVICE_INFO_SIZE);
 __ANE_SIZE_CHECK(struct drm_ane_device_info_out, ANE_DEVICE_INFO_SIZE);

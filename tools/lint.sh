@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make lint: checkpatch --strict (from the unpacked linux-source-6.12 the
+# KUnit runner caches), sparse (an out-of-tree build with C=2) and
+# kernel-doc -none -Wall over the kernel code and the uapi header.
+# Prints every finding and exits non-zero if there is any.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kver=${KVER:-$("$top/tools/setup-deps.sh" --kver)}
+kdir=${KDIR:-/lib/modules/$kver/build}
+fail=0
+
+mapfile -t kfiles < <(cd "$top" && ls driver/*.[ch] firmware/*.[ch] \
+	tests/kunit/*.[ch] uapi/drm/ane_accel.h 2>/dev/null)
+
+step() { printf '=== lint: %s\n' "$*"; }
+
+step "checkpatch --strict"
+src=$("$top/tools/kunit/run-kunit.sh" --print-srcdir) || {
+	echo "lint: cannot unpack the kernel source for checkpatch" >&2
+	exit 1
+}
+if ! (cd "$top" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
+	--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+	--ignore CONFIG_DESCRIPTION -f "${kfiles[@]}"); then
+	fail=1
+fi
+
+step "sparse (C=2)"
+out=$(make -s -C "$kdir" M="$top" CONFIG_DRM_ACCEL_ANE=m C=2 modules 2>&1)
+if grep -E '(warning|error):' <<<"$out"; then
+	fail=1
+fi
+
+step "kernel-doc -none -Wall"
+out=$("$kdir/scripts/kernel-doc" -none -Wall \
+	$(cd "$top" && printf "$top/%s " "${kfiles[@]}") 2>&1)
+if [ -n "$out" ]; then
+	printf '%s\n' "$out"
+	fail=1
+fi
+
+if [ $fail -eq 0 ]; then
+	echo "lint: clean"
+else
+	echo "lint: findings above"
+fi
+exit $fail
