@@ -58,7 +58,7 @@ deps:
 
 # ---------------------------------------------------------------- module
 module:
-	@test -n "$(KVER)" -a -e "$(KDIR)/Makefile" || { \
+	@test -e "$(KDIR)/Makefile" || { \
 		echo "No kernel build directory (KDIR=$(KDIR)); run 'make deps'." >&2; \
 		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(SRC) CONFIG_DRM_ACCEL_ANE=m modules
@@ -147,7 +147,9 @@ install: lib tools
 	ln -sf libane.so.$(ANE_VERSION) $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(DESTDIR)$(LIBDIR)/libane.so
 	install -m 0644 $(B)/lib/libane.a $(DESTDIR)$(LIBDIR)/
-	install -m 0644 $(B)/lib/libane.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(ANE_VERSION)|' \
+	    $(SRC)/lib/libane.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libane.pc
 	install -m 0644 $(SRC)/lib/libane.h $(DESTDIR)$(INCLUDEDIR)/libane/
 	install -m 0644 $(SRC)/uapi/drm/ane_accel.h $(DESTDIR)$(INCLUDEDIR)/libane/drm/
 	install -m 0755 $(addprefix $(B)/tools/,$(TOOLS)) $(DESTDIR)$(BINDIR)/

@@ -53,8 +53,7 @@ static void ane_drm_postclose(struct drm_device *dev, struct drm_file *file)
 /*
  * Selectors are dispatched straight from the selector table (which also
  * refuses any other size or direction of a selector's number); everything
- * else is DRM's: the core ioctls (VERSION, GEM_CLOSE, ...) and the
- * driver's own table.
+ * else goes to DRM's core ioctls (VERSION, GEM_CLOSE, ...).
  */
 static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 			    unsigned long arg)
@@ -152,7 +151,7 @@ static void ane_remove(struct platform_device *pdev)
 
 static struct platform_driver ane_platform_driver = {
 	.probe = ane_probe,
-	.remove_new = ane_remove,
+	.remove = ane_remove,
 	.driver = {
 		.name = ANE_DRIVER_NAME,
 		.dev_groups = ane_sysfs_groups,
