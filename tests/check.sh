@@ -59,6 +59,9 @@ layer_kunit() {
 }
 
 layer_vm() {
+	# The runner's own self-test: it must pass clean runs, return the
+	# command's status and fail on kernel failure reports.
+	run_suite vm-smoke "$top/tests/vm/smoke.sh"
 	run_suite vm "$top/tools/vm/ane-vm" --quiet --no-load --timeout 300 \
 		--bin "$B/tests/vm/abi_test" --bin "$B/tests/vm/unplug_test" \
 		--bin "$B/tools/anectl" \
