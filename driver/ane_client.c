@@ -109,6 +109,7 @@ int ane_sel_get_status(struct ane_file *af, const struct ane_selector *sel,
 		st->client_flags |= ANE_CLIENT_PRIVILEGED;
 	st->requests_submitted = atomic64_read(&af->submitted);
 	st->requests_completed = atomic64_read(&af->completed);
+	st->dart_faults = ane_file_dart_faults(af);
 	return 0;
 }
 
@@ -144,6 +145,8 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	af->privileged = capable(CAP_SYS_ADMIN);
 	atomic64_set(&af->submitted, 0);
 	atomic64_set(&af->completed, 0);
+	mutex_init(&af->ctx_lock);
+	INIT_LIST_HEAD(&af->umaps);
 	return 0;
 }
 
@@ -152,4 +155,6 @@ void ane_file_fini(struct ane_file *af)
 	/* A client closed without DeviceClose still leaves the open count. */
 	if (af->state == ANE_CLIENT_OPEN)
 		atomic_dec(&af->adev->open_clients);
+	ane_file_unmap_all(af);
+	mutex_destroy(&af->ctx_lock);
 }

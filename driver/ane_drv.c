@@ -6,6 +6,7 @@
  */
 
 #include <linux/compat.h>
+#include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -17,8 +18,11 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 #include <drm/ane_accel.h>
 
+#include "ane_dart.h"
+#include "ane_fw_host.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
 
@@ -37,6 +41,7 @@ static int ane_drm_open(struct drm_device *dev, struct drm_file *file)
 	if (!af)
 		return -ENOMEM;
 	ane_file_init(to_ane_device(dev), af);
+	af->drm_file = file;
 	file->driver_priv = af;
 	return 0;
 }
@@ -98,10 +103,20 @@ static const struct file_operations ane_accel_fops = {
 	.fop_flags = FOP_UNSIGNED_OFFSET,
 };
 
+/* The driver's own ioctls (not selectors); DRM's core checks their sizes. */
+static const struct drm_ioctl_desc ane_drm_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(ANE_SURFACE_CREATE, ane_gem_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_DMA, ane_dma_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_GET_FAULT, ane_get_fault_ioctl, 0),
+};
+
 static const struct drm_driver ane_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
 	.open = ane_drm_open,
 	.postclose = ane_drm_postclose,
+	.ioctls = ane_drm_ioctls,
+	.num_ioctls = ARRAY_SIZE(ane_drm_ioctls),
+	.gem_prime_import_sg_table = ane_gem_import_sg_table,
 	.fops = &ane_accel_fops,
 	.name = ANE_DRIVER_NAME,
 	.desc = ANE_DRIVER_DESC,
@@ -109,6 +124,11 @@ static const struct drm_driver ane_drm_driver = {
 	.minor = ANE_DRIVER_MINOR,
 	.patchlevel = ANE_DRIVER_PATCHLEVEL,
 };
+
+static void ane_dart_fini_action(struct drm_device *drm, void *arg)
+{
+	ane_dart_fini(arg);
+}
 
 static int ane_probe(struct platform_device *pdev)
 {
@@ -126,6 +146,24 @@ static int ane_probe(struct platform_device *pdev)
 	atomic_set(&adev->fw_state, ANE_FW_STATE_OFF);
 	atomic_set(&adev->open_clients, 0);
 	platform_set_drvdata(pdev, adev);
+
+	/* Imported buffers are mapped for this device (no IOMMU: 1:1). */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	/* The DART outlives the binding: open files keep their contexts. */
+	ret = ane_dart_init(adev);
+	if (ret)
+		return ret;
+	ret = drmm_add_action_or_reset(&adev->drm, ane_dart_fini_action, adev);
+	if (ret)
+		return ret;
+	ane_dart_debugfs_init(adev);
+
+	ret = ane_fw_host_init(adev);
+	if (ret)
+		return ret;
 
 	ret = drm_dev_register(&adev->drm, 0);
 	if (ret)

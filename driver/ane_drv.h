@@ -6,6 +6,8 @@
 #define __ANE_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -45,7 +47,16 @@
  * @token_seq: source of session token uniqueness.
  * @fw_state: &enum drm_ane_fw_state of the engine's firmware.
  * @open_clients: clients between DeviceOpen and DeviceClose.
+ * @dart: the DART (ane_dart.c); lives as long as @drm.
+ * @fwh: the firmware's host side (ane_fw_host.c); lives as long as @drm,
+ *	the controller it drives only while the device is bound.
  */
+struct ane_dart;
+struct ane_dart_ctx;
+struct ane_fw_host;
+struct dma_buf_attachment;
+struct sg_table;
+
 struct ane_device {
 	struct drm_device drm;
 	struct platform_device *pdev;
@@ -53,6 +64,9 @@ struct ane_device {
 	atomic64_t token_seq;
 	atomic_t fw_state;
 	atomic_t open_clients;
+	struct ane_dart *dart;
+	/* firmware host side (ane_fw_host.c) */
+	struct ane_fw_host *fwh;
 };
 
 #define to_ane_device(d) container_of_const(d, struct ane_device, drm)
@@ -92,6 +106,10 @@ enum ane_space {
  *	(CAP_SYS_ADMIN); stands in for the seeds' entitlements.
  * @submitted: requests submitted by this client.
  * @completed: requests of this client that completed.
+ * @drm_file: the DRM file, for GEM handle lookups.
+ * @ctx_lock: protects @ctx (created on first use) and @umaps.
+ * @ctx: the client's DART isolation context, or NULL.
+ * @umaps: the client's MemoryMapRequest mappings.
  */
 struct ane_file {
 	struct ane_device *adev;
@@ -102,9 +120,25 @@ struct ane_file {
 	bool privileged;
 	atomic64_t submitted;
 	atomic64_t completed;
+	struct drm_file *drm_file;
+	struct mutex ctx_lock;		/* ctx, umaps */
+	struct ane_dart_ctx *ctx;
+	struct list_head umaps;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
+
+/* ane_map.c: client mappings and the driver's DART ioctls. */
+void ane_file_unmap_all(struct ane_file *af);
+u32 ane_file_dart_faults(struct ane_file *af);
+int ane_gem_create_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+int ane_dma_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
+int ane_get_fault_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file);
+struct drm_gem_object *
+ane_gem_import_sg_table(struct drm_device *dev, struct dma_buf_attachment *attach,
+			struct sg_table *sgt);
 
 #define ane_dbg(adev, fmt, ...) drm_dbg_driver(&(adev)->drm, fmt, ##__VA_ARGS__)
 #define ane_err(adev, fmt, ...) drm_err(&(adev)->drm, fmt, ##__VA_ARGS__)

@@ -99,6 +99,11 @@ int ane_sel_get_version(struct ane_file *af, const struct ane_selector *sel,
 			void *args);
 int ane_sel_load_firmware(struct ane_file *af, const struct ane_selector *sel,
 			  void *args);
+int ane_sel_memory_map(struct ane_file *af, const struct ane_selector *sel,
+		       void *args);
+int ane_sel_memory_unmap(struct ane_file *af, const struct ane_selector *sel,
+			 void *args);
+int ane_map_args_check(const struct drm_ane_memory_map_args *a);
 int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
 			void *args);
 

@@ -47,8 +47,8 @@ static const struct {
 	{ DRM_IOCTL_ANE_DP_SEND_REQUEST, 1, 0, "dp ProgramSendRequest" },
 	{ DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, 1, 0, "ProgramOutputSetEnqueue" },
 	{ DRM_IOCTL_ANE_DP_INPUTS_READY, 1, 0, "ProgramInputsReady" },
-	{ DRM_IOCTL_ANE_DP_MEMORY_MAP, 1, 0, "MemoryMapRequest" },
-	{ DRM_IOCTL_ANE_DP_MEMORY_UNMAP, 1, 0, "MemoryUnMapRequest" },
+	{ DRM_IOCTL_ANE_DP_MEMORY_MAP, 1, 1, "MemoryMapRequest" },
+	{ DRM_IOCTL_ANE_DP_MEMORY_UNMAP, 1, 1, "MemoryUnMapRequest" },
 	{ DRM_IOCTL_ANE_DP_SESSION_HINT, 1, 0, "SessionHintRequest" },
 	{ DRM_IOCTL_ANE_DP_CHAINING_SET_ACTIVE, 1, 0, "ProgramChainingSetActiveProcedure" },
 };

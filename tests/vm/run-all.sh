@@ -9,5 +9,9 @@ abi_test || rc=1
 anectl info >/dev/null && echo "anectl-info: 1 passed, 0 failed" ||
 	{ echo "anectl-info: 0 passed, 1 failed"; rc=1; }
 rmmod ane || { echo "vm-rmmod: 0 passed, 1 failed"; rc=1; }
+# Two engines, so PRIME can cross devices.
+modprobe ane devices=2 || { echo "vm-setup2: 0 passed, 1 failed"; exit 1; }
+dart_test || rc=1
+rmmod ane || { echo "vm-rmmod2: 0 passed, 1 failed"; rc=1; }
 lifecycle.sh || rc=1
 exit $rc

@@ -473,9 +473,11 @@ struct drm_ane_map_surface {
 
 /**
  * struct drm_ane_memory_map_args - MemoryMapRequest body (2080 B)
- * @num_surfaces: entries of @surfaces in use.
- * @direction: DMA direction of the mapping (1 to device, 2 from device,
- *	3 bidirectional).
+ * @num_surfaces: entries of @surfaces in use, 1..%ANE_MAP_MAX_SURFACES;
+ *	the rest must be all-zero.  Every surface of one request has the
+ *	same @surfaces.usage.
+ * @direction: DMA direction of the mapping: 0 none, 1 to the device (the
+ *	engine reads), 2 from the device (the engine writes), 3 both.
  * @flags: must be zero.
  * @iova: for unmap, the device address to unmap; zero for map.
  * @surfaces: the surfaces, mapped contiguously in this order.
@@ -543,6 +545,140 @@ struct drm_ane_chaining_set_active {
 	__u64 flags;
 	__u64 reserved;
 };
+
+/**
+ * DOC: ane driver ioctls
+ *
+ * Besides the selectors, the driver has ioctls of its own at
+ * DRM_COMMAND_BASE + 0x30 and up.  They follow DRM's usual rules (DRM's
+ * core handles their sizes), and every reserved field must be zero.
+ *
+ * - %DRM_IOCTL_ANE_SURFACE_CREATE makes a surface: a GEM object whose every
+ *   16 KB engine page is one physically contiguous, 16 KB-aligned frame.
+ *   Close it with %DRM_IOCTL_GEM_CLOSE; share it with PRIME.
+ * - %DRM_IOCTL_ANE_DMA reads or writes memory *as the engine would* for the
+ *   calling client: through its DART isolation context.  It is how
+ *   userspace observes the translation (and its faults) directly.
+ * - %DRM_IOCTL_ANE_GET_FAULT returns the client's newest DART fault record.
+ *
+ * %DRM_IOCTL_ANE_DMA and %DRM_IOCTL_ANE_GET_FAULT need an open client
+ * (after DeviceOpen, before DeviceClose), like the selectors.
+ */
+
+/**
+ * struct drm_ane_surface_create - create a surface
+ * @size: bytes; rounded up to 16 KB (a sub-page surface takes a whole
+ *	page); at most 1 GiB.
+ * @flags: must be zero.
+ * @handle: the GEM handle (output).
+ * @offset: the fake offset to mmap() the surface at (output).
+ * @reserved: must be zero.
+ */
+struct drm_ane_surface_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 offset;
+	__u64 reserved;
+};
+
+/** @ANE_DMA_WRITE: &struct drm_ane_dma writes memory instead of reading. */
+#define ANE_DMA_WRITE			0x1u
+/** @ANE_DMA_MAX_SIZE: largest single &struct drm_ane_dma transfer. */
+#define ANE_DMA_MAX_SIZE		(16u << 20)
+
+/**
+ * struct drm_ane_dma - engine DMA through the client's isolation context
+ * @iova: device address.
+ * @size: bytes, 1 .. %ANE_DMA_MAX_SIZE.
+ * @data: user pointer to @size bytes to fill (read) or take (write).
+ * @flags: 0 to read memory, %ANE_DMA_WRITE to write it.
+ * @reserved: must be zero.
+ *
+ * A translation fault fails the call with -ENXIO; the fault record is
+ * then available from %DRM_IOCTL_ANE_GET_FAULT.
+ */
+struct drm_ane_dma {
+	__u64 iova;
+	__u64 size;
+	__u64 data;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/**
+ * enum drm_ane_fault_code - DART fault codes (the record's @hw_error)
+ * @ANE_FAULT_NONE: no fault.
+ * @ANE_FAULT_L2_INVALID: no L2 table descriptor for the address.
+ * @ANE_FAULT_L3_INVALID: no valid leaf PTE for the address.
+ * @ANE_FAULT_APERTURE: the address is outside 0..0xe0000000.
+ * @ANE_FAULT_CEILING: the address is at or above 4 GiB.
+ * @ANE_FAULT_STREAM: the stream is disabled or has no valid table base.
+ */
+enum drm_ane_fault_code {
+	ANE_FAULT_NONE = 0,
+	ANE_FAULT_L2_INVALID = 1,
+	ANE_FAULT_L3_INVALID = 2,
+	ANE_FAULT_APERTURE = 3,
+	ANE_FAULT_CEILING = 4,
+	ANE_FAULT_STREAM = 5,
+};
+
+/**
+ * struct drm_ane_dart_fault - an IODARTErrorInfo-shaped fault record
+ * @seq: device-wide fault number, from 1; 0 when there is no record.
+ * @address: the faulting device address.
+ * @hw_status: the raw DART error-status word (bit 31 flag, bit 30 write,
+ *	bits 27..24 stream id, bits 7..0 code).
+ * @hw_error: &enum drm_ane_fault_code.
+ * @hw_class: 1 translation, 2 aperture, 3 stream.
+ * @is_write: 0 read fault, 1 write fault.
+ * @sid: stream id of the faulting agent.
+ * @ttbr_index: translation-table base index.
+ * @l2_index: L2 index of the walk.
+ * @l3_index: L3 index of the walk.
+ * @axi_id: AXI ids; slot 0 holds the stream id.
+ * @ctx_id: the isolation context the stream was bound to.
+ * @reserved: zero.
+ */
+struct drm_ane_dart_fault {
+	__u64 seq;
+	__u64 address;
+	__u32 hw_status;
+	__u32 hw_error;
+	__u32 hw_class;
+	__u32 is_write;
+	__u32 sid;
+	__u32 ttbr_index;
+	__u32 l2_index;
+	__u32 l3_index;
+	__u32 axi_id[4];
+	__u32 ctx_id;
+	__u32 reserved;
+};
+
+/**
+ * struct drm_ane_get_fault - the client's newest DART fault
+ * @flags: must be zero.
+ * @count: faults charged to this client (output).
+ * @fault: the newest record (output; @fault.seq is 0 if none is kept).
+ */
+struct drm_ane_get_fault {
+	__u32 flags;
+	__u32 count;
+	struct drm_ane_dart_fault fault;
+};
+
+#define DRM_ANE_SURFACE_CREATE		0x30
+#define DRM_ANE_DMA			0x31
+#define DRM_ANE_GET_FAULT		0x32
+
+#define DRM_IOCTL_ANE_SURFACE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_SURFACE_CREATE, struct drm_ane_surface_create)
+#define DRM_IOCTL_ANE_DMA \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DMA, struct drm_ane_dma)
+#define DRM_IOCTL_ANE_GET_FAULT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_GET_FAULT, struct drm_ane_get_fault)
 
 /*
  * ioctl numbers.  Control selector N is DRM_COMMAND_BASE + N, direct-path
@@ -667,6 +803,10 @@ __ANE_SIZE_CHECK(struct drm_ane_memory_map, 1 * 8 + 2080 + 1 * 8);
 __ANE_SIZE_CHECK(struct drm_ane_memory_unmap, 2080);
 __ANE_SIZE_CHECK(struct drm_ane_session_hint, 16 + 24);
 __ANE_SIZE_CHECK(struct drm_ane_chaining_set_active, 32);
+__ANE_SIZE_CHECK(struct drm_ane_surface_create, 32);
+__ANE_SIZE_CHECK(struct drm_ane_dma, 32);
+__ANE_SIZE_CHECK(struct drm_ane_dart_fault, 72);
+__ANE_SIZE_CHECK(struct drm_ane_get_fault, 80);
 
 #undef __ANE_SIZE_CHECK
 

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The DART: the engine's IOMMU at a 16 KB granule (ch. 28).
+ *
+ * Two halves live here.  The *hardware* half (ane_dart_hw.c) is the
+ * emulated controller: its PTD register window, a translation cache that
+ * the driver must invalidate explicitly, the two-level table walk the
+ * engine's DMA goes through, and the single-shot fault latch.  The
+ * *driver* half (ane_dart.c) builds page tables in memory, allocates
+ * device addresses, binds contexts to hardware slots by programming the
+ * registers, and turns latched faults into IODARTErrorInfo records.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_DART_H__
+#define __ANE_DART_H__
+
+#include <linux/bits.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include <drm/drm_mm.h>
+
+struct ane_bo;
+struct ane_device;
+struct seq_file;
+
+/* Table 28.1: granule and aperture. */
+#define ANE_DART_PAGE_SHIFT	14
+#define ANE_DART_PAGE_SIZE	BIT(ANE_DART_PAGE_SHIFT)
+#define ANE_DART_PAGE_MASK	(ANE_DART_PAGE_SIZE - 1)
+#define ANE_DART_APERTURE_BASE	0x0ull
+#define ANE_DART_APERTURE_END	0xe0000000ull
+/* Every address the engine is programmed with is below 4 GiB. */
+#define ANE_DART_CEILING	BIT_ULL(32)
+/* Device address 0 is never handed out, so a null address always faults. */
+#define ANE_DART_ALLOC_START	ANE_DART_PAGE_SIZE
+
+/* Two levels of 2048 eight-byte entries: L2 bits 35:25, L3 bits 24:14. */
+#define ANE_DART_PTES		2048
+#define ANE_DART_L3_SHIFT	14
+#define ANE_DART_L2_SHIFT	25
+#define ANE_DART_IDX_MASK	(ANE_DART_PTES - 1)
+#define ANE_DART_L2_USED	(ANE_DART_APERTURE_END >> ANE_DART_L2_SHIFT)
+
+/* Table 28.4: leaf PTE.  Table descriptors (L2) use the same format. */
+#define ANE_DART_PTE_VALID	BIT_ULL(63)
+#define ANE_DART_PTE_PA_MASK	GENMASK_ULL(46, 14)
+
+static inline u32 ane_dart_l2_index(u64 iova)
+{
+	return (iova >> ANE_DART_L2_SHIFT) & ANE_DART_IDX_MASK;
+}
+
+static inline u32 ane_dart_l3_index(u64 iova)
+{
+	return (iova >> ANE_DART_L3_SHIFT) & ANE_DART_IDX_MASK;
+}
+
+static inline u64 ane_dart_make_pte(phys_addr_t pa)
+{
+	return ANE_DART_PTE_VALID | ((u64)pa & ANE_DART_PTE_PA_MASK);
+}
+
+/* Stream slots and contexts: slot 0 is the base context, 1..7 iso1..iso7. */
+#define ANE_DART_NUM_STREAMS	16
+#define ANE_DART_NUM_SLOTS	8
+#define ANE_DART_BASE_SID	0
+
+/* Table 28.3: register offsets in the PTD window. */
+#define ANE_DART_ERROR_STATUS	0x40
+#define  ANE_DART_ERR_FLAG	BIT(31)
+#define  ANE_DART_ERR_WRITE	BIT(30)
+#define  ANE_DART_ERR_SID_SHIFT	24
+#define  ANE_DART_ERR_SID_MASK	GENMASK(27, 24)
+#define  ANE_DART_ERR_CODE_MASK	GENMASK(7, 0)
+#define ANE_DART_ERROR_ADDR_LO	0x50
+#define ANE_DART_ERROR_ADDR_HI	0x54
+#define ANE_DART_ENABLED_STREAMS 0xfc
+#define ANE_DART_TCR(sid)	(0x100 + 4 * (sid))
+#define  ANE_DART_TCR_TRANSLATE	BIT(7)
+#define ANE_DART_TTBR(sid)	(0x200 + 4 * (sid))
+#define  ANE_DART_TTBR_VALID	BIT(31)
+#define  ANE_DART_TTBR_SHIFT	12
+#define ANE_DART_TLB_CMD	0x1000	/* translation-buffer control */
+#define  ANE_DART_TLB_FLUSH	BIT(31)	/* | stream mask in bits 15:0 */
+#define ANE_DART_TLB_STATUS	0x100c
+#define  ANE_DART_TLB_BUSY	BIT(2)
+#define ANE_DART_TLB_ERROR	0x1020
+#define ANE_DART_TLB_ERROR_INFO	0x1028
+
+/* Fault codes in ERROR_STATUS[7:0], the emulation's HwError values. */
+enum ane_dart_fault_code {
+	ANE_DART_FAULT_NONE = 0,
+	ANE_DART_FAULT_L2_INVALID = 1,	/* no table descriptor */
+	ANE_DART_FAULT_L3_INVALID = 2,	/* no leaf PTE */
+	ANE_DART_FAULT_APERTURE = 3,	/* outside 0..0xe0000000 */
+	ANE_DART_FAULT_CEILING = 4,	/* at or above 4 GiB */
+	ANE_DART_FAULT_STREAM = 5,	/* stream disabled or no valid TTBR */
+};
+
+/* Table 28.5: usage codes.  The 0x1000 bit marks firmware-owned codes. */
+#define ANE_USAGE_INPUT		1
+#define ANE_USAGE_OUTPUT	2
+#define ANE_USAGE_INTERMEDIATE	7
+#define ANE_USAGE_WEIGHTS	8
+#define ANE_USAGE_PROGRAM	9
+#define ANE_USAGE_CONSTANTS	11
+#define ANE_USAGE_FW_SHARED	0x1019
+#define ANE_USAGE_FW_HEAP	0x101a
+#define ANE_USAGE_FW_CLASS	0x1000
+
+/* Protection classes of the direction-to-protection mapper. */
+#define ANE_PROT_DEVICE_WRITE	1
+#define ANE_PROT_READ_ONLY	2
+#define ANE_PROT_READ_WRITE	3
+
+/* Outstanding requests per pool (context). */
+#define ANE_DART_MAX_INFLIGHT	127
+
+/* Translation cache entries per stream (direct mapped). */
+#define ANE_DART_TLB_ENTRIES	64
+
+/* Fault records kept per device. */
+#define ANE_DART_FAULT_LOG	32
+
+/**
+ * struct ane_dart_fault - an IODARTErrorInfo-shaped fault record (Table 28.11)
+ * @type: fault type (always "DART translation fault" here).
+ * @hw_class: hardware fault class: "translation", "aperture" or "stream".
+ * @hw_error: &enum ane_dart_fault_code.
+ * @hw_status: the raw ERROR_STATUS word.
+ * @is_write: 0 read fault, 1 write fault.
+ * @sid: stream id of the faulting agent.
+ * @address: the faulting device address.
+ * @ttbr_index: translation-table base index (the stream's TTBR slot).
+ * @l2_index: page-table walk L2 index.
+ * @l3_index: page-table walk L3 index.
+ * @axi_id: AXI master/transaction ids (the emulation reports the engine
+ *	queue in slot 0).
+ * @ctx_id: the isolation context that was bound to @sid.
+ * @seq: device-wide fault sequence number, from 1.
+ */
+struct ane_dart_fault {
+	const char *type;
+	const char *hw_class;
+	u32 hw_error;
+	u32 hw_status;
+	bool is_write;
+	u32 sid;
+	u64 address;
+	u32 ttbr_index;
+	u32 l2_index;
+	u32 l3_index;
+	u32 axi_id[4];
+	u32 ctx_id;
+	u64 seq;
+};
+
+/**
+ * struct ane_dart_tlb_entry - one cached translation
+ * @iova_page: device address >> 14, plus one (0 marks an empty entry).
+ * @pte: the leaf PTE read by the walk.
+ */
+struct ane_dart_tlb_entry {
+	u64 iova_page;
+	u64 pte;
+};
+
+/**
+ * struct ane_dart - one emulated DART controller and its driver state
+ * @adev: the device.
+ * @hw_lock: protects @regs, @tlb and the fault latch: the hardware side.
+ *	Held across each page of a table walk and its copy, so after a
+ *	TTBR change or flush returns no walk uses the old tables.
+ * @regs: the PTD register window (16 KB).
+ * @tlb: per-stream translation caches.
+ * @tlb_hits: translations served from @tlb.
+ * @tlb_misses: translations that walked the tables.
+ * @ctx_lock: protects @slots, @sid_ctx writes, @ctx_list, @next_ctx_id,
+ *	@bind_clock, @slot_switches and each context's slot binding: the
+ *	driver side.  Nests outside &ane_dart_ctx.lock, which nests outside
+ *	@hw_lock.
+ * @slots: the context bound to each hardware slot (NULL: free).
+ * @sid_ctx: id of the context last bound to each stream, for fault
+ *	records (read locklessly by the interrupt).
+ * @ctx_list: every live context, for debugfs.
+ * @next_ctx_id: id of the next context created.
+ * @bind_clock: orders bindings, to pick the slot to take over.
+ * @base: the base context (kernel and firmware buffers).
+ * @fault_lock: protects @faults, @fault_head, @fault_count and @fault_seq;
+ *	taken in the interrupt path, so it is a spinlock.
+ * @faults: ring of the last %ANE_DART_FAULT_LOG fault records.
+ * @fault_head: next write position in @faults.
+ * @fault_count: records in @faults.
+ * @fault_seq: faults seen since the device was created.
+ * @slot_switches: TTBR switches made to bind a context to a slot.
+ */
+struct ane_dart {
+	struct ane_device *adev;
+
+	spinlock_t hw_lock;		/* registers, TLB, fault latch */
+	u32 regs[0x4000 / 4];
+	struct ane_dart_tlb_entry tlb[ANE_DART_NUM_STREAMS][ANE_DART_TLB_ENTRIES];
+	u64 tlb_hits;
+	u64 tlb_misses;
+
+	struct mutex ctx_lock;		/* slots, context list */
+	struct ane_dart_ctx *slots[ANE_DART_NUM_SLOTS];
+	u32 sid_ctx[ANE_DART_NUM_STREAMS];
+	struct list_head ctx_list;
+	u32 next_ctx_id;
+	u64 bind_clock;
+	struct ane_dart_ctx *base;
+
+	spinlock_t fault_lock;		/* fault log */
+	struct ane_dart_fault faults[ANE_DART_FAULT_LOG];
+	unsigned int fault_head;
+	unsigned int fault_count;
+	u64 fault_seq;
+	u64 slot_switches;
+};
+
+/**
+ * struct ane_dart_ctx - one translation context: page tables and addresses
+ * @dart: the controller.
+ * @kref: references: the owner (a client or the device) and each bound
+ *	slot user.
+ * @id: context id (0 is the base context).
+ * @lock: protects @l2, @l3, @mm, @mappings, @lru, @lru_clock, @inflight,
+ *	@mapped_pages, @table_bytes, @evictions, @faults and the mappings'
+ *	state.
+ * @l2: the L2 table (16 KB, physically contiguous).
+ * @l3: the L3 tables, by L2 index.
+ * @mm: the device-address allocator (coalescing free space).
+ * @mappings: every mapping, mapped or evicted.
+ * @lru: mapped mappings, least recently used first.
+ * @lru_clock: the use clock.
+ * @inflight: outstanding requests of this pool (at most 127).
+ * @slot: hardware slot the context is bound to, or -1; protected by
+ *	&ane_dart.ctx_lock (read locklessly for TLB flushes).
+ * @last_bound: @lru_clock value when the context was last bound, to pick
+ *	a slot to steal.
+ * @mapped_pages: valid leaf PTEs.
+ * @table_bytes: memory held by @l2 and @l3.
+ * @evictions: mappings reclaimed under address pressure.
+ * @faults: faults charged to this context.
+ * @node: entry in &ane_dart.ctx_list.
+ */
+struct ane_dart_ctx {
+	struct ane_dart *dart;
+	struct kref kref;
+	u32 id;
+
+	struct mutex lock;		/* tables, allocator, mappings */
+	u64 *l2;
+	u64 *l3[ANE_DART_L2_USED];
+	struct drm_mm mm;
+	struct list_head mappings;
+	struct list_head lru;
+	u64 lru_clock;
+	unsigned int inflight;
+	int slot;
+	u64 last_bound;
+	u64 mapped_pages;
+	u64 table_bytes;
+	u64 evictions;
+	u32 faults;
+	struct list_head node;
+};
+
+/**
+ * struct ane_dart_mapping - one device-address range of a context
+ * @ctx: the context.
+ * @node: the address range; allocated while the mapping is mapped.
+ * @iova: the address handed out (kept when evicted).
+ * @size: bytes mapped (a multiple of 16 KB).
+ * @nframes: 16 KB frames in @frames.
+ * @frames: physical address of each 16 KB frame, in device-address order.
+ * @usage: usage code of Table 28.5.
+ * @prot: protection class (1 or 3; class 2 collapses to 3).
+ * @users: queued or running work using the mapping; never evicted then.
+ * @evicted: reclaimed under address pressure; the range is free again.
+ * @last_use: &ane_dart_ctx.lru_clock at the last use.
+ * @lru: entry in &ane_dart_ctx.lru while mapped.
+ * @link: entry in &ane_dart_ctx.mappings.
+ * @owner: opaque tag of who made the mapping (a GEM object).
+ */
+struct ane_dart_mapping {
+	struct ane_dart_ctx *ctx;
+	struct drm_mm_node node;
+	u64 iova;
+	u64 size;
+	u32 nframes;
+	phys_addr_t *frames;
+	u32 usage;
+	u8 prot;
+	unsigned int users;
+	bool evicted;
+	u64 last_use;
+	struct list_head lru;
+	struct list_head link;
+	void *owner;
+};
+
+/**
+ * struct ane_kbuf - a kernel buffer shared with the engine
+ * @vaddr: kernel mapping of the whole buffer.
+ * @iova: device address in the base context (stream 0).
+ * @size: bytes (a multiple of 16 KB).
+ * @bo: the backing buffer object.
+ * @map: its base-context mapping.
+ */
+struct ane_kbuf {
+	void *vaddr;
+	u64 iova;
+	size_t size;
+	struct ane_bo *bo;
+	struct ane_dart_mapping *map;
+};
+
+/* Hardware side (ane_dart_hw.c). */
+u32 ane_dart_reg_read(struct ane_dart *dart, u32 off);
+void ane_dart_reg_write(struct ane_dart *dart, u32 off, u32 val);
+int ane_dart_dma(struct ane_dart *dart, u32 sid, u64 iova, void *buf,
+		 size_t len, bool write);
+
+/* Driver side (ane_dart.c). */
+void ane_dart_irq(struct ane_dart *dart);
+int ane_dart_set_range(struct ane_dart_ctx *ctx, u64 iova,
+		       const phys_addr_t *frames, u32 n);
+void ane_dart_clear_range(struct ane_dart_ctx *ctx, u64 iova, u32 n);
+int ane_dart_init(struct ane_device *adev);
+void ane_dart_fini(struct ane_device *adev);
+
+struct ane_dart_ctx *ane_dart_ctx_create(struct ane_dart *dart);
+void ane_dart_ctx_put(struct ane_dart_ctx *ctx);
+
+u8 ane_dart_prot_from_dir(u32 direction);
+int ane_dart_usage_check(u32 usage, bool kernel);
+
+struct ane_dart_mapping *
+ane_dart_map(struct ane_dart_ctx *ctx, const phys_addr_t *frames, u32 nframes,
+	     u32 usage, u8 prot, void *owner);
+int ane_dart_unmap(struct ane_dart_mapping *map);
+struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova);
+
+int ane_dart_use(struct ane_dart_mapping *map);
+void ane_dart_unuse(struct ane_dart_mapping *map);
+
+int ane_dart_bind(struct ane_dart_ctx *ctx);
+void ane_dart_unbind(struct ane_dart_ctx *ctx);
+
+int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,
+		     size_t len, bool write, struct ane_dart_fault *fault);
+bool ane_dart_last_fault(struct ane_dart *dart, u32 ctx_id,
+			 struct ane_dart_fault *out);
+
+int ane_kbuf_alloc(struct ane_device *adev, size_t size, u32 usage,
+		   struct ane_kbuf *kb);
+void ane_kbuf_free(struct ane_device *adev, struct ane_kbuf *kb);
+
+void ane_dart_debugfs_init(struct ane_device *adev);
+
+#endif /* __ANE_DART_H__ */

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The firmware's host side at probe (ANEHWDevice::start + power_on +
+ * ANE_Init) and its debugfs views and knobs:
+ *
+ *   fw_state   state, counters, resource information and the boot log
+ *   fw_status  the firmware's task list, pools and counters (CONFIG_GET)
+ *   fw_log     the TERMINAL channel
+ *   fw_crash   the last crash dump (also in /sys/class/devcoredump)
+ *   fw_ping    read: one no-op round trip through the rings, in ns
+ *   fw_inject  write: "crash", "hang N", "unhang", "abort-stuck N",
+ *              "stall-boot N", "deadline MS", "reboot"
+ *
+ * debugfs is root-only, so the knobs are privileged by construction.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
+#include <drm/ane_accel.h>
+
+#include "ane_drv.h"
+#include "ane_fw_host.h"
+#include "ane_hw.h"
+
+static const char *ane_fw_state_str(int s)
+{
+	static const char * const names[] = {
+		"off", "booting", "ready", "recovering", "dead",
+	};
+
+	return s >= 0 && s < ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+/* Enter the device: refused once unplugged (the controller is gone). */
+static struct ane_fw_host *ane_fw_dbg_enter(struct ane_fw_host *h, int *idx)
+{
+	if (!h->adev)
+		return h;
+	if (!drm_dev_enter(&h->adev->drm, idx))
+		return NULL;
+	return h;
+}
+
+static void ane_fw_dbg_exit(struct ane_fw_host *h, int idx)
+{
+	if (h->adev)
+		drm_dev_exit(idx);
+}
+
+static int ane_fw_state_show(struct seq_file *m, void *data)
+{
+	struct ane_fw_host *h = m->private;
+	u32 i, n;
+
+	seq_printf(m, "state: %s\n", ane_fw_state_str(atomic_read(h->fw_state)));
+	spin_lock_irq(&h->lock);
+	seq_printf(m, "boots: %u\nboot failures: %u\nrecoveries: %u\n",
+		   h->boots, h->boot_failures, h->recoveries);
+	seq_printf(m, "irqs: %llu\nnotifications: %llu (errors %llu, resets %llu, chaining %llu)\n",
+		   h->irqs, h->notes, h->errors, h->resets, h->chain_events);
+	seq_printf(m, "resources: engines %u, cache requests %u, trigger inputs %u, procedures %u, programs %u, in flight %u, hw queues %u\n",
+		   h->res.num_engines, h->res.max_cache_requests,
+		   h->res.max_cache_inputs, h->res.max_procedures,
+		   h->res.max_programs, h->res.max_inflight,
+		   h->res.num_hw_queues);
+	seq_puts(m, "boot log:\n");
+	n = min_t(u32, h->bootlog_n, ANE_FW_HOST_BOOTLOG);
+	for (i = h->bootlog_n - n; i != h->bootlog_n; i++)
+		seq_printf(m, "  %s\n", h->bootlog[i % ANE_FW_HOST_BOOTLOG]);
+	spin_unlock_irq(&h->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ane_fw_state);
+
+static const char *ane_fw_fsm_str(u32 s)
+{
+	static const char * const names[] = {
+		"INIT", "RUN", "EXEC", "EXEC-SECURE", "PAUSE",
+	};
+
+	return s < ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+static const char *ane_fw_task_str(u32 s)
+{
+	static const char * const names[] = {
+		"RUNNABLE", "SUSPENDED", "WAITING", "SEMWAIT", "BLOCKED",
+	};
+
+	return s < ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+static int ane_fw_status_show(struct seq_file *m, void *data)
+{
+	struct ane_fw_host *h = m->private;
+	struct ane_fw_status_page *p;
+	u64 loc[2] = { };
+	int idx, ret;
+	u32 i;
+
+	if (!ane_fw_dbg_enter(h, &idx))
+		return -ENODEV;
+	ret = ane_fw_host_call(h, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET, NULL,
+			       0, loc, sizeof(loc), 2000);
+	if (ret) {
+		seq_printf(m, "firmware not answering: %d (state %s)\n", ret,
+			   ane_fw_state_str(atomic_read(h->fw_state)));
+		goto out;
+	}
+	p = loc[0] >= h->shared_iova &&
+	    loc[0] - h->shared_iova + sizeof(*p) <= h->shared_size ?
+	    (void *)((u8 *)h->shared_va + (loc[0] - h->shared_iova)) : NULL;
+	if (!p || p->magic != ANE_FW_STATUS_MAGIC) {
+		seq_puts(m, "bad status page\n");
+		goto out;
+	}
+	seq_printf(m, "execution loop: %s%s\nrestarts: %u\nin flight: %u\npending: %u\n",
+		   ane_fw_fsm_str(p->fsm_state), p->secure ? " (secure)" : "",
+		   p->restart_count, p->inflight, p->pending);
+	seq_printf(m, "completed: %llu\ndropped (process not running): %llu\nrejected: %llu\ndeadline aborts: %llu\nchaining triggers dropped: %llu\nT2H ring full: %llu\nuptime: %llu ns\n",
+		   p->completed, p->dropped_not_running, p->rejected,
+		   p->deadline_aborts, p->chain_dropped, p->ring_full,
+		   p->uptime_ns);
+	seq_puts(m, "tasks:\n");
+	for (i = 0; i < min_t(u32, p->ntasks, ANE_FW_STATUS_TASKS); i++)
+		seq_printf(m, "  %-12.*s %-9s handled %u queued %u\n",
+			   (int)sizeof(p->tasks[i].name), p->tasks[i].name,
+			   ane_fw_task_str(p->tasks[i].state),
+			   p->tasks[i].handled, p->tasks[i].queued);
+	seq_puts(m, "pools (total/available):\n");
+	for (i = 0; i < min_t(u32, p->npools, ANE_FW_STATUS_POOLS); i++)
+		seq_printf(m, "  %-12.*s %u/%u\n",
+			   (int)sizeof(p->pools[i].name), p->pools[i].name,
+			   p->pools[i].total, p->pools[i].avail);
+out:
+	ane_fw_dbg_exit(h, idx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ane_fw_status);
+
+static int ane_fw_log_show(struct seq_file *m, void *data)
+{
+	struct ane_fw_host *h = m->private;
+	struct ane_fw_host_ring *r;
+	u32 i, n;
+	int idx;
+
+	if (!ane_fw_dbg_enter(h, &idx))
+		return -ENODEV;
+	spin_lock_irq(&h->lock);
+	r = &h->ring[ANE_FW_CH_TERMINAL];
+	while (r->ok && r->idx != READ_ONCE(r->hdr->head)) {
+		const u8 *slot = r->slots + (r->idx & (r->nslots - 1)) *
+				 r->slot_size;
+		const struct ane_fw_cmd_hdr *hdr = (const void *)slot;
+
+		smp_rmb();
+		strscpy(h->log[h->log_n++ % ANE_FW_HOST_LOG],
+			(const char *)(hdr + 1),
+			min_t(u32, hdr->size, sizeof(h->log[0])));
+		r->idx++;
+		smp_mb();
+		WRITE_ONCE(r->hdr->tail, r->idx);
+	}
+	n = min_t(u32, h->log_n, ANE_FW_HOST_LOG);
+	for (i = h->log_n - n; i != h->log_n; i++)
+		seq_printf(m, "%s\n", h->log[i % ANE_FW_HOST_LOG]);
+	spin_unlock_irq(&h->lock);
+	ane_fw_dbg_exit(h, idx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ane_fw_log);
+
+static int ane_fw_crash_show(struct seq_file *m, void *data)
+{
+	struct ane_fw_host *h = m->private;
+
+	down_read(&h->gate);
+	if (h->dump_text)
+		seq_write(m, h->dump_text, h->dump_text_len);
+	else
+		seq_puts(m, "no crash\n");
+	up_read(&h->gate);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ane_fw_crash);
+
+static ssize_t ane_fw_ping_read(struct file *f, char __user *buf, size_t len,
+				loff_t *pos)
+{
+	struct ane_fw_host *h = f->private_data;
+	char out[32];
+	u64 t0;
+	int idx, ret, n;
+
+	if (!ane_fw_dbg_enter(h, &idx))
+		return -ENODEV;
+	t0 = ktime_get_ns();
+	ret = ane_fw_host_ping(h);
+	t0 = ktime_get_ns() - t0;
+	ane_fw_dbg_exit(h, idx);
+	if (ret)
+		return ret;
+	n = scnprintf(out, sizeof(out), "%llu\n", t0);
+	if (len < n)
+		return -EINVAL;
+	if (copy_to_user(buf, out, n))
+		return -EFAULT;
+	return n;
+}
+
+static const struct file_operations ane_fw_ping_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = ane_fw_ping_read,
+	.llseek = noop_llseek,
+};
+
+static ssize_t ane_fw_inject_write(struct file *f, const char __user *ubuf,
+				   size_t len, loff_t *pos)
+{
+	struct ane_fw_host *h = f->private_data;
+	char buf[32], *arg;
+	u32 val = 0;
+	int idx, ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	strim(buf);
+	arg = strchr(buf, ' ');
+	if (arg) {
+		*arg++ = 0;
+		if (kstrtou32(skip_spaces(arg), 0, &val))
+			return -EINVAL;
+	}
+	if (!ane_fw_dbg_enter(h, &idx))
+		return -ENODEV;
+	ret = ane_fw_host_inject(h, buf, val);
+	ane_fw_dbg_exit(h, idx);
+	return ret ? ret : len;
+}
+
+static const struct file_operations ane_fw_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ane_fw_inject_write,
+	.llseek = noop_llseek,
+};
+
+static void ane_fw_debugfs_init(struct ane_fw_host *h, struct dentry *root)
+{
+	if (!root)
+		return;
+	debugfs_create_file("fw_state", 0400, root, h, &ane_fw_state_fops);
+	debugfs_create_file("fw_status", 0400, root, h, &ane_fw_status_fops);
+	debugfs_create_file("fw_log", 0400, root, h, &ane_fw_log_fops);
+	debugfs_create_file("fw_crash", 0400, root, h, &ane_fw_crash_fops);
+	debugfs_create_file("fw_ping", 0400, root, h, &ane_fw_ping_fops);
+	debugfs_create_file("fw_inject", 0200, root, h, &ane_fw_inject_fops);
+}
+
+/* Unbind: the controller stops with the binding; @h lives with the drm. */
+static void ane_fw_host_fini_action(void *data)
+{
+	struct ane_fw_host *h = data;
+
+	ane_fw_host_teardown(h);
+	ane_kbuf_free(h->adev, &h->heap);
+	ane_kbuf_free(h->adev, &h->shared);
+}
+
+/**
+ * ane_fw_host_init() - attach, power on and boot the firmware at probe
+ * @adev: the device, DART initialised, not yet registered.
+ *
+ * A firmware that does not boot leaves the device up with GetStatus
+ * reporting it dead; only a failure to set up the hardware fails probe.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_fw_host_init(struct ane_device *adev)
+{
+	struct device *dev = adev->drm.dev;
+	struct ane_fw_host *h;
+	int ret;
+
+	h = drmm_kzalloc(&adev->drm, sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	h->adev = adev;
+	ret = ane_kbuf_alloc(adev, ANE_FW_HOST_SHARED_SIZE, ANE_USAGE_FW_SHARED,
+			     &h->shared);
+	if (ret)
+		return ret;
+	ret = ane_kbuf_alloc(adev, ANE_FW_HOST_HEAP_SIZE, ANE_USAGE_FW_HEAP,
+			     &h->heap);
+	if (ret) {
+		ane_kbuf_free(adev, &h->shared);
+		return ret;
+	}
+	h->shared_va = h->shared.vaddr;
+	h->shared_iova = h->shared.iova;
+	h->shared_size = h->shared.size;
+	h->heap_iova = h->heap.iova;
+	h->heap_size = h->heap.size;
+
+	ret = ane_fw_host_setup(h, dev, adev->dart, &adev->fw_state);
+	if (ret) {
+		ane_kbuf_free(adev, &h->heap);
+		ane_kbuf_free(adev, &h->shared);
+		return ret;
+	}
+	ret = devm_add_action_or_reset(dev, ane_fw_host_fini_action, h);
+	if (ret)
+		return ret;
+	adev->fwh = h;
+	ane_fw_debugfs_init(h, adev->drm.debugfs_root);
+
+	down_write(&h->gate);
+	ane_fw_host_boot(h, false);
+	up_write(&h->gate);
+	return 0;
+}

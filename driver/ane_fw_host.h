@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The host side of the firmware: boot handshake, the rings, requests and
+ * their replies, notifications, crash dumps and recovery.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_FW_HOST_H__
+#define __ANE_FW_HOST_H__
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "ane_dart.h"
+#include "firmware/ane_fw_abi.h"
+
+struct ane_device;
+struct ane_hw;
+struct dentry;
+
+#define ANE_FW_HOST_SHARED_SIZE		(512 * 1024)
+#define ANE_FW_HOST_HEAP_SIZE		(256 * 1024)
+#define ANE_FW_HOST_BOOT_RETRIES	3
+#define ANE_FW_HOST_REC_MAX		3	/* recoveries ... */
+#define ANE_FW_HOST_REC_WINDOW_MS	60000	/* ... per window */
+#define ANE_FW_HOST_BOOTLOG		48
+#define ANE_FW_HOST_LOG			64
+#define ANE_FW_HOST_DUMP_MAX		(64 * 1024)
+#define ANE_FW_HOST_DATA		64
+
+/**
+ * struct ane_fw_hreq - one command sent to the firmware, until answered
+ * @node: in &ane_fw_host.pending while outstanding.
+ * @chan: the H2T channel it went on.
+ * @seq: its ring index there.
+ * @id: its command id.
+ * @status: 0, or the errno the answer maps to (-EIO after a reset).
+ * @fw_status: &enum ane_fw_status of the answer.
+ * @len: bytes of @data.
+ * @data: reply data or the completion event body.
+ * @done: completed when answered (if @complete is NULL).
+ * @complete: called instead of @done, under &ane_fw_host.lock: must not
+ *	sleep nor send.
+ * @priv: the caller's.
+ */
+struct ane_fw_hreq {
+	struct list_head node;
+	u32 chan;
+	u32 seq;
+	u32 id;
+	int status;
+	s32 fw_status;
+	u32 len;
+	u8 data[ANE_FW_HOST_DATA];
+	struct completion done;
+	void (*complete)(struct ane_fw_hreq *rq);
+	void *priv;
+};
+
+/* A ring as the host sees it: the kernel mapping of shared memory. */
+struct ane_fw_host_ring {
+	struct ane_fw_ring_hdr *hdr;
+	u8 *slots;
+	u32 slot_size;
+	u32 nslots;
+	u32 dir;
+	u32 idx;	/* H2T: our head; T2H: our tail */
+	bool ok;
+};
+
+/**
+ * struct ane_fw_host - the host side of one engine's firmware
+ * @dev: the device (logs, devcoredump).
+ * @adev: the DRM device, NULL in KUnit.
+ * @hw: the engine hardware.
+ * @fw_state: where &enum drm_ane_fw_state is published (GetStatus).
+ * @shared: the shared region (boot args, channel table, rings).
+ * @heap: the firmware heap arena.
+ * @shared_va: kernel address of @shared.
+ * @shared_iova: device address of @shared.
+ * @shared_size: its size.
+ * @heap_iova: device address of @heap.
+ * @heap_size: its size.
+ * @gate: the single command gate.  Senders hold it for reading while
+ *	they write a ring; recovery and boot hold it for writing.  Nests
+ *	outside @lock and outside the hardware's CPU lock.
+ * @lock: protects @ring indices, @pending, @accepting, the dump being
+ *	pulled (@dump, @dump_len, @dump_done), @log and the counters below.
+ *	Taken in the interrupt path (the firmware's context).
+ * @ring: the resolved channels.
+ * @pending: commands sent and not yet answered.
+ * @accepting: the rings are resolved and the firmware takes commands.
+ * @wq: boot and dump waits.
+ * @recovery_work: the recovery, queued by the crash interrupt.
+ * @rec_ts: when the last recoveries ran (jiffies), for the rate limit.
+ * @recoveries: recoveries so far.
+ * @boots: boots so far.
+ * @boot_failures: second wakes that never came, and failed boots.
+ * @irqs: host interrupts taken.
+ * @notes: notifications received (errors, resets, signposts, chaining).
+ * @errors: error notifications.
+ * @resets: reset notifications.
+ * @chain_events: data-chaining events.
+ * @res: the resource information the boot query returned.
+ * @dump: the dump sections being pulled (raw).
+ * @dump_len: bytes in @dump.
+ * @dump_done: the END section arrived.
+ * @dump_text: the last crash dump, rendered (for debugfs).
+ * @dump_text_len: its length.
+ * @bootlog: the steps of the last boots, newest last.
+ * @bootlog_n: lines written.
+ * @log: lines drained from TERMINAL.
+ * @log_n: lines written.
+ * @stall_boots: test: boots that stall before the second wake.
+ * @dir: debugfs directory.
+ */
+struct ane_fw_host {
+	struct device *dev;
+	struct ane_device *adev;
+	struct ane_hw *hw;
+	atomic_t *fw_state;
+	struct ane_kbuf shared;
+	struct ane_kbuf heap;
+	void *shared_va;
+	u64 shared_iova;
+	size_t shared_size;
+	u64 heap_iova;
+	size_t heap_size;
+
+	struct rw_semaphore gate;	/* the command gate */
+	spinlock_t lock;		/* rings, pending, dump, log, counters */
+	struct ane_fw_host_ring ring[ANE_FW_NUM_CHANNELS];
+	struct list_head pending;
+	bool accepting;
+	wait_queue_head_t wq;
+	struct work_struct recovery_work;
+	unsigned long rec_ts[ANE_FW_HOST_REC_MAX];
+	u32 recoveries;
+	u32 boots;
+	u32 boot_failures;
+	u64 irqs;
+	u64 notes;
+	u64 errors;
+	u64 resets;
+	u64 chain_events;
+	struct ane_fw_resource_info res;
+
+	u8 *dump;
+	size_t dump_len;
+	bool dump_done;
+	char *dump_text;
+	size_t dump_text_len;
+
+	char bootlog[ANE_FW_HOST_BOOTLOG][80];
+	u32 bootlog_n;
+	char log[ANE_FW_HOST_LOG][104];
+	u32 log_n;
+	u32 stall_boots;
+	struct dentry *dir;
+};
+
+int ane_fw_host_init(struct ane_device *adev);
+
+int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
+		      struct ane_dart *dart, atomic_t *fw_state);
+void ane_fw_host_teardown(struct ane_fw_host *h);
+int ane_fw_host_boot(struct ane_fw_host *h, bool warm);
+int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
+		     const struct ane_fw_cmd_hdr *hdr, const void *body);
+int ane_fw_host_call(struct ane_fw_host *h, u32 chan, u32 id, const void *body,
+		     u32 len, void *out, u32 out_len, unsigned int timeout_ms);
+int ane_fw_host_ping(struct ane_fw_host *h);
+int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg);
+bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
+			 unsigned long window);
+int ane_fw_status_errno(s32 fw_status);
+
+#endif /* __ANE_FW_HOST_H__ */

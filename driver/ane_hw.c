@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The emulated engine hardware: the seven register apertures, the
+ * controller CPU that runs the firmware image, the doorbells in both
+ * directions, the engine's task queues and its DMA through the DART.
+ *
+ * The driver and the firmware meet only here.  Register side effects:
+ *
+ *  - ANE_REG_CPU_CTRL: writing ANE_CPU_RUN releases reset (a kthread
+ *    enters the image at the RVBAR); writing 0 asserts it (the image's
+ *    halt, then kthread_stop()).  May sleep: process context only.
+ *  - ANE_REG_FW_DOORBELL: the CPU's doorbell interrupt, while it runs.
+ *  - ANE_REG_HOST_IRQ: raises the host interrupt with the written bits;
+ *    bits masked off in ANE_REG_HOST_IRQ_MASK are latched and delivered
+ *    when unmasked; ANE_REG_HOST_IRQ_CLR clears latched bits.
+ *  - ANE_REG_Q_DOORBELL(q): submits the queue's task-descriptor block to
+ *    the engine; ANE_REG_Q_ENABLE(q) = 0 aborts a busy queue.  The engine
+ *    reports completion in ANE_REG_ENG_IRQ (W1C) and on the CPU's
+ *    interrupt line (ANE_CPU_IRQ_ENGINE).
+ *  - the PTD bank is the DART's register window.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+
+#include <kunit/visibility.h>
+
+#include "ane_dart.h"
+#include "ane_hw.h"
+
+/**
+ * struct ane_hw - one engine's hardware
+ * @dev: the device, for names and logs.
+ * @dart: the DART the engine's DMA goes through (NULL in KUnit).
+ * @image: the firmware image the CPU runs.
+ * @sram: the CPU's SRAM, the image's context; lives as long as @hw.
+ * @host: the host interrupt handler.
+ * @host_ctx: its context.
+ * @lock: protects @regs contents and @cpu_running, @host_latched.  Never
+ *	held while calling out (host interrupt, CPU doorbell, DART).
+ * @regs: register banks (PTD excluded: the DART's).
+ * @bank_size: bytes per bank.
+ * @cpu_running: the CPU is out of reset; doorbells reach it.
+ * @host_latched: raised host interrupts waiting for their mask bit.
+ * @cpu_lock: serializes reset release and assertion; protects @thread.
+ *	Outside @lock.
+ * @thread: the CPU thread while out of reset.
+ * @test_mem: KUnit: identity-mapped memory standing in for the DART.
+ * @test_base: device address of @test_mem.
+ * @test_size: its size.
+ */
+struct ane_hw {
+	struct device *dev;
+	struct ane_dart *dart;
+	const struct ane_hw_cpu_image *image;
+	void *sram;
+	const struct ane_hw_host_ops *host;
+	void *host_ctx;
+
+	spinlock_t lock;		/* registers, CPU state, irq latch */
+	u32 *regs[ANE_NUM_BANKS];
+	u32 bank_size[ANE_NUM_BANKS];
+	bool cpu_running;
+	u32 host_latched;
+
+	struct mutex cpu_lock;		/* reset release/assert, @thread */
+	struct task_struct *thread;
+
+	void *test_mem;
+	u64 test_base;
+	size_t test_size;
+};
+
+static bool ane_hw_valid(struct ane_hw *hw, enum ane_hw_bank bank, u32 off)
+{
+	return bank < ANE_NUM_BANKS && !(off & 3) && off < hw->bank_size[bank];
+}
+
+static u32 *ane_hw_reg(struct ane_hw *hw, enum ane_hw_bank bank, u32 off)
+{
+	return &hw->regs[bank][off / 4];
+}
+
+u32 ane_hw_read32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off)
+{
+	unsigned long flags;
+	u32 val;
+
+	if (!ane_hw_valid(hw, bank, off))
+		return ~0u;
+	if (bank == ANE_BANK_PTD)
+		return hw->dart ? ane_dart_reg_read(hw->dart, off) : 0;
+
+	spin_lock_irqsave(&hw->lock, flags);
+	val = *ane_hw_reg(hw, bank, off);
+	spin_unlock_irqrestore(&hw->lock, flags);
+	return val;
+}
+
+static int ane_hw_cpu_thread(void *data)
+{
+	struct ane_hw *hw = data;
+	u64 rv;
+
+	spin_lock_irq(&hw->lock);
+	rv = (u64)*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_RVBAR_HI) << 32 |
+	     *ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_RVBAR_LO);
+	spin_unlock_irq(&hw->lock);
+
+	hw->image->cpu->run(hw, hw->sram, rv);
+
+	spin_lock_irq(&hw->lock);
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
+	spin_unlock_irq(&hw->lock);
+
+	/* Parked until reset is asserted. */
+	set_current_state(TASK_IDLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_IDLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void ane_hw_cpu_release(struct ane_hw *hw)
+{
+	struct task_struct *t;
+
+	mutex_lock(&hw->cpu_lock);
+	if (hw->thread)
+		goto out;
+	spin_lock_irq(&hw->lock);
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = ANE_CPU_RUN;
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_RUNNING;
+	hw->cpu_running = true;
+	spin_unlock_irq(&hw->lock);
+
+	t = kthread_run(ane_hw_cpu_thread, hw, "ane-fw/%s", dev_name(hw->dev));
+	if (IS_ERR(t)) {
+		dev_err(hw->dev, "cannot start the controller: %pe\n", t);
+		spin_lock_irq(&hw->lock);
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = 0;
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
+		hw->cpu_running = false;
+		spin_unlock_irq(&hw->lock);
+		goto out;
+	}
+	hw->thread = t;
+out:
+	mutex_unlock(&hw->cpu_lock);
+}
+
+static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
+{
+	mutex_lock(&hw->cpu_lock);
+	spin_lock_irq(&hw->lock);
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = 0;
+	hw->cpu_running = false;
+	spin_unlock_irq(&hw->lock);
+	if (hw->thread) {
+		hw->image->cpu->halt(hw, hw->sram);
+		kthread_stop(hw->thread);
+		hw->thread = NULL;
+	}
+	spin_lock_irq(&hw->lock);
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
+	spin_unlock_irq(&hw->lock);
+	mutex_unlock(&hw->cpu_lock);
+}
+
+/* The engine takes a submission: done at once unless made to hang. */
+static void ane_hw_engine_submit(struct ane_hw *hw, u32 q)
+{
+	unsigned long flags;
+	bool irq = false;
+	u32 *status;
+
+	spin_lock_irqsave(&hw->lock, flags);
+	status = ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q));
+	if (*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_ENABLE(q)) & 1) {
+		if (*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_HANG) & BIT(q)) {
+			*status = ANE_Q_BUSY;
+		} else {
+			*status = ANE_Q_VACANT | ANE_Q_DONE;
+			*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_IRQ) |= BIT(q);
+			irq = hw->cpu_running;
+		}
+	}
+	spin_unlock_irqrestore(&hw->lock, flags);
+	if (irq)
+		hw->image->cpu->doorbell(hw, hw->sram, ANE_CPU_IRQ_ENGINE);
+}
+
+/* Disabling a busy queue aborts it, unless the abort is made to fail. */
+static void ane_hw_engine_enable_locked(struct ane_hw *hw, u32 q, u32 val)
+{
+	u32 *status = ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q));
+
+	if (!(val & 1) && (*status & ANE_Q_BUSY) &&
+	    !(*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_ABORT_STUCK) & BIT(q)))
+		*status = ANE_Q_VACANT | ANE_Q_ABORTED;
+	if ((val & 1) && !(*status & ANE_Q_BUSY))
+		*status = ANE_Q_VACANT;
+}
+
+static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
+{
+	u32 host_bits = 0, cpu_bits = 0;
+	unsigned long flags;
+
+	switch (off) {
+	case ANE_REG_CPU_CTRL:
+		if (val & ANE_CPU_RUN)
+			ane_hw_cpu_release(hw);
+		else
+			ane_hw_cpu_assert_reset(hw);
+		return;
+	case ANE_REG_CPU_STATUS:
+	case ANE_REG_CHIP_REV:
+		return;		/* read-only */
+	}
+	if (off >= ANE_REG_Q_DOORBELL(0) &&
+	    off < ANE_REG_Q_DOORBELL(ANE_NUM_HW_QUEUES) &&
+	    !((off - ANE_REG_Q_DOORBELL(0)) % ANE_QUEUE_STRIDE)) {
+		u32 q = (off - ANE_REG_Q_DOORBELL(0)) / ANE_QUEUE_STRIDE;
+
+		spin_lock_irqsave(&hw->lock, flags);
+		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
+		spin_unlock_irqrestore(&hw->lock, flags);
+		if (val)
+			ane_hw_engine_submit(hw, q);
+		return;
+	}
+
+	spin_lock_irqsave(&hw->lock, flags);
+	switch (off) {
+	case ANE_REG_FW_DOORBELL:
+		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
+		if (hw->cpu_running)
+			cpu_bits = val;
+		break;
+	case ANE_REG_HOST_IRQ: {
+		u32 mask = *ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK);
+
+		host_bits = val & mask;
+		hw->host_latched |= val & ~mask;
+		*ane_hw_reg(hw, ANE_BANK_ANE, off) = hw->host_latched;
+		break;
+	}
+	case ANE_REG_HOST_IRQ_MASK:
+		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
+		host_bits = hw->host_latched & val;
+		hw->host_latched &= ~val;
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ) = hw->host_latched;
+		break;
+	case ANE_REG_HOST_IRQ_CLR:
+		hw->host_latched &= ~val;
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ) = hw->host_latched;
+		break;
+	case ANE_REG_ENG_IRQ:
+		*ane_hw_reg(hw, ANE_BANK_ANE, off) &= ~val;
+		break;
+	default:
+		if (off >= ANE_REG_Q_ENABLE(0) &&
+		    off < ANE_REG_Q_ENABLE(ANE_NUM_HW_QUEUES) &&
+		    !((off - ANE_REG_Q_ENABLE(0)) % ANE_QUEUE_STRIDE))
+			ane_hw_engine_enable_locked(hw,
+				(off - ANE_REG_Q_ENABLE(0)) / ANE_QUEUE_STRIDE,
+				val);
+		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
+		break;
+	}
+	spin_unlock_irqrestore(&hw->lock, flags);
+
+	if (cpu_bits)
+		hw->image->cpu->doorbell(hw, hw->sram, cpu_bits);
+	if (host_bits && hw->host)
+		hw->host->irq(hw, hw->host_ctx, host_bits);
+}
+
+void ane_hw_write32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off, u32 val)
+{
+	unsigned long flags;
+
+	if (!ane_hw_valid(hw, bank, off))
+		return;
+	if (bank == ANE_BANK_PTD) {
+		if (hw->dart)
+			ane_dart_reg_write(hw->dart, off, val);
+		return;
+	}
+	if (bank == ANE_BANK_ANE) {
+		ane_hw_write_ane(hw, off, val);
+		return;
+	}
+	spin_lock_irqsave(&hw->lock, flags);
+	*ane_hw_reg(hw, bank, off) = val;
+	spin_unlock_irqrestore(&hw->lock, flags);
+}
+
+int ane_hw_dma(struct ane_hw *hw, u32 sid, u64 iova, void *buf, size_t len,
+	       bool write)
+{
+	if (hw->test_mem) {
+		u8 *p;
+
+		if (sid || iova < hw->test_base ||
+		    iova - hw->test_base > hw->test_size ||
+		    len > hw->test_size - (iova - hw->test_base))
+			return -EFAULT;
+		p = (u8 *)hw->test_mem + (iova - hw->test_base);
+		if (write)
+			memcpy(p, buf, len);
+		else
+			memcpy(buf, p, len);
+		return 0;
+	}
+	if (!hw->dart)
+		return -EFAULT;
+	return ane_dart_dma(hw->dart, sid, iova, buf, len, write);
+}
+
+struct ane_dart *ane_hw_dart(struct ane_hw *hw)
+{
+	return hw->dart;
+}
+
+/**
+ * ane_hw_create() - power on one engine's hardware
+ * @dev: the device.
+ * @dart: the DART for engine DMA.
+ * @image: the firmware image the controller runs once released.
+ * @host: the host interrupt handler (may be NULL).
+ * @host_ctx: its context.
+ *
+ * The CPU starts in reset, every register zero but the chip revision and
+ * the queues' vacancy.
+ *
+ * Return: the hardware or an ERR_PTR().
+ */
+struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
+			     const struct ane_hw_cpu_image *image,
+			     const struct ane_hw_host_ops *host,
+			     void *host_ctx)
+{
+	struct ane_hw *hw;
+	int b;
+	u32 q;
+
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	if (!hw)
+		return ERR_PTR(-ENOMEM);
+	hw->dev = dev;
+	hw->dart = dart;
+	hw->image = image;
+	hw->host = host;
+	hw->host_ctx = host_ctx;
+	spin_lock_init(&hw->lock);
+	mutex_init(&hw->cpu_lock);
+
+	for (b = 0; b < ANE_NUM_BANKS; b++) {
+		hw->bank_size[b] = b == ANE_BANK_ANE ? ANE_BANK_ANE_SIZE :
+						       ANE_BANK_SMALL_SIZE;
+		if (b == ANE_BANK_PTD)
+			continue;
+		hw->regs[b] = vzalloc(hw->bank_size[b]);
+		if (!hw->regs[b])
+			goto err;
+	}
+	hw->sram = vzalloc(image->sram_size);
+	if (!hw->sram)
+		goto err;
+	if (image->sram_init)
+		image->sram_init(hw->sram);
+
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CHIP_REV) = ANE_CHIP_REV_H13G;
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
+	for (q = 0; q < ANE_NUM_HW_QUEUES; q++)
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q)) = ANE_Q_VACANT;
+	return hw;
+
+err:
+	ane_hw_destroy(hw);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * ane_hw_destroy() - power off: assert reset and free everything
+ * @hw: the hardware, or NULL.
+ */
+void ane_hw_destroy(struct ane_hw *hw)
+{
+	int b;
+
+	if (!hw)
+		return;
+	if (hw->regs[ANE_BANK_ANE])
+		ane_hw_cpu_assert_reset(hw);
+	vfree(hw->sram);
+	for (b = 0; b < ANE_NUM_BANKS; b++)
+		vfree(hw->regs[b]);
+	mutex_destroy(&hw->cpu_lock);
+	kfree(hw);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ane_hw_set_test_mem() - KUnit: let engine DMA reach plain memory
+ * @hw: hardware created without a DART.
+ * @mem: memory standing in for device memory.
+ * @base: its device address.
+ * @size: its size.
+ */
+void ane_hw_set_test_mem(struct ane_hw *hw, void *mem, u64 base, size_t size)
+{
+	hw->test_mem = mem;
+	hw->test_base = base;
+	hw->test_size = size;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_hw_set_test_mem);
+
+/* KUnit: the firmware's SRAM, to look at its state after a run. */
+void *ane_hw_test_sram(struct ane_hw *hw)
+{
+	return hw->sram;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_hw_test_sram);
+#endif

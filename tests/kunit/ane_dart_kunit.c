@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the DART at the 16 KB granule -- PTE format and index math,
+ * map/unmap/translate, -EEXIST, aperture and ceiling faults and their
+ * records, the translation cache, isolation and slot switching, LRU
+ * eviction and the in-use rule, the outstanding-request cap, table memory
+ * and the firmware rebase arithmetic.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "driver/ane_dart.h"
+#include "driver/ane_drv.h"
+#include "driver/ane_rebase.h"
+
+#define FRAME_ORDER	(ANE_DART_PAGE_SHIFT - PAGE_SHIFT)
+
+struct dart_fixture {
+	struct ane_device *adev;
+	struct ane_dart *dart;
+	struct page *frames[4];
+	phys_addr_t pa[4];
+};
+
+static int dart_test_init(struct kunit *test)
+{
+	struct dart_fixture *fx;
+	int i;
+
+	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	fx->adev = kunit_kzalloc(test, sizeof(*fx->adev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx->adev);
+	KUNIT_ASSERT_EQ(test, ane_dart_init(fx->adev), 0);
+	fx->dart = fx->adev->dart;
+	for (i = 0; i < ARRAY_SIZE(fx->frames); i++) {
+		fx->frames[i] = alloc_pages(GFP_KERNEL | __GFP_ZERO, FRAME_ORDER);
+		KUNIT_ASSERT_NOT_NULL(test, fx->frames[i]);
+		fx->pa[i] = page_to_phys(fx->frames[i]);
+		memset(page_address(fx->frames[i]), 0xa0 + i, ANE_DART_PAGE_SIZE);
+	}
+	test->priv = fx;
+	return 0;
+}
+
+static void dart_test_exit(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	int i;
+
+	ane_dart_fini(fx->adev);
+	for (i = 0; i < ARRAY_SIZE(fx->frames); i++)
+		if (fx->frames[i])
+			__free_pages(fx->frames[i], FRAME_ORDER);
+}
+
+static struct ane_dart_ctx *new_ctx(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = ane_dart_ctx_create(fx->dart);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	return ctx;
+}
+
+static void ane_dart_pte_is_table_28_4(struct kunit *test)
+{
+	u64 pte = ane_dart_make_pte(0x10022324000ull);
+
+	KUNIT_EXPECT_EQ(test, pte, 0x8000010022324000ull);
+	KUNIT_EXPECT_EQ(test, pte & ANE_DART_PAGE_MASK, 0ull);
+	/* Aux protection bits 62, 60, 59 are never set on the engine path. */
+	KUNIT_EXPECT_EQ(test, pte & (BIT_ULL(62) | BIT_ULL(60) | BIT_ULL(59)), 0ull);
+	KUNIT_EXPECT_EQ(test, ANE_DART_PAGE_SIZE, 16384ul);
+}
+
+static void ane_dart_index_math_covers_the_aperture(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ane_dart_l2_index(0x0), 0u);
+	KUNIT_EXPECT_EQ(test, ane_dart_l3_index(0x4000), 1u);
+	KUNIT_EXPECT_EQ(test, ane_dart_l3_index(0x1ffc000), 2047u);
+	KUNIT_EXPECT_EQ(test, ane_dart_l2_index(0x2000000), 1u);
+	KUNIT_EXPECT_EQ(test, ane_dart_l3_index(0x2000000), 0u);
+	KUNIT_EXPECT_EQ(test, ane_dart_l2_index(0xdfffc000), 111u);
+	KUNIT_EXPECT_EQ(test, ane_dart_l3_index(0xdfffc000), 2047u);
+	KUNIT_EXPECT_EQ(test, ANE_DART_L2_USED, 112ull);
+}
+
+static void ane_dart_map_translates_through_the_tables(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test);
+	struct ane_dart_mapping *map;
+	u8 buf[64];
+	int slot;
+
+	map = ane_dart_map(ctx, fx->pa, 3, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	KUNIT_EXPECT_EQ(test, map->iova & ANE_DART_PAGE_MASK, 0ull);
+	KUNIT_EXPECT_GE(test, map->iova, (u64)ANE_DART_ALLOC_START);
+	KUNIT_EXPECT_LT(test, map->iova + map->size, ANE_DART_APERTURE_END);
+	KUNIT_EXPECT_EQ(test, map->size, 3ull * ANE_DART_PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 3ull);
+	/* The leaf words are exactly the frames with bit 63. */
+	KUNIT_EXPECT_EQ(test, ctx->l3[ane_dart_l2_index(map->iova)]
+				[ane_dart_l3_index(map->iova + ANE_DART_PAGE_SIZE)],
+			ane_dart_make_pte(fx->pa[1]));
+
+	slot = ane_dart_bind(ctx);
+	KUNIT_ASSERT_GE(test, slot, 1);
+	/* Read across the frame 0 / frame 1 boundary. */
+	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova + ANE_DART_PAGE_SIZE - 32,
+					   buf, sizeof(buf), false), 0);
+	KUNIT_EXPECT_EQ(test, buf[0], 0xa0);
+	KUNIT_EXPECT_EQ(test, buf[63], 0xa1);
+	/* A write lands in the physical frame. */
+	memset(buf, 0x5a, sizeof(buf));
+	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova + 2 * ANE_DART_PAGE_SIZE + 8,
+					   buf, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(fx->frames[2]))[8], 0x5a);
+
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 0ull);
+	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, buf, 4, false), -EFAULT);
+	ane_dart_ctx_put(ctx);
+}
+
+static void ane_dart_mapping_a_valid_page_is_eexist(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test);
+	u64 iova = 0x100000;
+
+	mutex_lock(&ctx->lock);
+	KUNIT_EXPECT_EQ(test, ane_dart_set_range(ctx, iova + ANE_DART_PAGE_SIZE, &fx->pa[0], 1), 0);
+	/* Three pages over a valid middle one: refused, nothing changed. */
+	KUNIT_EXPECT_EQ(test, ane_dart_set_range(ctx, iova, fx->pa, 3), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 1ull);
+	KUNIT_EXPECT_EQ(test, ctx->l3[0][ane_dart_l3_index(iova)], 0ull);
+	KUNIT_EXPECT_EQ(test, ctx->l3[0][ane_dart_l3_index(iova + ANE_DART_PAGE_SIZE)],
+			ane_dart_make_pte(fx->pa[0]));
+	/* A frame that is not 16 KB aligned is refused too. */
+	KUNIT_EXPECT_EQ(test, ane_dart_set_range(ctx, iova + 0x10000,
+						 &(phys_addr_t){ fx->pa[1] + 0x1000 }, 1),
+			-EINVAL);
+	ane_dart_clear_range(ctx, iova + ANE_DART_PAGE_SIZE, 1);
+	mutex_unlock(&ctx->lock);
+	ane_dart_ctx_put(ctx);
+}
+
+static void expect_fault(struct kunit *test, struct ane_dart_ctx *ctx, u64 iova,
+			 bool write, u32 code)
+{
+	struct ane_dart_fault f = {};
+	u32 word = 0;
+
+	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(ctx, iova, &word, sizeof(word), write, &f),
+			-ENXIO);
+	KUNIT_EXPECT_EQ(test, f.hw_error, code);
+	KUNIT_EXPECT_EQ(test, f.address, iova);
+	KUNIT_EXPECT_EQ(test, f.is_write, write);
+	KUNIT_EXPECT_EQ(test, f.ctx_id, ctx->id);
+	KUNIT_EXPECT_EQ(test, f.sid, (u32)ctx->slot);
+	KUNIT_EXPECT_EQ(test, f.ttbr_index, (u32)ctx->slot);
+	KUNIT_EXPECT_EQ(test, f.l2_index, ane_dart_l2_index(iova));
+	KUNIT_EXPECT_EQ(test, f.l3_index, ane_dart_l3_index(iova));
+	KUNIT_EXPECT_TRUE(test, f.hw_status & ANE_DART_ERR_FLAG);
+	KUNIT_EXPECT_EQ(test, f.hw_status & ANE_DART_ERR_CODE_MASK, code);
+	KUNIT_EXPECT_EQ(test, (f.hw_status & ANE_DART_ERR_SID_MASK) >> ANE_DART_ERR_SID_SHIFT,
+			(u32)ctx->slot);
+	KUNIT_EXPECT_NOT_NULL(test, f.type);
+	KUNIT_EXPECT_GT(test, f.seq, 0ull);
+}
+
+static void ane_dart_faults_are_captured_and_contained(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test);
+	struct ane_dart_mapping *map;
+	u32 word;
+
+	map = ane_dart_map(ctx, fx->pa, 1, ANE_USAGE_OUTPUT, ANE_PROT_DEVICE_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+
+	expect_fault(test, ctx, 0x0, false, ANE_DART_FAULT_L3_INVALID);
+	expect_fault(test, ctx, 0x40000000, true, ANE_DART_FAULT_L2_INVALID);
+	expect_fault(test, ctx, map->iova + ANE_DART_PAGE_SIZE, false,
+		     ANE_DART_FAULT_L3_INVALID);
+	expect_fault(test, ctx, ANE_DART_APERTURE_END, false, ANE_DART_FAULT_APERTURE);
+	expect_fault(test, ctx, ANE_DART_CEILING, true, ANE_DART_FAULT_CEILING);
+	KUNIT_EXPECT_EQ(test, ctx->faults, 5u);
+
+	/* The latch was cleared each time; good accesses still work. */
+	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
+	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(ctx, map->iova, &word, sizeof(word), false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, word, 0xa0a0a0a0u);
+
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
+	ane_dart_ctx_put(ctx);
+}
+
+static void ane_dart_fault_latch_is_single_shot(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	u32 word;
+
+	/* A disabled stream faults; the first fault stays latched... */
+	spin_lock(&fx->dart->hw_lock);
+	fx->dart->regs[ANE_DART_ERROR_STATUS / 4] = ANE_DART_ERR_FLAG | 0x42;
+	spin_unlock(&fx->dart->hw_lock);
+	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, 9, 0x4000, &word, 4, false), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS),
+			ANE_DART_ERR_FLAG | 0x42);
+	/* ...until it is cleared by writing the flag. */
+	ane_dart_reg_write(fx->dart, ANE_DART_ERROR_STATUS, ANE_DART_ERR_FLAG);
+	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
+	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, 9, 0x4000, &word, 4, false), -EFAULT);
+	/* The interrupt recorded it and cleared the latch. */
+	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
+	KUNIT_EXPECT_EQ(test, fx->dart->faults[(fx->dart->fault_head + ANE_DART_FAULT_LOG - 1) %
+						ANE_DART_FAULT_LOG].hw_error,
+			(u32)ANE_DART_FAULT_STREAM);
+}
+
+static void ane_dart_translation_cache_needs_explicit_invalidation(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test);
+	struct ane_dart_mapping *map;
+	u32 word;
+	int slot;
+
+	map = ane_dart_map(ctx, fx->pa, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	slot = ane_dart_bind(ctx);
+	KUNIT_ASSERT_GE(test, slot, 1);
+	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), 0);
+
+	/* Clear the PTE behind the hardware's back: the cached entry serves. */
+	mutex_lock(&ctx->lock);
+	ane_dart_clear_range(ctx, map->iova, 1);
+	mutex_unlock(&ctx->lock);
+	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), 0);
+
+	/* After the driver's flush the walk sees the cleared entry. */
+	ane_dart_reg_write(fx->dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
+	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), -EFAULT);
+
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 0ull);
+	ane_dart_ctx_put(ctx);
+}
+
+static void ane_dart_contexts_are_isolated(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *a = new_ctx(test), *b = new_ctx(test);
+	struct ane_dart_mapping *ma, *mb;
+	struct ane_dart_fault f;
+	u32 word;
+
+	ma = ane_dart_map(a, &fx->pa[0], 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ma);
+	/* B's first page is at the same address as A's, with B's own frame. */
+	mb = ane_dart_map(b, &fx->pa[1], 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mb);
+	KUNIT_EXPECT_EQ(test, ma->iova, mb->iova);
+	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(a, ma->iova, &word, 4, false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, word, 0xa0a0a0a0u);
+	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(b, mb->iova, &word, 4, false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, word, 0xa1a1a1a1u);
+	KUNIT_EXPECT_NE(test, a->slot, b->slot);
+
+	/* A's other pages do not exist for B by any address. */
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(mb), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(b, ma->iova, &word, 4, false, &f), -ENXIO);
+	KUNIT_EXPECT_EQ(test, f.ctx_id, b->id);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(ma), 0);
+	ane_dart_ctx_put(a);
+	ane_dart_ctx_put(b);
+}
+
+static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx[ANE_DART_NUM_SLOTS + 1];
+	int i, slot;
+
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ctx[i] = new_ctx(test);
+	/* iso1..iso7 fill up. */
+	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++)
+		KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
+	/* The eighth client takes over the slot bound longest ago (iso1). */
+	slot = ane_dart_bind(ctx[7]);
+	KUNIT_EXPECT_EQ(test, slot, 1);
+	KUNIT_EXPECT_EQ(test, ctx[0]->slot, -1);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_switches, 1ull);
+	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_TTBR(1)),
+			(u32)(ANE_DART_TTBR_VALID | (virt_to_phys(ctx[7]->l2) >> 12)));
+
+	/* With every slot's context busy, a ninth gets -EBUSY. */
+	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
+		ctx[i]->inflight++;
+	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), -EBUSY);
+	/* One goes idle: its slot can be taken. */
+	ctx[3]->inflight--;
+	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), 4);
+	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
+		if (i != 3)
+			ctx[i]->inflight--;
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ane_dart_ctx_put(ctx[i]);
+	/* Every slot but the base context's is free again. */
+	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ENABLED_STREAMS), 1u);
+}
+
+#define BIG_FRAMES	4096	/* 64 MiB per mapping */
+
+static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test);
+	struct ane_dart_mapping **maps, *m;
+	phys_addr_t *frames;
+	int i, n = 0;
+
+	frames = kunit_kmalloc_array(test, BIG_FRAMES, sizeof(*frames), GFP_KERNEL);
+	maps = kunit_kcalloc(test, 64, sizeof(*maps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, frames);
+	KUNIT_ASSERT_NOT_NULL(test, maps);
+	for (i = 0; i < BIG_FRAMES; i++)
+		frames[i] = fx->pa[i % 4];
+
+	/* Fill the aperture: 55 mappings of 64 MiB fit below 3.5 GiB. */
+	for (n = 0; n < 55; n++) {
+		maps[n] = ane_dart_map(ctx, frames, BIG_FRAMES, ANE_USAGE_WEIGHTS,
+				       ANE_PROT_READ_WRITE, NULL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, maps[n]);
+	}
+	KUNIT_EXPECT_EQ(test, ctx->evictions, 0ull);
+	/* A fully mapped context costs at most 2 MiB of tables. */
+	KUNIT_EXPECT_LE(test, ctx->table_bytes, 2ull << 20);
+
+	/* maps[0] is in use, maps[1] was used recently: maps[2] goes first. */
+	KUNIT_ASSERT_EQ(test, ane_dart_use(maps[0]), 0);
+	KUNIT_ASSERT_EQ(test, ane_dart_use(maps[1]), 0);
+	ane_dart_unuse(maps[1]);
+	m = ane_dart_map(ctx, frames, BIG_FRAMES, ANE_USAGE_WEIGHTS, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, ctx->evictions, 1ull);
+	KUNIT_EXPECT_FALSE(test, maps[0]->evicted);
+	KUNIT_EXPECT_FALSE(test, maps[1]->evicted);
+	KUNIT_EXPECT_TRUE(test, maps[2]->evicted);
+	KUNIT_EXPECT_EQ(test, m->iova, maps[2]->iova);
+	/* An evicted mapping cannot be used; it can still be unmapped. */
+	KUNIT_EXPECT_EQ(test, ane_dart_use(maps[2]), -ESTALE);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(maps[2]), 0);
+	maps[2] = m;
+	/* A mapping in use is never unmapped. */
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(maps[0]), -EBUSY);
+	ane_dart_unuse(maps[0]);
+
+	for (i = 0; i < 55; i++)
+		KUNIT_EXPECT_EQ(test, ane_dart_unmap(maps[i]), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 0ull);
+	ane_dart_ctx_put(ctx);
+}
+
+static void ane_dart_pool_caps_outstanding_requests_at_127(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test);
+	struct ane_dart_mapping *map;
+	int i;
+
+	map = ane_dart_map(ctx, fx->pa, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
+		KUNIT_ASSERT_EQ(test, ane_dart_use(map), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_use(map), -EBUSY);
+	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
+		ane_dart_unuse(map);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
+	ane_dart_ctx_put(ctx);
+}
+
+static void ane_dart_usage_and_protection_follow_table_28_5(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ane_dart_prot_from_dir(2), ANE_PROT_DEVICE_WRITE);
+	/* Read-only (class 2) collapses to read-write on the M1. */
+	KUNIT_EXPECT_EQ(test, ane_dart_prot_from_dir(1), ANE_PROT_READ_WRITE);
+	KUNIT_EXPECT_EQ(test, ane_dart_prot_from_dir(3), ANE_PROT_READ_WRITE);
+	KUNIT_EXPECT_EQ(test, ane_dart_prot_from_dir(0), ANE_PROT_READ_WRITE);
+
+	KUNIT_EXPECT_EQ(test, ane_dart_usage_check(ANE_USAGE_INPUT, false), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_usage_check(ANE_USAGE_CONSTANTS, false), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_usage_check(ANE_USAGE_FW_SHARED, false), -EPERM);
+	KUNIT_EXPECT_EQ(test, ane_dart_usage_check(ANE_USAGE_FW_HEAP, true), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_usage_check(3, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ane_dart_usage_check(0, true), -EINVAL);
+}
+
+static void ane_rebase_is_one_subtract_and_one_add(struct kunit *test)
+{
+	struct ane_aperture_cfg cfg = {
+		.dva_base = 0x8000000, .region_size = 0x100000, .mapped_base = 0x1bc40000,
+	};
+	u32 out = 0;
+
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8000000, 1, &out), 0);
+	KUNIT_EXPECT_EQ(test, out, 0x1bc40000u);
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8012344, 0x10, &out), 0);
+	KUNIT_EXPECT_EQ(test, out, 0x1bc52344u);
+	/* Range checks against the mapped region. */
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x7ffffff, 1, &out), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8100000, 1, &out), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x80fffff, 2, &out), -EFAULT);
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8000000, 0, &out), -EFAULT);
+	/* The bases move per load: the same IOVA rebases elsewhere. */
+	cfg.mapped_base = 0x1bc80000;
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8012344, 4, &out), 0);
+	KUNIT_EXPECT_EQ(test, out, 0x1bc92344u);
+	/* Nothing at or past the 32-bit ceiling reaches a bar register. */
+	cfg.mapped_base = 0xfffff000;
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8000000, 0x1000, &out), 0);
+	KUNIT_EXPECT_EQ(test, ane_rebase(&cfg, 0x8000000, 0x1001, &out), -ERANGE);
+}
+
+static struct kunit_case ane_dart_cases[] = {
+	KUNIT_CASE(ane_dart_pte_is_table_28_4),
+	KUNIT_CASE(ane_dart_index_math_covers_the_aperture),
+	KUNIT_CASE(ane_dart_map_translates_through_the_tables),
+	KUNIT_CASE(ane_dart_mapping_a_valid_page_is_eexist),
+	KUNIT_CASE(ane_dart_faults_are_captured_and_contained),
+	KUNIT_CASE(ane_dart_fault_latch_is_single_shot),
+	KUNIT_CASE(ane_dart_translation_cache_needs_explicit_invalidation),
+	KUNIT_CASE(ane_dart_contexts_are_isolated),
+	KUNIT_CASE(ane_dart_more_clients_than_slots_switch_ttbr),
+	KUNIT_CASE(ane_dart_eviction_is_lru_and_spares_mappings_in_use),
+	KUNIT_CASE(ane_dart_pool_caps_outstanding_requests_at_127),
+	KUNIT_CASE(ane_dart_usage_and_protection_follow_table_28_5),
+	KUNIT_CASE(ane_rebase_is_one_subtract_and_one_add),
+	{}
+};
+
+static struct kunit_suite ane_dart_suite = {
+	.name = "ane_dart",
+	.init = dart_test_init,
+	.exit = dart_test_exit,
+	.test_cases = ane_dart_cases,
+};
+
+kunit_test_suite(ane_dart_suite);
