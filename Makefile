@@ -40,7 +40,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 LIB_SRCS := $(wildcard $(SRC)/lib/*.c)
 LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(SRC)/uapi/drm/ane_accel.h
-TOOLS := anectl
+TOOLS := anectl ane-bench
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
