@@ -39,6 +39,12 @@
 #define ANE_PROP_CPU_SUBTYPE	4
 #define ANE_PROP_INTERNAL_BUILD	false
 
+struct ane_dart;
+struct ane_dart_ctx;
+struct ane_fw_host;
+struct dma_buf_attachment;
+struct sg_table;
+
 /**
  * struct ane_device - one emulated engine
  * @drm: the DRM device; its lifetime bounds this structure.
@@ -51,12 +57,6 @@
  * @fwh: the firmware's host side (ane_fw_host.c); lives as long as @drm,
  *	the controller it drives only while the device is bound.
  */
-struct ane_dart;
-struct ane_dart_ctx;
-struct ane_fw_host;
-struct dma_buf_attachment;
-struct sg_table;
-
 struct ane_device {
 	struct drm_device drm;
 	struct platform_device *pdev;

@@ -54,8 +54,10 @@ layer_host() {
 	done
 }
 
+# ANE_KUNIT_FILTER (a kunit.py suite glob) narrows the KUnit layer.
 layer_kunit() {
-	run_suite kunit "$top/tools/kunit/run-kunit.sh"
+	run_suite kunit "$top/tools/kunit/run-kunit.sh" \
+		${ANE_KUNIT_FILTER:+-- "$ANE_KUNIT_FILTER"}
 }
 
 layer_vm() {
@@ -65,6 +67,7 @@ layer_vm() {
 	run_suite vm "$top/tools/vm/ane-vm" --quiet --no-load --timeout 300 \
 		--bin "$B/tests/vm/abi_test" --bin "$B/tests/vm/unplug_test" \
 		--bin "$B/tests/vm/dart_test" \
+		--bin "$B/tests/vm/fw_test" \
 		--bin "$B/tools/anectl" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
