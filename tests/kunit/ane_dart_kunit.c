@@ -69,6 +69,17 @@ static struct ane_dart_ctx *new_ctx(struct kunit *test)
 	return ctx;
 }
 
+/* Map the first @n fixture frames into @ctx; the test stops on failure. */
+static struct ane_dart_mapping *map_frames(struct kunit *test, struct ane_dart_ctx *ctx,
+					   u32 n, u32 usage, u8 prot)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_mapping *map = ane_dart_map(ctx, fx->pa, n, usage, prot, NULL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	return map;
+}
+
 static void ane_dart_pte_is_table_28_4(struct kunit *test)
 {
 	u64 pte = ane_dart_make_pte(0x10022324000ull);
@@ -100,8 +111,7 @@ static void ane_dart_map_translates_through_the_tables(struct kunit *test)
 	u8 buf[64];
 	int slot;
 
-	map = ane_dart_map(ctx, fx->pa, 3, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	map = map_frames(test, ctx, 3, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
 	KUNIT_EXPECT_EQ(test, map->iova & ANE_DART_PAGE_MASK, 0ull);
 	KUNIT_EXPECT_GE(test, map->iova, (u64)ANE_DART_ALLOC_START);
 	KUNIT_EXPECT_LT(test, map->iova + map->size, ANE_DART_APERTURE_END);
@@ -185,8 +195,7 @@ static void ane_dart_faults_are_captured_and_contained(struct kunit *test)
 	struct ane_dart_mapping *map;
 	u32 word;
 
-	map = ane_dart_map(ctx, fx->pa, 1, ANE_USAGE_OUTPUT, ANE_PROT_DEVICE_WRITE, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	map = map_frames(test, ctx, 1, ANE_USAGE_OUTPUT, ANE_PROT_DEVICE_WRITE);
 
 	expect_fault(test, ctx, 0x0, false, ANE_DART_FAULT_L3_INVALID);
 	expect_fault(test, ctx, 0x40000000, true, ANE_DART_FAULT_L2_INVALID);
@@ -236,8 +245,7 @@ static void ane_dart_translation_cache_needs_explicit_invalidation(struct kunit 
 	u32 word;
 	int slot;
 
-	map = ane_dart_map(ctx, fx->pa, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	map = map_frames(test, ctx, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
 	slot = ane_dart_bind(ctx);
 	KUNIT_ASSERT_GE(test, slot, 1);
 	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), 0);
@@ -380,8 +388,7 @@ static void ane_dart_pool_caps_outstanding_requests_at_127(struct kunit *test)
 	struct ane_dart_mapping *map;
 	int i;
 
-	map = ane_dart_map(ctx, fx->pa, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	map = map_frames(test, ctx, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
 	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
 		KUNIT_ASSERT_EQ(test, ane_dart_use(map), 0);
 	KUNIT_EXPECT_EQ(test, ane_dart_use(map), -EBUSY);

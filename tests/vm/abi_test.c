@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "libane.h"
+#include "vm/vm_util.h"
 
 static char node[64];
 
@@ -333,12 +334,8 @@ static void libane_reports_selector_errors(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1)
-		snprintf(node, sizeof(node), "%s", argv[1]);
-	else if (ane_find_node(0, node, sizeof(node))) {
-		printf("not ok - no ane node found\nabi: 0 passed, 1 failed\n");
+	if (vm_node(argc, argv, node, sizeof(node), "abi"))
 		return 1;
-	}
 	printf("# testing %s\n", node);
 	T_RUN(driver_answers_as_ane);
 	T_RUN(every_selector_refuses_any_other_size);

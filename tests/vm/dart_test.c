@@ -19,6 +19,7 @@
 
 #include "harness.h"
 #include "libane.h"
+#include "vm/vm_util.h"
 
 #define PAGE16K 16384u
 
@@ -518,12 +519,8 @@ static void debugfs_shows_mappings_and_faults(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1)
-		snprintf(node, sizeof(node), "%s", argv[1]);
-	else if (ane_find_node(0, node, sizeof(node))) {
-		printf("not ok - no ane node found\ndart: 0 passed, 1 failed\n");
+	if (vm_node(argc, argv, node, sizeof(node), "dart"))
 		return 1;
-	}
 	T_RUN(surface_maps_and_reads_back_through_the_dart);
 	T_RUN(bad_map_requests_get_their_errno);
 	T_RUN(faults_are_recorded_for_the_client);

@@ -16,18 +16,7 @@
 
 #include "harness.h"
 #include "libane.h"
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
+#include "vm/vm_util.h"
 
 static void unbind_with_open_client_is_safe(void)
 {
@@ -42,13 +31,13 @@ static void unbind_with_open_client_is_safe(void)
 		return;
 	}
 	T_OK(ioctl(ane_fd(dev), DRM_IOCTL_ANE_CTL_GET_STATUS, &s));
-	T_EQ(write_file("/sys/bus/platform/drivers/ane/unbind", "ane.0"), 0);
+	T_EQ(vm_write_file("/sys/bus/platform/drivers/ane/unbind", "ane.0"), 0);
 	/* The device is gone; the file is still open. */
 	T_ERRNO(ioctl(ane_fd(dev), DRM_IOCTL_ANE_CTL_GET_STATUS, &s), ENODEV);
 	T_EQ(ane_find_node(0, node, sizeof(node)), -ENODEV);
 	ane_close(dev);
 
-	T_EQ(write_file("/sys/bus/platform/drivers/ane/bind", "ane.0"), 0);
+	T_EQ(vm_write_file("/sys/bus/platform/drivers/ane/bind", "ane.0"), 0);
 	T_OK(ane_open(NULL, ANE_KIND_CONTROL, &dev, err, sizeof(err)));
 	if (dev) {
 		T_OK(ane_get_status(dev, &s.out));
