@@ -164,12 +164,12 @@ static int ane_fw_log_show(struct seq_file *m, void *data)
 				 r->slot_size;
 		const struct ane_fw_cmd_hdr *hdr = (const void *)slot;
 
-		smp_rmb();
+		smp_rmb();	/* the slot after the head that published it */
 		strscpy(h->log[h->log_n++ % ANE_FW_HOST_LOG],
 			(const char *)(hdr + 1),
 			min_t(u32, hdr->size, sizeof(h->log[0])));
 		r->idx++;
-		smp_mb();
+		smp_mb();	/* done reading before the slot is given back */
 		WRITE_ONCE(r->hdr->tail, r->idx);
 	}
 	n = min_t(u32, h->log_n, ANE_FW_HOST_LOG);
@@ -203,6 +203,8 @@ static ssize_t ane_fw_ping_read(struct file *f, char __user *buf, size_t len,
 	u64 t0;
 	int idx, ret, n;
 
+	if (*pos)
+		return 0;	/* one round trip per read from offset 0 */
 	if (!ane_fw_dbg_enter(h, &idx))
 		return -ENODEV;
 	t0 = ktime_get_ns();
@@ -216,6 +218,7 @@ static ssize_t ane_fw_ping_read(struct file *f, char __user *buf, size_t len,
 		return -EINVAL;
 	if (copy_to_user(buf, out, n))
 		return -EFAULT;
+	*pos += n;
 	return n;
 }
 

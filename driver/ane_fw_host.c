@@ -66,7 +66,7 @@ static __printf(2, 3) void ane_fw_bootlog(struct ane_fw_host *h,
 	line = h->bootlog[h->bootlog_n++ % ANE_FW_HOST_BOOTLOG];
 	spin_unlock_irq(&h->lock);
 	va_start(ap, fmt);
-	scnprintf(line, 14, "%6llu.%06llu ", us / USEC_PER_SEC,
+	scnprintf(line, 16, "%5llu.%06llu ", us / USEC_PER_SEC,
 		  us % USEC_PER_SEC);
 	vscnprintf(line + strlen(line), 80 - strlen(line), fmt, ap);
 	va_end(ap);
@@ -241,7 +241,7 @@ static bool ane_fw_host_drain_debug(struct ane_fw_host *h)
 		const struct ane_fw_dump_section_hdr *sh = (const void *)(hdr + 1);
 		size_t n = sizeof(*sh) + sh->len;
 
-		smp_rmb();
+		smp_rmb();	/* the slot after the head that published it */
 		if (hdr->size >= sizeof(*sh) && n <= hdr->size &&
 		    n <= r->slot_size - sizeof(*hdr) && h->dump &&
 		    h->dump_len + n <= ANE_FW_HOST_DUMP_MAX) {
@@ -251,7 +251,7 @@ static bool ane_fw_host_drain_debug(struct ane_fw_host *h)
 				h->dump_done = true;
 		}
 		r->idx++;
-		smp_mb();
+		smp_mb();	/* done reading before the slot is given back */
 		WRITE_ONCE(r->hdr->tail, r->idx);
 		any = true;
 	}
@@ -448,9 +448,21 @@ static int ane_fw_wait_scratch(struct ane_fw_host *h, u32 n, u32 want,
 	u32 v;
 	int ret;
 
+	/* the second wake implies the first: the firmware wakes in order */
+	if (want == ANE_FW_BOOT_ALIVE) {
+		ret = read_poll_timeout(ane_rd, v, v == ANE_FW_BOOT_ALIVE ||
+					v == ANE_FW_BOOT_CHANNELS ||
+					(v & 0xffff0000) == ANE_FW_BOOT_FAILED,
+					20, timeout_ms * USEC_PER_MSEC, false,
+					h, ANE_REG_SCRATCH(n));
+		*got = v;
+		if (!ret && (v & 0xffff0000) == ANE_FW_BOOT_FAILED)
+			return -EIO;
+		return ret;
+	}
 	ret = read_poll_timeout(ane_rd, v, v == want ||
 				(v & 0xffff0000) == ANE_FW_BOOT_FAILED,
-				50, timeout_ms * USEC_PER_MSEC, false, h,
+				20, timeout_ms * USEC_PER_MSEC, false, h,
 				ANE_REG_SCRATCH(n));
 	*got = v;
 	if (!ret && v != want)
@@ -501,8 +513,11 @@ static int ane_fw_host_resolve(struct ane_fw_host *h)
 		if (!va)
 			return -EPROTO;
 		*r = (struct ane_fw_host_ring){ .dir = d->direction };
-		if (d->direction == ANE_FW_CHAN_MEM)
+		if (d->direction == ANE_FW_CHAN_MEM) {
+			ane_fw_bootlog(h, "channel %-14s mem %llu bytes", d->name,
+				       d->size);
 			continue;
+		}
 		if (d->version != ANE_FW_RING_VERSION ||
 		    !is_power_of_2(d->nslots) ||
 		    d->slot_size < sizeof(struct ane_fw_cmd_hdr) ||
@@ -600,6 +615,8 @@ int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 	ane_fw_bootlog(h, "boot %u (%s)", h->boots, warm ? "warm" : "cold");
 
 	for (attempt = 0; attempt < ANE_FW_HOST_BOOT_RETRIES; attempt++) {
+		/* hold the controller in reset while the channel is reset */
+		ane_wr(h, ANE_REG_CPU_CTRL, 0);
 		/* reset the channel: fresh shared memory and boot args */
 		memset(h->shared_va, 0, h->shared_size);
 		*args = (struct ane_fw_boot_args){
@@ -641,8 +658,6 @@ int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 
 		ret = ane_fw_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,
 					  1000, &v);
-		if (ret == -ETIMEDOUT && v == ANE_FW_BOOT_CHANNELS)
-			ret = 0;	/* raced past the first wake */
 		if (ret) {
 			ane_fw_bootlog(h, "handshake 1 failed: scratch7=%#x err=%u",
 				       v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)));
@@ -654,7 +669,7 @@ int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 		if (!ret)
 			break;
 		h->boot_failures++;
-		ane_fw_bootlog(h, "handshake 2 missing (scratch7=%#x, err %u): power cycle, failures %u",
+		ane_fw_bootlog(h, "handshake 2 missing (%#x, err %u): power cycle, failures %u",
 			       v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
 			       h->boot_failures);
 		ane_fw_host_power_cycle(h);
@@ -882,6 +897,7 @@ static void ane_fw_host_recover(struct work_struct *work)
 		ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
 
 	h->recoveries++;
+	ane_dwp_save(h, h->dump, h->dump_len);
 	text = vmalloc(ANE_FW_HOST_DUMP_MAX);
 	if (text) {
 		len = ane_fw_render_dump(h->dump, h->dump_len, text,
@@ -998,6 +1014,7 @@ int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
 	spin_lock_init(&h->lock);
 	INIT_LIST_HEAD(&h->pending);
 	init_waitqueue_head(&h->wq);
+	mutex_init(&h->dwp_lock);
 	INIT_WORK(&h->recovery_work, ane_fw_host_recover);
 	h->dump = kzalloc(ANE_FW_HOST_DUMP_MAX, GFP_KERNEL);
 	if (!h->dump)
@@ -1040,5 +1057,6 @@ void ane_fw_host_teardown(struct ane_fw_host *h)
 	kfree(h->dump_text);
 	h->dump_text = NULL;
 	up_write(&h->gate);
+	ane_dwp_fini(h);
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_teardown);

@@ -10,6 +10,7 @@
 
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -22,6 +23,8 @@
 struct ane_device;
 struct ane_hw;
 struct dentry;
+struct drm_file;
+struct drm_gem_object;
 
 #define ANE_FW_HOST_SHARED_SIZE		(512 * 1024)
 #define ANE_FW_HOST_HEAP_SIZE		(256 * 1024)
@@ -118,6 +121,15 @@ struct ane_fw_host_ring {
  * @log_n: lines written.
  * @stall_boots: test: boots that stall before the second wake.
  * @dir: debugfs directory.
+ * @dwp_lock: protects every @dwp_* field (the debug work processor).
+ * @dwp_owner: the file registered as debug work processor (compared,
+ *	never dereferenced), or NULL.
+ * @dwp_obj: its buffer (a reference), or NULL once released.
+ * @dwp_vaddr: kernel mapping of @dwp_obj.
+ * @dwp_size: usable bytes of @dwp_obj.
+ * @dwp_raw: the debug items: the sections of the last crash dump.
+ * @dwp_raw_len: bytes of @dwp_raw.
+ * @dwp_done: items completed (bit n-1 for item n).
  */
 struct ane_fw_host {
 	struct device *dev;
@@ -162,6 +174,15 @@ struct ane_fw_host {
 	u32 log_n;
 	u32 stall_boots;
 	struct dentry *dir;
+
+	struct mutex dwp_lock;		/* the debug work processor */
+	struct drm_file *dwp_owner;
+	struct drm_gem_object *dwp_obj;
+	void *dwp_vaddr;
+	u64 dwp_size;
+	u8 *dwp_raw;
+	size_t dwp_raw_len;
+	u64 dwp_done;
 };
 
 int ane_fw_host_init(struct ane_device *adev);
@@ -179,5 +200,7 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg);
 bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
 			 unsigned long window);
 int ane_fw_status_errno(s32 fw_status);
+void ane_dwp_save(struct ane_fw_host *h, const u8 *raw, size_t len);
+void ane_dwp_fini(struct ane_fw_host *h);
 
 #endif /* __ANE_FW_HOST_H__ */

@@ -272,10 +272,11 @@ static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
 	default:
 		if (off >= ANE_REG_Q_ENABLE(0) &&
 		    off < ANE_REG_Q_ENABLE(ANE_NUM_HW_QUEUES) &&
-		    !((off - ANE_REG_Q_ENABLE(0)) % ANE_QUEUE_STRIDE))
-			ane_hw_engine_enable_locked(hw,
-				(off - ANE_REG_Q_ENABLE(0)) / ANE_QUEUE_STRIDE,
-				val);
+		    !((off - ANE_REG_Q_ENABLE(0)) % ANE_QUEUE_STRIDE)) {
+			u32 q = (off - ANE_REG_Q_ENABLE(0)) / ANE_QUEUE_STRIDE;
+
+			ane_hw_engine_enable_locked(hw, q, val);
+		}
 		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
 		break;
 	}

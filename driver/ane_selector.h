@@ -107,6 +107,19 @@ int ane_map_args_check(const struct drm_ane_memory_map_args *a);
 int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
 			void *args);
 
+/* Debug work processor, selectors 11-15 (ane_dwp.c). */
+int ane_sel_register_dwp(struct ane_file *af, const struct ane_selector *sel,
+			 void *args);
+int ane_sel_unregister_dwp(struct ane_file *af, const struct ane_selector *sel,
+			   void *args);
+int ane_sel_get_dwp_item(struct ane_file *af, const struct ane_selector *sel,
+			 void *args);
+int ane_sel_complete_dwp_item(struct ane_file *af,
+			      const struct ane_selector *sel, void *args);
+int ane_sel_release_dwp_buffers(struct ane_file *af,
+				const struct ane_selector *sel, void *args);
+void ane_dwp_file_fini(struct ane_file *af);
+
 int ane_file_init(struct ane_device *adev, struct ane_file *af);
 void ane_file_fini(struct ane_file *af);
 

@@ -355,7 +355,7 @@ enum ane_fw_task_id {
 	ANE_FW_T_RPCD,
 };
 
-/**
+/*
  * struct ane_fw - the controller's SRAM
  *
  * Retained across warm restarts: @sram_magic, @restart_count, @boots.
@@ -443,6 +443,8 @@ struct ane_fw {
 
 	/* Fault state: set by ane_fw_panic(), acted on by the main loop. */
 	bool crashed;
+	bool fault_in_irq;
+	const char *fault_task;
 	u32 exc_class;
 	char reason[ANE_FW_DUMP_REASON_LEN];
 	struct ane_fw_dump_regs regs;

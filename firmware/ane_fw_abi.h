@@ -995,6 +995,7 @@ struct ane_fw_dump_cmd {
  * @state: &enum ane_fw_task_state.
  * @handled: messages handled.
  * @queued: messages waiting in its two queues.
+ * @pad: zero.
  */
 struct ane_fw_dump_task {
 	char name[ANE_FW_DUMP_NAME_LEN];

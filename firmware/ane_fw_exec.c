@@ -359,7 +359,8 @@ static int ane_fw_exec_trigger(struct ane_fw *fw, u32 chan, u32 seq,
 		int idx = tr->cache_handler & 0xffff;
 
 		fw->chain_dropped++;
-		ane_fw_print(fw, "cacheHandler (0x%llx) in wrong state (%d) for trigger. trigger dropped.",
+		ane_fw_print(fw,
+			     "cacheHandler (0x%llx) in wrong state (%d) for trigger. trigger dropped.",
 			     tr->cache_handler,
 			     idx < ANE_FW_MAX_CACHE_REQUESTS ?
 			     fw->cr[idx].state : -1);

@@ -380,6 +380,8 @@ void ane_fw_panic(struct ane_fw *fw, u32 exc_class, const char *fmt, ...)
 		return;
 	fw->crashed = true;
 	fw->exc_class = exc_class;
+	fw->fault_task = fw->current_task ? fw->current_task->name : "idle";
+	fw->fault_in_irq = fw->in_irq;
 	va_start(ap, fmt);
 	vscnprintf(fw->reason, sizeof(fw->reason), fmt, ap);
 	va_end(ap);
@@ -511,10 +513,9 @@ static void ane_fw_crash(struct ane_fw *fw)
 	h.exc_class = fw->exc_class;
 	h.restart_count = fw->restart_count;
 	h.cpu = 0;
-	h.in_irq = fw->in_irq;
+	h.in_irq = fw->fault_in_irq;
 	h.fsm_state = fw->fsm.state;
-	strscpy(h.task, fw->current_task ? fw->current_task->name : "idle",
-		sizeof(h.task));
+	strscpy(h.task, fw->fault_task ?: "idle", sizeof(h.task));
 	strscpy(h.reason, fw->reason, sizeof(h.reason));
 	h.uptime_ns = ane_fw_now(fw);
 	if (ane_fw_dump_section(fw, ANE_FW_DUMP_HEADER, idx++, &h, sizeof(h)))
@@ -1186,6 +1187,8 @@ static void ane_fw_intmgr(struct ane_fw *fw)
 
 	if (!bits)
 		return;
+	fw->in_irq = true;
+	fw->current_task = &fw->tasks[ANE_FW_T_INTMGR];
 	fw->tasks[ANE_FW_T_INTMGR].handled++;
 	if (bits & ANE_FW_DB_H2T)
 		ane_fw_post_once(fw, ANE_FW_T_SERVER, true, ANE_FW_MSG_RING,
@@ -1214,6 +1217,8 @@ static void ane_fw_intmgr(struct ane_fw *fw)
 				ane_fw_panic(fw, ANE_FW_EXC_IRQ,
 					     "exeloop interrupt queue full");
 	}
+	fw->in_irq = false;
+	fw->current_task = NULL;
 }
 
 static int ane_fw_run(struct ane_hw *hw, void *ctx, u64 reset_vector)

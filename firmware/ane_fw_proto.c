@@ -253,6 +253,8 @@ static void ane_fw_fsm_set(struct ane_fw_fsm *fsm, u32 state)
  */
 int ane_fw_fsm_post(struct ane_fw_fsm *fsm, u32 event)
 {
+	bool enter;
+
 	switch (fsm->state) {
 	case ANE_FW_FSM_PAUSE:
 		return -EPROTO;
@@ -269,10 +271,11 @@ int ane_fw_fsm_post(struct ane_fw_fsm *fsm, u32 event)
 			return -EPROTO;
 		case ANE_FW_EV_ENTER_SECURE:
 		case ANE_FW_EV_EXIT_SECURE:
-			if (fsm->secure == (event == ANE_FW_EV_ENTER_SECURE))
+			enter = event == ANE_FW_EV_ENTER_SECURE;
+			if (fsm->secure == enter)
 				return -EINVAL;
 			/* quiesced (nothing in flight): cross PAUSE */
-			fsm->secure = event == ANE_FW_EV_ENTER_SECURE;
+			fsm->secure = enter;
 			ane_fw_fsm_set(fsm, ANE_FW_FSM_PAUSE);
 			return 0;
 		}

