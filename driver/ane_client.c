@@ -155,6 +155,7 @@ void ane_file_fini(struct ane_file *af)
 	/* A client closed without DeviceClose still leaves the open count. */
 	if (af->state == ANE_CLIENT_OPEN)
 		atomic_dec(&af->adev->open_clients);
+	ane_dwp_file_fini(af);
 	ane_file_unmap_all(af);
 	mutex_destroy(&af->ctx_lock);
 }

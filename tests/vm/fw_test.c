@@ -17,10 +17,15 @@
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "libane.h"
+#include "vm/vm_util.h"
 
 #define DBG "/sys/kernel/debug/accel/ane.0/"
 
@@ -38,18 +43,6 @@ static ssize_t read_file(const char *path)
 	close(fd);
 	buf[got] = 0;
 	return n < 0 ? -errno : got;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n < 0 ? -errno : 0;
 }
 
 static unsigned int fw_state(void)
@@ -151,7 +144,7 @@ static void crash_dumps_and_recovers(void)
 	char path[300];
 	int i, got = -1;
 
-	T_OK(write_file(DBG "fw_inject", "crash"));
+	T_OK(vm_write_file(DBG "fw_inject", "crash"));
 	for (i = 0; i < 100 && got; i++) {
 		got = devcd_find(path, sizeof(path));
 		if (got)
@@ -166,7 +159,7 @@ static void crash_dumps_and_recovers(void)
 		T_CHECK(strstr(buf, "restart count: 1"), "restart count");
 		T_CHECK(strstr(buf, "recent commands (newest first)"), "ring");
 		T_CHECK(strstr(buf, "task: exeloop"), "task");
-		write_file(path, "1");	/* free it */
+		vm_write_file(path, "1");	/* free it */
 	}
 	T_CHECK(!wait_ready(10), "not ready again: %u", fw_state());
 	T_CHECK(read_file(DBG "fw_ping") > 0, "ping after recovery");
@@ -178,10 +171,133 @@ static void crash_dumps_and_recovers(void)
 		"%s", buf);
 }
 
+/* Selectors 11-15 with @args; -1/errno like ioctl. */
+static int dwp(int fd, unsigned long cmd, uint64_t item, uint64_t arg)
+{
+	struct drm_ane_dwp_item it = { .item = item, .arg = arg };
+
+	return ioctl(fd, cmd, &it);
+}
+
+static int ctl_client(void)
+{
+	struct drm_ane_device_open op = { .in.usage_type = ANE_USAGE_STANDARD };
+	int fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, DRM_IOCTL_ANE_CTL_DEVICE_OPEN, &op) < 0)
+		return -1;
+	return fd;
+}
+
+/* A registered client drains the last crash dump, section by section. */
+static void debug_work_processor_drains_the_dump(void)
+{
+	struct drm_ane_surface_create sc = { .size = 1 << 20 };
+	struct drm_ane_register_dwp r = { 0 };
+	uint32_t hdr[4];
+	uint8_t *p;
+	int fd = ctl_client(), other = ctl_client();
+
+	T_CHECK(fd >= 0 && other >= 0, "clients");
+	/* Nothing before registration. */
+	T_ERRNO(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 1, 0), ENOENT);
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_CTL_UNREGISTER_DWP), ENOENT);
+
+	T_OK(ioctl(fd, DRM_IOCTL_ANE_SURFACE_CREATE, &sc));
+	p = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd, (off_t)sc.offset);
+	T_CHECK(p != MAP_FAILED, "mmap");
+	r.buffer = 0xbad;
+	r.size = 1 << 20;
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r), ENOENT);
+	r.buffer = sc.handle;
+	r.flags = 1;
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r), EINVAL);
+	r.flags = 0;
+	r.size = (1 << 20) + 1;
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r), EINVAL);
+	r.size = 0;
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r), EINVAL);
+	r.size = 1 << 20;
+	T_OK(ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r));
+	/* One processor per device. */
+	{
+		struct drm_ane_surface_create sc2 = { .size = 16384 };
+		struct drm_ane_register_dwp r2 = { .size = 16384 };
+
+		T_OK(ioctl(other, DRM_IOCTL_ANE_SURFACE_CREATE, &sc2));
+		r2.buffer = sc2.handle;
+		T_ERRNO(ioctl(other, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r2), EBUSY);
+		T_ERRNO(dwp(other, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 1, 0), ENOENT);
+	}
+
+	/* The crash of the previous case left its dump sections as items. */
+	T_OK(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 1, 4096));
+	if (p != MAP_FAILED) {
+		memcpy(hdr, p + 4096, sizeof(hdr));
+		T_EQ(hdr[1], 0);		/* first section of the dump */
+		T_CHECK(hdr[2] > 0 && hdr[2] < (1 << 20), "section length %u", hdr[2]);
+	}
+	T_OK(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 2, 0));
+	T_ERRNO(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 0, 0), ENOENT);
+	T_ERRNO(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 100000, 0), ENOENT);
+	T_ERRNO(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 1, (1 << 20) - 8), ENOSPC);
+	T_OK(dwp(fd, DRM_IOCTL_ANE_CTL_COMPLETE_DWP_ITEM, 1, 0));
+	T_ERRNO(dwp(fd, DRM_IOCTL_ANE_CTL_COMPLETE_DWP_ITEM, 100000, 0), ENOENT);
+
+	/* Released buffers: items stay, but there is nowhere to copy them. */
+	T_OK(ioctl(fd, DRM_IOCTL_ANE_CTL_RELEASE_DWP_BUFFERS));
+	T_ERRNO(dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 1, 0), ENODATA);
+	T_OK(ioctl(fd, DRM_IOCTL_ANE_CTL_UNREGISTER_DWP));
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_CTL_UNREGISTER_DWP), ENOENT);
+
+	/* A registration ends with its file, so another client can take over. */
+	T_OK(ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r));
+	if (p != MAP_FAILED)
+		munmap(p, 1 << 20);
+	close(fd);
+	{
+		struct drm_ane_surface_create sc2 = { .size = 16384 };
+		struct drm_ane_register_dwp r2 = { .size = 16384 };
+
+		T_OK(ioctl(other, DRM_IOCTL_ANE_SURFACE_CREATE, &sc2));
+		r2.buffer = sc2.handle;
+		T_OK(ioctl(other, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r2));
+	}
+	close(other);
+}
+
+/* Without CAP_SYS_ADMIN the debug work processor is refused. */
+static void debug_work_processor_needs_privilege(void)
+{
+	int status;
+	pid_t pid;
+
+	T_OK(chmod("/dev/accel/accel0", 0666));
+	pid = fork();
+	if (pid == 0) {
+		struct drm_ane_register_dwp r = { .buffer = 1, .size = 16384 };
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		fd = ctl_client();
+		if (fd < 0)
+			_exit(11);
+		if (ioctl(fd, DRM_IOCTL_ANE_CTL_REGISTER_DWP, &r) == 0 || errno != EPERM)
+			_exit(12);
+		if (dwp(fd, DRM_IOCTL_ANE_CTL_GET_DWP_ITEM, 1, 0) == 0 || errno != EPERM)
+			_exit(13);
+		_exit(0);
+	}
+	T_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		WEXITSTATUS(status) == 0, "child status 0x%x", status);
+	chmod("/dev/accel/accel0", 0600);
+}
+
 static void deadline_aborts_a_hung_queue(void)
 {
 	/* a knob round trip: the firmware takes a property write */
-	T_OK(write_file(DBG "fw_inject", "deadline 2000"));
+	T_OK(vm_write_file(DBG "fw_inject", "deadline 2000"));
 	T_CHECK(read_file(DBG "fw_ping") > 0, "ping");
 }
 
@@ -194,6 +310,8 @@ int main(void)
 	T_RUN(ping_round_trips);
 	T_RUN(task_list_and_pools_are_visible);
 	T_RUN(crash_dumps_and_recovers);
+	T_RUN(debug_work_processor_drains_the_dump);
+	T_RUN(debug_work_processor_needs_privilege);
 	T_RUN(deadline_aborts_a_hung_queue);
 	return t_summary("fw");
 }
