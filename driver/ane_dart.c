@@ -296,6 +296,9 @@ ane_dart_map(struct ane_dart_ctx *ctx, const phys_addr_t *frames, u32 nframes,
 
 	if (!nframes)
 		return ERR_PTR(-EINVAL);
+	/* Larger than the whole aperture: fail without evicting anything. */
+	if ((u64)nframes * ANE_DART_PAGE_SIZE > ANE_DART_APERTURE_END - ANE_DART_ALLOC_START)
+		return ERR_PTR(-ENOSPC);
 	map = kzalloc(sizeof(*map), GFP_KERNEL);
 	if (!map)
 		return ERR_PTR(-ENOMEM);

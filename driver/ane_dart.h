@@ -139,8 +139,8 @@ enum ane_dart_fault_code {
  * @ttbr_index: translation-table base index (the stream's TTBR slot).
  * @l2_index: page-table walk L2 index.
  * @l3_index: page-table walk L3 index.
- * @axi_id: AXI master/transaction ids (the emulation reports the engine
- *	queue in slot 0).
+ * @axi_id: AXI master/transaction ids (the emulation reports the stream
+ *	id in slot 0).
  * @ctx_id: the isolation context that was bound to @sid.
  * @seq: device-wide fault sequence number, from 1.
  */
@@ -227,8 +227,8 @@ struct ane_dart {
 /**
  * struct ane_dart_ctx - one translation context: page tables and addresses
  * @dart: the controller.
- * @kref: references: the owner (a client or the device) and each bound
- *	slot user.
+ * @kref: references, held by the context's owner (a client or the
+ *	device); binding to a slot takes none, the release unbinds.
  * @id: context id (0 is the base context).
  * @lock: protects @l2, @l3, @mm, @mappings, @lru, @lru_clock, @inflight,
  *	@mapped_pages, @table_bytes, @evictions, @faults and the mappings'
@@ -242,8 +242,8 @@ struct ane_dart {
  * @inflight: outstanding requests of this pool (at most 127).
  * @slot: hardware slot the context is bound to, or -1; protected by
  *	&ane_dart.ctx_lock (read locklessly for TLB flushes).
- * @last_bound: @lru_clock value when the context was last bound, to pick
- *	a slot to steal.
+ * @last_bound: &ane_dart.bind_clock value when the context was last
+ *	bound, to pick the slot to take over.
  * @mapped_pages: valid leaf PTEs.
  * @table_bytes: memory held by @l2 and @l3.
  * @evictions: mappings reclaimed under address pressure.

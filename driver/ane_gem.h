@@ -24,8 +24,8 @@ struct sg_table;
  * @base: the GEM object.
  * @nframes: 16 KB frames.
  * @frame_pa: physical address of each frame, 16 KB aligned.
- * @pages: every 4 KB page (@nframes * 16 KB / PAGE_SIZE), NULL when the
- *	surface is imported.
+ * @pages: every 4 KB page (@nframes * 16 KB / PAGE_SIZE); for an imported
+ *	surface they are the exporter's, and are not freed here.
  * @vaddr: kernel mapping, made on first use, or NULL.
  * @sgt: the importer's scatter list, for an imported surface.
  */

@@ -3,8 +3,9 @@
  * The firmware rebase of ch. 28: a second translation from host device
  * addresses (DART IOVAs) into the firmware's resident DRAM-tile aperture.
  *
- * Pure arithmetic, shared by the firmware (which rebases every buffer it
- * programs into the engine) and the tests.  It calls nothing.
+ * Pure arithmetic that calls nothing, so the firmware can use it when it
+ * rebases the buffers of a loaded program into the engine's bar registers
+ * (program loading is not implemented yet; today only KUnit uses it).
  *
  * Copyright (C) 2026 The ane authors
  */

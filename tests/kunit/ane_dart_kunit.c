@@ -356,6 +356,11 @@ static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *te
 	KUNIT_EXPECT_EQ(test, ctx->evictions, 0ull);
 	/* A fully mapped context costs at most 2 MiB of tables. */
 	KUNIT_EXPECT_LE(test, ctx->table_bytes, 2ull << 20);
+	/* More than the whole aperture fails at once, evicting nothing. */
+	KUNIT_EXPECT_PTR_EQ(test, ane_dart_map(ctx, frames, (ANE_DART_APERTURE_END >>
+							    ANE_DART_PAGE_SHIFT), ANE_USAGE_WEIGHTS,
+					       ANE_PROT_READ_WRITE, NULL), ERR_PTR(-ENOSPC));
+	KUNIT_EXPECT_EQ(test, ctx->evictions, 0ull);
 
 	/* maps[0] is in use, maps[1] was used recently: maps[2] goes first. */
 	KUNIT_ASSERT_EQ(test, ane_dart_use(maps[0]), 0);
