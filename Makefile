@@ -40,9 +40,28 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 LIB_SRCS := $(wildcard $(SRC)/lib/*.c)
 LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(SRC)/uapi/drm/ane_accel.h
-TOOLS := anectl ane-bench
+TOOLS := anectl ane-bench ane-mathbench
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
+
+# The compute engine's math (firmware/engine/) builds here as plain
+# userspace C for the host tests and ane-mathbench, with what the kernel's
+# CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
+# (ane_math_plan.c) is built without FPU registers, as in the kernel.
+ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c)
+ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h)
+ENGINE_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/engine/%.o,$(ENGINE_SRCS))
+ENGINE_SAN_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/san/engine/%.o,$(ENGINE_SRCS))
+ENGINE_INC := -I$(SRC)/firmware/engine
+ifeq ($(shell uname -m),x86_64)
+ENGINE_FPU_CFLAGS := -msse2 -mno-avx
+ENGINE_NOFPU_CFLAGS := -mgeneral-regs-only
+endif
+# Built only through pattern rules: keep them, they are not intermediates.
+.SECONDARY: $(ENGINE_OBJS) $(ENGINE_SAN_OBJS)
+
+OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
+OPENBLAS_LIBS := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
 
 LIB_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/san/lib/%.o,$(LIB_SRCS))
@@ -93,6 +112,14 @@ $(B)/lib/libane.pc: $(SRC)/lib/libane.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(ANE_VERSION)|' $< > $@
 
+$(B)/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(if $(filter ane_math_plan,$*),$(ENGINE_NOFPU_CFLAGS),$(ENGINE_FPU_CFLAGS)) -c -o $@ $<
+
+$(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(if $(filter ane_math_plan,$*),$(ENGINE_NOFPU_CFLAGS),$(ENGINE_FPU_CFLAGS)) -c -o $@ $<
+
 # ---------------------------------------------------------------- tools
 tools: $(addprefix $(B)/tools/,$(TOOLS))
 
@@ -101,18 +128,24 @@ $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
 
+# The engine's benchmark, against OpenBLAS (libopenblas-dev).
+$(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -o $@ $< \
+		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -lm
+
 # ---------------------------------------------------------------- tests
 tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/host-san/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/vm/,$(VM_TESTS))
 
-$(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -o $@ $< $(ENGINE_OBJS) $(B)/lib/libane.a -lm
 
-$(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(LIB_HDRS)
+$(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(B)/san/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(B)/san/lib/libane.a -lm
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal to the engine's math: how an operation is cut into chunks.  The
+ * plan is computed by ane_math_plan.c (integer only) and followed by
+ * ane_math.c; both derive it from the descriptor alone, so the chunk count
+ * the caller loops over and the work each chunk does always agree.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef ANE_MATH_IMPL_H
+#define ANE_MATH_IMPL_H
+
+#include "ane_math.h"
+
+/* The GEMM register block: MR rows of A by NR columns of B. */
+#define ANE_MR	6u
+#define ANE_NR	8u
+
+/*
+ * Packed-block budgets.  A B block (K x nc fp32) is packed once per
+ * column block and serves every row block; an A block (mc x K fp32, each
+ * element stored as a broadcast quadruple) is packed once per row block
+ * of a column block.  So each fp16 element of B is converted once, each of
+ * A once per column block, and the inner kernel streams A from L2 while
+ * one B panel stays in L1.
+ */
+#define ANE_PACK_A_BYTES	(512u * 1024u)
+#define ANE_PACK_B_BYTES	(1024u * 1024u)
+
+/*
+ * Cost weights, in multiply-add equivalents (one inner-kernel MAC, about
+ * 0.05-0.1 ns) per unit of work, measured on the host: they size chunks so
+ * that each takes about the same time whatever the operation.
+ */
+#define ANE_COST_STORE		64u	/* one GEMM output: bias, act, round, store */
+#define ANE_COST_PACK		64u	/* one element converted and packed */
+#define ANE_COST_ELT		64u	/* one elementwise / ACT element */
+#define ANE_COST_ACT_TRANS	256u	/* extra for sigmoid/tanh/GELU */
+#define ANE_COST_SOFTMAX	128u	/* one softmax element */
+#define ANE_COST_POOL		24u	/* one pooling window element */
+#define ANE_COST_DIRECT		16u	/* one direct-convolution tap */
+
+/*
+ * Convolutions with at most this many output channels per group
+ * (depthwise and the like) run as direct convolution, where a GEMM would
+ * waste most of its ANE_MR-row register block; the rest run as GEMM with
+ * an implicit im2col.
+ */
+#define ANE_DIRECT_MAX_COUT	2u
+
+enum ane_plan_kind {
+	ANE_PLAN_GEMM = 1,	/* MATMUL, CONV with Cout/groups > ANE_DIRECT_MAX_COUT */
+	ANE_PLAN_ROWS,		/* everything else, split by output rows */
+};
+
+/**
+ * struct ane_plan - how a validated descriptor is executed
+ * @kind: enum ane_plan_kind.
+ * @chunks: total chunks.
+ * @work_size: workspace bytes needed.
+ * @M: GEMM rows (MATMUL: M; CONV: Cout / groups).
+ * @N: GEMM columns (MATMUL: N; CONV: Ho * Wo).
+ * @K: GEMM depth (MATMUL: K; CONV: Cin / groups * KH * KW).
+ * @problems: independent GEMMs (MATMUL: N * C of dst; CONV: N * groups).
+ * @nc: columns per B block (multiple of ANE_NR).
+ * @mc: rows per A block (multiple of ANE_MR).
+ * @ncc: columns per chunk within a block (multiple of ANE_NR).
+ * @nblocks: B blocks per problem.
+ * @mblocks: A blocks per B block.
+ * @nsub: compute chunks per A block.
+ * @nbpack: chunks that pack one B block.
+ * @bppc: B panels (of ANE_NR columns) packed per packing chunk.
+ * @b_off: byte offset of the B pack area in the workspace (A is at 0);
+ *	for direct convolution, of the input row buffer.
+ * @rows: ROWS plans: units of work, each a segment of a dst row (for
+ *	SOFTMAX, one position (n, h, w)).
+ * @rows_per_chunk: ROWS plans: units per chunk.
+ * @width: ROWS plans: elements in a row (dst W; 1 for SOFTMAX).
+ * @seg_w: ROWS plans: elements per segment.
+ * @nseg: ROWS plans: segments per row; unit u is segment u % nseg of
+ *	row u / nseg.
+ *
+ * GEMM chunks run problem by problem and B block by B block; each B block
+ * is @nbpack chunks that pack it, then @mblocks * @nsub compute chunks, A
+ * block by A block.  The first compute chunk of an A block packs it (at
+ * most ANE_PACK_A_BYTES / 16 elements).
+ */
+struct ane_plan {
+	uint32_t kind;
+	uint64_t chunks;
+	uint64_t work_size;
+	uint32_t M, N, K;
+	uint64_t problems;
+	uint32_t nc, mc, ncc;
+	uint32_t nblocks, mblocks, nsub;
+	uint32_t nbpack, bppc;
+	uint64_t b_off;
+	uint64_t rows;
+	uint64_t rows_per_chunk;
+	uint32_t width, seg_w, nseg;
+};
+
+/*
+ * Derive the plan of a descriptor whose shapes have been checked (by
+ * ane_op_workspace_size() or ane_op_validate()).  Pure integer arithmetic.
+ */
+void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p);
+
+/* ------------------------------------------------------------ fp16 bits */
+
+/* fp32 bits -> fp16, round to nearest even; NaN stays NaN (quiet). */
+static inline uint16_t ane_f2h_bits(uint32_t f)
+{
+	uint32_t sign = (f >> 16) & 0x8000u;
+	uint32_t a = f & 0x7fffffffu;
+	uint32_t e, m, shift, r, rem, half;
+
+	if (a >= 0x7f800000u) {
+		if (a == 0x7f800000u)
+			return (uint16_t)(sign | 0x7c00u);
+		/* NaN: quiet, keep the top payload bits. */
+		return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+	}
+	if (a >= 0x477ff000u)		/* >= 65520 rounds to infinity */
+		return (uint16_t)(sign | 0x7c00u);
+	if (a >= 0x38800000u) {		/* normal fp16: >= 2^-14 */
+		a -= 0x38000000u;	/* rebias 127 -> 15 */
+		a += 0xfffu + ((a >> 13) & 1u);
+		return (uint16_t)(sign | (a >> 13));
+	}
+	if (a <= 0x33000000u)		/* <= 2^-25: ties to even zero */
+		return (uint16_t)sign;
+	/* Subnormal fp16: value / 2^-24, rounded to nearest even. */
+	e = a >> 23;			/* 102 .. 112 */
+	m = (a & 0x7fffffu) | 0x800000u;
+	shift = 126u - e;		/* 14 .. 24 */
+	r = m >> shift;
+	rem = m & ((1u << shift) - 1u);
+	half = 1u << (shift - 1u);
+	if (rem > half || (rem == half && (r & 1u)))
+		r++;
+	return (uint16_t)(sign | r);
+}
+
+/* fp16 -> fp32 bits, exact. */
+static inline uint32_t ane_h2f_bits(uint16_t h)
+{
+	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
+	uint32_t e = ((uint32_t)h >> 10) & 0x1fu;
+	uint32_t m = (uint32_t)h & 0x3ffu;
+
+	if (e == 0x1fu)
+		return sign | 0x7f800000u | (m << 13);
+	if (e)
+		return sign | ((e + 112u) << 23) | (m << 13);
+	if (!m)
+		return sign;
+	/* Subnormal: normalise. */
+	e = 113u;
+	while (!(m & 0x400u)) {
+		m <<= 1;
+		e--;
+	}
+	return sign | (e << 23) | ((m & 0x3ffu) << 13);
+}
+
+/* Output extent of a window op along one axis (0 if the window never fits). */
+static inline uint64_t ane_window_out(uint64_t in, uint64_t pad_lo,
+				      uint64_t pad_hi, uint64_t kernel,
+				      uint64_t dilation, uint64_t stride)
+{
+	uint64_t span = dilation * (kernel - 1) + 1;
+	uint64_t full = in + pad_lo + pad_hi;
+
+	if (full < span)
+		return 0;
+	return (full - span) / stride + 1;
+}
+
+#endif /* ANE_MATH_IMPL_H */

@@ -1,0 +1,1591 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests of the compute engine's math (firmware/engine/): every
+ * operation against a straightforward double-precision reference, the fp16
+ * conversions exhaustively, the activations over a sweep, validation of
+ * each class of bad descriptor, and chunked against unchunked execution.
+ *
+ * Tolerance of an fp16 result against the exact value r of the same fp16
+ * inputs (computed in double):
+ *
+ *   |got - r| <= 2^-11 |r| (1 + 2^-10)       rounding to fp16, half an ulp
+ *             + 2^-24                        fp16 subnormal spacing
+ *             + 1.25 (K + 1) 2^-24 S         fp32 accumulation of K terms
+ *                                            whose magnitudes sum to S
+ *                                            (1.25: activation slopes <= 1.13)
+ *             + 4e-6 |r|                     the fp32 exp/tanh/erfc
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+#include "ane_math.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* Uniform in [lo, hi). */
+static double rngf(double lo, double hi)
+{
+	return lo + (hi - lo) * (double)(rng() >> 11) / 9007199254740992.0;
+}
+
+static double h2d(uint16_t h)
+{
+	return ane_fp16_to_fp32(h);
+}
+
+static uint16_t d2h(double v)
+{
+	return ane_fp32_to_fp16((float)v);
+}
+
+/* A tensor with its own buffer; pad extra elements after every row. */
+struct tt {
+	struct ane_tensor t;
+	uint16_t *buf;
+	size_t elems;
+};
+
+#define SENTINEL 0x7bffu	/* 65504, never a result here */
+
+static void tt_alloc(struct tt *x, uint32_t n, uint32_t c, uint32_t h,
+		     uint32_t w, uint32_t pad)
+{
+	size_t i;
+
+	memset(x, 0, sizeof(*x));
+	x->t.dim[ANE_N] = n;
+	x->t.dim[ANE_C] = c;
+	x->t.dim[ANE_H] = h;
+	x->t.dim[ANE_W] = w;
+	x->t.stride[ANE_W] = 1;
+	x->t.stride[ANE_H] = w + pad;
+	x->t.stride[ANE_C] = (uint64_t)h * (w + pad);
+	x->t.stride[ANE_N] = (uint64_t)c * h * (w + pad);
+	x->elems = (size_t)n * c * h * (w + pad);
+	x->buf = malloc(x->elems * 2 + 2);
+	x->t.base = x->buf;
+	x->t.size = x->elems * 2;
+	for (i = 0; i < x->elems; i++)
+		x->buf[i] = SENTINEL;
+}
+
+static size_t t_off(const struct ane_tensor *t, uint32_t n, uint32_t c,
+		    uint32_t h, uint32_t w);
+
+/* Random elements; the gaps between rows keep the sentinel. */
+static void tt_fill(struct tt *x, double lo, double hi)
+{
+	uint32_t n, c, h, w;
+
+	for (n = 0; n < x->t.dim[0]; n++)
+		for (c = 0; c < x->t.dim[1]; c++)
+			for (h = 0; h < x->t.dim[2]; h++)
+				for (w = 0; w < x->t.dim[3]; w++)
+					x->buf[t_off(&x->t, n, c, h, w)] = d2h(rngf(lo, hi));
+}
+
+static void tt_free(struct tt *x)
+{
+	free(x->buf);
+	x->buf = NULL;
+}
+
+static size_t t_off(const struct ane_tensor *t, uint32_t n, uint32_t c,
+		    uint32_t h, uint32_t w)
+{
+	/* broadcast: an extent-1 dimension always reads index 0 */
+	return (t->dim[0] == 1 ? 0 : n) * t->stride[0] +
+	       (t->dim[1] == 1 ? 0 : c) * t->stride[1] +
+	       (t->dim[2] == 1 ? 0 : h) * t->stride[2] +
+	       (t->dim[3] == 1 ? 0 : w) * t->stride[3];
+}
+
+static double tget(const struct ane_tensor *t, uint32_t n, uint32_t c,
+		   uint32_t h, uint32_t w)
+{
+	return h2d(((const uint16_t *)t->base)[t_off(t, n, c, h, w)]);
+}
+
+static size_t t_count(const struct ane_tensor *t)
+{
+	return (size_t)t->dim[0] * t->dim[1] * t->dim[2] * t->dim[3];
+}
+
+static double ref_act(uint32_t act, double x)
+{
+	switch (act) {
+	case ANE_ACT_RELU:
+		return x < 0 ? 0 : x;
+	case ANE_ACT_RELU6:
+		return x < 0 ? 0 : x > 6 ? 6 : x;
+	case ANE_ACT_SIGMOID:
+		return 1 / (1 + exp(-x));
+	case ANE_ACT_TANH:
+		return tanh(x);
+	case ANE_ACT_GELU:
+		return 0.5 * x * erfc(-x / sqrt(2.0));
+	case ANE_ACT_GELU_TANH:
+		return 0.5 * x * (1 + tanh(sqrt(2 / M_PI) *
+					   (x + 0.044715 * x * x * x)));
+	default:
+		return x;
+	}
+}
+
+static double tolerance(double r, double mag, double k)
+{
+	return ldexp(fabs(r), -11) * (1 + ldexp(1, -10)) + ldexp(1, -24) +
+	       1.25 * (k + 1) * ldexp(1, -24) * mag + 4e-6 * fabs(r);
+}
+
+/*
+ * Compare every element of @y (dense index order n, c, h, w) with @ref,
+ * and check that the gaps between rows still hold the sentinel.
+ */
+static void check_out(const struct tt *y, const double *ref, const double *mag,
+		      double k, const char *what)
+{
+	const struct ane_tensor *t = &y->t;
+	uint32_t n, c, h, w;
+	size_t i = 0, bad = 0, j;
+	char *touched = calloc(y->elems, 1);
+
+	for (n = 0; n < t->dim[0]; n++)
+		for (c = 0; c < t->dim[1]; c++)
+			for (h = 0; h < t->dim[2]; h++)
+				for (w = 0; w < t->dim[3]; w++, i++) {
+					size_t off = t_off(t, n, c, h, w);
+					double got = h2d(y->buf[off]);
+					double tol = tolerance(ref[i], mag ? mag[i] : fabs(ref[i]), k);
+					int ok = isnan(ref[i]) ? isnan(got) :
+						 isinf(ref[i]) ? got == ref[i] :
+						 fabs(got - ref[i]) <= tol;
+
+					touched[off] = 1;
+					if (!ok && bad++ < 5)
+						printf("#   %s: [%u,%u,%u,%u] got %.9g want %.9g (tol %.3g)\n",
+						       what, n, c, h, w, got, ref[i], tol);
+				}
+	for (j = 0; j < y->elems; j++)
+		if (!touched[j] && y->buf[j] != SENTINEL && bad++ < 5)
+			printf("#   %s: gap element %zu overwritten\n", what, j);
+	free(touched);
+	T_CHECK(bad == 0, "%s: %zu bad elements", what, bad);
+}
+
+/* Allocate the workspace, validate, run all chunks; returns validate's code. */
+static int run_op(struct ane_op_desc *d)
+{
+	uint64_t ws = 0;
+	int ret = ane_op_workspace_size(d, &ws);
+
+	if (ret)
+		return ret;
+	d->work = ws ? aligned_alloc(ANE_MATH_WORK_ALIGN,
+				     (ws + ANE_MATH_WORK_ALIGN - 1) /
+				     ANE_MATH_WORK_ALIGN * ANE_MATH_WORK_ALIGN) : NULL;
+	d->work_size = ws;
+	ret = ane_op_validate(d);
+	if (!ret)
+		ret = ane_op_run_all(d);
+	free(d->work);
+	d->work = NULL;
+	d->work_size = 0;
+	return ret;
+}
+
+/* ------------------------------------------------------------ fp16 */
+
+static double fp16_value(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	return (h & 0x8000) ? -v : v;
+}
+
+static void test_fp16_all_values_round_trip(void)
+{
+	uint32_t i, bad = 0;
+
+	for (i = 0; i < 65536; i++) {
+		uint16_t h = (uint16_t)i, back;
+		float f = ane_fp16_to_fp32(h);
+		uint32_t bits;
+		double want = fp16_value(h);
+
+		memcpy(&bits, &f, 4);
+		/* the FPU path quiets a signalling NaN, as any FP operation would */
+		if (bits != (ane_fp16_to_fp32_bits(h) | (isnan(want) ? 0x00400000u : 0)))
+			bad++;
+		back = ane_fp32_to_fp16(f);
+		if (isnan(want)) {
+			/* NaN stays NaN, sign and payload kept, made quiet */
+			if (!isnan(f) || back != (h | 0x0200))
+				bad++;
+		} else if ((double)f != want || back != h ||
+			   ane_fp16_from_fp32_bits(bits) != h) {
+			bad++;
+		}
+		if (bad && bad < 4 && back != h)
+			printf("#   0x%04x -> %g -> 0x%04x\n", h, (double)f, back);
+	}
+	T_EQ(bad, 0);
+}
+
+static uint16_t f2h_of(double v)
+{
+	return ane_fp32_to_fp16((float)v);
+}
+
+static void test_fp16_rounding_ties_and_edges(void)
+{
+	/* ties go to even */
+	T_EQ(f2h_of(1.0 + ldexp(1, -11)), 0x3c00);		/* 1 + half ulp -> 1 */
+	T_EQ(f2h_of(1.0 + 3 * ldexp(1, -11)), 0x3c02);	/* -> 1 + 2 ulp */
+	T_EQ(f2h_of(1.0 + ldexp(1, -11) + ldexp(1, -20)), 0x3c01);
+	T_EQ(f2h_of(-(1.0 + ldexp(1, -11))), 0xbc00);
+	/* overflow */
+	T_EQ(f2h_of(65504), 0x7bff);
+	T_EQ(f2h_of(65519.99), 0x7bff);
+	T_EQ(f2h_of(65520), 0x7c00);				/* tie -> even = inf */
+	T_EQ(f2h_of(-1e10), 0xfc00);
+	T_EQ(f2h_of(INFINITY), 0x7c00);
+	T_EQ(f2h_of(-INFINITY), 0xfc00);
+	/* subnormals */
+	T_EQ(f2h_of(ldexp(1, -24)), 0x0001);
+	T_EQ(f2h_of(ldexp(1, -25)), 0x0000);			/* tie -> 0 */
+	T_EQ(f2h_of(ldexp(1, -25) * 1.0001), 0x0001);
+	T_EQ(f2h_of(ldexp(3, -25)), 0x0002);			/* 1.5 units -> 2 */
+	T_EQ(f2h_of(ldexp(5, -25)), 0x0002);			/* 2.5 units -> 2 */
+	T_EQ(f2h_of(ldexp(2047, -25)), 0x0400);		/* 1023.5 -> 1024 */
+	T_EQ(f2h_of(ldexp(1, -14)), 0x0400);
+	T_EQ(f2h_of(-ldexp(1, -30)), 0x8000);
+	T_EQ(f2h_of(1e-30), 0x0000);
+	T_EQ(f2h_of(-0.0), 0x8000);
+	T_EQ(f2h_of(0.0), 0x0000);
+	T_CHECK((f2h_of(NAN) & 0x7e00) == 0x7e00, "NaN");
+	T_EQ(ane_fp16_from_fp32_bits(0x7f800001u) & 0x7e00, 0x7e00); /* sNaN */
+	T_EQ(ane_fp16_to_fp32_bits(0x0001), 0x33800000u);
+	T_EQ(ane_fp16_to_fp32_bits(0x03ff), 0x387fc000u);
+	T_EQ(ane_fp16_to_fp32_bits(0xfc00), 0xff800000u);
+}
+
+/*
+ * The FPU conversion (ane_fp32_to_fp16) and the integer one
+ * (ane_fp16_from_fp32_bits) agree on a 1-in-61 sample of all 2^32 fp32
+ * bit patterns (all of them were checked once by hand, offline).
+ */
+static void test_fp16_fpu_and_integer_conversions_agree(void)
+{
+	uint64_t u;
+	uint32_t bad = 0;
+
+	for (u = 0; u < (1ull << 32); u += 61) {
+		uint32_t bits = (uint32_t)u;
+		float f;
+
+		memcpy(&f, &bits, 4);
+		if (ane_fp32_to_fp16(f) != ane_fp16_from_fp32_bits(bits) && bad++ < 4)
+			printf("#   0x%08x: 0x%04x vs 0x%04x\n", bits,
+			       ane_fp32_to_fp16(f), ane_fp16_from_fp32_bits(bits));
+	}
+	T_EQ(bad, 0);
+}
+
+/* Random fp32 inputs: the result is the nearest fp16, ties to even. */
+static void test_fp16_rounding_random_is_nearest_even(void)
+{
+	uint32_t i, bad = 0;
+
+	for (i = 0; i < 400000; i++) {
+		uint32_t bits = (uint32_t)rng();
+		float f;
+		uint16_t h, lo, hi;
+		double v, dh, dn;
+
+		/* bias towards the fp16 range: exponents 100 .. 145 */
+		bits = (bits & 0x807fffffu) | ((100u + (uint32_t)(rng() % 46)) << 23);
+		memcpy(&f, &bits, 4);
+		v = f;
+		h = ane_fp32_to_fp16(f);
+		dh = fp16_value(h);
+		if (isinf(dh)) {
+			if (fabs(v) < 65520)
+				bad++;
+			continue;
+		}
+		/* neighbours of h in magnitude */
+		lo = (uint16_t)((h & 0x7fff) ? h - 1 : h);
+		hi = (uint16_t)(h + 1);
+		if ((h & 0x7fff) == 0)
+			lo = h;
+		dn = fabs(v - dh);
+		if (fabs(v - fp16_value(lo)) < dn ||
+		    ((hi & 0x7c00) != 0x7c00 && fabs(v - fp16_value(hi)) < dn))
+			bad++;
+		/* a tie must land on an even mantissa */
+		if ((hi & 0x7c00) != 0x7c00 && fabs(v - fp16_value(hi)) == dn &&
+		    (h & 1))
+			bad++;
+		if ((h & 0x7fff) && fabs(v - fp16_value(lo)) == dn && (h & 1))
+			bad++;
+#ifdef __FLT16_MAX__
+		{	/* the compiler's own conversion as a second reference */
+			_Float16 ref = (_Float16)f;
+			uint16_t rb;
+
+			memcpy(&rb, &ref, 2);
+			if (rb != h)
+				bad++;
+		}
+#endif
+	}
+	T_EQ(bad, 0);
+}
+
+/* ------------------------------------------------------------ activations */
+
+static double rel_err(double got, double want)
+{
+	if (got == want)
+		return 0;
+	return fabs(got - want) / fmax(fabs(want), 1e-30);
+}
+
+static void test_activation_accuracy_over_a_sweep(void)
+{
+	double worst[8] = { 0 };
+	double x;
+	int i;
+
+	for (x = -30; x <= 30; x += 0.00037) {
+		float f = (float)x;
+		double xd = f;
+
+		if (f > -87 && f < 88)
+			worst[0] = fmax(worst[0], rel_err(ane_expf(f), exp(xd)));
+		worst[1] = fmax(worst[1], rel_err(ane_tanhf(f), tanh(xd)));
+		worst[2] = fmax(worst[2], rel_err(ane_sigmoidf(f), 1 / (1 + exp(-xd))));
+		if (xd < 9)
+			worst[3] = fmax(worst[3], rel_err(ane_erfcf(f), erfc(xd)));
+		if (xd > -12)
+			worst[4] = fmax(worst[4], rel_err(ane_act(ANE_ACT_GELU, f),
+							  ref_act(ANE_ACT_GELU, xd)));
+		/* gelu_tanh(x) = x sigmoid(2u): exact in double, no cancellation */
+		{
+			double u = sqrt(2 / M_PI) * (xd + 0.044715 * xd * xd * xd);
+			double want = xd / (1 + exp(-2 * u));
+
+			if (xd > -12)
+				worst[5] = fmax(worst[5], rel_err(ane_act(ANE_ACT_GELU_TANH, f), want));
+		}
+	}
+	/* tiny arguments: the odd polynomials keep their relative accuracy */
+	for (i = -40; i < -2; i++) {
+		float f = (float)ldexp(1.37, i);
+
+		worst[6] = fmax(worst[6], rel_err(ane_tanhf(f), tanh((double)f)));
+		worst[6] = fmax(worst[6], rel_err(ane_tanhf(-f), tanh(-(double)f)));
+		worst[6] = fmax(worst[6], rel_err(ane_expf(f), exp((double)f)));
+	}
+	for (i = 0; i < 7; i++)
+		printf("#   activation %d: worst relative error %.3g\n", i, worst[i]);
+	T_CHECK(worst[0] <= 1e-6, "expf %.3g", worst[0]);
+	T_CHECK(worst[1] <= 1e-6, "tanhf %.3g", worst[1]);
+	T_CHECK(worst[2] <= 1e-6, "sigmoid %.3g", worst[2]);
+	T_CHECK(worst[3] <= 1e-6, "erfc %.3g", worst[3]);
+	T_CHECK(worst[4] <= 1e-6, "gelu %.3g", worst[4]);
+	T_CHECK(worst[5] <= 1e-6, "gelu_tanh %.3g", worst[5]);
+	T_CHECK(worst[6] <= 1e-6, "tiny %.3g", worst[6]);
+}
+
+static void test_activation_extremes_are_finite_and_exact(void)
+{
+	float inf = INFINITY, big = 1e30f;
+	int a;
+
+	T_CHECK(ane_expf(inf) == inf, "exp(inf)");
+	T_CHECK(ane_expf(-inf) == 0, "exp(-inf)");
+	T_CHECK(ane_expf(100) == inf, "exp(100)");
+	T_CHECK(ane_expf(-200) == 0, "exp(-200)");
+	T_CHECK(ane_expf(88.7f) < inf && ane_expf(88.7f) > 3e38f, "exp(88.7)");
+	T_CHECK(ane_expf(-100) > 0 && rel_err(ane_expf(-100), exp(-100.0)) < 1e-4,
+		"subnormal exp");
+	T_CHECK(isnan(ane_expf(NAN)), "exp(NaN)");
+	T_CHECK(ane_tanhf(big) == 1 && ane_tanhf(-big) == -1, "tanh(+-big)");
+	T_CHECK(ane_tanhf(inf) == 1 && ane_tanhf(-inf) == -1, "tanh(+-inf)");
+	T_CHECK(ane_sigmoidf(big) == 1 && ane_sigmoidf(-big) == 0, "sigmoid");
+	T_CHECK(ane_sigmoidf(inf) == 1 && ane_sigmoidf(-inf) == 0, "sigmoid inf");
+	T_CHECK(ane_erfcf(inf) == 0 && ane_erfcf(-inf) == 2, "erfc inf");
+	for (a = 0; a < ANE_ACT_COUNT; a++) {
+		T_CHECK(!isnan(ane_act(a, big)) && !isnan(ane_act(a, -big)),
+			"act %d at +-1e30", a);
+		T_CHECK(!isnan(ane_act(a, inf)) && !isnan(ane_act(a, -inf)),
+			"act %d at +-inf", a);
+		T_CHECK(isnan(ane_act(a, NAN)), "act %d keeps NaN", a);
+	}
+	T_CHECK(ane_act(ANE_ACT_GELU, -inf) == 0, "gelu(-inf)");
+	T_CHECK(ane_act(ANE_ACT_GELU_TANH, inf) == inf, "gelu_tanh(inf)");
+	T_CHECK(ane_act(ANE_ACT_RELU6, 7) == 6 && ane_act(ANE_ACT_RELU6, -1) == 0,
+		"relu6");
+}
+
+/* ------------------------------------------------------------ matmul */
+
+struct mm_case {
+	uint32_t n, c, m, k, nn;
+	uint32_t an, ac, bn, bc;	/* source batch dims (1 = broadcast) */
+	int trans_b;
+	uint32_t act;
+	uint32_t pad;		/* row padding of every tensor */
+};
+
+static void matmul_case(const struct mm_case *mc, const char *what)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt a, b, y;
+	double *ref, *mag;
+	uint32_t n, c, i, j, k;
+	size_t o = 0;
+
+	tt_alloc(&a, mc->an, mc->ac, mc->m, mc->k, mc->pad);
+	if (mc->trans_b)
+		tt_alloc(&b, mc->bn, mc->bc, mc->nn, mc->k, mc->pad);
+	else
+		tt_alloc(&b, mc->bn, mc->bc, mc->k, mc->nn, mc->pad);
+	tt_alloc(&y, mc->n, mc->c, mc->m, mc->nn, mc->pad);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	d.op = ANE_OP_MATMUL;
+	d.act = mc->act;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.matmul.flags = mc->trans_b ? ANE_MATMUL_TRANS_B : 0;
+	T_EQ(run_op(&d), 0);
+
+	ref = calloc(t_count(&y.t), sizeof(double));
+	mag = calloc(t_count(&y.t), sizeof(double));
+	for (n = 0; n < mc->n; n++)
+		for (c = 0; c < mc->c; c++)
+			for (i = 0; i < mc->m; i++)
+				for (j = 0; j < mc->nn; j++, o++) {
+					double s = 0, s_abs = 0;
+
+					for (k = 0; k < mc->k; k++) {
+						double bv = mc->trans_b ? tget(&b.t, n, c, j, k) :
+									  tget(&b.t, n, c, k, j);
+						double v = tget(&a.t, n, c, i, k) * bv;
+
+						s += v;
+						s_abs += fabs(v);
+					}
+					ref[o] = ref_act(mc->act, s);
+					mag[o] = s_abs;
+				}
+	check_out(&y, ref, mag, mc->k, what);
+	free(ref);
+	free(mag);
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+}
+
+static void test_matmul_small_and_odd_shapes(void)
+{
+	static const struct mm_case cases[] = {
+		{ 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0 },
+		{ 1, 1, 5, 3, 7, 1, 1, 1, 1, 0, 0, 0 },
+		{ 1, 1, 6, 8, 8, 1, 1, 1, 1, 0, 0, 0 },
+		{ 1, 1, 13, 29, 17, 1, 1, 1, 1, 0, 0, 3 },
+		{ 1, 1, 64, 300, 70, 1, 1, 1, 1, 0, 0, 0 },
+		{ 1, 1, 7, 1, 33, 1, 1, 1, 1, 0, 0, 1 },
+		/* several row blocks of packed A (mc < M) */
+		{ 1, 1, 300, 600, 20, 1, 1, 1, 1, 0, 0, 0 },
+		/* the longest K: minimal row block, B panels over the cap */
+		{ 1, 1, 7, ANE_MATH_MAX_REDUCE, 9, 1, 1, 1, 1, 1, 0, 0 },
+	};
+	unsigned int i;
+	char name[32];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "matmul case %u", i);
+		matmul_case(&cases[i], name);
+	}
+}
+
+static void test_matmul_batched_broadcast_transposed_fused(void)
+{
+	static const struct mm_case cases[] = {
+		{ 2, 3, 9, 11, 10, 2, 3, 2, 3, 0, 0, 0 },
+		{ 2, 3, 9, 11, 10, 1, 3, 2, 1, 0, 0, 2 },	/* broadcast */
+		{ 3, 1, 14, 19, 13, 3, 1, 3, 1, 1, 0, 1 },	/* B^T */
+		{ 1, 2, 12, 40, 9, 1, 2, 1, 1, 1, ANE_ACT_RELU, 0 },
+		{ 1, 1, 8, 33, 16, 1, 1, 1, 1, 0, ANE_ACT_GELU, 0 },
+		{ 1, 1, 8, 33, 16, 1, 1, 1, 1, 0, ANE_ACT_SIGMOID, 0 },
+	};
+	unsigned int i;
+	char name[32];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "batched case %u", i);
+		matmul_case(&cases[i], name);
+	}
+}
+
+/*
+ * Every fp16 value through the GEMM's vectorised packing and back: B as a
+ * 1 x 65536 row times A = [1] (each output is 1 * b, exact, NaN stays NaN
+ * and quiet, -0 becomes +0),
+ * and every finite value as A (7936 x 8) times the 8 x 8 identity.
+ */
+static void test_matmul_packs_every_fp16_value(void)
+{
+	struct ane_op_desc d;
+	uint16_t one = 0x3c00, *b = malloc(65536 * 2), *y = malloc(65536 * 2);
+	uint16_t *a = malloc(63488 * 2), eye[64] = { 0 };
+	uint32_t i, n = 0, bad = 0;
+
+	for (i = 0; i < 65536; i++)
+		b[i] = (uint16_t)i;
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	ane_tensor_dense(&d.src[0], &one, 1, 1, 1, 1);
+	ane_tensor_dense(&d.src[1], b, 1, 1, 1, 65536);
+	ane_tensor_dense(&d.dst, y, 1, 1, 1, 65536);
+	T_EQ(run_op(&d), 0);
+	for (i = 0; i < 65536; i++) {
+		double want = fp16_value((uint16_t)i);
+
+		/* the accumulators start at +0, so -0 comes out as +0 */
+		if ((isnan(want) ? y[i] != (i | 0x200) :
+		     want == 0 ? (y[i] & 0x7fff) != 0 : y[i] != i) && bad++ < 4)
+			printf("#   0x%04x -> 0x%04x\n", i, y[i]);
+	}
+	T_EQ(bad, 0);
+
+	for (i = 0; i < 65536; i++)
+		if ((i & 0x7c00) != 0x7c00)
+			a[n++] = (uint16_t)i;
+	T_EQ(n, 63488);
+	for (i = 0; i < 8; i++)
+		eye[i * 9] = 0x3c00;
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	ane_tensor_dense(&d.src[0], a, 1, 1, n / 8, 8);
+	ane_tensor_dense(&d.src[1], eye, 1, 1, 8, 8);
+	ane_tensor_dense(&d.dst, y, 1, 1, n / 8, 8);
+	T_EQ(run_op(&d), 0);
+	for (i = 0, bad = 0; i < n; i++)
+		if (fp16_value(y[i]) != fp16_value(a[i]) && bad++ < 4)	/* -0 == +0 */
+			printf("#   0x%04x -> 0x%04x\n", a[i], y[i]);
+	T_EQ(bad, 0);
+	free(a);
+	free(b);
+	free(y);
+}
+
+/* ------------------------------------------------------------ conv */
+
+struct conv_case {
+	uint32_t n, cin, h, w, cout, kh, kw;
+	uint32_t sh, sw, dh, dw, pt, pb, pl, pr, groups;
+	int bias;
+	uint32_t act;
+	uint32_t pad;		/* row padding of every tensor */
+};
+
+static void conv_case(const struct conv_case *cc, const char *what)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt x, w, b, y;
+	uint32_t ho = (cc->h + cc->pt + cc->pb - (cc->dh * (cc->kh - 1) + 1)) / cc->sh + 1;
+	uint32_t wo = (cc->w + cc->pl + cc->pr - (cc->dw * (cc->kw - 1) + 1)) / cc->sw + 1;
+	uint32_t cin_g = cc->cin / cc->groups, cout_g = cc->cout / cc->groups;
+	uint32_t n, co, oh, ow, ci, kh, kw;
+	double *ref, *mag;
+	size_t o = 0;
+
+	tt_alloc(&x, cc->n, cc->cin, cc->h, cc->w, cc->pad);
+	tt_alloc(&w, cc->cout, cin_g, cc->kh, cc->kw, 0);
+	tt_alloc(&y, cc->n, cc->cout, ho, wo, cc->pad);
+	tt_fill(&x, -1, 1);
+	tt_fill(&w, -1, 1);
+	d.op = ANE_OP_CONV;
+	d.act = cc->act;
+	d.src[0] = x.t;
+	d.src[1] = w.t;
+	d.dst = y.t;
+	if (cc->bias) {
+		tt_alloc(&b, 1, cc->cout, 1, 1, 0);
+		tt_fill(&b, -1, 1);
+		d.bias = b.t;
+	}
+	d.p.conv = (struct ane_conv_params){
+		.stride = { cc->sh, cc->sw }, .dilation = { cc->dh, cc->dw },
+		.pad = { cc->pt, cc->pb, cc->pl, cc->pr }, .groups = cc->groups,
+	};
+	T_EQ(run_op(&d), 0);
+
+	ref = calloc(t_count(&y.t), sizeof(double));
+	mag = calloc(t_count(&y.t), sizeof(double));
+	for (n = 0; n < cc->n; n++)
+		for (co = 0; co < cc->cout; co++)
+			for (oh = 0; oh < ho; oh++)
+				for (ow = 0; ow < wo; ow++, o++) {
+					uint32_t g = co / cout_g;
+					double s = cc->bias ? tget(&b.t, 0, co, 0, 0) : 0;
+					double s_abs = fabs(s);
+
+					for (ci = 0; ci < cin_g; ci++)
+						for (kh = 0; kh < cc->kh; kh++)
+							for (kw = 0; kw < cc->kw; kw++) {
+								long ih = (long)oh * cc->sh - cc->pt + (long)kh * cc->dh;
+								long iw = (long)ow * cc->sw - cc->pl + (long)kw * cc->dw;
+								double v;
+
+								if (ih < 0 || ih >= cc->h || iw < 0 || iw >= cc->w)
+									continue;
+								v = tget(&x.t, n, g * cin_g + ci, ih, iw) *
+								    tget(&w.t, co, ci, kh, kw);
+								s += v;
+								s_abs += fabs(v);
+							}
+					ref[o] = ref_act(cc->act, s);
+					mag[o] = s_abs;
+				}
+	check_out(&y, ref, mag, cin_g * cc->kh * cc->kw + 1, what);
+	free(ref);
+	free(mag);
+	tt_free(&x);
+	tt_free(&w);
+	tt_free(&y);
+	if (cc->bias)
+		tt_free(&b);
+}
+
+#define CONV(...) ((struct conv_case){ __VA_ARGS__ })
+
+static void test_conv_1x1_and_kxk(void)
+{
+	/* n cin h w cout kh kw | sh sw dh dw | pt pb pl pr | groups bias act pad */
+	struct conv_case cases[] = {
+		CONV(1, 3, 5, 7, 4, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0),
+		CONV(1, 16, 9, 9, 24, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 2),
+		CONV(1, 3, 8, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0),
+		CONV(2, 5, 11, 13, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, ANE_ACT_RELU, 1),
+		CONV(1, 4, 9, 10, 6, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, ANE_ACT_TANH, 0),
+		CONV(1, 1, 6, 6, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0),
+		CONV(1, 7, 1, 1, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0),
+		/* a network-sized layer: several chunks at the default size */
+		CONV(1, 32, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 0),
+	};
+	unsigned int i;
+	char name[32];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "conv case %u", i);
+		conv_case(&cases[i], name);
+	}
+}
+
+static void test_conv_stride_padding_dilation(void)
+{
+	struct conv_case cases[] = {
+		CONV(1, 4, 12, 11, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0),
+		CONV(2, 3, 13, 9, 5, 3, 3, 2, 1, 1, 1, 1, 0, 2, 1, 1, 0, 0, 3),
+		CONV(1, 3, 14, 14, 8, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1, 1, 0, 0),
+		CONV(1, 2, 10, 9, 7, 2, 4, 3, 2, 1, 2, 1, 0, 3, 2, 1, 1, ANE_ACT_RELU6, 0),
+		CONV(1, 3, 7, 7, 4, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 1, 0, 0, 0),
+	};
+	unsigned int i;
+	char name[32];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "conv stride case %u", i);
+		conv_case(&cases[i], name);
+	}
+}
+
+static void test_conv_groups_and_depthwise(void)
+{
+	struct conv_case cases[] = {
+		/* grouped: Cout/groups = 4 and 6 (GEMM) */
+		CONV(1, 8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 0, 0),
+		CONV(2, 6, 9, 8, 18, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 3, 1, ANE_ACT_GELU_TANH, 1),
+		/* depthwise, multiplier 1 and 2 (direct path) and 3 (GEMM) */
+		CONV(1, 5, 9, 11, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 1, 0, 0),
+		CONV(2, 4, 10, 10, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 4, 1, ANE_ACT_RELU, 2),
+		CONV(1, 3, 8, 9, 6, 5, 3, 1, 2, 2, 1, 4, 3, 1, 2, 3, 0, 0, 0),
+		CONV(1, 3, 8, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 0, 0),
+		CONV(1, 7, 16, 15, 7, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, 7, 1, ANE_ACT_SIGMOID, 0),
+	};
+	unsigned int i;
+	char name[32];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "group case %u", i);
+		conv_case(&cases[i], name);
+	}
+}
+
+/* A 1x1 convolution is the matmul W (Cout x Cin) * X (Cin x HW). */
+static void test_conv_1x1_is_matmul(void)
+{
+	struct ane_op_desc cd = { 0 }, md = { 0 };
+	struct tt x, w, y1, y2;
+	uint32_t cin = 19, cout = 23, h = 5, wd = 7;
+
+	tt_alloc(&x, 1, cin, h, wd, 0);
+	tt_alloc(&w, cout, cin, 1, 1, 0);
+	tt_alloc(&y1, 1, cout, h, wd, 0);
+	tt_alloc(&y2, 1, 1, cout, h * wd, 0);
+	tt_fill(&x, -2, 2);
+	tt_fill(&w, -2, 2);
+	cd.op = ANE_OP_CONV;
+	cd.src[0] = x.t;
+	cd.src[1] = w.t;
+	cd.dst = y1.t;
+	cd.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+		.dilation = { 1, 1 }, .groups = 1 };
+	T_EQ(run_op(&cd), 0);
+	md.op = ANE_OP_MATMUL;
+	ane_tensor_dense(&md.src[0], w.buf, 1, 1, cout, cin);
+	ane_tensor_dense(&md.src[1], x.buf, 1, 1, cin, h * wd);
+	md.dst = y2.t;
+	T_EQ(run_op(&md), 0);
+	T_CHECK(!memcmp(y1.buf, y2.buf, y1.elems * 2), "conv 1x1 != matmul");
+	tt_free(&x);
+	tt_free(&w);
+	tt_free(&y1);
+	tt_free(&y2);
+}
+
+/* ------------------------------------------------------------ eltwise */
+
+static double ref_elt(uint32_t op, double a, double b)
+{
+	switch (op) {
+	case ANE_ELT_ADD:
+		return a + b;
+	case ANE_ELT_SUB:
+		return a - b;
+	case ANE_ELT_MUL:
+		return a * b;
+	case ANE_ELT_MAX:
+		return a > b ? a : b;
+	default:
+		return a < b ? a : b;
+	}
+}
+
+static void eltwise_case(uint32_t op, uint32_t act, const uint32_t ad[4],
+			 const uint32_t bd[4], const uint32_t yd[4], int inplace,
+			 const char *what)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt a, b, y;
+	double *ref, *mag;
+	uint32_t n, c, h, w;
+	size_t o = 0;
+
+	tt_alloc(&a, ad[0], ad[1], ad[2], ad[3], 1);
+	tt_alloc(&b, bd[0], bd[1], bd[2], bd[3], 0);
+	tt_fill(&a, -3, 3);
+	tt_fill(&b, -3, 3);
+	tt_alloc(&y, yd[0], yd[1], yd[2], yd[3], 1);
+	if (inplace)
+		memcpy(y.buf, a.buf, a.elems * 2);	/* same shape as a */
+	d.op = ANE_OP_ELTWISE;
+	d.act = act;
+	d.src[0] = inplace ? y.t : a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.eltwise.op = op;
+	T_EQ(run_op(&d), 0);
+	ref = calloc(t_count(&y.t), sizeof(double));
+	mag = calloc(t_count(&y.t), sizeof(double));
+	for (n = 0; n < yd[0]; n++)
+		for (c = 0; c < yd[1]; c++)
+			for (h = 0; h < yd[2]; h++)
+				for (w = 0; w < yd[3]; w++, o++) {
+					double av = tget(&a.t, n, c, h, w), bv = tget(&b.t, n, c, h, w);
+
+					ref[o] = ref_act(act, ref_elt(op, av, bv));
+					mag[o] = op == ANE_ELT_MUL ? fabs(av * bv) : fabs(av) + fabs(bv);
+				}
+	check_out(&y, ref, mag, 1, what);
+	free(ref);
+	free(mag);
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+}
+
+static void test_eltwise_ops_with_broadcasting(void)
+{
+	static const uint32_t full[4] = { 2, 3, 5, 7 }, chan[4] = { 1, 3, 1, 1 };
+	static const uint32_t scal[4] = { 1, 1, 1, 1 }, row[4] = { 2, 1, 5, 7 };
+	static const uint32_t col[4] = { 1, 1, 1, 7 };
+	uint32_t op;
+	char name[40];
+
+	for (op = 0; op < ANE_ELT_COUNT; op++) {
+		snprintf(name, sizeof(name), "elt %u full", op);
+		eltwise_case(op, 0, full, full, full, 0, name);
+		snprintf(name, sizeof(name), "elt %u per-channel", op);
+		eltwise_case(op, 0, full, chan, full, 0, name);
+		snprintf(name, sizeof(name), "elt %u scalar", op);
+		eltwise_case(op, 0, full, scal, full, 0, name);
+	}
+	/* both operands broadcast, in different dimensions */
+	eltwise_case(ANE_ELT_ADD, 0, row, chan, full, 0, "elt row+chan");
+	eltwise_case(ANE_ELT_MUL, 0, chan, col, full, 0, "elt chan*col");
+	eltwise_case(ANE_ELT_ADD, ANE_ACT_RELU, full, chan, full, 0, "elt fused relu");
+	eltwise_case(ANE_ELT_MUL, ANE_ACT_TANH, full, scal, full, 0, "elt fused tanh");
+	eltwise_case(ANE_ELT_SUB, 0, full, chan, full, 1, "elt in place");
+}
+
+static void test_eltwise_max_min_propagate_nan(void)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt a, b, y;
+	uint32_t op;
+
+	for (op = ANE_ELT_MAX; op <= ANE_ELT_MIN; op++) {
+		tt_alloc(&a, 1, 1, 1, 4, 0);
+		tt_alloc(&b, 1, 1, 1, 4, 0);
+		tt_alloc(&y, 1, 1, 1, 4, 0);
+		a.buf[0] = 0x7e00; b.buf[0] = 0x3c00;	/* NaN, 1 */
+		a.buf[1] = 0x3c00; b.buf[1] = 0x7e00;	/* 1, NaN */
+		a.buf[2] = 0xfc00; b.buf[2] = 0x3c00;	/* -inf, 1 */
+		a.buf[3] = 0x7c00; b.buf[3] = 0xbc00;	/* inf, -1 */
+		memset(&d, 0, sizeof(d));
+		d.op = ANE_OP_ELTWISE;
+		d.src[0] = a.t;
+		d.src[1] = b.t;
+		d.dst = y.t;
+		d.p.eltwise.op = op;
+		T_EQ(run_op(&d), 0);
+		T_CHECK(isnan(h2d(y.buf[0])) && isnan(h2d(y.buf[1])), "op %u NaN", op);
+		T_EQ(y.buf[2], op == ANE_ELT_MAX ? 0x3c00 : 0xfc00);
+		T_EQ(y.buf[3], op == ANE_ELT_MAX ? 0x7c00 : 0xbc00);
+		tt_free(&a);
+		tt_free(&b);
+		tt_free(&y);
+	}
+}
+
+/* ------------------------------------------------------------ act */
+
+static void test_activation_op_all_kinds(void)
+{
+	uint32_t act;
+
+	for (act = 0; act < ANE_ACT_COUNT; act++) {
+		struct ane_op_desc d = { 0 };
+		struct tt x, y;
+		double *ref;
+		uint32_t n, c, h, w;
+		size_t o = 0;
+		char name[32];
+
+		tt_alloc(&x, 2, 3, 4, 37, 2);
+		tt_alloc(&y, 2, 3, 4, 37, 1);
+		tt_fill(&x, -12, 12);
+		x.buf[0] = 0x7c00;	/* inf */
+		x.buf[1] = 0xfc00;	/* -inf */
+		x.buf[2] = 0x7bff;	/* 65504 */
+		x.buf[3] = 0xfbff;	/* -65504 */
+		x.buf[4] = 0x0001;	/* smallest subnormal */
+		d.op = ANE_OP_ACT;
+		d.act = act;
+		d.src[0] = x.t;
+		d.dst = y.t;
+		T_EQ(run_op(&d), 0);
+		ref = calloc(t_count(&y.t), sizeof(double));
+		for (n = 0; n < 2; n++)
+			for (c = 0; c < 3; c++)
+				for (h = 0; h < 4; h++)
+					for (w = 0; w < 37; w++, o++) {
+						double v = tget(&x.t, n, c, h, w);
+
+						ref[o] = ref_act(act, v);
+						if (isinf(v) && (act == ANE_ACT_GELU ||
+								 act == ANE_ACT_GELU_TANH))
+							ref[o] = v > 0 ? v : 0;
+						if (ref[o] == 0)	/* -0 and +0 compare equal */
+							ref[o] = 0;
+					}
+		snprintf(name, sizeof(name), "act %u", act);
+		check_out(&y, ref, NULL, 0, name);
+		free(ref);
+		tt_free(&x);
+		tt_free(&y);
+	}
+}
+
+/* ------------------------------------------------------------ pool */
+
+struct pool_case {
+	uint32_t n, c, h, w, kind, flags, kh, kw, sh, sw, pt, pb, pl, pr;
+};
+
+static void pool_case(const struct pool_case *pc, const char *what)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt x, y;
+	uint32_t ho = (pc->h + pc->pt + pc->pb - pc->kh) / pc->sh + 1;
+	uint32_t wo = (pc->w + pc->pl + pc->pr - pc->kw) / pc->sw + 1;
+	uint32_t n, c, oh, ow, i, j;
+	double *ref, *mag;
+	size_t o = 0;
+
+	tt_alloc(&x, pc->n, pc->c, pc->h, pc->w, 1);
+	tt_alloc(&y, pc->n, pc->c, ho, wo, 2);
+	tt_fill(&x, -5, 5);
+	d.op = ANE_OP_POOL;
+	d.src[0] = x.t;
+	d.dst = y.t;
+	d.p.pool = (struct ane_pool_params){ .kind = pc->kind, .flags = pc->flags,
+		.kernel = { pc->kh, pc->kw }, .stride = { pc->sh, pc->sw },
+		.pad = { pc->pt, pc->pb, pc->pl, pc->pr } };
+	T_EQ(run_op(&d), 0);
+	ref = calloc(t_count(&y.t), sizeof(double));
+	mag = calloc(t_count(&y.t), sizeof(double));
+	for (n = 0; n < pc->n; n++)
+		for (c = 0; c < pc->c; c++)
+			for (oh = 0; oh < ho; oh++)
+				for (ow = 0; ow < wo; ow++, o++) {
+					double mx = -INFINITY, s = 0, s_abs = 0;
+					int cnt = 0;
+
+					for (i = 0; i < pc->kh; i++)
+						for (j = 0; j < pc->kw; j++) {
+							long ih = (long)oh * pc->sh - pc->pt + i;
+							long iw = (long)ow * pc->sw - pc->pl + j;
+							double v;
+
+							if (ih < 0 || ih >= pc->h || iw < 0 || iw >= pc->w)
+								continue;
+							v = tget(&x.t, n, c, ih, iw);
+							mx = v > mx ? v : mx;
+							s += v;
+							s_abs += fabs(v);
+							cnt++;
+						}
+					if (pc->kind == ANE_POOL_MAX) {
+						ref[o] = mx;
+						mag[o] = 0;
+					} else {
+						int div = pc->flags ? (int)(pc->kh * pc->kw) : cnt;
+
+						ref[o] = s / div;
+						mag[o] = s_abs / div + fabs(ref[o]);
+					}
+				}
+	check_out(&y, ref, mag, pc->kh * pc->kw, what);
+	free(ref);
+	free(mag);
+	tt_free(&x);
+	tt_free(&y);
+}
+
+static void test_pool_max_and_average(void)
+{
+	static const struct pool_case cases[] = {
+		{ 1, 2, 8, 8, ANE_POOL_MAX, 0, 2, 2, 2, 2, 0, 0, 0, 0 },
+		{ 2, 3, 9, 11, ANE_POOL_MAX, 0, 3, 3, 2, 2, 1, 1, 1, 1 },
+		{ 1, 2, 7, 7, ANE_POOL_MAX, 0, 3, 2, 1, 2, 2, 0, 1, 1 },
+		{ 1, 2, 8, 8, ANE_POOL_AVG, 0, 2, 2, 2, 2, 0, 0, 0, 0 },
+		{ 2, 3, 9, 11, ANE_POOL_AVG, 0, 3, 3, 2, 2, 1, 1, 1, 1 },
+		{ 2, 3, 9, 11, ANE_POOL_AVG, ANE_POOL_AVG_INCLUDE_PAD, 3, 3, 2, 2, 1, 1, 1, 1 },
+		{ 1, 4, 5, 6, ANE_POOL_AVG, 0, 5, 6, 1, 1, 0, 0, 0, 0 },	/* global */
+		{ 1, 1, 13, 10, ANE_POOL_AVG, 0, 4, 3, 3, 2, 3, 2, 1, 2 },
+	};
+	unsigned int i;
+	char name[32];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "pool case %u", i);
+		pool_case(&cases[i], name);
+	}
+}
+
+/* ------------------------------------------------------------ softmax */
+
+static void softmax_case(uint32_t n, uint32_t c, uint32_t h, uint32_t w,
+			 double lo, double hi, int inplace, const char *what)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt x, y;
+	double *ref;
+	uint32_t in, ic, ih, iw;
+	size_t o;
+	double worst_sum = 0;
+
+	tt_alloc(&x, n, c, h, w, 1);
+	tt_fill(&x, lo, hi);
+	tt_alloc(&y, n, c, h, w, 1);
+	if (inplace)
+		memcpy(y.buf, x.buf, x.elems * 2);
+	d.op = ANE_OP_SOFTMAX;
+	d.src[0] = inplace ? y.t : x.t;
+	d.dst = y.t;
+	T_EQ(run_op(&d), 0);
+	ref = calloc(t_count(&y.t), sizeof(double));
+	for (in = 0; in < n; in++)
+		for (ih = 0; ih < h; ih++)
+			for (iw = 0; iw < w; iw++) {
+				double mx = -INFINITY, s = 0, got = 0;
+
+				for (ic = 0; ic < c; ic++)
+					mx = fmax(mx, tget(&x.t, in, ic, ih, iw));
+				for (ic = 0; ic < c; ic++)
+					s += exp(tget(&x.t, in, ic, ih, iw) - mx);
+				for (ic = 0; ic < c; ic++) {
+					o = (((size_t)in * c + ic) * h + ih) * w + iw;
+					ref[o] = exp(tget(&x.t, in, ic, ih, iw) - mx) / s;
+					got += tget(&y.t, in, ic, ih, iw);
+				}
+				worst_sum = fmax(worst_sum, fabs(got - 1));
+			}
+	/* each output within half an fp16 ulp, so the sum within 2^-11 */
+	T_CHECK(worst_sum <= ldexp(1, -11) + c * ldexp(1, -24),
+		"%s: sum off by %g", what, worst_sum);
+	check_out(&y, ref, NULL, c, what);
+	free(ref);
+	tt_free(&x);
+	tt_free(&y);
+}
+
+static void test_softmax_sums_to_one_and_is_stable(void)
+{
+	softmax_case(1, 10, 1, 1, -4, 4, 0, "softmax 10");
+	softmax_case(2, 37, 3, 5, -8, 8, 0, "softmax 37");
+	softmax_case(1, 1, 2, 3, -8, 8, 0, "softmax 1");
+	/* large values would overflow exp() without the max subtraction */
+	softmax_case(1, 16, 2, 2, 30000, 65000, 0, "softmax large");
+	softmax_case(1, 16, 2, 2, -65000, -30000, 0, "softmax very negative");
+	softmax_case(2, 9, 2, 7, -3, 3, 1, "softmax in place");
+}
+
+/* ------------------------------------------------------------ chunking */
+
+static void chunk_compare(struct ane_op_desc *d, struct tt *y, const char *what)
+{
+	static const uint64_t works[] = { 1, 5000, 0, 1ull << 62 };
+	uint16_t *first = NULL;
+	uint64_t counts[4], i;
+	unsigned int k;
+
+	for (k = 0; k < 4; k++) {
+		uint64_t ws = 0;
+
+		d->chunk_work = works[k];
+		T_EQ(ane_op_workspace_size(d, &ws), 0);
+		d->work_size = ws;
+		d->work = ws ? aligned_alloc(ANE_MATH_WORK_ALIGN,
+					     (ws + 63) / 64 * 64) : NULL;
+		memset(y->buf, 0x55, y->elems * 2);
+		if (ane_op_validate(d)) {
+			T_CHECK(0, "%s: descriptor rejected", what);
+			free(d->work);
+			free(first);
+			return;
+		}
+		counts[k] = ane_op_chunks(d);
+		/* the kernel's loop: one FPU section per chunk */
+		for (i = 0; i < counts[k]; i++)
+			T_EQ(ane_op_run(d, i), 0);
+		T_EQ(ane_op_run(d, counts[k]), (uint64_t)-ANE_MATH_EINVAL);
+		free(d->work);
+		d->work = NULL;
+		if (!first) {
+			first = malloc(y->elems * 2);
+			memcpy(first, y->buf, y->elems * 2);
+		} else {
+			T_CHECK(!memcmp(first, y->buf, y->elems * 2),
+				"%s: chunk_work %llu differs", what,
+				(unsigned long long)works[k]);
+		}
+	}
+	printf("#   %s: %llu / %llu / %llu / %llu chunks\n", what,
+	       (unsigned long long)counts[0], (unsigned long long)counts[1],
+	       (unsigned long long)counts[2], (unsigned long long)counts[3]);
+	T_CHECK(counts[0] > counts[3] && counts[3] >= 1, "%s: chunking", what);
+	free(first);
+	d->chunk_work = 0;
+	d->work_size = 0;
+}
+
+static void test_chunked_is_bit_identical_to_unchunked(void)
+{
+	struct ane_op_desc d;
+	struct tt a, b, y;
+
+	/* matmul: several row and column blocks */
+	tt_alloc(&a, 1, 2, 150, 90, 0);
+	tt_alloc(&b, 1, 2, 90, 131, 0);
+	tt_alloc(&y, 1, 2, 150, 131, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	d.act = ANE_ACT_GELU;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	chunk_compare(&d, &y, "matmul");
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* conv GEMM with a long K (several row blocks of A) */
+	tt_alloc(&a, 2, 64, 12, 12, 0);
+	tt_alloc(&b, 40, 64, 3, 3, 0);
+	tt_alloc(&y, 2, 40, 6, 6, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 2, 2 },
+		.dilation = { 1, 1 }, .pad = { 1, 0, 1, 0 }, .groups = 1 };
+	chunk_compare(&d, &y, "conv");
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* depthwise (direct) */
+	tt_alloc(&a, 2, 6, 9, 9, 0);
+	tt_alloc(&b, 6, 1, 3, 3, 0);
+	tt_alloc(&y, 2, 6, 9, 9, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 6 };
+	chunk_compare(&d, &y, "depthwise");
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* direct path with stride, dilation, asymmetric padding, multiplier 2 */
+	tt_alloc(&a, 1, 4, 11, 13, 1);
+	tt_alloc(&b, 8, 1, 3, 3, 0);
+	tt_alloc(&y, 1, 8, 5, 4, 2);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.act = ANE_ACT_RELU6;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 2, 3 },
+		.dilation = { 2, 2 }, .pad = { 1, 2, 3, 0 }, .groups = 4 };
+	chunk_compare(&d, &y, "depthwise strided");
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* eltwise, pool, softmax */
+	tt_alloc(&a, 2, 5, 7, 9, 0);
+	tt_alloc(&b, 1, 5, 1, 1, 0);
+	tt_alloc(&y, 2, 5, 7, 9, 0);
+	tt_fill(&a, -2, 2);
+	tt_fill(&b, -2, 2);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_ELTWISE;
+	d.act = ANE_ACT_SIGMOID;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.eltwise.op = ANE_ELT_MUL;
+	chunk_compare(&d, &y, "eltwise");
+	tt_free(&y);
+	memset(&d, 0, sizeof(d));
+	tt_alloc(&y, 2, 5, 4, 5, 0);
+	d.op = ANE_OP_POOL;
+	d.src[0] = a.t;
+	d.dst = y.t;
+	d.p.pool = (struct ane_pool_params){ .kind = ANE_POOL_AVG,
+		.kernel = { 3, 3 }, .stride = { 2, 2 }, .pad = { 1, 1, 1, 1 } };
+	chunk_compare(&d, &y, "pool");
+	tt_free(&y);
+	memset(&d, 0, sizeof(d));
+	tt_alloc(&y, 2, 5, 7, 9, 0);
+	d.op = ANE_OP_SOFTMAX;
+	d.src[0] = a.t;
+	d.dst = y.t;
+	chunk_compare(&d, &y, "softmax");
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+}
+
+/* ------------------------------------------------------------ validation */
+
+static uint16_t vbuf[6][4096] __attribute__((aligned(64)));
+static unsigned char vwork[1 << 16] __attribute__((aligned(64)));
+
+/* A valid descriptor of each op, on static buffers. */
+static void good_desc(uint32_t op, struct ane_op_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->op = op;
+	switch (op) {
+	case ANE_OP_CONV:
+		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
+		ane_tensor_dense(&d->src[1], vbuf[1], 8, 2, 3, 3);
+		ane_tensor_dense(&d->bias, vbuf[2], 1, 8, 1, 1);
+		ane_tensor_dense(&d->dst, vbuf[3], 1, 8, 4, 4);
+		d->p.conv = (struct ane_conv_params){ .stride = { 2, 2 },
+			.dilation = { 1, 1 }, .pad = { 1, 0, 1, 0 }, .groups = 2 };
+		break;
+	case ANE_OP_MATMUL:
+		ane_tensor_dense(&d->src[0], vbuf[0], 2, 1, 8, 16);
+		ane_tensor_dense(&d->src[1], vbuf[1], 1, 1, 16, 12);
+		ane_tensor_dense(&d->dst, vbuf[3], 2, 1, 8, 12);
+		break;
+	case ANE_OP_ELTWISE:
+		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
+		ane_tensor_dense(&d->src[1], vbuf[1], 1, 4, 1, 1);
+		ane_tensor_dense(&d->dst, vbuf[3], 1, 4, 8, 8);
+		d->p.eltwise.op = ANE_ELT_ADD;
+		break;
+	case ANE_OP_POOL:
+		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
+		ane_tensor_dense(&d->dst, vbuf[3], 1, 4, 4, 4);
+		d->p.pool = (struct ane_pool_params){ .kind = ANE_POOL_MAX,
+			.kernel = { 2, 2 }, .stride = { 2, 2 } };
+		break;
+	default:	/* ACT, SOFTMAX */
+		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
+		ane_tensor_dense(&d->dst, vbuf[3], 1, 4, 8, 8);
+		d->act = op == ANE_OP_ACT ? ANE_ACT_TANH : 0;
+		break;
+	}
+	d->work = vwork;
+	d->work_size = sizeof(vwork);
+}
+
+static void test_validate_accepts_good_descriptors(void)
+{
+	struct ane_op_desc d;
+	uint32_t op;
+	uint64_t ws;
+
+	for (op = ANE_OP_CONV; op < ANE_OP_COUNT; op++) {
+		good_desc(op, &d);
+		T_EQ(ane_op_validate(&d), 0);
+		T_EQ(ane_op_workspace_size(&d, &ws), 0);
+		T_CHECK(ws <= sizeof(vwork), "op %u workspace %llu", op,
+			(unsigned long long)ws);
+		T_CHECK(ane_op_chunks(&d) >= 1, "op %u chunks", op);
+		T_EQ(ane_op_run_all(&d), 0);
+	}
+	/* views: a transposed B, a broadcast (stride 0) input, in place */
+	good_desc(ANE_OP_MATMUL, &d);
+	d.src[1].dim[ANE_H] = 12;
+	d.src[1].dim[ANE_W] = 16;
+	d.src[1].stride[ANE_H] = 1;
+	d.src[1].stride[ANE_W] = 12;
+	d.p.matmul.flags = ANE_MATMUL_TRANS_B;
+	T_EQ(ane_op_validate(&d), 0);
+	good_desc(ANE_OP_ELTWISE, &d);
+	d.src[0].stride[ANE_N] = 0;
+	d.src[0].stride[ANE_H] = 0;
+	T_EQ(ane_op_validate(&d), 0);
+	good_desc(ANE_OP_ACT, &d);
+	d.src[0] = d.dst;
+	T_EQ(ane_op_validate(&d), 0);
+	/* no bias is fine */
+	good_desc(ANE_OP_CONV, &d);
+	memset(&d.bias, 0, sizeof(d.bias));
+	T_EQ(ane_op_validate(&d), 0);
+	/* no workspace needed, none given */
+	good_desc(ANE_OP_ELTWISE, &d);
+	d.work = NULL;
+	d.work_size = 0;
+	T_EQ(ane_op_validate(&d), 0);
+}
+
+#define BAD(op, stmt, want) do {					\
+	struct ane_op_desc d_;						\
+	good_desc(op, &d_);						\
+	{ struct ane_op_desc *d = &d_; stmt; }				\
+	int r_ = ane_op_validate(&d_);					\
+	T_CHECK(r_ == (want), "%s: got %d, want %d", #stmt, r_, (want)); \
+} while (0)
+
+static void test_validate_rejects_bad_op_and_fields(void)
+{
+	BAD(ANE_OP_ACT, d->op = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->op = ANE_OP_COUNT, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->act = ANE_ACT_COUNT, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_SOFTMAX, d->act = ANE_ACT_RELU, -ANE_MATH_EINVAL);
+	/* unused tensors and parameters must be zero */
+	BAD(ANE_OP_ACT, d->src[1] = d->src[0], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->bias.stride[0] = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->src[1].dim[1] = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->bias = d->src[0], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ELTWISE, d->bias.size = 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->p.pool.kind = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->p.conv.stride[1] = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ELTWISE, d->p.pool.kernel[0] = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->bias.base = NULL, -ANE_MATH_EINVAL);
+	/* flags */
+	BAD(ANE_OP_MATMUL, d->p.matmul.flags = 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.flags = ANE_POOL_AVG_INCLUDE_PAD, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.kind = ANE_POOL_AVG; d->p.pool.flags = 2,
+	    -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ELTWISE, d->p.eltwise.op = ANE_ELT_COUNT, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.kind = ANE_POOL_COUNT, -ANE_MATH_EINVAL);
+}
+
+static void test_validate_rejects_bad_tensors(void)
+{
+	/* dimensions */
+	BAD(ANE_OP_ACT, d->src[0].dim[2] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->dst.dim[3] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->dst.dim[3] = ANE_MATH_MAX_DIM + 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ELTWISE, d->src[1].dim[1] = 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->src[0].dim[1] = 2, -ANE_MATH_EINVAL);
+	/* base */
+	BAD(ANE_OP_ACT, d->src[0].base = NULL, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->dst.base = NULL, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[1].base = (char *)vbuf[1] + 1, -ANE_MATH_EINVAL);
+	/* sizes */
+	BAD(ANE_OP_ACT, d->src[0].size -= 2, -ANE_MATH_ENOSPC);
+	BAD(ANE_OP_ACT, d->dst.size = 0, -ANE_MATH_ENOSPC);
+	BAD(ANE_OP_CONV, d->bias.size = 14, -ANE_MATH_ENOSPC);
+	BAD(ANE_OP_ELTWISE, d->src[1].stride[1] = 2, -ANE_MATH_ENOSPC);
+	BAD(ANE_OP_ACT, d->src[0].size = UINT64_MAX, -ANE_MATH_EOVERFLOW);
+	/* overflowing strides and element counts */
+	BAD(ANE_OP_ACT, d->src[0].stride[1] = UINT64_MAX / 2, -ANE_MATH_EOVERFLOW);
+	BAD(ANE_OP_ACT, d->src[0].stride[1] = 1ull << 62; d->src[0].stride[2] = 1ull << 62,
+	    -ANE_MATH_EOVERFLOW);
+	BAD(ANE_OP_ACT,
+	    d->src[0].dim[0] = d->src[0].dim[1] = d->src[0].dim[2] = ANE_MATH_MAX_DIM;
+	    d->src[0].stride[0] = d->src[0].stride[1] = d->src[0].stride[2] = 0,
+	    -ANE_MATH_EOVERFLOW);
+	/* the output may not overlap itself ... */
+	BAD(ANE_OP_ACT, d->dst.stride[2] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->dst.stride[2] = 4, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->dst.stride[0] = 1, -ANE_MATH_EINVAL);
+	/* ... nor an input, except in place with the identical view */
+	BAD(ANE_OP_CONV, d->dst.base = vbuf[0], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->dst.base = vbuf[2], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->dst.base = (char *)vbuf[1] + 64, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->dst.base = vbuf[0], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ELTWISE, d->dst.base = vbuf[1], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_ACT, d->dst.base = (char *)vbuf[0] + 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_SOFTMAX, d->src[0] = d->dst, 0);
+	BAD(ANE_OP_ELTWISE, d->src[0] = d->dst, 0);
+}
+
+static void test_validate_rejects_bad_shapes_and_params(void)
+{
+	/* conv */
+	BAD(ANE_OP_CONV, d->p.conv.groups = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->p.conv.groups = 3, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->p.conv.stride[0] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->p.conv.stride[1] = ANE_MATH_MAX_KERNEL + 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->p.conv.dilation[0] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->p.conv.pad[ANE_PAD_BOTTOM] = 3, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->p.conv.pad[ANE_PAD_LEFT] = 1000, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->src[1].dim[ANE_C] = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->src[1].dim[ANE_N] = 6, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->dst.dim[ANE_H] = 3, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->dst.dim[ANE_W] = 3, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->dst.dim[ANE_N] = 2; d->dst.size *= 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->bias.dim[ANE_C] = 4, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->bias.dim[ANE_W] = 8; d->bias.dim[ANE_C] = 1; d->bias.stride[ANE_W] = 1,
+	    -ANE_MATH_EINVAL);
+	BAD(ANE_OP_CONV, d->src[1].dim[ANE_W] = ANE_MATH_MAX_KERNEL + 1;
+	    d->src[1].stride[ANE_W] = 0, -ANE_MATH_EINVAL);
+	/* K over ANE_MATH_MAX_REDUCE (broadcast weights keep the size small) */
+	BAD(ANE_OP_CONV, d->src[0].dim[ANE_C] = 2 * 2048; d->src[0].stride[ANE_C] = 0;
+	    d->src[1].dim[ANE_C] = 2048; d->src[1].stride[ANE_C] = 0;
+	    d->p.conv.groups = 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[0].dim[ANE_W] = ANE_MATH_MAX_REDUCE + 1;
+	    d->src[0].stride[ANE_W] = 0; d->src[1].dim[ANE_H] = ANE_MATH_MAX_REDUCE + 1;
+	    d->src[1].stride[ANE_H] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[0].dim[ANE_W] = ANE_MATH_MAX_REDUCE;
+	    d->src[0].stride[ANE_W] = 0; d->src[1].dim[ANE_H] = ANE_MATH_MAX_REDUCE;
+	    d->src[1].stride[ANE_H] = 0; d->work = NULL; d->work_size = 0,
+	    -ANE_MATH_EINVAL);
+	/* matmul */
+	BAD(ANE_OP_MATMUL, d->src[0].dim[ANE_W] = 15, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[1].dim[ANE_W] = 11, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[0].dim[ANE_H] = 7, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->p.matmul.flags = ANE_MATMUL_TRANS_B, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[0].dim[ANE_N] = 3; d->src[0].stride[ANE_N] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->src[1].dim[ANE_C] = 2; d->src[1].stride[ANE_C] = 0, -ANE_MATH_EINVAL);
+	/* pool */
+	BAD(ANE_OP_POOL, d->p.pool.kernel[0] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.stride[1] = 0, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.pad[ANE_PAD_TOP] = 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.kernel[1] = ANE_MATH_MAX_KERNEL + 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->dst.dim[ANE_H] = 3, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->dst.dim[ANE_C] = 2, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_POOL, d->p.pool.kernel[0] = 9; d->p.pool.kernel[1] = 9, -ANE_MATH_EINVAL);
+	/* softmax over too many channels */
+	{
+		struct ane_op_desc d;
+		uint16_t *big = calloc(ANE_MATH_MAX_SOFTMAX + 1, 2);
+
+		good_desc(ANE_OP_SOFTMAX, &d);
+		d.work = aligned_alloc(ANE_MATH_WORK_ALIGN, 4 * (ANE_MATH_MAX_SOFTMAX + 64));
+		d.work_size = 4 * (ANE_MATH_MAX_SOFTMAX + 64);
+		ane_tensor_dense(&d.dst, big, 1, ANE_MATH_MAX_SOFTMAX + 1, 1, 1);
+		d.src[0].dim[ANE_C] = ANE_MATH_MAX_SOFTMAX + 1;
+		d.src[0].dim[ANE_H] = d.src[0].dim[ANE_W] = 1;
+		d.src[0].stride[ANE_C] = 0;
+		T_EQ(ane_op_validate(&d), (uint64_t)-ANE_MATH_EINVAL);
+		d.dst.dim[ANE_C] = d.src[0].dim[ANE_C] = ANE_MATH_MAX_SOFTMAX;
+		T_EQ(ane_op_validate(&d), 0);
+		free(d.work);
+		free(big);
+	}
+}
+
+static void test_validate_rejects_bad_workspace(void)
+{
+	BAD(ANE_OP_MATMUL, d->work = NULL, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->work = vwork + 8, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->work_size = 64, -ANE_MATH_ENOSPC);
+	BAD(ANE_OP_SOFTMAX, d->work_size = 0, -ANE_MATH_ENOSPC);
+	BAD(ANE_OP_CONV, d->work = (void *)((((uintptr_t)vbuf[3]) + 63) & ~(uintptr_t)63),
+	    -ANE_MATH_EINVAL);
+	BAD(ANE_OP_MATMUL, d->work = (void *)(~(uintptr_t)0 & ~(uintptr_t)63), -ANE_MATH_EOVERFLOW);
+	/* workspace_size validates the rest */
+	{
+		struct ane_op_desc d;
+		uint64_t ws = 7;
+
+		good_desc(ANE_OP_CONV, &d);
+		d.p.conv.groups = 0;
+		T_EQ(ane_op_workspace_size(&d, &ws), (uint64_t)-ANE_MATH_EINVAL);
+		T_EQ(ws, 7);
+		T_EQ(ane_op_validate(NULL), (uint64_t)-ANE_MATH_EINVAL);
+	}
+}
+
+static int in_field(size_t off, size_t start, size_t len)
+{
+	return off >= start && off < start + len;
+}
+
+static int fuzz_protected(size_t off)
+{
+	static const size_t tensors[] = {
+		offsetof(struct ane_op_desc, src[0]),
+		offsetof(struct ane_op_desc, src[1]),
+		offsetof(struct ane_op_desc, bias),
+		offsetof(struct ane_op_desc, dst),
+	};
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (in_field(off, tensors[i] + offsetof(struct ane_tensor, base), 8) ||
+		    in_field(off, tensors[i] + offsetof(struct ane_tensor, size), 8))
+			return 1;
+	return in_field(off, offsetof(struct ane_op_desc, work), 8) ||
+	       in_field(off, offsetof(struct ane_op_desc, work_size), 8) ||
+	       in_field(off, offsetof(struct ane_op_desc, chunk_work), 8);
+}
+
+/* Random descriptors: validation never crashes, and what passes runs. */
+static void test_validate_fuzz(void)
+{
+	unsigned int i, ok = 0;
+
+	for (i = 0; i < 20000; i++) {
+		struct ane_op_desc d;
+		unsigned char *p = (unsigned char *)&d;
+		unsigned int j, flips = 1 + (unsigned int)(rng() % 3);
+
+		good_desc(ANE_OP_CONV + (uint32_t)(rng() % (ANE_OP_COUNT - 1)), &d);
+		for (j = 0; j < flips; j++) {
+			size_t off = rng() % sizeof(d);
+
+			/*
+			 * Pointers and sizes describe the real buffers, as the
+			 * kernel's caller guarantees; everything else is fair game.
+			 */
+			if (fuzz_protected(off))
+				continue;
+			p[off] = (unsigned char)(rng() & 0xff);
+		}
+		if (ane_op_validate(&d) == 0) {
+			ok++;
+			/* validated descriptors stay inside the buffers (ASan) */
+			if (ane_op_chunks(&d) <= 64)
+				T_EQ(ane_op_run_all(&d), 0);
+		}
+	}
+	printf("#   fuzz: %u of 20000 accepted\n", ok);
+	T_CHECK(ok > 0, "nothing accepted");
+}
+
+int main(void)
+{
+	clock_t t0 = clock();
+
+	T_RUN(test_fp16_all_values_round_trip);
+	T_RUN(test_fp16_rounding_ties_and_edges);
+	T_RUN(test_fp16_rounding_random_is_nearest_even);
+	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
+	T_RUN(test_activation_accuracy_over_a_sweep);
+	T_RUN(test_activation_extremes_are_finite_and_exact);
+	T_RUN(test_matmul_small_and_odd_shapes);
+	T_RUN(test_matmul_batched_broadcast_transposed_fused);
+	T_RUN(test_matmul_packs_every_fp16_value);
+	T_RUN(test_conv_1x1_and_kxk);
+	T_RUN(test_conv_stride_padding_dilation);
+	T_RUN(test_conv_groups_and_depthwise);
+	T_RUN(test_conv_1x1_is_matmul);
+	T_RUN(test_eltwise_ops_with_broadcasting);
+	T_RUN(test_eltwise_max_min_propagate_nan);
+	T_RUN(test_activation_op_all_kinds);
+	T_RUN(test_pool_max_and_average);
+	T_RUN(test_softmax_sums_to_one_and_is_stable);
+	T_RUN(test_chunked_is_bit_identical_to_unchunked);
+	T_RUN(test_validate_accepts_good_descriptors);
+	T_RUN(test_validate_rejects_bad_op_and_fields);
+	T_RUN(test_validate_rejects_bad_tensors);
+	T_RUN(test_validate_rejects_bad_shapes_and_params);
+	T_RUN(test_validate_rejects_bad_workspace);
+	T_RUN(test_validate_fuzz);
+	printf("# %.2f s CPU\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+	return t_summary("math");
+}
