@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The engine's execution of one operation inside the kernel.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_FW_ENGINE_H__
+#define __ANE_FW_ENGINE_H__
+
+#include "engine/ane_math.h"
+
+int ane_fw_engine_errno(int math_err);
+int ane_fw_engine_run(const struct ane_op_desc *d);
+
+#endif /* __ANE_FW_ENGINE_H__ */
