@@ -680,6 +680,244 @@ struct drm_ane_get_fault {
 #define DRM_IOCTL_ANE_GET_FAULT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_GET_FAULT, struct drm_ane_get_fault)
 
+/**
+ * DOC: ane program image
+ *
+ * A compiled program is one little-endian image that ProgramCreate takes
+ * from userspace and the kernel validates byte for byte before the
+ * firmware ever sees it.  Every offset is from the start of the image and
+ * every section lies inside it, after the header, without overlapping
+ * another.  The alignment scales of the M1 apply: tables start on the
+ * 16-byte DMA granule, the task-descriptor section on a 256-byte segment,
+ * and the weights and constants sections -- which are mapped through the
+ * DART on their own -- on a 16 KB page.
+ *
+ * - &struct ane_img_header: magic, version, the section table.
+ * - &struct ane_img_procedure[num_procedures]: each procedure's task
+ *   descriptors (one partition on this generation) and register writes.
+ * - &struct ane_img_td[num_tds]: the 35-word register block of a task,
+ *   one engine operation each.
+ * - &struct ane_img_rw[num_rws]: the 44-byte register-write records that
+ *   bind a task's operand registers to buffer-access-register (bar)
+ *   slots and offsets, i.e. to DRAM-tile operands.
+ * - &struct ane_img_bar[num_bars]: at most 32 bar slots, each with its
+ *   usage code of Table 28.5 and the bytes it must provide.
+ * - weights and constants: raw fp16 data the program reads.
+ */
+
+/** @ANE_IMG_MAGIC: "ANE1" */
+#define ANE_IMG_MAGIC			0x31454e41u
+/** @ANE_IMG_VERSION_MAJOR: images of another major version are refused. */
+#define ANE_IMG_VERSION_MAJOR		1
+/** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
+#define ANE_IMG_VERSION_MINOR		0
+/** @ANE_IMG_MAX_SIZE: largest image. */
+#define ANE_IMG_MAX_SIZE		(256u << 20)
+/** @ANE_IMG_MAX_PROCEDURES: procedure ids are below 288 (ch. 30). */
+#define ANE_IMG_MAX_PROCEDURES		288
+/** @ANE_IMG_MAX_TDS: task descriptors in one image. */
+#define ANE_IMG_MAX_TDS			4096
+/** @ANE_IMG_MAX_RWS: register-write records in one image. */
+#define ANE_IMG_MAX_RWS			16384
+/** @ANE_IMG_MAX_BARS: buffer-access-register slots. */
+#define ANE_IMG_MAX_BARS		32
+/** @ANE_IMG_MAX_IO: inputs or outputs of one procedure. */
+#define ANE_IMG_MAX_IO			16
+/** @ANE_TD_WORDS: words of a task descriptor's register block. */
+#define ANE_TD_WORDS			35
+
+/**
+ * struct ane_img_header - program image header (128 bytes, at offset 0)
+ * @magic: %ANE_IMG_MAGIC.
+ * @version_major: %ANE_IMG_VERSION_MAJOR.
+ * @version_minor: any; newer than %ANE_IMG_VERSION_MINOR is accepted.
+ * @header_size: sizeof(struct ane_img_header).
+ * @flags: must be zero.
+ * @image_size: bytes of the whole image; equals ProgramCreate's size.
+ * @num_procedures: 1 .. %ANE_IMG_MAX_PROCEDURES.
+ * @procedures_offset: table of &struct ane_img_procedure, 16-byte aligned.
+ * @num_tds: 1 .. %ANE_IMG_MAX_TDS.
+ * @tds_offset: table of &struct ane_img_td, 256-byte aligned.
+ * @num_rws: 0 .. %ANE_IMG_MAX_RWS.
+ * @rws_offset: table of &struct ane_img_rw, 16-byte aligned (0 if none).
+ * @num_bars: 0 .. %ANE_IMG_MAX_BARS.
+ * @bars_offset: table of &struct ane_img_bar, 16-byte aligned (0 if none).
+ * @weights_offset: weights section, 16 KB aligned (0 if none).
+ * @weights_size: bytes of weights.
+ * @constants_offset: constants section, 16 KB aligned (0 if none).
+ * @constants_size: bytes of constants.
+ * @intermediate_size: scratch bytes the program needs at run time.
+ * @reserved: must be zero.
+ */
+struct ane_img_header {
+	__u32 magic;
+	__u16 version_major;
+	__u16 version_minor;
+	__u32 header_size;
+	__u32 flags;
+	__u64 image_size;
+	__u32 num_procedures;
+	__u32 procedures_offset;
+	__u32 num_tds;
+	__u32 tds_offset;
+	__u32 num_rws;
+	__u32 rws_offset;
+	__u32 num_bars;
+	__u32 bars_offset;
+	__u64 weights_offset;
+	__u64 weights_size;
+	__u64 constants_offset;
+	__u64 constants_size;
+	__u64 intermediate_size;
+	__u32 reserved[8];
+};
+
+/**
+ * struct ane_img_procedure - one procedure (32 bytes)
+ * @first_td: index of its first task descriptor.
+ * @num_tds: its task descriptors, at least 1, run in order.
+ * @first_rw: index of its first register-write record.
+ * @num_rws: its register-write records.
+ * @num_inputs: input surfaces a request provides, 0 .. %ANE_IMG_MAX_IO.
+ * @num_outputs: output surfaces, 1 .. %ANE_IMG_MAX_IO.
+ * @partitions: task-descriptor partitions; exactly 1 on this generation.
+ * @content_type: procedure content type: 0, 3 or 4 (ch. 30).
+ * @reserved: must be zero.
+ */
+struct ane_img_procedure {
+	__u32 first_td;
+	__u32 num_tds;
+	__u32 first_rw;
+	__u32 num_rws;
+	__u16 num_inputs;
+	__u16 num_outputs;
+	__u32 partitions;
+	__u32 content_type;
+	__u32 reserved;
+};
+
+/**
+ * enum ane_td_word - the words of a task descriptor's register block
+ * @ANE_TD_OP: the operation (1 conv, 2 matmul, 3 elementwise,
+ *	4 activation, 5 pooling, 6 softmax).
+ * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
+ *	4 tanh, 5 gelu, 6 gelu with the tanh form).
+ * @ANE_TD_SUBOP: elementwise operation or pooling kind.
+ * @ANE_TD_FLAGS: operation flags (matmul transpose-B, average pooling
+ *	including padding).
+ * @ANE_TD_STRIDE_H: vertical stride (conv, pooling).
+ * @ANE_TD_STRIDE_W: horizontal stride.
+ * @ANE_TD_DILATION_H: vertical dilation (conv).
+ * @ANE_TD_DILATION_W: horizontal dilation.
+ * @ANE_TD_PAD_TOP: zero padding above.
+ * @ANE_TD_PAD_BOTTOM: below.
+ * @ANE_TD_PAD_LEFT: left.
+ * @ANE_TD_PAD_RIGHT: right.
+ * @ANE_TD_GROUPS: convolution groups.
+ * @ANE_TD_KERNEL_H: pooling window height.
+ * @ANE_TD_KERNEL_W: pooling window width.
+ * @ANE_TD_SRC0_DIMS: N, C, H, W of the first source (4 words).
+ * @ANE_TD_SRC1_DIMS: second source or weights (4 words).
+ * @ANE_TD_BIAS_DIMS: bias (4 words, all zero for none).
+ * @ANE_TD_DST_DIMS: destination (4 words).
+ * @ANE_TD_RESERVED: words 31..34, must be zero.
+ *
+ * Unused words must be zero.  Tensors are dense NCHW fp16; where each one
+ * lives is bound by the procedure's register-write records.
+ */
+enum ane_td_word {
+	ANE_TD_OP = 0,
+	ANE_TD_ACT = 1,
+	ANE_TD_SUBOP = 2,
+	ANE_TD_FLAGS = 3,
+	ANE_TD_STRIDE_H = 4,
+	ANE_TD_STRIDE_W = 5,
+	ANE_TD_DILATION_H = 6,
+	ANE_TD_DILATION_W = 7,
+	ANE_TD_PAD_TOP = 8,
+	ANE_TD_PAD_BOTTOM = 9,
+	ANE_TD_PAD_LEFT = 10,
+	ANE_TD_PAD_RIGHT = 11,
+	ANE_TD_GROUPS = 12,
+	ANE_TD_KERNEL_H = 13,
+	ANE_TD_KERNEL_W = 14,
+	ANE_TD_SRC0_DIMS = 15,
+	ANE_TD_SRC1_DIMS = 19,
+	ANE_TD_BIAS_DIMS = 23,
+	ANE_TD_DST_DIMS = 27,
+	ANE_TD_RESERVED = 31,
+};
+
+/**
+ * struct ane_img_td - a task descriptor (144 bytes)
+ * @words: the 35-word register block, &enum ane_td_word.
+ * @pad: must be zero (keeps descriptors on the 16-byte granule).
+ */
+struct ane_img_td {
+	__u32 words[ANE_TD_WORDS];
+	__u32 pad;
+};
+
+/**
+ * enum ane_td_operand - the operand registers a register write binds
+ * @ANE_TD_REG_SRC0: first source.
+ * @ANE_TD_REG_SRC1: second source or weights.
+ * @ANE_TD_REG_BIAS: bias.
+ * @ANE_TD_REG_DST: destination.
+ */
+enum ane_td_operand {
+	ANE_TD_REG_SRC0 = 0,
+	ANE_TD_REG_SRC1 = 1,
+	ANE_TD_REG_BIAS = 2,
+	ANE_TD_REG_DST = 3,
+};
+
+/**
+ * struct ane_img_rw - a register-write record (44 bytes)
+ * @td: the task descriptor (index in the image) whose register is written;
+ *	inside the record's procedure.
+ * @reg: the operand register, &enum ane_td_operand; each operand a task
+ *	uses is written exactly once.
+ * @bar: the bar slot supplying the base address.
+ * @flags: must be zero.
+ * @offset_lo: byte offset into the bar's buffer, low half; 16-byte aligned.
+ * @offset_hi: high half.
+ * @length_lo: bytes the operand spans from there, low half; at least the
+ *	operand's dense size, and inside the bar.
+ * @length_hi: high half.
+ * @reserved: must be zero.
+ */
+struct ane_img_rw {
+	__u32 td;
+	__u32 reg;
+	__u32 bar;
+	__u32 flags;
+	__u32 offset_lo;
+	__u32 offset_hi;
+	__u32 length_lo;
+	__u32 length_hi;
+	__u32 reserved[3];
+};
+
+/**
+ * struct ane_img_bar - a buffer-access-register binding (24 bytes)
+ * @slot: 0 .. 31, each used once.
+ * @usage: usage code of Table 28.5: 1 input, 2 output, 7 intermediate,
+ *	8 weights, 11 constants (9, program text, is the driver's own).
+ * @io_index: for inputs and outputs, the request's input or output index;
+ *	otherwise zero.
+ * @reserved: must be zero.
+ * @size: bytes the buffer must provide: for weights and constants at most
+ *	their section's size, for intermediates at most intermediate_size.
+ */
+struct ane_img_bar {
+	__u32 slot;
+	__u32 usage;
+	__u32 io_index;
+	__u32 reserved;
+	__u64 size;
+};
+
 /*
  * ioctl numbers.  Control selector N is DRM_COMMAND_BASE + N, direct-path
  * selector N is DRM_COMMAND_BASE + 0x20 + N.  Selectors whose sizes are
@@ -807,6 +1045,11 @@ __ANE_SIZE_CHECK(struct drm_ane_surface_create, 32);
 __ANE_SIZE_CHECK(struct drm_ane_dma, 32);
 __ANE_SIZE_CHECK(struct drm_ane_dart_fault, 72);
 __ANE_SIZE_CHECK(struct drm_ane_get_fault, 80);
+__ANE_SIZE_CHECK(struct ane_img_header, 128);
+__ANE_SIZE_CHECK(struct ane_img_procedure, 32);
+__ANE_SIZE_CHECK(struct ane_img_td, 144);
+__ANE_SIZE_CHECK(struct ane_img_rw, 44);
+__ANE_SIZE_CHECK(struct ane_img_bar, 24);
 
 #undef __ANE_SIZE_CHECK
 

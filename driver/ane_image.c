@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Program images: every byte is validated before anything else -- the
+ * firmware above all -- looks at an image.  A refusal is -EINVAL with the
+ * name of the offending field, which the caller logs.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ane_dart.h"
+#include "ane_gem.h"
+#include "ane_image.h"
+#include "firmware/engine/ane_math.h"
+
+#define ANE_IMG_TABLE_ALIGN	16	/* DMA width granule */
+#define ANE_IMG_TD_ALIGN	256	/* segment alignment */
+
+struct ane_img_check {
+	const u8 *img;
+	size_t size;
+	const struct ane_img_header *hdr;
+	const struct ane_img_bar *bars;
+	const struct ane_img_bar *slot[ANE_IMG_MAX_BARS];
+	char *field;
+};
+
+__printf(2, 3)
+static int ane_img_bad(struct ane_img_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->field, ANE_IMG_FIELD_LEN, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A section [off, off + len) inside the image and after the header. */
+static bool ane_img_in_image(struct ane_img_check *c, u64 off, u64 len)
+{
+	return off >= sizeof(*c->hdr) && off <= c->size && len <= c->size - off;
+}
+
+/*
+ * An optional section: absent (@len 0) with offset 0, or aligned to @align
+ * and inside the image.
+ */
+static bool ane_img_section_ok(struct ane_img_check *c, u64 off, u64 len, u64 align)
+{
+	if (!len)
+		return !off;
+	return !(off % align) && ane_img_in_image(c, off, len);
+}
+
+struct ane_img_range {
+	u64 start, len;
+	const char *name;
+};
+
+static int ane_img_check_header(struct ane_img_check *c)
+{
+	const struct ane_img_header *h = c->hdr;
+	struct ane_img_range r[6];
+	unsigned int i, j, n = 0;
+	u64 len;
+
+	if (h->magic != ANE_IMG_MAGIC)
+		return ane_img_bad(c, "header.magic");
+	if (h->version_major != ANE_IMG_VERSION_MAJOR)
+		return ane_img_bad(c, "header.version_major");
+	if (h->header_size != sizeof(*h))
+		return ane_img_bad(c, "header.header_size");
+	if (h->flags)
+		return ane_img_bad(c, "header.flags");
+	if (memchr_inv(h->reserved, 0, sizeof(h->reserved)))
+		return ane_img_bad(c, "header.reserved");
+	if (h->image_size != c->size)
+		return ane_img_bad(c, "header.image_size");
+
+	if (!h->num_procedures || h->num_procedures > ANE_IMG_MAX_PROCEDURES)
+		return ane_img_bad(c, "header.num_procedures");
+	len = (u64)h->num_procedures * sizeof(struct ane_img_procedure);
+	if (!ane_img_section_ok(c, h->procedures_offset, len, ANE_IMG_TABLE_ALIGN))
+		return ane_img_bad(c, "header.procedures_offset");
+	r[n++] = (struct ane_img_range){ h->procedures_offset, len, "procedures" };
+
+	if (!h->num_tds || h->num_tds > ANE_IMG_MAX_TDS)
+		return ane_img_bad(c, "header.num_tds");
+	len = (u64)h->num_tds * sizeof(struct ane_img_td);
+	if (!ane_img_section_ok(c, h->tds_offset, len, ANE_IMG_TD_ALIGN))
+		return ane_img_bad(c, "header.tds_offset");
+	r[n++] = (struct ane_img_range){ h->tds_offset, len, "tds" };
+
+	if (h->num_rws > ANE_IMG_MAX_RWS)
+		return ane_img_bad(c, "header.num_rws");
+	len = (u64)h->num_rws * sizeof(struct ane_img_rw);
+	if (!ane_img_section_ok(c, h->rws_offset, len, ANE_IMG_TABLE_ALIGN))
+		return ane_img_bad(c, "header.rws_offset");
+	r[n++] = (struct ane_img_range){ h->rws_offset, len, "rws" };
+
+	if (h->num_bars > ANE_IMG_MAX_BARS)
+		return ane_img_bad(c, "header.num_bars");
+	len = (u64)h->num_bars * sizeof(struct ane_img_bar);
+	if (!ane_img_section_ok(c, h->bars_offset, len, ANE_IMG_TABLE_ALIGN))
+		return ane_img_bad(c, "header.bars_offset");
+	r[n++] = (struct ane_img_range){ h->bars_offset, len, "bars" };
+
+	if (!ane_img_section_ok(c, h->weights_offset, h->weights_size, ANE_DART_PAGE_SIZE))
+		return ane_img_bad(c, "header.weights_offset");
+	r[n++] = (struct ane_img_range){ h->weights_offset, h->weights_size, "weights" };
+
+	if (!ane_img_section_ok(c, h->constants_offset, h->constants_size,
+				ANE_DART_PAGE_SIZE))
+		return ane_img_bad(c, "header.constants_offset");
+	r[n++] = (struct ane_img_range){ h->constants_offset, h->constants_size, "constants" };
+
+	if (h->intermediate_size > ANE_BO_MAX_SIZE)
+		return ane_img_bad(c, "header.intermediate_size");
+
+	/* No two sections overlap. */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (r[i].len && r[j].len && r[i].start < r[j].start + r[j].len &&
+			    r[j].start < r[i].start + r[i].len)
+				return ane_img_bad(c, "header.%s_offset (overlaps %s)",
+						   r[j].name, r[i].name);
+	return 0;
+}
+
+static int ane_img_check_bars(struct ane_img_check *c)
+{
+	const struct ane_img_header *h = c->hdr;
+	u32 i;
+
+	c->bars = (const void *)(c->img + h->bars_offset);
+	for (i = 0; i < h->num_bars; i++) {
+		const struct ane_img_bar *b = &c->bars[i];
+		u64 limit;
+
+		if (b->slot >= ANE_IMG_MAX_BARS || c->slot[b->slot])
+			return ane_img_bad(c, "bar[%u].slot", i);
+		c->slot[b->slot] = b;
+		switch (b->usage) {
+		case ANE_USAGE_INPUT:
+		case ANE_USAGE_OUTPUT:
+			limit = ANE_BO_MAX_SIZE;
+			if (b->io_index >= ANE_IMG_MAX_IO)
+				return ane_img_bad(c, "bar[%u].io_index", i);
+			break;
+		case ANE_USAGE_INTERMEDIATE:
+			limit = h->intermediate_size;
+			break;
+		case ANE_USAGE_WEIGHTS:
+			limit = h->weights_size;
+			break;
+		case ANE_USAGE_CONSTANTS:
+			limit = h->constants_size;
+			break;
+		default:
+			return ane_img_bad(c, "bar[%u].usage", i);
+		}
+		if (b->usage != ANE_USAGE_INPUT && b->usage != ANE_USAGE_OUTPUT && b->io_index)
+			return ane_img_bad(c, "bar[%u].io_index", i);
+		if (b->reserved)
+			return ane_img_bad(c, "bar[%u].reserved", i);
+		if (!b->size || b->size > limit)
+			return ane_img_bad(c, "bar[%u].size", i);
+	}
+	return 0;
+}
+
+/* The TD words each operation uses besides OP, ACT and its tensors. */
+static u32 ane_td_param_words(u32 op)
+{
+	switch (op) {
+	case ANE_OP_CONV:
+		return GENMASK(ANE_TD_GROUPS, ANE_TD_STRIDE_H);
+	case ANE_OP_MATMUL:
+		return BIT(ANE_TD_FLAGS);
+	case ANE_OP_ELTWISE:
+		return BIT(ANE_TD_SUBOP);
+	case ANE_OP_POOL:
+		return BIT(ANE_TD_SUBOP) | BIT(ANE_TD_FLAGS) |
+		       GENMASK(ANE_TD_PAD_RIGHT, ANE_TD_STRIDE_H) |
+		       BIT(ANE_TD_KERNEL_H) | BIT(ANE_TD_KERNEL_W);
+	default:
+		return 0;
+	}
+}
+
+static void ane_td_dims(struct ane_tensor *t, const u32 *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < ANE_NDIM; i++)
+		t->dim[i] = w[i];
+}
+
+/**
+ * ane_image_td_desc() - decode a task descriptor into an engine descriptor
+ * @td: the task descriptor.
+ * @d: filled with the operation, its parameters and the tensors' extents;
+ *	tensor bases, sizes and strides are left to the caller.
+ *
+ * Return: 0, or -EINVAL if the operation is unknown, a word the operation
+ * does not use is not zero, or the padding is not zero.
+ */
+int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
+{
+	const u32 *w = td->words;
+	u32 used, i;
+
+	memset(d, 0, sizeof(*d));
+	if (td->pad || !w[ANE_TD_OP] || w[ANE_TD_OP] >= ANE_OP_COUNT)
+		return -EINVAL;
+	used = ane_td_param_words(w[ANE_TD_OP]);
+	for (i = ANE_TD_SUBOP; i < ANE_TD_SRC0_DIMS; i++)
+		if (!(used & BIT(i)) && w[i])
+			return -EINVAL;
+	for (i = ANE_TD_RESERVED; i < ANE_TD_WORDS; i++)
+		if (w[i])
+			return -EINVAL;
+
+	d->op = w[ANE_TD_OP];
+	d->act = w[ANE_TD_ACT];
+	switch (d->op) {
+	case ANE_OP_CONV:
+		d->p.conv.stride[0] = w[ANE_TD_STRIDE_H];
+		d->p.conv.stride[1] = w[ANE_TD_STRIDE_W];
+		d->p.conv.dilation[0] = w[ANE_TD_DILATION_H];
+		d->p.conv.dilation[1] = w[ANE_TD_DILATION_W];
+		for (i = 0; i < 4; i++)
+			d->p.conv.pad[i] = w[ANE_TD_PAD_TOP + i];
+		d->p.conv.groups = w[ANE_TD_GROUPS];
+		break;
+	case ANE_OP_MATMUL:
+		d->p.matmul.flags = w[ANE_TD_FLAGS];
+		break;
+	case ANE_OP_ELTWISE:
+		d->p.eltwise.op = w[ANE_TD_SUBOP];
+		break;
+	case ANE_OP_POOL:
+		d->p.pool.kind = w[ANE_TD_SUBOP];
+		d->p.pool.flags = w[ANE_TD_FLAGS];
+		d->p.pool.kernel[0] = w[ANE_TD_KERNEL_H];
+		d->p.pool.kernel[1] = w[ANE_TD_KERNEL_W];
+		d->p.pool.stride[0] = w[ANE_TD_STRIDE_H];
+		d->p.pool.stride[1] = w[ANE_TD_STRIDE_W];
+		for (i = 0; i < 4; i++)
+			d->p.pool.pad[i] = w[ANE_TD_PAD_TOP + i];
+		break;
+	}
+	ane_td_dims(&d->src[0], &w[ANE_TD_SRC0_DIMS]);
+	ane_td_dims(&d->src[1], &w[ANE_TD_SRC1_DIMS]);
+	ane_td_dims(&d->bias, &w[ANE_TD_BIAS_DIMS]);
+	ane_td_dims(&d->dst, &w[ANE_TD_DST_DIMS]);
+	return 0;
+}
+
+static struct ane_tensor *ane_td_operand(struct ane_op_desc *d, u32 reg)
+{
+	switch (reg) {
+	case ANE_TD_REG_SRC0:
+		return &d->src[0];
+	case ANE_TD_REG_SRC1:
+		return &d->src[1];
+	case ANE_TD_REG_BIAS:
+		return &d->bias;
+	default:
+		return &d->dst;
+	}
+}
+
+static bool ane_tensor_present(const struct ane_tensor *t)
+{
+	return t->dim[0] | t->dim[1] | t->dim[2] | t->dim[3];
+}
+
+/*
+ * Give a present operand a placeholder base for validation: each bar gets
+ * its own 2^40-byte window, so operands of different bars never overlap
+ * and operands of one bar overlap exactly as they would at run time.
+ */
+static void ane_td_bind(struct ane_tensor *t, u32 slot, u64 offset, u64 length)
+{
+	u32 *dim = t->dim;
+
+	ane_tensor_dense(t, (void *)(uintptr_t)(((u64)slot + 1) << 40 | offset),
+			 dim[0], dim[1], dim[2], dim[3]);
+	t->size = length;
+}
+
+/* One procedure: its TDs decode, its register writes bind every operand. */
+static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
+				   const struct ane_img_procedure *pr)
+{
+	const struct ane_img_header *h = c->hdr;
+	const struct ane_img_td *tds = (const void *)(c->img + h->tds_offset);
+	const struct ane_img_rw *rws = (const void *)(c->img + h->rws_offset);
+	struct ane_op_desc *descs;
+	u8 *bound;
+	u32 i, k;
+	int ret = 0;
+
+	if (!pr->num_tds || pr->first_td >= h->num_tds ||
+	    pr->num_tds > h->num_tds - pr->first_td)
+		return ane_img_bad(c, "procedure[%u].num_tds", p);
+	if (pr->first_rw > h->num_rws || pr->num_rws > h->num_rws - pr->first_rw)
+		return ane_img_bad(c, "procedure[%u].num_rws", p);
+	if (pr->num_inputs > ANE_IMG_MAX_IO)
+		return ane_img_bad(c, "procedure[%u].num_inputs", p);
+	if (!pr->num_outputs || pr->num_outputs > ANE_IMG_MAX_IO)
+		return ane_img_bad(c, "procedure[%u].num_outputs", p);
+	if (pr->partitions != 1)
+		return ane_img_bad(c, "procedure[%u].partitions", p);
+	if (pr->content_type != 0 && pr->content_type != 3 && pr->content_type != 4)
+		return ane_img_bad(c, "procedure[%u].content_type", p);
+	if (pr->reserved)
+		return ane_img_bad(c, "procedure[%u].reserved", p);
+
+	descs = kvcalloc(pr->num_tds, sizeof(*descs), GFP_KERNEL);
+	bound = kvcalloc(pr->num_tds, sizeof(*bound), GFP_KERNEL);
+	if (!descs || !bound) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < pr->num_tds; i++) {
+		if (ane_image_td_desc(&tds[pr->first_td + i], &descs[i])) {
+			ret = ane_img_bad(c, "td[%u]", pr->first_td + i);
+			goto out;
+		}
+	}
+
+	for (k = 0; k < pr->num_rws; k++) {
+		const struct ane_img_rw *rw = &rws[pr->first_rw + k];
+		u32 n = pr->first_rw + k;
+		const struct ane_img_bar *b;
+		struct ane_tensor *t;
+		u64 off, len;
+
+		if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds) {
+			ret = ane_img_bad(c, "rw[%u].td", n);
+			goto out;
+		}
+		i = rw->td - pr->first_td;
+		if (rw->reg > ANE_TD_REG_DST || bound[i] & BIT(rw->reg) ||
+		    !ane_tensor_present(ane_td_operand(&descs[i], rw->reg))) {
+			ret = ane_img_bad(c, "rw[%u].reg", n);
+			goto out;
+		}
+		b = rw->bar < ANE_IMG_MAX_BARS ? c->slot[rw->bar] : NULL;
+		if (!b || (b->usage == ANE_USAGE_INPUT && b->io_index >= pr->num_inputs) ||
+		    (b->usage == ANE_USAGE_OUTPUT && b->io_index >= pr->num_outputs)) {
+			ret = ane_img_bad(c, "rw[%u].bar", n);
+			goto out;
+		}
+		/* The engine writes only outputs and intermediates. */
+		if (rw->reg == ANE_TD_REG_DST && b->usage != ANE_USAGE_OUTPUT &&
+		    b->usage != ANE_USAGE_INTERMEDIATE) {
+			ret = ane_img_bad(c, "rw[%u].bar (destination is read-only)", n);
+			goto out;
+		}
+		if (rw->flags || memchr_inv(rw->reserved, 0, sizeof(rw->reserved))) {
+			ret = ane_img_bad(c, "rw[%u].%s", n, rw->flags ? "flags" : "reserved");
+			goto out;
+		}
+		off = (u64)rw->offset_hi << 32 | rw->offset_lo;
+		len = (u64)rw->length_hi << 32 | rw->length_lo;
+		if (off % ANE_IMG_TABLE_ALIGN || off >= b->size) {
+			ret = ane_img_bad(c, "rw[%u].offset", n);
+			goto out;
+		}
+		if (!len || len > b->size - off) {
+			ret = ane_img_bad(c, "rw[%u].length", n);
+			goto out;
+		}
+		t = ane_td_operand(&descs[i], rw->reg);
+		ane_td_bind(t, rw->bar, off, len);
+		bound[i] |= BIT(rw->reg);
+	}
+
+	/* Every operand bound; the engine accepts each operation as bound. */
+	for (i = 0; i < pr->num_tds; i++) {
+		u64 wsize;
+
+		for (k = 0; k <= ANE_TD_REG_DST; k++) {
+			if (ane_tensor_present(ane_td_operand(&descs[i], k)) &&
+			    !(bound[i] & BIT(k))) {
+				ret = ane_img_bad(c, "td[%u] (operand %u not bound)",
+						  pr->first_td + i, k);
+				goto out;
+			}
+		}
+		if (ane_op_workspace_size(&descs[i], &wsize)) {
+			ret = ane_img_bad(c, "td[%u] (operation)", pr->first_td + i);
+			goto out;
+		}
+	}
+out:
+	kvfree(descs);
+	kvfree(bound);
+	return ret;
+}
+
+/**
+ * ane_image_validate() - validate a program image completely
+ * @img: the image, in kernel memory.
+ * @size: its size in bytes.
+ * @field: receives the name of the offending field (%ANE_IMG_FIELD_LEN
+ *	bytes), e.g. "procedure[2].num_tds".
+ *
+ * Checks bounds, counts, overlaps, the three alignment scales, that every
+ * reserved field is zero, that every task descriptor decodes to an
+ * operation the engine accepts with operands bound to bars that provide
+ * them, and that no operation writes an input, weights or constants.
+ *
+ * Return: 0, -EINVAL with @field set, or -ENOMEM.
+ */
+int ane_image_validate(const void *img, size_t size, char *field)
+{
+	struct ane_img_check c = { .img = img, .size = size, .field = field };
+	const struct ane_img_procedure *procs;
+	u32 i;
+	int ret;
+
+	field[0] = '\0';
+	if (size < sizeof(*c.hdr) || size > ANE_IMG_MAX_SIZE)
+		return ane_img_bad(&c, "header.image_size");
+	c.hdr = img;
+	ret = ane_img_check_header(&c);
+	if (!ret)
+		ret = ane_img_check_bars(&c);
+	if (ret)
+		return ret;
+	procs = (const void *)(c.img + c.hdr->procedures_offset);
+	for (i = 0; i < c.hdr->num_procedures && !ret; i++)
+		ret = ane_img_check_procedure(&c, i, &procs[i]);
+	return ret;
+}

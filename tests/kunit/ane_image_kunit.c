@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: program image validation -- a good image passes, and one broken
+ * field of every class is refused with -EINVAL naming that field.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "driver/ane_dart.h"
+#include "driver/ane_image.h"
+#include "firmware/engine/ane_math.h"
+
+/*
+ * The image: one procedure of two tasks, a matmul of input 0 (2x3) by the
+ * weights (3x2) into an intermediate, then relu into output 0.
+ */
+#define IMG_SIZE	(ANE_DART_PAGE_SIZE + 16)
+#define OFF_PROCS	128
+#define OFF_BARS	160
+#define OFF_TDS		256
+#define OFF_RWS		544
+#define OFF_WEIGHTS	ANE_DART_PAGE_SIZE
+
+struct img {
+	u8 *b;
+	struct ane_img_header *h;
+	struct ane_img_procedure *p;
+	struct ane_img_bar *bar;
+	struct ane_img_td *td;
+	struct ane_img_rw *rw;
+};
+
+static void set_dims(u32 *w, u32 n, u32 c, u32 h, u32 x)
+{
+	w[0] = n;
+	w[1] = c;
+	w[2] = h;
+	w[3] = x;
+}
+
+static void set_rw(struct ane_img_rw *rw, u32 td, u32 reg, u32 bar, u32 len)
+{
+	rw->td = td;
+	rw->reg = reg;
+	rw->bar = bar;
+	rw->length_lo = len;
+}
+
+static void build(struct kunit *test, struct img *m)
+{
+	m->b = kunit_kzalloc(test, IMG_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->b);
+	m->h = (void *)m->b;
+	m->p = (void *)(m->b + OFF_PROCS);
+	m->bar = (void *)(m->b + OFF_BARS);
+	m->td = (void *)(m->b + OFF_TDS);
+	m->rw = (void *)(m->b + OFF_RWS);
+
+	*m->h = (struct ane_img_header){
+		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
+		.image_size = IMG_SIZE,
+		.num_procedures = 1, .procedures_offset = OFF_PROCS,
+		.num_tds = 2, .tds_offset = OFF_TDS,
+		.num_rws = 5, .rws_offset = OFF_RWS,
+		.num_bars = 4, .bars_offset = OFF_BARS,
+		.weights_offset = OFF_WEIGHTS, .weights_size = 12,
+		.intermediate_size = ANE_DART_PAGE_SIZE,
+	};
+	*m->p = (struct ane_img_procedure){
+		.num_tds = 2, .num_rws = 5, .num_inputs = 1, .num_outputs = 1,
+		.partitions = 1,
+	};
+	m->bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 12 };
+	m->bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 8 };
+	m->bar[2] = (struct ane_img_bar){ .slot = 5, .usage = 8, .size = 12 };
+	m->bar[3] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 64 };
+
+	m->td[0].words[ANE_TD_OP] = ANE_OP_MATMUL;
+	set_dims(&m->td[0].words[ANE_TD_SRC0_DIMS], 1, 1, 2, 3);
+	set_dims(&m->td[0].words[ANE_TD_SRC1_DIMS], 1, 1, 3, 2);
+	set_dims(&m->td[0].words[ANE_TD_DST_DIMS], 1, 1, 2, 2);
+	m->td[1].words[ANE_TD_OP] = ANE_OP_ACT;
+	m->td[1].words[ANE_TD_ACT] = ANE_ACT_RELU;
+	set_dims(&m->td[1].words[ANE_TD_SRC0_DIMS], 1, 1, 2, 2);
+	set_dims(&m->td[1].words[ANE_TD_DST_DIMS], 1, 1, 2, 2);
+
+	set_rw(&m->rw[0], 0, ANE_TD_REG_SRC0, 0, 12);
+	set_rw(&m->rw[1], 0, ANE_TD_REG_SRC1, 5, 12);
+	set_rw(&m->rw[2], 0, ANE_TD_REG_DST, 7, 8);
+	set_rw(&m->rw[3], 1, ANE_TD_REG_SRC0, 7, 8);
+	set_rw(&m->rw[4], 1, ANE_TD_REG_DST, 1, 8);
+}
+
+struct bad_case {
+	const char *desc;
+	void (*mutate)(struct img *m);
+	const char *field;
+};
+
+#define BAD(name, body) \
+	static void mut_##name(struct img *m) { body; }
+#define CASE(name, field_) { #name, mut_##name, field_ }
+
+BAD(magic, m->h->magic++)
+BAD(version, m->h->version_major = 2)
+BAD(header_size, m->h->header_size = 64)
+BAD(header_flags, m->h->flags = 1)
+BAD(header_reserved, m->h->reserved[7] = 1)
+BAD(image_size, m->h->image_size = IMG_SIZE - 16)
+BAD(no_procedures, m->h->num_procedures = 0)
+BAD(too_many_procedures, m->h->num_procedures = 289)
+BAD(procs_misaligned, m->h->procedures_offset = 136)
+BAD(procs_in_header, m->h->procedures_offset = 64)
+BAD(tds_off_segment, m->h->tds_offset = 272)
+BAD(tds_past_end, m->h->num_tds = 200)
+BAD(rws_overlap_tds, m->h->rws_offset = 384)
+BAD(rws_without_count, { m->h->num_rws = 0; m->p->num_rws = 0; })
+BAD(bars_too_many, m->h->num_bars = 33)
+BAD(weights_off_page, m->h->weights_offset = 4096)
+BAD(weights_past_end, m->h->weights_size = 4096)
+BAD(intermediate_huge, m->h->intermediate_size = 1ull << 31)
+BAD(bar_slot_twice, m->bar[1].slot = 0)
+BAD(bar_slot_range, m->bar[3].slot = 32)
+BAD(bar_usage_text, m->bar[2].usage = 9)
+BAD(bar_usage_fw, m->bar[2].usage = 0x1019)
+BAD(bar_io_on_weights, m->bar[2].io_index = 1)
+BAD(bar_io_range, m->bar[0].io_index = 16)
+BAD(bar_reserved, m->bar[0].reserved = 1)
+BAD(bar_weights_size, m->bar[2].size = 14)
+BAD(bar_zero_size, m->bar[1].size = 0)
+BAD(proc_no_tds, m->p->num_tds = 0)
+BAD(proc_tds_range, m->p->first_td = 1)
+BAD(proc_rws_range, m->p->num_rws = 6)
+BAD(proc_partitions, m->p->partitions = 2)
+BAD(proc_content, m->p->content_type = 1)
+BAD(proc_outputs, m->p->num_outputs = 0)
+BAD(proc_inputs, m->p->num_inputs = 17)
+BAD(proc_reserved, m->p->reserved = 1)
+BAD(td_op_zero, m->td[0].words[ANE_TD_OP] = 0)
+BAD(td_op_unknown, m->td[1].words[ANE_TD_OP] = 99)
+BAD(td_pad, m->td[0].pad = 1)
+BAD(td_reserved_word, m->td[1].words[33] = 1)
+BAD(td_unused_word, m->td[0].words[ANE_TD_KERNEL_H] = 3)
+BAD(td_bad_shape, m->td[0].words[ANE_TD_SRC1_DIMS + 2] = 4)
+BAD(td_bad_act, m->td[1].words[ANE_TD_ACT] = 77)
+BAD(rw_td_outside, m->rw[4].td = 2)
+BAD(rw_reg_range, m->rw[0].reg = 7)
+BAD(rw_reg_twice, m->rw[1].reg = ANE_TD_REG_SRC0)
+BAD(rw_reg_absent, m->rw[1].reg = ANE_TD_REG_BIAS)
+BAD(rw_bar_missing, m->rw[0].bar = 9)
+BAD(rw_bar_io, m->p->num_inputs = 0)
+BAD(rw_dst_readonly, m->rw[2].bar = 5)
+BAD(rw_offset_align, m->rw[3].offset_lo = 8)
+BAD(rw_offset_past, m->rw[3].offset_hi = 1)
+BAD(rw_length_past, m->rw[1].length_lo = 13)
+BAD(rw_length_zero, m->rw[4].length_lo = 0)
+BAD(rw_flags, m->rw[2].flags = 1)
+BAD(rw_reserved, m->rw[2].reserved[2] = 1)
+BAD(operand_unbound, { m->h->num_rws = 4; m->p->num_rws = 4; })
+BAD(operand_short, m->rw[2].length_lo = 4)
+
+static const struct bad_case bad_cases[] = {
+	CASE(magic, "header.magic"),
+	CASE(version, "header.version_major"),
+	CASE(header_size, "header.header_size"),
+	CASE(header_flags, "header.flags"),
+	CASE(header_reserved, "header.reserved"),
+	CASE(image_size, "header.image_size"),
+	CASE(no_procedures, "header.num_procedures"),
+	CASE(too_many_procedures, "header.num_procedures"),
+	CASE(procs_misaligned, "header.procedures_offset"),
+	CASE(procs_in_header, "header.procedures_offset"),
+	CASE(tds_off_segment, "header.tds_offset"),
+	CASE(tds_past_end, "header.tds_offset"),
+	CASE(rws_overlap_tds, "header.rws_offset (overlaps tds)"),
+	CASE(rws_without_count, "header.rws_offset"),
+	CASE(bars_too_many, "header.num_bars"),
+	CASE(weights_off_page, "header.weights_offset"),
+	CASE(weights_past_end, "header.weights_offset"),
+	CASE(intermediate_huge, "header.intermediate_size"),
+	CASE(bar_slot_twice, "bar[1].slot"),
+	CASE(bar_slot_range, "bar[3].slot"),
+	CASE(bar_usage_text, "bar[2].usage"),
+	CASE(bar_usage_fw, "bar[2].usage"),
+	CASE(bar_io_on_weights, "bar[2].io_index"),
+	CASE(bar_io_range, "bar[0].io_index"),
+	CASE(bar_reserved, "bar[0].reserved"),
+	CASE(bar_weights_size, "bar[2].size"),
+	CASE(bar_zero_size, "bar[1].size"),
+	CASE(proc_no_tds, "procedure[0].num_tds"),
+	CASE(proc_tds_range, "procedure[0].num_tds"),
+	CASE(proc_rws_range, "procedure[0].num_rws"),
+	CASE(proc_partitions, "procedure[0].partitions"),
+	CASE(proc_content, "procedure[0].content_type"),
+	CASE(proc_outputs, "procedure[0].num_outputs"),
+	CASE(proc_inputs, "procedure[0].num_inputs"),
+	CASE(proc_reserved, "procedure[0].reserved"),
+	CASE(td_op_zero, "td[0]"),
+	CASE(td_op_unknown, "td[1]"),
+	CASE(td_pad, "td[0]"),
+	CASE(td_reserved_word, "td[1]"),
+	CASE(td_unused_word, "td[0]"),
+	CASE(td_bad_shape, "td[0] (operation)"),
+	CASE(td_bad_act, "td[1] (operation)"),
+	CASE(rw_td_outside, "rw[4].td"),
+	CASE(rw_reg_range, "rw[0].reg"),
+	CASE(rw_reg_twice, "rw[1].reg"),
+	CASE(rw_reg_absent, "rw[1].reg"),
+	CASE(rw_bar_missing, "rw[0].bar"),
+	CASE(rw_bar_io, "rw[0].bar"),
+	CASE(rw_dst_readonly, "rw[2].bar (destination is read-only)"),
+	CASE(rw_offset_align, "rw[3].offset"),
+	CASE(rw_offset_past, "rw[3].offset"),
+	CASE(rw_length_past, "rw[1].length"),
+	CASE(rw_length_zero, "rw[4].length"),
+	CASE(rw_flags, "rw[2].flags"),
+	CASE(rw_reserved, "rw[2].reserved"),
+	CASE(operand_unbound, "td[1] (operand 3 not bound)"),
+	CASE(operand_short, "td[0] (operation)"),
+};
+
+static void bad_case_desc(const struct bad_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ane_image_bad, bad_cases, bad_case_desc);
+
+static void ane_image_good_image_is_accepted(struct kunit *test)
+{
+	char field[ANE_IMG_FIELD_LEN];
+	struct img m;
+
+	build(test, &m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	/* A newer minor version is accepted. */
+	m.h->version_minor = 9;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	/* In place on the intermediate is fine for an activation. */
+	m.rw[4].bar = 7;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+}
+
+static void ane_image_bad_field_is_refused_and_named(struct kunit *test)
+{
+	const struct bad_case *c = test->param_value;
+	char field[ANE_IMG_FIELD_LEN];
+	struct img m;
+
+	build(test, &m);
+	c->mutate(&m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, field, c->field);
+}
+
+static void ane_image_short_buffers_are_refused(struct kunit *test)
+{
+	char field[ANE_IMG_FIELD_LEN];
+	struct img m;
+
+	build(test, &m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, 64, field), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, field, "header.image_size");
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE - 1, field), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, field, "header.image_size");
+}
+
+static struct kunit_case ane_image_cases[] = {
+	KUNIT_CASE(ane_image_good_image_is_accepted),
+	KUNIT_CASE_PARAM(ane_image_bad_field_is_refused_and_named, ane_image_bad_gen_params),
+	KUNIT_CASE(ane_image_short_buffers_are_refused),
+	{}
+};
+
+static struct kunit_suite ane_image_suite = {
+	.name = "ane_image",
+	.test_cases = ane_image_cases,
+};
+
+kunit_test_suite(ane_image_suite);
