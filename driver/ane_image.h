@@ -11,12 +11,9 @@
 
 #include <drm/ane_accel.h>
 
-struct ane_op_desc;
-
 /* Longest field name ane_image_validate() reports. */
 #define ANE_IMG_FIELD_LEN	64
 
 int ane_image_validate(const void *img, size_t size, char *field);
-int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d);
 
 #endif /* __ANE_IMAGE_H__ */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Task descriptors of a program image, decoded (see ane_td.c).
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_TD_H__
+#define __ANE_TD_H__
+
+#include <drm/ane_accel.h>
+
+#include "engine/ane_math.h"
+
+int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d);
+
+#endif /* __ANE_TD_H__ */
