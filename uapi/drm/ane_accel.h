@@ -143,9 +143,11 @@ struct drm_ane_device_open {
 
 /**
  * struct drm_ane_surface_ref - one surface of a send request
- * @handle: GEM handle of the surface, 0 ends the list.
+ * @handle: GEM handle of the surface (a syncobj handle for
+ *	%ANE_SURFACE_OUT_SYNCOBJ); 0 ends the list.
  * @kind: one of &enum drm_ane_surface_kind.
- * @bar: buffer-access-register slot the surface binds to (below 32).
+ * @bar: for inputs and outputs, the procedure's input or output index it
+ *	provides (each index exactly once); otherwise zero.
  * @reserved: must be zero.
  */
 struct drm_ane_surface_ref {
@@ -160,13 +162,17 @@ struct drm_ane_surface_ref {
  * @ANE_SURFACE_NONE: unused entry.
  * @ANE_SURFACE_INPUT: read by the program.
  * @ANE_SURFACE_OUTPUT: written by the program.
- * @ANE_SURFACE_INTERMEDIATE: scratch space of the program.
+ * @ANE_SURFACE_INTERMEDIATE: scratch space of the program (optional: the
+ *	driver provides one when the request names none).
+ * @ANE_SURFACE_OUT_SYNCOBJ: not a surface: a DRM syncobj whose fence is
+ *	replaced by the request's completion fence.
  */
 enum drm_ane_surface_kind {
 	ANE_SURFACE_NONE = 0,
 	ANE_SURFACE_INPUT = 1,
 	ANE_SURFACE_OUTPUT = 2,
 	ANE_SURFACE_INTERMEDIATE = 3,
+	ANE_SURFACE_OUT_SYNCOBJ = 4,
 };
 
 /**
@@ -918,6 +924,32 @@ struct ane_img_bar {
 	__u64 size;
 };
 
+/** @DRM_ANE_EVENT_REQUEST_COMPLETE: &struct drm_ane_event_complete. */
+#define DRM_ANE_EVENT_REQUEST_COMPLETE	0x80000001
+
+/**
+ * struct drm_ane_event_complete - a request completed (read from the file)
+ * @base: type %DRM_ANE_EVENT_REQUEST_COMPLETE, length sizeof(*this).
+ * @token: the request's program or instance token.
+ * @sequence: the request's sequence number.
+ * @seqno: the driver sequence number ProgramSendRequest returned.
+ * @status: 0, or a negative errno: -ENXIO a DART translation fault,
+ *	-ETIMEDOUT aborted at the firmware's deadline, -EIO the firmware
+ *	crashed or was reset, -EINVAL the engine refused an operation,
+ *	-ECANCELED the program was destroyed first.
+ * @reserved: zero.
+ * @exec_ns: engine time the request took.
+ */
+struct drm_ane_event_complete {
+	struct drm_event base;
+	__u64 token;
+	__u64 sequence;
+	__u64 seqno;
+	__s32 status;
+	__u32 reserved;
+	__u64 exec_ns;
+};
+
 /*
  * ioctl numbers.  Control selector N is DRM_COMMAND_BASE + N, direct-path
  * selector N is DRM_COMMAND_BASE + 0x20 + N.  Selectors whose sizes are
@@ -1045,6 +1077,7 @@ __ANE_SIZE_CHECK(struct drm_ane_surface_create, 32);
 __ANE_SIZE_CHECK(struct drm_ane_dma, 32);
 __ANE_SIZE_CHECK(struct drm_ane_dart_fault, 72);
 __ANE_SIZE_CHECK(struct drm_ane_get_fault, 80);
+__ANE_SIZE_CHECK(struct drm_ane_event_complete, 48);
 __ANE_SIZE_CHECK(struct ane_img_header, 128);
 __ANE_SIZE_CHECK(struct ane_img_procedure, 32);
 __ANE_SIZE_CHECK(struct ane_img_td, 144);
