@@ -47,15 +47,19 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # The compute engine's math (firmware/engine/) builds here as plain
 # userspace C for the host tests and ane-mathbench, with what the kernel's
 # CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
-# (ane_math_plan.c) is built without FPU registers, as in the kernel.
+# (ane_math_plan.c) is built without FPU registers, as in the kernel.  On
+# x86_64 the GEMM's AVX2 path (ane_math_avx2.c) is built with
+# -mavx2 -mfma -mf16c and ane_math.c with -DANE_MATH_AVX2 to call it; it
+# runs only when the program selects it (ane_math_set_isa()).
 ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c)
 ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h)
 ENGINE_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/engine/%.o,$(ENGINE_SRCS))
 ENGINE_SAN_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/san/engine/%.o,$(ENGINE_SRCS))
 ENGINE_INC := -I$(SRC)/firmware/engine
 ifeq ($(shell uname -m),x86_64)
-ENGINE_FPU_CFLAGS := -msse2 -mno-avx
-ENGINE_NOFPU_CFLAGS := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2
+ENGINE_CFLAGS_ane_math_avx2 := -msse2 -mavx2 -mfma -mf16c
+ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
 endif
 # Built only through pattern rules: keep them, they are not intermediates.
 .SECONDARY: $(ENGINE_OBJS) $(ENGINE_SAN_OBJS)
@@ -114,11 +118,11 @@ $(B)/lib/libane.pc: $(SRC)/lib/libane.pc.in
 
 $(B)/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(if $(filter ane_math_plan,$*),$(ENGINE_NOFPU_CFLAGS),$(ENGINE_FPU_CFLAGS)) -c -o $@ $<
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(if $(filter ane_math_plan,$*),$(ENGINE_NOFPU_CFLAGS),$(ENGINE_FPU_CFLAGS)) -c -o $@ $<
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 # ---------------------------------------------------------------- tools
 tools: $(addprefix $(B)/tools/,$(TOOLS))

@@ -6,7 +6,10 @@
  * $(CC_FLAGS_NO_FPU), and everything here runs between kernel_fpu_begin()
  * and kernel_fpu_end().  So: no kernel calls, no libm, no <linux/fpu.h>;
  * only SSE/SSE2 on x86_64, which GCC's vector extension (ane_v4, four
- * floats) maps onto without intrinsics headers.  The kernel's FPU code
+ * floats) maps onto without intrinsics headers.  Built with ANE_MATH_AVX2
+ * defined, it hands GEMM chunks to ane_math_avx2.c when ane_math_isa says
+ * so (see ane_math_set_isa()); the plan, and so the chunks and the
+ * workspace, are the same either way.  The kernel's FPU code
  * runs with an 8-byte preferred stack boundary: vectors meet memory through
  * __builtin_memcpy (unaligned) or in the 64-byte-aligned workspace, and
  * where GCC spills one it realigns that function's frame itself.
@@ -18,6 +21,13 @@
 #include "ane_math_impl.h"
 
 typedef float ane_v4 __attribute__((vector_size(16)));
+
+/* The ISAs this object can run (see ane_math_set_isa()). */
+const uint32_t ane_math_isas_built = (1u << ANE_MATH_ISA_SSE2)
+#ifdef ANE_MATH_AVX2
+	| (1u << ANE_MATH_ISA_AVX2_FMA)
+#endif
+	;
 
 /* ------------------------------------------------------------ scalars */
 
@@ -350,28 +360,7 @@ static inline uint64_t ane_bstride(const struct ane_tensor *t, unsigned int dim)
 
 /* ------------------------------------------------------------ GEMM */
 
-/*
- * A GEMM problem C (M x N) = A (M x K) * B (K x N) in the shape of a
- * convolution, which covers MATMUL as a 1x1 convolution:
- *   A(m, k) = a[m*a_sm + ci*a_sc + kh*a_sh + kw*a_sw], k = (ci, kh, kw);
- *   B(k, j) = x[ci*x_sc + ih*x_sh + iw*x_sw] (0 outside H x W), with
- *	j = (oh, ow), ih = oh*sh - pt + kh*dh, iw = ow*sw - pl + kw*dw;
- *   C(m, j) -> y[m*y_sm + oh*y_sh + ow*y_sw].
- * MATMUL: Cin = K, KH = KW = 1, H = 1, W = Wo = N.
- */
-struct ane_gemm {
-	const uint16_t *a;
-	uint64_t a_sm, a_sc, a_sh, a_sw;
-	const uint16_t *x;
-	uint64_t x_sc, x_sh, x_sw;
-	uint32_t cin, kh, kw, h, w;
-	uint32_t sh, sw, dh, dw, pt, pl, wo;
-	uint16_t *y;
-	uint64_t y_sm, y_sh, y_sw;
-	const uint16_t *bias;	/* NULL or one element per row m */
-	uint64_t bias_s;
-	uint32_t act;
-};
+/* struct ane_gemm, the GEMM problem, is in ane_math_impl.h. */
 
 static void ane_gemm_setup(const struct ane_op_desc *d, uint64_t prob,
 			   const struct ane_plan *p, struct ane_gemm *g)
@@ -643,14 +632,21 @@ static void ane_kernel_6x8(uint32_t K, const float *a, const float *b,
 		__builtin_memcpy(tile + 4 * k, &c[k], 16);
 }
 
-/* Bias, activation and rounding of one tile (columns in panel order). */
-static void ane_store_tile(const struct ane_gemm *g, const float *tile,
-			   uint32_t m, uint32_t rows, uint32_t col,
-			   uint32_t cols)
+/* Bias, activation and rounding of one tile (see ane_math_impl.h). */
+void ane_gemm_store_tile(const struct ane_gemm *g, const float *tile,
+			 uint32_t ld, const uint8_t *pos, uint32_t m,
+			 uint32_t rows, uint32_t col, uint32_t cols)
 {
-	uint64_t coff[ANE_NR];
+	uint64_t coff[ANE_NU];
+	uint8_t id[ANE_NU];
 	uint32_t i, j, oh = col / g->wo, ow = col % g->wo;
-	float v[ANE_NR];
+	float v[ANE_NU];
+
+	if (!pos) {
+		for (j = 0; j < cols; j++)
+			id[j] = (uint8_t)j;
+		pos = id;
+	}
 
 	for (j = 0; j < cols; j++) {
 		coff[j] = (uint64_t)oh * g->y_sh + (uint64_t)ow * g->y_sw;
@@ -661,18 +657,18 @@ static void ane_store_tile(const struct ane_gemm *g, const float *tile,
 	}
 	for (i = 0; i < rows; i++) {
 		uint16_t *y = g->y + (uint64_t)(m + i) * g->y_sm;
-		const float *t = tile + i * ANE_NR;
+		const float *t = tile + i * ld;
 		float bias;
 
 		if (g->act == ANE_ACT_NONE && !g->bias) {
 			for (j = 0; j < cols; j++)
-				y[coff[j]] = ane_f2h(t[ane_col_pos[j]]);
+				y[coff[j]] = ane_f2h(t[pos[j]]);
 			continue;
 		}
 		bias = g->bias ? ane_h2f(g->bias[(uint64_t)(m + i) * g->bias_s]) :
 		       0.0f;
 		for (j = 0; j < cols; j++)
-			v[j] = t[ane_col_pos[j]] + bias;
+			v[j] = t[pos[j]] + bias;
 		ane_act_vec(g->act, v, cols);
 		for (j = 0; j < cols; j++)
 			y[coff[j]] = ane_f2h(v[j]);
@@ -693,12 +689,27 @@ static void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	float *pb = (float *)((char *)d->work + p->b_off);
 	float tile[ANE_MR * ANE_NR];
 	struct ane_gemm g;
+#ifdef ANE_MATH_AVX2
+	int avx2 = ane_math_isa == ANE_MATH_ISA_AVX2_FMA;
+	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen,
+				     .pa = pa, .pb = pb };
+#endif
 
 	ane_gemm_setup(d, prob, p, &g);
 	if (t < p->nbpack) {
-		/* a packing chunk of this B block */
-		ane_pack_b(&g, K, n0, nlen, pb, (uint32_t)t * p->bppc,
-			   (uint32_t)(t + 1) * p->bppc);
+		/* a packing chunk of this B block: units of ANE_NU columns */
+		uint32_t u0 = (uint32_t)t * p->bppc, u1 = u0 + p->bppc;
+
+#ifdef ANE_MATH_AVX2
+		if (avx2) {
+			gc.u0 = u0;
+			gc.u1 = u1;
+			ane_gemm_chunk_avx2(&g, &gc);
+			return;
+		}
+#endif
+		ane_pack_b(&g, K, n0, nlen, pb, u0 * (ANE_NU / ANE_NR),
+			   u1 * (ANE_NU / ANE_NR));
 		return;
 	}
 	t -= p->nbpack;
@@ -708,6 +719,18 @@ static void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	mlen = p->M - m0 < p->mc ? p->M - m0 : p->mc;
 	c0 = sub * p->ncc;
 	c1 = c0 + p->ncc < nlen ? c0 + p->ncc : nlen;
+#ifdef ANE_MATH_AVX2
+	if (avx2) {
+		gc.compute = 1;
+		gc.pack_a = sub == 0;
+		gc.m0 = m0;
+		gc.mlen = mlen;
+		gc.c0 = c0;
+		gc.c1 = c1;
+		ane_gemm_chunk_avx2(&g, &gc);
+		return;
+	}
+#endif
 	/* The first chunk of an A block packs it for the ones that follow. */
 	if (sub == 0)
 		ane_pack_a(&g, K, m0, mlen, pa);
@@ -719,7 +742,8 @@ static void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 			uint32_t rows = mlen - ir < ANE_MR ? mlen - ir : ANE_MR;
 
 			ane_kernel_6x8(K, pa + (uint64_t)ir * K * 4, bp, tile);
-			ane_store_tile(&g, tile, m0 + ir, rows, n0 + jr, cols);
+			ane_gemm_store_tile(&g, tile, ANE_NR, ane_col_pos, m0 + ir,
+					    rows, n0 + jr, cols);
 		}
 	}
 }

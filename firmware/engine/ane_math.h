@@ -24,12 +24,20 @@
  * - ane_math_plan.c is integer-only: fp16 bit conversions, validation,
  *   workspace sizes and chunk counts.  It is built like any kernel code
  *   (no FPU flags) and may be called anywhere.
- * - ane_math.c holds every floating-point instruction.  In the kernel it is
- *   built with CFLAGS += $(CC_FLAGS_FPU), CFLAGS_REMOVE += $(CC_FLAGS_NO_FPU),
- *   and ane_op_run() and the float helpers may only be called between
+ * - ane_math.c holds every floating-point instruction of the SSE2 path and
+ *   of everything but the GEMM's hot loops.  In the kernel it is built with
+ *   CFLAGS += $(CC_FLAGS_FPU), CFLAGS_REMOVE += $(CC_FLAGS_NO_FPU), and
+ *   ane_op_run() and the float helpers may only be called between
  *   kernel_fpu_begin() and kernel_fpu_end().
+ * - ane_math_avx2.c (x86_64, optional) holds the GEMM's AVX2 + FMA + F16C
+ *   path: B and A packing with fp16 -> fp32 conversion, the 6 x 16 inner
+ *   kernel and the stores.  It is built with $(CC_FLAGS_FPU) -mavx2 -mfma
+ *   -mf16c, and ane_math.c with -DANE_MATH_AVX2 so that it calls it; it
+ *   runs only inside ane_op_run(), so inside the same FPU sections
+ *   (kernel_fpu_begin() saves and restores the full AVX state).
+ *   Without it the engine is SSE2 only; see ane_math_set_isa().
  *
- * Neither includes anything but this header; this header includes only
+ * None includes anything but this header; this header includes only
  * <linux/types.h> (kernel) or <stdint.h>/<stddef.h> (userspace).  The
  * prototypes that take or return float are visible only to userspace and
  * to code that defines ANE_MATH_FPU (ane_math.c), so non-FPU kernel code
@@ -69,6 +77,30 @@
 
 /* Alignment the workspace must have, in bytes. */
 #define ANE_MATH_WORK_ALIGN	64u
+
+/**
+ * enum ane_math_isa - the instruction set ane_op_run() uses
+ * @ANE_MATH_ISA_SSE2: SSE/SSE2 only, what the kernel's CC_FLAGS_FPU allows
+ *	on x86_64; plain C vectors elsewhere.  The default.
+ * @ANE_MATH_ISA_AVX2_FMA: the GEMM (MATMUL and CONV but depthwise-like)
+ *	packs, multiplies and stores with AVX2, FMA and F16C instructions;
+ *	everything else runs as with SSE2.  Only for a CPU that has all
+ *	three (and an OS that saves the AVX state).
+ * @ANE_MATH_ISA_COUNT: number of values.
+ *
+ * The engine never looks at the CPU itself: the caller decides, once,
+ * before any operation runs -- the kernel from boot_cpu_has(X86_FEATURE_AVX2),
+ * (X86_FEATURE_FMA) and (X86_FEATURE_F16C), userspace from
+ * __builtin_cpu_supports("avx2"), ("fma") and ("f16c") -- and calls
+ * ane_math_set_isa().  Results of both paths agree with the exact value
+ * within the same bound, but not bit for bit with each other (FMA rounds
+ * once per multiply-add); within one path they never depend on chunking.
+ */
+enum ane_math_isa {
+	ANE_MATH_ISA_SSE2 = 0,
+	ANE_MATH_ISA_AVX2_FMA = 1,
+	ANE_MATH_ISA_COUNT,
+};
 
 /* Dimension indices into ane_tensor.dim[] and .stride[]. */
 enum ane_dim {
@@ -310,6 +342,37 @@ uint64_t ane_op_chunks(const struct ane_op_desc *d);
  */
 void ane_tensor_dense(struct ane_tensor *t, void *base, uint32_t n,
 		      uint32_t c, uint32_t h, uint32_t w);
+
+/**
+ * ane_math_set_isa() - choose the instruction set of ane_op_run()
+ * @isa: enum ane_math_isa.  The caller vouches that the CPU has it.
+ *
+ * One global setting, SSE2 until set.  Set it before any operation runs
+ * (at module or program start); it may change between operations, never
+ * while one is between its first and last chunk (the chunks of one run
+ * share packed data whose layout depends on it).  The chunk count and the
+ * workspace size do not depend on it, so a descriptor validated under one
+ * setting stays valid under the other.  Integer only; callable anywhere.
+ *
+ * Return: 0, or -ANE_MATH_EINVAL if @isa is unknown or not built in (then
+ * the setting is unchanged).
+ */
+int ane_math_set_isa(uint32_t isa);
+
+/**
+ * ane_math_get_isa() - the instruction set ane_op_run() uses
+ *
+ * Return: an enum ane_math_isa value.
+ */
+uint32_t ane_math_get_isa(void);
+
+/**
+ * ane_math_isa_built() - whether this build can run an instruction set
+ * @isa: enum ane_math_isa.
+ *
+ * Return: 1 if ane_math_set_isa(@isa) would succeed, else 0.
+ */
+int ane_math_isa_built(uint32_t isa);
 
 /**
  * ane_fp16_from_fp32_bits() - fp32 to fp16 on bit patterns

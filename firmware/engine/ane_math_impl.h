@@ -12,17 +12,25 @@
 
 #include "ane_math.h"
 
-/* The GEMM register block: MR rows of A by NR columns of B. */
-#define ANE_MR	6u
-#define ANE_NR	8u
+/*
+ * The GEMM register blocks: ANE_MR rows of A by ANE_NR columns of B on the
+ * SSE2 path, ANE_MR by ANE_NR_AVX2 on the AVX2 path.  The plan cuts the
+ * columns in units of ANE_NU, which both panel widths divide, so that the
+ * chunk count and the workspace do not depend on the ISA (see
+ * ane_math_set_isa()).
+ */
+#define ANE_MR		6u
+#define ANE_NR		8u
+#define ANE_NR_AVX2	16u
+#define ANE_NU		16u
 
 /*
  * Packed-block budgets.  A B block (K x nc fp32) is packed once per
  * column block and serves every row block; an A block (mc x K fp32, each
- * element stored as a broadcast quadruple) is packed once per row block
- * of a column block.  So each fp16 element of B is converted once, each of
- * A once per column block, and the inner kernel streams A from L2 while
- * one B panel stays in L1.
+ * element stored as a broadcast quadruple on the SSE2 path, once on the
+ * AVX2 path) is packed once per row block of a column block.  So each fp16
+ * element of B is converted once, each of A once per column block, and the
+ * inner kernel streams A from L2 while one B panel stays in L1.
  */
 #define ANE_PACK_A_BYTES	(512u * 1024u)
 #define ANE_PACK_B_BYTES	(1024u * 1024u)
@@ -62,14 +70,14 @@ enum ane_plan_kind {
  * @N: GEMM columns (MATMUL: N; CONV: Ho * Wo).
  * @K: GEMM depth (MATMUL: K; CONV: Cin / groups * KH * KW).
  * @problems: independent GEMMs (MATMUL: N * C of dst; CONV: N * groups).
- * @nc: columns per B block (multiple of ANE_NR).
+ * @nc: columns per B block (multiple of ANE_NU).
  * @mc: rows per A block (multiple of ANE_MR).
- * @ncc: columns per chunk within a block (multiple of ANE_NR).
+ * @ncc: columns per chunk within a block (multiple of ANE_NU).
  * @nblocks: B blocks per problem.
  * @mblocks: A blocks per B block.
  * @nsub: compute chunks per A block.
  * @nbpack: chunks that pack one B block.
- * @bppc: B panels (of ANE_NR columns) packed per packing chunk.
+ * @bppc: column units (of ANE_NU columns) of B packed per packing chunk.
  * @b_off: byte offset of the B pack area in the workspace (A is at 0);
  *	for direct convolution, of the input row buffer.
  * @rows: ROWS plans: units of work, each a segment of a dst row (for
@@ -103,8 +111,73 @@ struct ane_plan {
 /*
  * Derive the plan of a descriptor whose shapes have been checked (by
  * ane_op_workspace_size() or ane_op_validate()).  Pure integer arithmetic.
+ * It does not depend on the ISA selected.
  */
 void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p);
+
+/* The ISA ane_op_run() uses (enum ane_math_isa); see ane_math_set_isa(). */
+extern uint32_t ane_math_isa;
+
+/*
+ * The ISAs this build of ane_math.o can run, one bit per enum ane_math_isa
+ * value: SSE2 always, AVX2_FMA when ane_math.c is built with ANE_MATH_AVX2
+ * defined and linked with ane_math_avx2.o.  Data, so that the integer
+ * object can read it.
+ */
+extern const uint32_t ane_math_isas_built;
+
+/*
+ * A GEMM problem C (M x N) = A (M x K) * B (K x N) in the shape of a
+ * convolution, which covers MATMUL as a 1x1 convolution:
+ *   A(m, k) = a[m*a_sm + ci*a_sc + kh*a_sh + kw*a_sw], k = (ci, kh, kw);
+ *   B(k, j) = x[ci*x_sc + ih*x_sh + iw*x_sw] (0 outside H x W), with
+ *	j = (oh, ow), ih = oh*sh - pt + kh*dh, iw = ow*sw - pl + kw*dw;
+ *   C(m, j) -> y[m*y_sm + oh*y_sh + ow*y_sw].
+ * MATMUL: Cin = K, KH = KW = 1, H = 1, W = Wo = N.
+ */
+struct ane_gemm {
+	const uint16_t *a;
+	uint64_t a_sm, a_sc, a_sh, a_sw;
+	const uint16_t *x;
+	uint64_t x_sc, x_sh, x_sw;
+	uint32_t cin, kh, kw, h, w;
+	uint32_t sh, sw, dh, dw, pt, pl, wo;
+	uint16_t *y;
+	uint64_t y_sm, y_sh, y_sw;
+	const uint16_t *bias;	/* NULL or one element per row m */
+	uint64_t bias_s;
+	uint32_t act;
+};
+
+/*
+ * One GEMM chunk, as ane_math.c hands it to an ISA path: either pack
+ * column units [u0, u1) of the B block (columns [n0, n0 + nlen) of the
+ * problem) into @pb, or (@compute) compute rows [m0, m0 + mlen) by block
+ * columns [c0, c1), packing that A block into @pa first if @pack_a.
+ */
+struct ane_gemm_chunk {
+	uint32_t K, n0, nlen;
+	uint32_t compute, pack_a;
+	uint32_t u0, u1;
+	uint32_t m0, mlen, c0, c1;
+	float *pa, *pb;
+};
+
+#ifdef ANE_MATH_FPU
+/*
+ * Bias, activation and rounding of one tile of C computed by an inner
+ * kernel: @rows x @cols values, row i at @tile + i * @ld, column j of the
+ * tile at position @pos[j] (NULL: at j).  Rows from @m, columns from @col
+ * (a GEMM column index).  In ane_math.c, shared by the ISA paths.
+ */
+void ane_gemm_store_tile(const struct ane_gemm *g, const float *tile,
+			 uint32_t ld, const uint8_t *pos, uint32_t m,
+			 uint32_t rows, uint32_t col, uint32_t cols);
+
+/* The AVX2 + FMA + F16C path of one GEMM chunk (ane_math_avx2.c). */
+void ane_gemm_chunk_avx2(const struct ane_gemm *g,
+			 const struct ane_gemm_chunk *c);
+#endif
 
 /* ------------------------------------------------------------ fp16 bits */
 

@@ -11,6 +11,28 @@
 
 #include "ane_math_impl.h"
 
+/* ------------------------------------------------------------ ISA */
+
+uint32_t ane_math_isa = ANE_MATH_ISA_SSE2;
+
+int ane_math_isa_built(uint32_t isa)
+{
+	return isa < ANE_MATH_ISA_COUNT && ((ane_math_isas_built >> isa) & 1u);
+}
+
+int ane_math_set_isa(uint32_t isa)
+{
+	if (!ane_math_isa_built(isa))
+		return -ANE_MATH_EINVAL;
+	ane_math_isa = isa;
+	return 0;
+}
+
+uint32_t ane_math_get_isa(void)
+{
+	return ane_math_isa;
+}
+
 /* ------------------------------------------------------------ fp16 bits */
 
 uint16_t ane_fp16_from_fp32_bits(uint32_t f)
@@ -427,13 +449,17 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 {
 	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc;
 
-	nc = ane_balance(p->N, ANE_PACK_B_BYTES / k4, ANE_NR, &p->nblocks);
-	/* A is packed as broadcast quadruples: 16 bytes per element */
+	/*
+	 * The same plan serves both ISA paths: columns in units of ANE_NU
+	 * (two SSE2 panels, one AVX2 panel), the A area sized for SSE2's
+	 * broadcast quadruples (16 bytes per element; AVX2 uses a quarter).
+	 */
+	nc = ane_balance(p->N, ANE_PACK_B_BYTES / k4, ANE_NU, &p->nblocks);
 	mc = ane_balance(p->M, ANE_PACK_A_BYTES / (k4 * 4), ANE_MR, &p->mblocks);
-	ncc = ane_balance(nc, budget / (mc * (p->K + ANE_COST_STORE)), ANE_NR,
+	ncc = ane_balance(nc, budget / (mc * (p->K + ANE_COST_STORE)), ANE_NU,
 			  &p->nsub);
-	p->bppc = (uint32_t)ane_balance(nc / ANE_NR,
-					budget / (k4 / 4 * ANE_NR * ANE_COST_PACK),
+	p->bppc = (uint32_t)ane_balance(nc / ANE_NU,
+					budget / (k4 / 4 * ANE_NU * ANE_COST_PACK),
 					1, &p->nbpack);
 	p->nc = (uint32_t)nc;
 	p->mc = (uint32_t)mc;

@@ -4,6 +4,9 @@
  * operation against a straightforward double-precision reference, the fp16
  * conversions exhaustively, the activations over a sweep, validation of
  * each class of bad descriptor, and chunked against unchunked execution.
+ * Every test that runs an operation runs once per instruction-set path
+ * (enum ane_math_isa) this build and CPU have; a path the CPU lacks is
+ * reported as skipped.
  *
  * Tolerance of an fp16 result against the exact value r of the same fp16
  * inputs (computed in double):
@@ -44,6 +47,45 @@ static double rngf(double lo, double hi)
 {
 	return lo + (hi - lo) * (double)(rng() >> 11) / 9007199254740992.0;
 }
+
+/* ------------------------------------------------------------ ISA paths */
+
+static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
+	[ANE_MATH_ISA_SSE2] = "sse2",
+	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
+};
+
+/* Why @isa cannot run here, or NULL if it can. */
+static const char *isa_missing(uint32_t isa)
+{
+	if (!ane_math_isa_built(isa))
+		return "not built into the engine (not x86_64?)";
+	if (isa == ANE_MATH_ISA_AVX2_FMA) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_cpu_init();
+		if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+		    !__builtin_cpu_supports("f16c"))
+			return "this CPU lacks AVX2, FMA or F16C";
+#else
+		return "not an x86 CPU";
+#endif
+	}
+	return NULL;
+}
+
+/* T_RUN with the ISA path in the test's name. */
+#define T_RUN_ISA(fn, isa) do { \
+	t_case_failed = 0; \
+	fn(); \
+	if (t_case_failed) { \
+		t_failed++; \
+		printf("not ok - %s [%s]\n", #fn, isa_name[isa]); \
+	} else { \
+		t_passed++; \
+		printf("ok - %s [%s]\n", #fn, isa_name[isa]); \
+	} \
+	fflush(stdout); \
+} while (0)
 
 static double h2d(uint16_t h)
 {
@@ -543,6 +585,10 @@ static void test_matmul_batched_broadcast_transposed_fused(void)
 		{ 1, 2, 12, 40, 9, 1, 2, 1, 1, 1, ANE_ACT_RELU, 0 },
 		{ 1, 1, 8, 33, 16, 1, 1, 1, 1, 0, ANE_ACT_GELU, 0 },
 		{ 1, 1, 8, 33, 16, 1, 1, 1, 1, 0, ANE_ACT_SIGMOID, 0 },
+		/* whole 16-column panels and a partial one, vector-stored */
+		{ 1, 1, 13, 37, 48, 1, 1, 1, 1, 0, ANE_ACT_RELU6, 0 },
+		{ 2, 1, 7, 20, 35, 2, 1, 1, 1, 0, ANE_ACT_RELU, 2 },
+		{ 1, 1, 11, 17, 40, 1, 1, 1, 1, 1, ANE_ACT_TANH, 1 },
 	};
 	unsigned int i;
 	char name[32];
@@ -550,6 +596,71 @@ static void test_matmul_batched_broadcast_transposed_fused(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(name, sizeof(name), "batched case %u", i);
 		matmul_case(&cases[i], name);
+	}
+}
+
+/*
+ * Views the packers and the stores must not take for dense: A stored
+ * k-major (a transposed view), the destination transposed (its W stride is
+ * not 1), with a bias-free fused ReLU.
+ */
+static void test_matmul_transposed_a_and_dst(void)
+{
+	static const uint32_t shapes[][3] = { { 19, 27, 21 }, { 12, 40, 48 } };
+	unsigned int si;
+
+	for (si = 0; si < 2; si++) {
+		uint32_t m = shapes[si][0], k = shapes[si][1], n = shapes[si][2];
+		struct ane_op_desc d = { 0 };
+		struct tt a, b, y, yv;
+		double *ref = calloc((size_t)m * n, sizeof(double));
+		double *mag = calloc((size_t)m * n, sizeof(double));
+		uint32_t i, j, l;
+		uint64_t t;
+
+		tt_alloc(&a, 1, 1, k, m, 1);		/* A^T in memory */
+		tt_alloc(&b, 1, 1, k, n, 0);
+		tt_alloc(&y, 1, 1, n, m, 3);		/* Y^T in memory */
+		tt_fill(&a, -1, 1);
+		tt_fill(&b, -1, 1);
+		d.op = ANE_OP_MATMUL;
+		d.act = ANE_ACT_RELU;
+		d.src[0] = a.t;
+		d.src[0].dim[ANE_H] = m;
+		d.src[0].dim[ANE_W] = k;
+		t = d.src[0].stride[ANE_H];
+		d.src[0].stride[ANE_H] = d.src[0].stride[ANE_W];
+		d.src[0].stride[ANE_W] = t;
+		d.src[1] = b.t;
+		yv = y;
+		yv.t.dim[ANE_H] = m;
+		yv.t.dim[ANE_W] = n;
+		t = yv.t.stride[ANE_H];
+		yv.t.stride[ANE_H] = yv.t.stride[ANE_W];
+		yv.t.stride[ANE_W] = t;
+		d.dst = yv.t;
+		T_EQ(run_op(&d), 0);
+		for (i = 0; i < m; i++)
+			for (j = 0; j < n; j++) {
+				double sum = 0, sa = 0;
+
+				for (l = 0; l < k; l++) {
+					double v = tget(&d.src[0], 0, 0, i, l) *
+						   tget(&b.t, 0, 0, l, j);
+
+					sum += v;
+					sa += fabs(v);
+				}
+				ref[i * n + j] = ref_act(ANE_ACT_RELU, sum);
+				mag[i * n + j] = sa;
+			}
+		check_out(&yv, ref, mag, k, si ? "transposed views 1" :
+						 "transposed views 0");
+		free(ref);
+		free(mag);
+		tt_free(&a);
+		tt_free(&b);
+		tt_free(&y);
 	}
 }
 
@@ -627,7 +738,7 @@ static void conv_case(const struct conv_case *cc, const char *what)
 	size_t o = 0;
 
 	tt_alloc(&x, cc->n, cc->cin, cc->h, cc->w, cc->pad);
-	tt_alloc(&w, cc->cout, cin_g, cc->kh, cc->kw, 0);
+	tt_alloc(&w, cc->cout, cin_g, cc->kh, cc->kw, cc->pad);	/* not dense if pad */
 	tt_alloc(&y, cc->n, cc->cout, ho, wo, cc->pad);
 	tt_fill(&x, -1, 1);
 	tt_fill(&w, -1, 1);
@@ -699,6 +810,9 @@ static void test_conv_1x1_and_kxk(void)
 		CONV(1, 7, 1, 1, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0),
 		/* a network-sized layer: several chunks at the default size */
 		CONV(1, 32, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 0),
+		/* rows wider than a 16-column panel, vector-stored and not */
+		CONV(1, 8, 6, 40, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU6, 0),
+		CONV(2, 6, 3, 37, 10, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 1),
 	};
 	unsigned int i;
 	char name[32];
@@ -1557,35 +1671,119 @@ static void test_validate_fuzz(void)
 	T_CHECK(ok > 0, "nothing accepted");
 }
 
+/* ------------------------------------------------------------ ISA */
+
+/*
+ * The selection itself: SSE2 until set (this runs first), unknown values
+ * refused, and a plan -- chunk count and workspace -- that does not depend
+ * on the ISA, so a descriptor validated under one runs under the other.
+ */
+static void test_isa_default_and_selection(void)
+{
+	static const uint32_t big[][3] = { { 512, 512, 512 }, { 300, 16384, 9 },
+					   { 7, 33, 1000 } };
+	struct ane_op_desc d;
+	uint64_t ws[ANE_MATH_ISA_COUNT], ch[ANE_MATH_ISA_COUNT];
+	uint32_t op, isa, i;
+
+	T_EQ(ane_math_get_isa(), ANE_MATH_ISA_SSE2);
+	T_EQ(ane_math_isa_built(ANE_MATH_ISA_SSE2), 1);
+	T_EQ(ane_math_isa_built(ANE_MATH_ISA_COUNT), 0);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_COUNT), (uint64_t)-ANE_MATH_EINVAL);
+	T_EQ(ane_math_set_isa(~0u), (uint64_t)-ANE_MATH_EINVAL);
+	T_EQ(ane_math_get_isa(), ANE_MATH_ISA_SSE2);
+#if defined(__x86_64__)
+	T_EQ(ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA), 1);	/* the Makefile builds it */
+#endif
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_AVX2_FMA),
+	     ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ? 0 : (uint64_t)-ANE_MATH_EINVAL);
+	T_EQ(ane_math_get_isa(), ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ?
+	     ANE_MATH_ISA_AVX2_FMA : ANE_MATH_ISA_SSE2);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+	T_EQ(ane_math_get_isa(), ANE_MATH_ISA_SSE2);
+
+	for (op = ANE_OP_CONV; op < ANE_OP_COUNT + 3; op++) {
+		if (op < ANE_OP_COUNT) {
+			good_desc(op, &d);
+		} else {	/* large matmuls, only planned: no buffers behind them */
+			const uint32_t *s3 = big[op - ANE_OP_COUNT];
+
+			memset(&d, 0, sizeof(d));
+			d.op = ANE_OP_MATMUL;
+			ane_tensor_dense(&d.src[0], (void *)(uintptr_t)0x10000000, 1, 1,
+					 s3[0], s3[1]);
+			ane_tensor_dense(&d.src[1], (void *)(uintptr_t)0x20000000, 1, 1,
+					 s3[1], s3[2]);
+			ane_tensor_dense(&d.dst, (void *)(uintptr_t)0x30000000, 1, 1,
+					 s3[0], s3[2]);
+		}
+		for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+			ws[isa] = ch[isa] = 0;
+			if (ane_math_set_isa(isa))
+				continue;
+			T_EQ(ane_op_workspace_size(&d, &ws[isa]), 0);
+			ch[isa] = ane_op_chunks(&d);
+		}
+		for (i = 1; i < ANE_MATH_ISA_COUNT; i++)
+			if (ane_math_isa_built(i))
+				T_CHECK(ws[i] == ws[0] && ch[i] == ch[0],
+					"op %u: isa %u plans differently", op, i);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
 int main(void)
 {
 	clock_t t0 = clock();
+	uint32_t isa;
+	const char *why;
 
+	T_RUN(test_isa_default_and_selection);
 	T_RUN(test_fp16_all_values_round_trip);
 	T_RUN(test_fp16_rounding_ties_and_edges);
 	T_RUN(test_fp16_rounding_random_is_nearest_even);
 	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
 	T_RUN(test_activation_accuracy_over_a_sweep);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
-	T_RUN(test_matmul_small_and_odd_shapes);
-	T_RUN(test_matmul_batched_broadcast_transposed_fused);
-	T_RUN(test_matmul_packs_every_fp16_value);
-	T_RUN(test_conv_1x1_and_kxk);
-	T_RUN(test_conv_stride_padding_dilation);
-	T_RUN(test_conv_groups_and_depthwise);
-	T_RUN(test_conv_1x1_is_matmul);
-	T_RUN(test_eltwise_ops_with_broadcasting);
-	T_RUN(test_eltwise_max_min_propagate_nan);
-	T_RUN(test_activation_op_all_kinds);
-	T_RUN(test_pool_max_and_average);
-	T_RUN(test_softmax_sums_to_one_and_is_stable);
-	T_RUN(test_chunked_is_bit_identical_to_unchunked);
-	T_RUN(test_validate_accepts_good_descriptors);
+	/* every test that runs an operation, on every ISA path there is */
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		why = isa_missing(isa);
+		if (why) {
+			printf("# SKIPPED: the %s path: %s\n", isa_name[isa], why);
+			continue;
+		}
+		if (ane_math_set_isa(isa)) {
+			printf("not ok - ane_math_set_isa(%s)\n", isa_name[isa]);
+			t_failed++;
+			continue;
+		}
+		printf("# isa path: %s\n", isa_name[isa]);
+		T_RUN_ISA(test_matmul_small_and_odd_shapes, isa);
+		T_RUN_ISA(test_matmul_batched_broadcast_transposed_fused, isa);
+		T_RUN_ISA(test_matmul_transposed_a_and_dst, isa);
+		T_RUN_ISA(test_matmul_packs_every_fp16_value, isa);
+		T_RUN_ISA(test_conv_1x1_and_kxk, isa);
+		T_RUN_ISA(test_conv_stride_padding_dilation, isa);
+		T_RUN_ISA(test_conv_groups_and_depthwise, isa);
+		T_RUN_ISA(test_conv_1x1_is_matmul, isa);
+		T_RUN_ISA(test_eltwise_ops_with_broadcasting, isa);
+		T_RUN_ISA(test_eltwise_max_min_propagate_nan, isa);
+		T_RUN_ISA(test_activation_op_all_kinds, isa);
+		T_RUN_ISA(test_pool_max_and_average, isa);
+		T_RUN_ISA(test_softmax_sums_to_one_and_is_stable, isa);
+		T_RUN_ISA(test_chunked_is_bit_identical_to_unchunked, isa);
+		T_RUN_ISA(test_validate_accepts_good_descriptors, isa);
+		T_RUN_ISA(test_validate_fuzz, isa);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
 	T_RUN(test_validate_rejects_bad_op_and_fields);
 	T_RUN(test_validate_rejects_bad_tensors);
 	T_RUN(test_validate_rejects_bad_shapes_and_params);
 	T_RUN(test_validate_rejects_bad_workspace);
-	T_RUN(test_validate_fuzz);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
+		if ((why = isa_missing(isa)))
+			printf("# math: the %s path was SKIPPED (%s)\n",
+			       isa_name[isa], why);
 	printf("# %.2f s CPU\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
 	return t_summary("math");
 }
