@@ -7,8 +7,10 @@
 
 #include <linux/capability.h>
 #include <linux/errno.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
+#include <drm/drm_drv.h>
 #include <drm/ane_accel.h>
 
 #include "ane_drv.h"
@@ -39,7 +41,7 @@ int ane_device_open_check(const struct drm_ane_device_info_in *in)
  * devices: a sequence number mixed with a per-device random key.  Zero is
  * never handed out.
  */
-static u64 ane_new_token(struct ane_device *adev)
+u64 ane_new_token(struct ane_device *adev)
 {
 	u64 token;
 
@@ -147,7 +149,35 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	atomic64_set(&af->completed, 0);
 	mutex_init(&af->ctx_lock);
 	INIT_LIST_HEAD(&af->umaps);
+	kref_init(&af->ref);
+	mutex_init(&af->prog_lock);
+	INIT_LIST_HEAD(&af->programs);
+	/* Requests may outlive the file: keep the device with the client. */
+	drm_dev_get(&adev->drm);
 	return 0;
+}
+
+static void ane_file_release(struct kref *ref)
+{
+	struct ane_file *af = container_of(ref, struct ane_file, ref);
+	struct ane_device *adev = af->adev;
+
+	ane_file_programs_fini(af);
+	ane_file_unmap_all(af);
+	mutex_destroy(&af->prog_lock);
+	mutex_destroy(&af->ctx_lock);
+	kfree(af);
+	drm_dev_put(&adev->drm);
+}
+
+void ane_file_get(struct ane_file *af)
+{
+	kref_get(&af->ref);
+}
+
+void ane_file_put(struct ane_file *af)
+{
+	kref_put(&af->ref, ane_file_release);
 }
 
 void ane_file_fini(struct ane_file *af)
@@ -156,6 +186,6 @@ void ane_file_fini(struct ane_file *af)
 	if (af->state == ANE_CLIENT_OPEN)
 		atomic_dec(&af->adev->open_clients);
 	ane_dwp_file_fini(af);
-	ane_file_unmap_all(af);
-	mutex_destroy(&af->ctx_lock);
+	af->drm_file = NULL;
+	ane_file_put(af);
 }

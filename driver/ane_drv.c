@@ -6,6 +6,7 @@
  */
 
 #include <linux/compat.h>
+#include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/module.h>
@@ -50,8 +51,8 @@ static void ane_drm_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct ane_file *af = file->driver_priv;
 
+	/* The client lives on while its requests are in flight. */
 	ane_file_fini(af);
-	kfree(af);
 	file->driver_priv = NULL;
 }
 
@@ -111,7 +112,7 @@ static const struct drm_ioctl_desc ane_drm_ioctls[] = {
 };
 
 static const struct drm_driver ane_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
+	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ,
 	.open = ane_drm_open,
 	.postclose = ane_drm_postclose,
 	.ioctls = ane_drm_ioctls,
@@ -124,6 +125,14 @@ static const struct drm_driver ane_drm_driver = {
 	.minor = ANE_DRIVER_MINOR,
 	.patchlevel = ANE_DRIVER_PATCHLEVEL,
 };
+
+static void ane_ida_fini_action(struct drm_device *drm, void *arg)
+{
+	struct ane_device *adev = arg;
+
+	ida_destroy(&adev->fw_slots);
+	ida_destroy(&adev->fw_pids);
+}
 
 static void ane_dart_fini_action(struct drm_device *drm, void *arg)
 {
@@ -145,7 +154,15 @@ static int ane_probe(struct platform_device *pdev)
 	atomic64_set(&adev->token_seq, 0);
 	atomic_set(&adev->fw_state, ANE_FW_STATE_OFF);
 	atomic_set(&adev->open_clients, 0);
+	ida_init(&adev->fw_slots);
+	ida_init(&adev->fw_pids);
+	spin_lock_init(&adev->fence_lock);
+	adev->fence_ctx = dma_fence_context_alloc(1);
+	atomic64_set(&adev->fence_seq, 0);
 	platform_set_drvdata(pdev, adev);
+	ret = drmm_add_action_or_reset(&adev->drm, ane_ida_fini_action, adev);
+	if (ret)
+		return ret;
 
 	/* Imported buffers are mapped for this device (no IOMMU: 1:1). */
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));

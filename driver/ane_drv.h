@@ -6,6 +6,8 @@
 #define __ANE_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/idr.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
@@ -54,6 +56,11 @@ struct sg_table;
  * @fw_state: &enum drm_ane_fw_state of the engine's firmware.
  * @open_clients: clients between DeviceOpen and DeviceClose.
  * @dart: the DART (ane_dart.c); lives as long as @drm.
+ * @fw_slots: firmware program slots in use (0..143).
+ * @fw_pids: firmware process ids in use (0..287).
+ * @fence_lock: the lock of every request fence.
+ * @fence_ctx: the fence context of requests.
+ * @fence_seq: the last request sequence number (the fence seqno).
  * @fwh: the firmware's host side (ane_fw_host.c); lives as long as @drm,
  *	the controller it drives only while the device is bound.
  */
@@ -65,6 +72,11 @@ struct ane_device {
 	atomic_t fw_state;
 	atomic_t open_clients;
 	struct ane_dart *dart;
+	struct ida fw_slots;
+	struct ida fw_pids;
+	spinlock_t fence_lock;		/* request fences */
+	u64 fence_ctx;
+	atomic64_t fence_seq;
 	/* firmware host side (ane_fw_host.c) */
 	struct ane_fw_host *fwh;
 };
@@ -110,6 +122,10 @@ enum ane_space {
  * @ctx_lock: protects @ctx (created on first use) and @umaps.
  * @ctx: the client's DART isolation context, or NULL.
  * @umaps: the client's MemoryMapRequest mappings.
+ * @ref: the file's reference and one per request in flight; the last
+ *	one frees the client, so closing never waits for running work.
+ * @prog_lock: protects @programs and the programs' state.
+ * @programs: the client's programs and instances.
  */
 struct ane_file {
 	struct ane_device *adev;
@@ -124,11 +140,23 @@ struct ane_file {
 	struct mutex ctx_lock;		/* ctx, umaps */
 	struct ane_dart_ctx *ctx;
 	struct list_head umaps;
+	struct kref ref;
+	struct mutex prog_lock;		/* programs */
+	struct list_head programs;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
 
+/* ane_client.c */
+u64 ane_new_token(struct ane_device *adev);
+void ane_file_get(struct ane_file *af);
+void ane_file_put(struct ane_file *af);
+
+/* ane_program.c */
+void ane_file_programs_fini(struct ane_file *af);
+
 /* ane_map.c: client mappings and the driver's DART ioctls. */
+struct ane_dart_ctx *ane_file_ctx(struct ane_file *af);
 void ane_file_unmap_all(struct ane_file *af);
 u32 ane_file_dart_faults(struct ane_file *af);
 int ane_gem_create_ioctl(struct drm_device *dev, void *data,

@@ -102,6 +102,10 @@ int ane_fw_status_errno(s32 fw_status)
 		return -EFAULT;
 	case ANE_FW_ST_NOENT:
 		return -ENOENT;
+	case ANE_FW_ST_NOMEM:
+		return -ENOMEM;
+	case ANE_FW_ST_TOO_BIG:
+		return -E2BIG;
 	default:
 		return -EIO;
 	}
@@ -381,25 +385,54 @@ static int ane_fw_host_wait(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 	return rq->status;
 }
 
-static int __ane_fw_host_call(struct ane_fw_host *h, bool gated, u32 chan,
-			      u32 id, const void *body, u32 len, void *out,
-			      u32 out_len, unsigned int timeout_ms)
+static int __ane_fw_host_call_hdr(struct ane_fw_host *h, bool gated, u32 chan,
+				  const struct ane_fw_cmd_hdr *hdr, const void *body,
+				  void *out, u32 out_len, unsigned int timeout_ms)
 {
-	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len, .priority = 0,
-				      .program_id = -1, .process_id = -1 };
 	struct ane_fw_hreq rq = { };
 	int ret;
 
 	if (gated)
-		ret = ane_fw_host_send(h, &rq, chan, &hdr, body);
+		ret = ane_fw_host_send(h, &rq, chan, hdr, body);
 	else
-		ret = __ane_fw_host_send(h, &rq, chan, &hdr, body);
+		ret = __ane_fw_host_send(h, &rq, chan, hdr, body);
 	if (ret)
 		return ret;
 	ret = ane_fw_host_wait(h, &rq, timeout_ms);
 	if (out && out_len)
 		memcpy(out, rq.data, min(out_len, rq.len));
 	return ret;
+}
+
+static int __ane_fw_host_call(struct ane_fw_host *h, bool gated, u32 chan,
+			      u32 id, const void *body, u32 len, void *out,
+			      u32 out_len, unsigned int timeout_ms)
+{
+	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len, .priority = 0,
+				      .program_id = -1, .process_id = -1 };
+
+	return __ane_fw_host_call_hdr(h, gated, chan, &hdr, body, out, out_len,
+				      timeout_ms);
+}
+
+/**
+ * ane_fw_host_call_hdr() - ane_fw_host_call() with a header of the caller's
+ * @h: the host side.
+ * @chan: the channel.
+ * @hdr: the header: id, size, program, process and procedure ids.
+ * @body: @hdr->size bytes of body.
+ * @out: reply data buffer, or NULL.
+ * @out_len: its size.
+ * @timeout_ms: how long to wait.
+ *
+ * Return: as ane_fw_host_call().
+ */
+int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
+			 const struct ane_fw_cmd_hdr *hdr, const void *body,
+			 void *out, u32 out_len, unsigned int timeout_ms)
+{
+	return __ane_fw_host_call_hdr(h, true, chan, hdr, body, out, out_len,
+				      timeout_ms);
 }
 
 /**

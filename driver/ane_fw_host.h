@@ -195,6 +195,9 @@ int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
 		     const struct ane_fw_cmd_hdr *hdr, const void *body);
 int ane_fw_host_call(struct ane_fw_host *h, u32 chan, u32 id, const void *body,
 		     u32 len, void *out, u32 out_len, unsigned int timeout_ms);
+int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
+			 const struct ane_fw_cmd_hdr *hdr, const void *body,
+			 void *out, u32 out_len, unsigned int timeout_ms);
 int ane_fw_host_ping(struct ane_fw_host *h);
 int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg);
 bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,

@@ -35,7 +35,7 @@ struct ane_umap {
 };
 
 /* The client's isolation context, created on first use. */
-static struct ane_dart_ctx *ane_file_ctx(struct ane_file *af)
+struct ane_dart_ctx *ane_file_ctx(struct ane_file *af)
 {
 	struct ane_dart_ctx *ctx;
 

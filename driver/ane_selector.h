@@ -99,6 +99,18 @@ int ane_sel_get_version(struct ane_file *af, const struct ane_selector *sel,
 			void *args);
 int ane_sel_load_firmware(struct ane_file *af, const struct ane_selector *sel,
 			  void *args);
+int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
+			 void *args);
+int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
+			   void *args);
+int ane_sel_program_prepare(struct ane_file *af, const struct ane_selector *sel,
+			    void *args);
+int ane_sel_program_unprepare(struct ane_file *af, const struct ane_selector *sel,
+			      void *args);
+int ane_sel_program_destroy(struct ane_file *af, const struct ane_selector *sel,
+			    void *args);
+int ane_sel_program_create_instance(struct ane_file *af,
+				    const struct ane_selector *sel, void *args);
 int ane_sel_memory_map(struct ane_file *af, const struct ane_selector *sel,
 		       void *args);
 int ane_sel_memory_unmap(struct ane_file *af, const struct ane_selector *sel,

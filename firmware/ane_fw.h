@@ -14,6 +14,7 @@
 #ifndef __ANE_FW_H__
 #define __ANE_FW_H__
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -110,6 +111,7 @@ typedef enum ane_fw_result (*ane_fw_handler_t)(struct ane_fw *fw,
  * @handle: runs one message to completion.
  * @handled: messages handled.
  * @blocked_on: what a SEMWAIT/BLOCKED task waits for (for dumps).
+ * @cur_from_irq: the message being handled came from @irq_q.
  */
 struct ane_fw_task {
 	const char *name;
@@ -121,6 +123,7 @@ struct ane_fw_task {
 	ane_fw_handler_t handle;
 	u32 handled;
 	const char *blocked_on;
+	bool cur_from_irq;
 };
 
 /**
@@ -201,11 +204,42 @@ enum ane_fw_proc_state {
 	ANE_FW_PROC_RUNNING = 1,
 };
 
+/* The firmware aperture the buffers of a load are rebased into (ch. 28). */
+#define ANE_FW_APERTURE_BASE	0x1bc40000u	/* high half 0x1bc4 */
+#define ANE_FW_APERTURE_SLOT	0x100000u	/* per program slot */
+#define ANE_FW_APERTURE_LOAD	0x1000u		/* moves at every load */
+#define ANE_FW_APERTURE_LOADS	256u		/* ... modulo this */
+
+/* Engine staging: operands and workspace of one task, at most. */
+#define ANE_FW_STAGE_MAX	(64ull << 20)
+/* Work per engine chunk: the deadline is checked between chunks. */
+#define ANE_FW_CHUNK_WORK	BIT_ULL(18)
+
+struct ane_fw_prog_image;
+
+/**
+ * struct ane_fw_program - a program slot
+ * @valid: loaded.
+ * @proc_nbr: procedures of the program.
+ * @image_iova: device address (stream 0) the image was read from, 0 for
+ *	a program loaded without an image (its calls compute nothing).
+ * @image_size: its size.
+ * @gen: load generation, unique in this boot; a request carries the
+ *	generation it was queued for, so it never runs on a later load.
+ * @loads: loads of this slot since boot (survives unload).
+ * @mapped_base: firmware aperture base of this load, the rebase target
+ *	(mappedBase of Table 28.8); moves at every load.
+ * @img: the firmware's copy of the image's tables, NULL without an image.
+ */
 struct ane_fw_program {
 	bool valid;
 	u32 proc_nbr;
 	u64 image_iova;
 	u64 image_size;
+	u32 gen;
+	u32 loads;
+	u32 mapped_base;
+	struct ane_fw_prog_image *img;
 };
 
 struct ane_fw_process {
@@ -260,6 +294,7 @@ struct ane_fw_cache_req {
  * @t_queued: when it was queued.
  * @t_start: when it was dispatched.
  * @timer: deadline timer id, -1 for none.
+ * @prog_gen: &ane_fw_program.gen of the program it was queued for.
  */
 struct ane_fw_req {
 	struct list_head node;
@@ -280,6 +315,7 @@ struct ane_fw_req {
 	u64 t_queued;
 	u64 t_start;
 	int timer;
+	u32 prog_gen;
 };
 
 #define ANE_FW_NUM_HWQ		8
@@ -358,13 +394,24 @@ enum ane_fw_task_id {
 /*
  * struct ane_fw - the controller's SRAM
  *
- * Retained across warm restarts: @sram_magic, @restart_count, @boots.
- * Everything from @hw on is rebuilt at every boot.
+ * Retained across warm restarts: @sram_magic, @restart_count, @boots,
+ * @mem_bytes, @mem_allocs.  Everything from @hw on is rebuilt at every
+ * boot.
+ *
+ * Firmware memory: the loaded programs' copies (&ane_fw_program.img) and
+ * the engine's staging are kvmalloc()ed by the firmware thread, which
+ * alone touches them, and accounted in @mem_bytes and @mem_allocs.  A
+ * program's copy is freed at UNLOAD_PROGRAM, staging when its task ends,
+ * and everything before the firmware returns from its reset vector, so
+ * the two counters -- never reset -- are back to zero whenever the
+ * controller is halted.
  */
 struct ane_fw {
 	u32 sram_magic;
 	u32 restart_count;
 	u32 boots;
+	u64 mem_bytes;
+	u32 mem_allocs;
 
 	/*
 	 * @irq_lock protects @irq_pending, @irqbuf*, @halt: the interrupt
@@ -425,6 +472,8 @@ struct ane_fw {
 	u32 load_pct;
 	u64 stats_premap_addr;
 	u64 stats_premap_size;
+	u32 prog_gen;
+	u64 stage_peak;		/* most staging bytes one task used */
 
 	struct ane_fw_dump_cmd cmd_ring[ANE_FW_DUMP_CMD_RING];
 	u32 cmd_ring_next;
@@ -463,6 +512,7 @@ int ane_fw_post(struct ane_fw_queue *q, const struct ane_fw_msg *m);
 int ane_fw_post_task(struct ane_fw *fw, u32 task, u32 type, u32 arg, u64 data);
 int ane_fw_post_irq(struct ane_fw *fw, u32 task, u32 type, u32 arg, u64 data);
 int ane_fw_post_once(struct ane_fw *fw, u32 task, bool irq, u32 type, u32 arg);
+int ane_fw_post_again(struct ane_fw *fw, u32 task, u32 type, u32 arg);
 bool ane_fw_run_one(struct ane_fw *fw);
 struct ane_fw_sem *ane_fw_sem_create(struct ane_fw *fw, const char *name,
 				     int count);
@@ -514,6 +564,7 @@ void ane_fw_stats_fill(struct ane_fw_stats_hdr *h,
 		       u32 seq, u32 proc, u64 counter);
 
 /* ane_fw_main.c */
+bool ane_fw_should_halt(struct ane_fw *fw);
 void ane_fw_panic(struct ane_fw *fw, u32 exc_class, const char *fmt, ...)
 	__printf(3, 4);
 u64 ane_fw_now(struct ane_fw *fw);
@@ -536,5 +587,13 @@ enum ane_fw_result ane_fw_exeloop_task(struct ane_fw *fw,
 int ane_fw_exec_queue(struct ane_fw *fw, struct ane_fw_req *r);
 void ane_fw_exec_kick(struct ane_fw *fw);
 int ane_fw_secure_switch(struct ane_fw *fw, bool enter);
+
+/* ane_fw_program.c */
+int ane_fw_program_load(struct ane_fw *fw, s32 slot,
+			const struct ane_fw_load_program *lp);
+int ane_fw_program_unload(struct ane_fw *fw, s32 slot);
+void ane_fw_programs_free(struct ane_fw *fw);
+int ane_fw_program_exec(struct ane_fw *fw, struct ane_fw_req *r,
+			u64 deadline_ns);
 
 #endif /* __ANE_FW_H__ */

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 
 #define ANE_FW_ABI_MAJOR		1
-#define ANE_FW_ABI_MINOR		0
+#define ANE_FW_ABI_MINOR		1	/* 1.1: ane_fw_bar.sid */
 #define ANE_FW_ABI_VERSION		(ANE_FW_ABI_MAJOR << 16 | ANE_FW_ABI_MINOR)
 /* Every ring in the channel table carries this version (ch. 29). */
 #define ANE_FW_RING_VERSION		0x00020001
@@ -407,6 +407,8 @@ enum ane_fw_status {
 	ANE_FW_ST_FAULT = 8,		/* DART translation fault */
 	ANE_FW_ST_NOENT = 9,		/* no such program/handle/slot */
 	ANE_FW_ST_RESET = 10,		/* host: cancelled by a firmware reset */
+	ANE_FW_ST_NOMEM = 11,		/* firmware memory allocation failed */
+	ANE_FW_ST_TOO_BIG = 12,		/* operands exceed the staging cap */
 };
 
 /**
@@ -623,6 +625,8 @@ struct ane_fw_load_program {
 
 #define ANE_CUSTOM_BAR_GENERIC		1
 #define ANE_CUSTOM_BAR_HW_32BIT		1
+/* DART streams a custom bar may name (struct ane_fw_bar.sid). */
+#define ANE_FW_NUM_STREAMS		16
 
 /**
  * struct ane_fw_event - wait or signal event record (24 bytes)
@@ -642,16 +646,22 @@ struct ane_fw_event {
  * struct ane_fw_bar - a custom buffer-access register
  * @type: %ANE_CUSTOM_BAR_GENERIC.
  * @config: %ANE_CUSTOM_BAR_HW_32BIT.
- * @bar_id: register slot, below %ANE_FW_MAX_CUSTOM_BARS.
- * @pad: zero.
- * @value: buffer base (device address, below 4 GB).
- * @buf_size: buffer size.
+ * @bar_id: register slot, below %ANE_FW_MAX_CUSTOM_BARS: for a program
+ *	loaded with an image, the image's bar slot (&struct ane_img_bar.slot).
+ * @sid: the DART stream the engine reaches the buffer through, below
+ *	%ANE_FW_NUM_STREAMS: 0 (the base context) for the driver's buffers,
+ *	such as the image's weights and constants; the client's isolation
+ *	stream for its inputs, outputs and intermediate buffer.  Was a zero
+ *	pad before ABI 1.1, so 0 keeps its old meaning.
+ * @value: buffer base (device address in @sid's context, below 4 GB).
+ * @buf_size: buffer size in bytes; for an image's bar slot at least the
+ *	slot's &struct ane_img_bar.size.
  */
 struct ane_fw_bar {
 	__u32 type;
 	__u32 config;
 	__u32 bar_id;
-	__u32 pad;
+	__u32 sid;
 	__u64 value;
 	__u64 buf_size;
 };

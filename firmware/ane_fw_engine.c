@@ -13,7 +13,12 @@
 
 #include <linux/errno.h>
 #include <linux/fpu.h>
+#include <linux/once_lite.h>
 #include <linux/sched.h>
+
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#endif
 
 #include "ane_fw_engine.h"
 
@@ -37,6 +42,16 @@ int ane_fw_engine_errno(int math_err)
 	}
 }
 
+/* The engine's widest path this CPU runs: AVX2 + FMA + F16C, or SSE2. */
+static void ane_fw_engine_pick_isa(void)
+{
+#ifdef CONFIG_X86_64
+	if (boot_cpu_has(X86_FEATURE_AVX2) && boot_cpu_has(X86_FEATURE_FMA) &&
+	    boot_cpu_has(X86_FEATURE_F16C) && boot_cpu_has(X86_FEATURE_OSXSAVE))
+		ane_math_set_isa(ANE_MATH_ISA_AVX2_FMA);
+#endif
+}
+
 /**
  * ane_fw_engine_run() - validate and execute one operation
  * @d: the descriptor; tensor bases are kernel virtual addresses.
@@ -56,6 +71,7 @@ int ane_fw_engine_run(const struct ane_op_desc *d)
 		return ret;
 	if (!kernel_fpu_available())
 		return -EOPNOTSUPP;
+	DO_ONCE_LITE(ane_fw_engine_pick_isa);
 
 	n = ane_op_chunks(d);
 	for (i = 0; i < n; i++) {

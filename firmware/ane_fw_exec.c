@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The execution loop: the commands of the execution-loop channel, the
- * submit path to the engine's task queues (Table 29.7), completions, the
+ * submit path to the engine's task queues (Table 29.7) and the engine's
+ * execution of the procedure (ane_fw_program.c), completions, the
  * software deadline, the stats buffer and the chaining triggers.
  *
  * Hardware is touched only with the loop in EXEC or EXEC-SECURE; any other
@@ -15,6 +16,7 @@
 #include <linux/string.h>
 
 #include "driver/ane_hw.h"
+#include "driver/ane_rebase.h"
 #include "ane_fw.h"
 
 #define ANE_FW_TD_WORDS		35	/* task-descriptor register block */
@@ -96,11 +98,54 @@ static void ane_fw_exec_reply(struct ane_fw *fw, u32 chan, u32 seq,
 			     "reply to seq %u lost: outbox full", seq);
 }
 
-/* Write the submission to the queue's registers and ring its doorbell. */
+static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
+				 int status);
+
+/* An error notification about request @r on the control channel. */
+static void ane_fw_exec_error(struct ane_fw *fw, struct ane_fw_req *r,
+			      u32 error_index)
+{
+	struct ane_fw_error_note note = { .error_index = error_index,
+					  .cmd_id = r->cmd_id, .seq = r->seq,
+					  .chan = r->chan };
+
+	ane_fw_notify(fw, ANE_FW_CH_BUF_T2H, ANE_CMD_CH_ERROR_NOTIFICATION,
+		      &r->hdr, &note, sizeof(note));
+}
+
+/*
+ * The bar registers get the bars rebased into the program's aperture:
+ * the 32-bit runtime address of each buffer's base (ch. 28).
+ */
+static void ane_fw_exec_bars(struct ane_fw *fw, struct ane_fw_req *r)
+{
+	const struct ane_fw_program *p = NULL;
+	u32 q = r->hw_queue, i, runtime;
+
+	if (r->hdr.program_id >= 0 && r->hdr.program_id < ANE_FW_MAX_PROGRAMS)
+		p = &fw->programs[r->hdr.program_id];
+	for (i = 0; i < r->nbars; i++) {
+		const struct ane_fw_bar *b = &r->bars[i];
+		struct ane_aperture_cfg ap = {
+			.dva_base = b->value, .region_size = b->buf_size,
+			.mapped_base = p ? p->mapped_base : 0 };
+
+		if (ane_rebase(&ap, b->value, 1, &runtime))
+			runtime = 0;
+		ane_fw_qwr(fw, ANE_REG_Q_BAR(q, b->bar_id), runtime);
+	}
+}
+
+/*
+ * Write the submission to the queue's registers, let the engine execute
+ * the procedure, and ring the queue's doorbell; a procedure that fails on
+ * the engine completes at once with its status.
+ */
 static void ane_fw_exec_submit(struct ane_fw *fw, struct ane_fw_req *r)
 {
-	u32 q = r->hw_queue, i;
-	u64 deadline;
+	u32 q = r->hw_queue;
+	u64 deadline, spent;
+	int st;
 
 	if (!ane_fw_hw_gate(fw, "queue submit"))
 		return;
@@ -113,18 +158,37 @@ static void ane_fw_exec_submit(struct ane_fw *fw, struct ane_fw_req *r)
 	ane_fw_qwr(fw, ANE_REG_Q_PRIO(q), r->hdr.priority << 8 | r->task_queue);
 	ane_fw_qwr(fw, ANE_REG_Q_SIZE(q), ANE_FW_TD_PARTITIONS << 16 |
 		   ANE_FW_TD_WORDS);
-	for (i = 0; i < r->nbars; i++)
-		ane_fw_qwr(fw, ANE_REG_Q_BAR(q, r->bars[i].bar_id),
-			   lower_32_bits(r->bars[i].value));
+	ane_fw_exec_bars(fw, r);
 
 	deadline = (u64)fw->props[ANE_FW_PROP_DEADLINE_MS / 4] * NSEC_PER_MSEC;
+	r->t_start = ane_fw_now(fw);
+	st = ane_fw_program_exec(fw, r, deadline);
+	if (fw->crashed)
+		return;
+	if (st) {
+		if (st == ANE_FW_ST_TIMEOUT) {
+			fw->deadline_aborts++;
+			ane_fw_print(fw, "queue %u (tq %u) did not finish in %u ms: abort",
+				     q, r->task_queue,
+				     fw->props[ANE_FW_PROP_DEADLINE_MS / 4]);
+			ane_fw_exec_error(fw, r, ANE_FW_ERR_QUEUE_ABORT);
+		} else if (st == ANE_FW_ST_FAULT) {
+			ane_fw_exec_error(fw, r, ANE_FW_ERR_DART_FAULT);
+		}
+		ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 0);
+		ane_fw_exec_complete(fw, r, st);
+		return;
+	}
+
+	/* The queue has what is left of the deadline. */
+	spent = ane_fw_now(fw) - r->t_start;
 	r->timer = ane_fw_timer_alloc(fw, &fw->tasks[ANE_FW_T_EXELOOP]);
 	if (r->timer < 0) {
 		ane_fw_panic(fw, ANE_FW_EXC_SYNC, "timer pool exhausted");
 		return;
 	}
-	ane_fw_timer_arm(fw, r->timer, deadline, r - fw->reqs);
-	r->t_start = ane_fw_now(fw);
+	ane_fw_timer_arm(fw, r->timer, spent < deadline ? deadline - spent : 1,
+			 r - fw->reqs);
 	ane_fw_qwr(fw, ANE_REG_Q_DOORBELL(q), 1);
 }
 
@@ -178,14 +242,8 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 	if (!ane_fw_hw_gate(fw, "queue completion"))
 		return;
 	if (status == ANE_FW_ST_OK && ane_fw_exec_stats(fw, r, exec_ns)) {
-		struct ane_fw_error_note note = {
-			.error_index = ANE_FW_ERR_DART_FAULT, .cmd_id = r->cmd_id,
-			.seq = r->seq, .chan = r->chan };
-
 		status = ANE_FW_ST_FAULT;
-		ane_fw_notify(fw, ANE_FW_CH_BUF_T2H,
-			      ANE_CMD_CH_ERROR_NOTIFICATION, &r->hdr, &note,
-			      sizeof(note));
+		ane_fw_exec_error(fw, r, ANE_FW_ERR_DART_FAULT);
 	}
 	ane_fw_sched_done(&fw->sched, r);
 	ret = ane_fw_fsm_post(&fw->fsm, ANE_FW_EV_DRAIN);
@@ -226,9 +284,6 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 /* The software deadline fired: abort the queue, or escalate. */
 static void ane_fw_exec_deadline(struct ane_fw *fw, struct ane_fw_req *r)
 {
-	struct ane_fw_error_note note = { .error_index = ANE_FW_ERR_QUEUE_ABORT,
-					  .cmd_id = r->cmd_id, .seq = r->seq,
-					  .chan = r->chan };
 	u32 q = r->hw_queue;
 
 	if (!ane_fw_hw_gate(fw, "queue abort"))
@@ -250,8 +305,7 @@ static void ane_fw_exec_deadline(struct ane_fw *fw, struct ane_fw_req *r)
 			     "abort of hardware queue %u did not clear", q);
 		return;
 	}
-	ane_fw_notify(fw, ANE_FW_CH_BUF_T2H, ANE_CMD_CH_ERROR_NOTIFICATION,
-		      &r->hdr, &note, sizeof(note));
+	ane_fw_exec_error(fw, r, ANE_FW_ERR_QUEUE_ABORT);
 	ane_fw_exec_complete(fw, r, ANE_FW_ST_TIMEOUT);
 }
 
@@ -334,6 +388,7 @@ static int ane_fw_exec_proc_call(struct ane_fw *fw, u32 chan, u32 seq,
 	memcpy(r->bars, pc + 1, r->nbars * sizeof(r->bars[0]));
 	r->stats_buffer = pc->stats_buffer;
 	r->stats_size = pc->stats_size;
+	r->prog_gen = prog->gen;
 	r->t_queued = ane_fw_now(fw);
 	if (ane_fw_sched_queue(&fw->sched, r)) {
 		ane_fw_print(fw, "[isHWReady] priority queue is full!");
@@ -386,6 +441,8 @@ static int ane_fw_exec_trigger(struct ane_fw *fw, u32 chan, u32 seq,
 	r->cache_handler = tr->cache_handler;
 	r->exec_ts = tr->exec_timestamp;
 	r->output_set = tr->output_set_id;
+	if (cr->program_id >= 0 && cr->program_id < ANE_FW_MAX_PROGRAMS)
+		r->prog_gen = fw->programs[cr->program_id].gen;
 	r->t_queued = ane_fw_now(fw);
 	if (ane_fw_sched_queue(&fw->sched, r)) {
 		ane_fw_print(fw, "[isHWReady] priority queue is full!");

@@ -38,7 +38,8 @@ static const struct {
 	[ANE_FW_CH_SHAREDMALLOC] = { "SHAREDMALLOC", ANE_FW_CHAN_MEM, 0, 0,
 				     0x8000 },
 	[ANE_FW_CH_TERMINAL] = { "TERMINAL", ANE_FW_CHAN_T2H, 128, 64 },
-	[ANE_FW_CH_BUF_H2T] = { "BUF_H2T", ANE_FW_CHAN_H2T, 1024, 64 },
+	/* a whole procedure call fits (ANE_FW_PROC_CALL_MAX_BODY) */
+	[ANE_FW_CH_BUF_H2T] = { "BUF_H2T", ANE_FW_CHAN_H2T, 2048, 64 },
 	[ANE_FW_CH_BUF_T2H] = { "BUF_T2H", ANE_FW_CHAN_T2H, 256, 64 },
 	[ANE_FW_CH_IO] = { "IO", ANE_FW_CHAN_H2T, 2560, 64 },
 	[ANE_FW_CH_IO_T2H] = { "IO_T2H", ANE_FW_CHAN_T2H, 64, 128 },
@@ -82,7 +83,8 @@ static void ane_fw_raise(struct ane_fw *fw, u32 bit)
 	}
 }
 
-static bool ane_fw_should_halt(struct ane_fw *fw)
+/* Reset is being asserted: stop what runs, return to the reset vector. */
+bool ane_fw_should_halt(struct ane_fw *fw)
 {
 	return READ_ONCE(fw->halt) ||
 	       !(ane_fw_rd(fw, ANE_REG_CPU_CTRL) & ANE_CPU_RUN);
@@ -610,11 +612,7 @@ static int ane_fw_ctl_program(struct ane_fw *fw,
 			return ANE_FW_ST_INVALID;
 		if (fw->programs[prog].valid)
 			return ANE_FW_ST_BUSY;
-		fw->programs[prog] = (struct ane_fw_program){
-			.valid = true, .proc_nbr = lp->proc_nbr,
-			.image_iova = lp->image_iova,
-			.image_size = lp->image_size };
-		return ANE_FW_ST_OK;
+		return ane_fw_program_load(fw, prog, lp);
 	case ANE_CTL_UNLOAD_PROGRAM:
 		if (!fw->programs[prog].valid)
 			return ANE_FW_ST_NOENT;
@@ -622,8 +620,7 @@ static int ane_fw_ctl_program(struct ane_fw *fw,
 			if (fw->processes[i].state == ANE_FW_PROC_RUNNING &&
 			    fw->processes[i].program_id == prog)
 				return ANE_FW_ST_BUSY;
-		fw->programs[prog].valid = false;
-		return ANE_FW_ST_OK;
+		return ane_fw_program_unload(fw, prog);
 	case ANE_CTL_CREATE_PROCESS:
 		if (proc < 0 || proc >= ANE_FW_MAX_PROCESSES)
 			return ANE_FW_ST_INVALID;
@@ -830,12 +827,18 @@ static bool ane_fw_ctl_async(struct ane_fw *fw, u32 chan, u32 seq,
 	struct ane_fw_cmd_hdr h = *hdr;
 
 	switch (hdr->id) {
-	case ANE_CTL_PROCEDURE_CALL:
+	case ANE_CTL_PROCEDURE_CALL: {
+		const struct ane_fw_proc_call *pc = body;
+
 		if (!fw->endpoint_set)
 			return false;
-		h.id = ANE_CMD_PROCEDURE_CALL;
+		/* with custom bars it is the 0x20c variant, checked as such */
+		h.id = hdr->size >= sizeof(*pc) && pc->nbr_custom_bars ?
+		       ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS :
+		       ANE_CMD_PROCEDURE_CALL;
 		ane_fw_exeloop_cmd(fw, chan, seq, &h, body);
 		return true;
+	}
 	case ANE_CTL_CACHE_REQUEST_TRIGGER:
 		if (!fw->endpoint_set)
 			return false;
@@ -915,7 +918,7 @@ static enum ane_fw_result ane_fw_ring_handle(struct ane_fw *fw,
 consume:
 	ane_fw_ring_consume(fw, ch);
 	/* More waiting: come back after the other tasks had a turn. */
-	ane_fw_post_once(fw, t - fw->tasks, false, ANE_FW_MSG_RING, ch);
+	ane_fw_post_again(fw, t - fw->tasks, ANE_FW_MSG_RING, ch);
 	return ANE_FW_DONE;
 }
 
@@ -1232,6 +1235,7 @@ static int ane_fw_run(struct ane_hw *hw, void *ctx, u64 reset_vector)
 	fw->irqbuf_rd = fw->irqbuf_wr;
 	spin_unlock_irq(&fw->irq_lock);
 	/* Everything from @hw on is rebuilt at each boot. */
+	ane_fw_programs_free(fw);
 	memset((u8 *)fw + offsetof(struct ane_fw, hw), 0,
 	       sizeof(*fw) - offsetof(struct ane_fw, hw));
 	fw->hw = hw;
@@ -1244,6 +1248,7 @@ static int ane_fw_run(struct ane_hw *hw, void *ctx, u64 reset_vector)
 			ane_fw_wfi(fw, U64_MAX);
 			ane_fw_irq_take(fw);
 		}
+		ane_fw_programs_free(fw);
 		return -EIO;
 	}
 
@@ -1267,6 +1272,8 @@ static int ane_fw_run(struct ane_hw *hw, void *ctx, u64 reset_vector)
 			  (u32)fw->handled);
 		ane_fw_wfi(fw, next);
 	}
+	/* Nothing the firmware allocated outlives it. */
+	ane_fw_programs_free(fw);
 	return 0;
 }
 

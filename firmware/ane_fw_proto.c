@@ -87,7 +87,7 @@ static int ane_fw_bar_check(const struct ane_fw_bar *b)
 {
 	if (b->type != ANE_CUSTOM_BAR_GENERIC ||
 	    b->config != ANE_CUSTOM_BAR_HW_32BIT ||
-	    b->bar_id >= ANE_FW_MAX_CUSTOM_BARS || b->pad ||
+	    b->bar_id >= ANE_FW_MAX_CUSTOM_BARS || b->sid >= ANE_FW_NUM_STREAMS ||
 	    upper_32_bits(b->value))
 		return ANE_FW_ST_INVALID;
 	return ANE_FW_ST_OK;

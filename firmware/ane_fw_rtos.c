@@ -178,15 +178,20 @@ int ane_fw_post_irq(struct ane_fw *fw, u32 task, u32 type, u32 arg, u64 data)
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_post_irq);
 
 /* Is there a coalesced "same" message queued already? */
-static bool ane_fw_queue_has(const struct ane_fw_queue *q, u32 type, u32 arg)
+static u16 ane_fw_queue_count(const struct ane_fw_queue *q, u32 type, u32 arg)
 {
-	u16 i, idx;
+	u16 i, idx, n = 0;
 
 	for (i = 0, idx = q->rd; i < q->count;
 	     i++, idx = (idx + 1) % ANE_FW_QUEUE_DEPTH)
 		if (q->ring[idx].type == type && q->ring[idx].arg == arg)
-			return true;
-	return false;
+			n++;
+	return n;
+}
+
+static bool ane_fw_queue_has(const struct ane_fw_queue *q, u32 type, u32 arg)
+{
+	return ane_fw_queue_count(q, type, arg) > 0;
 }
 
 /**
@@ -196,7 +201,10 @@ static bool ane_fw_queue_has(const struct ane_fw_queue *q, u32 type, u32 arg)
  * The task with the lowest priority number that is RUNNABLE and has a
  * message runs it to completion; its interrupt queue is served before its
  * task queue.  A handler returning %ANE_FW_BLOCK leaves the message at the
- * head and the task in the state the handler set.
+ * head and the task in the state the handler set.  A BLOCKED task still
+ * serves its interrupt queue: only its task-context work waits, and the
+ * interrupts are often what unblocks it (an engine completion freeing the
+ * request pool the task is blocked on).
  *
  * Return: true if a message ran.
  */
@@ -210,7 +218,10 @@ bool ane_fw_run_one(struct ane_fw *fw)
 	for (i = 0; i < ANE_FW_NUM_TASKS; i++) {
 		struct ane_fw_task *t = &fw->tasks[i];
 
-		if (!t->in_use || t->state != ANE_FW_TASK_RUNNABLE)
+		if (!t->in_use)
+			continue;
+		if (t->state != ANE_FW_TASK_RUNNABLE &&
+		    !(t->state == ANE_FW_TASK_BLOCKED && t->irq_q->count))
 			continue;
 		if (!t->q->count && !t->irq_q->count) {
 			t->state = ANE_FW_TASK_WAITING;
@@ -227,6 +238,7 @@ bool ane_fw_run_one(struct ane_fw *fw)
 	m = q->ring[q->rd];
 	fw->current_task = best;
 	fw->in_irq = false;
+	best->cur_from_irq = q == best->irq_q;
 	if (best->handle(fw, best, &m) == ANE_FW_BLOCK) {
 		fw->current_task = NULL;
 		return true;
@@ -268,6 +280,32 @@ int ane_fw_post_once(struct ane_fw *fw, u32 task, bool irq, u32 type, u32 arg)
 	if (ane_fw_queue_has(irq ? t->irq_q : t->q, type, arg))
 		return 0;
 	return ane_fw_post_to(fw, task, irq, type, arg, 0);
+}
+
+/**
+ * ane_fw_post_again() - a handler posts itself more work of the same kind
+ * @fw: the firmware.
+ * @task: the task (normally the one running).
+ * @type: message type.
+ * @arg: message argument.
+ *
+ * Like ane_fw_post_once() to the task queue, except that the message being
+ * handled, which is popped only when its handler returns, does not count
+ * as already queued.
+ *
+ * Return: 0 or -ENOSPC.
+ */
+int ane_fw_post_again(struct ane_fw *fw, u32 task, u32 type, u32 arg)
+{
+	struct ane_fw_task *t = &fw->tasks[task];
+	u16 self;
+
+	if (!t->in_use)
+		return -ENOENT;
+	self = fw->current_task == t && !t->cur_from_irq;
+	if (ane_fw_queue_count(t->q, type, arg) > self)
+		return 0;
+	return ane_fw_post_to(fw, task, false, type, arg, 0);
 }
 
 /* ------------------------------------------------------------ semaphores */

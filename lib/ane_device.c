@@ -17,16 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "libane.h"
-
-struct ane_dev {
-	int fd;
-	enum ane_client_kind kind;
-	int open;		/* between DeviceOpen and DeviceClose */
-	char node[64];
-	char err[512];
-	struct drm_ane_device_info_out info;
-};
+#include "ane_internal.h"
 
 const char *ane_errno_name(int err)
 {
@@ -46,6 +37,18 @@ const char *ane_errno_name(int err)
 	case ENOMEM: return "ENOMEM";
 	case EBUSY: return "EBUSY";
 	case ENOTTY: return "ENOTTY";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case ENXIO: return "ENXIO";
+	case EIO: return "EIO";
+	case ECANCELED: return "ECANCELED";
+	case E2BIG: return "E2BIG";
+	case ENOSPC: return "ENOSPC";
+	case ERANGE: return "ERANGE";
+	case ESRCH: return "ESRCH";
+	case EBADF: return "EBADF";
+	case EAGAIN: return "EAGAIN";
+	case EBADFD: return "EBADFD";
+	case EALREADY: return "EALREADY";
 	default: return "E?";
 	}
 }
@@ -67,27 +70,46 @@ static const char *ane_errno_hint(int err)
 	}
 }
 
-__attribute__((format(printf, 3, 4)))
-static int ane_fail(struct ane_dev *dev, int err, const char *fmt, ...)
+static int ane_fail_v(struct ane_dev *dev, int err, const char *hint,
+		      const char *fmt, va_list ap)
 {
 	size_t n;
-	va_list ap;
 
 	n = (size_t)snprintf(dev->err, sizeof(dev->err), "ane: %s: ",
 			     dev->node[0] ? dev->node : "(no node)");
-	if (n < sizeof(dev->err)) {
-		va_start(ap, fmt);
+	if (n < sizeof(dev->err))
 		vsnprintf(dev->err + n, sizeof(dev->err) - n, fmt, ap);
-		va_end(ap);
-	}
 	n = strlen(dev->err);
 	if (n < sizeof(dev->err))
 		snprintf(dev->err + n, sizeof(dev->err) - n, ": %s (%s)",
-			 ane_errno_name(err), ane_errno_hint(err));
+			 ane_errno_name(err), hint ? hint : ane_errno_hint(err));
 	return -err;
 }
 
-static void ane_ok(struct ane_dev *dev)
+int ane__fail_hint(struct ane_dev *dev, int err, const char *hint,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = ane_fail_v(dev, err, hint, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int ane__fail(struct ane_dev *dev, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = ane_fail_v(dev, err, NULL, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void ane__ok(struct ane_dev *dev)
 {
 	dev->err[0] = '\0';
 }
@@ -102,8 +124,8 @@ static int ane_sel(struct ane_dev *dev, unsigned long cmd, void *args,
 		ret = ioctl(dev->fd, cmd, args);
 	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
 	if (ret < 0)
-		return ane_fail(dev, errno, "%s", what);
-	ane_ok(dev);
+		return ane__fail(dev, errno, "%s", what);
+	ane__ok(dev);
 	return 0;
 }
 
@@ -210,20 +232,21 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 	dev->kind = kind;
 
 	if (kind != ANE_KIND_CONTROL && kind != ANE_KIND_DIRECT) {
-		ret = ane_fail(dev, EINVAL, "ane_open: kind %d is neither control (0) nor direct (1)",
+		ret = ane__fail(dev, EINVAL, "ane_open: kind %d is neither control (0) nor direct (1)",
 			       (int)kind);
 		goto fail;
 	}
 	if (node) {
 		snprintf(dev->node, sizeof(dev->node), "%s", node);
 	} else if (ane_find_node(0, dev->node, sizeof(dev->node))) {
-		ret = ane_fail(dev, ENODEV, "no /dev/accel node is bound to the ane driver");
+		ret = ane__fail_hint(dev, ENODEV, "is ane.ko loaded? (modprobe ane; ls /sys/class/accel)",
+				     "no /dev/accel node is bound to the ane driver");
 		goto fail;
 	}
 
 	dev->fd = open(dev->node, O_RDWR | O_CLOEXEC);
 	if (dev->fd < 0) {
-		ret = ane_fail(dev, errno, "open");
+		ret = ane__fail(dev, errno, "open");
 		goto fail;
 	}
 
@@ -256,7 +279,7 @@ int ane_device_close(struct ane_dev *dev)
 	int ret;
 
 	if (!dev->open)
-		return ane_fail(dev, ESHUTDOWN, "DeviceClose");
+		return ane__fail(dev, ESHUTDOWN, "DeviceClose");
 	ret = ane_sel(dev, dev->kind == ANE_KIND_CONTROL ? DRM_IOCTL_ANE_CTL_DEVICE_CLOSE :
 		      DRM_IOCTL_ANE_DP_DEVICE_CLOSE, NULL, "DeviceClose (selector 1)");
 	if (!ret)
@@ -271,7 +294,38 @@ void ane_close(struct ane_dev *dev)
 	if (dev->open)
 		ane_device_close(dev);
 	close(dev->fd);
+	free(dev->done);
+	free(dev->inflight);
 	free(dev);
+}
+
+int ane_adopt_fd(int fd, enum ane_client_kind kind, const char *name,
+		 struct ane_dev **out)
+{
+	struct ane_dev *dev;
+
+	*out = NULL;
+	if (fd < 0)
+		return -EBADF;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		close(fd);
+		return -ENOMEM;
+	}
+	if (kind != ANE_KIND_CONTROL && kind != ANE_KIND_DIRECT) {
+		close(fd);
+		free(dev);
+		return -EINVAL;
+	}
+	dev->fd = fd;
+	dev->kind = kind;
+	dev->open = 1;
+	if (name)
+		snprintf(dev->node, sizeof(dev->node), "%s", name);
+	else
+		snprintf(dev->node, sizeof(dev->node), "fd %d", fd);
+	*out = dev;
+	return 0;
 }
 
 int ane_get_version(struct ane_dev *dev, uint32_t *uapi, uint32_t *hw_version,
@@ -281,7 +335,7 @@ int ane_get_version(struct ane_dev *dev, uint32_t *uapi, uint32_t *hw_version,
 	int ret;
 
 	if (dev->kind != ANE_KIND_CONTROL)
-		return ane_fail(dev, EBADRQC, "GetVersion (control selector 10) on a direct-path handle");
+		return ane__fail(dev, EBADRQC, "GetVersion (control selector 10) on a direct-path handle");
 	ret = ane_sel(dev, DRM_IOCTL_ANE_CTL_GET_VERSION, &v,
 		      "GetVersion (control selector 10)");
 	if (ret)
@@ -301,7 +355,7 @@ int ane_get_status(struct ane_dev *dev, struct drm_ane_status *st)
 	int ret;
 
 	if (dev->kind != ANE_KIND_CONTROL)
-		return ane_fail(dev, EBADRQC, "GetStatus (control selector 7) on a direct-path handle");
+		return ane__fail(dev, EBADRQC, "GetStatus (control selector 7) on a direct-path handle");
 	memset(&s, 0, sizeof(s));
 	ret = ane_sel(dev, DRM_IOCTL_ANE_CTL_GET_STATUS, &s, "GetStatus (control selector 7)");
 	if (!ret)
@@ -320,11 +374,11 @@ int ane_get_driver_version(struct ane_dev *dev, struct ane_driver_version *v)
 	dv.desc = v->desc;
 	dv.desc_len = sizeof(v->desc) - 1;
 	if (ioctl(dev->fd, DRM_IOCTL_VERSION, &dv) < 0)
-		return ane_fail(dev, errno, "DRM_IOCTL_VERSION");
+		return ane__fail(dev, errno, "DRM_IOCTL_VERSION");
 	v->major = dv.version_major;
 	v->minor = dv.version_minor;
 	v->patchlevel = dv.version_patchlevel;
-	ane_ok(dev);
+	ane__ok(dev);
 	return 0;
 }
 
@@ -338,11 +392,11 @@ static int prop_uint(struct ane_dev *dev, const char *dir, const char *name,
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	ret = read_sysfs(path, buf, sizeof(buf));
 	if (ret)
-		return ane_fail(dev, -ret, "reading property %s", path);
+		return ane__fail(dev, -ret, "reading property %s", path);
 	errno = 0;
 	v = strtoul(buf, &end, 0);
 	if (errno || *end || v > UINT32_MAX)
-		return ane_fail(dev, EINVAL, "property %s holds \"%s\", not a number",
+		return ane__fail(dev, EINVAL, "property %s holds \"%s\", not a number",
 				path, buf);
 	*val = (unsigned int)v;
 	return 0;
@@ -360,11 +414,11 @@ int ane_get_properties(struct ane_dev *dev, struct ane_properties *p)
 	snprintf(path, sizeof(path), "%s/architecture", dir);
 	ret = read_sysfs(path, p->architecture, sizeof(p->architecture));
 	if (ret)
-		return ane_fail(dev, -ret, "reading property %s", path);
+		return ane__fail(dev, -ret, "reading property %s", path);
 	snprintf(path, sizeof(path), "%s/internal_build", dir);
 	ret = read_sysfs(path, buf, sizeof(buf));
 	if (ret)
-		return ane_fail(dev, -ret, "reading property %s", path);
+		return ane__fail(dev, -ret, "reading property %s", path);
 	p->internal_build = strcmp(buf, "Yes") == 0;
 
 	if ((ret = prop_uint(dev, dir, "version", &p->version)) ||
@@ -375,7 +429,7 @@ int ane_get_properties(struct ane_dev *dev, struct ane_properties *p)
 	    (ret = prop_uint(dev, dir, "num_engines", &p->num_engines)) ||
 	    (ret = prop_uint(dev, dir, "cpu_subtype", &p->cpu_subtype)))
 		return ret;
-	ane_ok(dev);
+	ane__ok(dev);
 	return 0;
 }
 

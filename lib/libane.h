@@ -103,6 +103,322 @@ LIBANE_EXPORT int ane_find_node(unsigned int index, char *buf, size_t len);
 LIBANE_EXPORT const char *ane_fw_state_name(uint32_t state);
 LIBANE_EXPORT const char *ane_errno_name(int err);
 
+/*
+ * Wrap @fd, a file of an ane node that is already an open client of
+ * @kind (DeviceOpen done elsewhere, e.g. received over a UNIX socket).
+ * The handle owns @fd from then on, even on failure; ane_handshake()
+ * reports zeros.  @name is used in messages (NULL: "fd N").
+ */
+LIBANE_EXPORT int ane_adopt_fd(int fd, enum ane_client_kind kind,
+			       const char *name, struct ane_dev **out);
+
+/* ------------------------------------------------------------------ fp16
+ *
+ * IEEE binary16, the engine's storage format.  From float: round to
+ * nearest, ties to even; magnitudes from 65520 up become infinity; values
+ * below 2^-14 become subnormals (down to 2^-24) or signed zero; NaN stays
+ * NaN (quiet, the top payload bits kept).  To float: exact.  These agree
+ * bit for bit with the engine's conversions.
+ */
+LIBANE_EXPORT uint16_t ane_fp16_from_float(float f);
+LIBANE_EXPORT float ane_float_from_fp16(uint16_t h);
+LIBANE_EXPORT void ane_fp16_from_float_array(uint16_t *dst, const float *src,
+					     size_t n);
+LIBANE_EXPORT void ane_float_from_fp16_array(float *dst, const uint16_t *src,
+					     size_t n);
+
+/* ------------------------------------------------------------------ builder
+ *
+ * A net is a list of tensors (dense NCHW fp16 on the engine) and of
+ * operations in execution order.  Every function that adds a tensor
+ * returns its id (>= 0) or a negative errno; on failure the net keeps a
+ * message naming the call, the op index and the mismatch, e.g.
+ * "ane_net_matmul: op 3: inner dimensions differ: a is 2x3, b is 4x2",
+ * readable with ane_net_errmsg().  Failures are sticky: later calls may be
+ * made without checking each one (an id < 0 passed on is reported as
+ * such), and ane_net_build() and ane_net_reference() refuse a net that
+ * had a failure, quoting the first.
+ */
+struct ane_net;
+
+/* Activations: the task descriptor's ACT word. */
+enum ane_net_act {
+	ANE_NET_ACT_NONE = 0,
+	ANE_NET_ACT_RELU = 1,		/* max(x, 0) */
+	ANE_NET_ACT_RELU6 = 2,		/* min(max(x, 0), 6) */
+	ANE_NET_ACT_SIGMOID = 3,
+	ANE_NET_ACT_TANH = 4,
+	ANE_NET_ACT_GELU = 5,		/* x * Phi(x), the exact form */
+	ANE_NET_ACT_GELU_TANH = 6,	/* the tanh approximation */
+};
+
+/* Elementwise operations: dst = a OP b (the TD's SUBOP word). */
+enum ane_net_eltwise_op {
+	ANE_NET_ADD = 0,
+	ANE_NET_SUB = 1,		/* a - b */
+	ANE_NET_MUL = 2,
+	ANE_NET_MAX = 3,		/* NaN if either is NaN */
+	ANE_NET_MIN = 4,
+};
+
+enum ane_net_pool_kind {
+	ANE_NET_POOL_MAX = 0,
+	ANE_NET_POOL_AVG = 1,
+};
+
+/* ane_net_matmul() flags. */
+#define ANE_NET_TRANSPOSE_B	0x1u	/* b is [.., N, K] */
+
+/* The shape of a tensor. */
+struct ane_net_shape {
+	uint32_t n, c, h, w;
+};
+
+/*
+ * Convolution parameters.  Zero strides, dilations and groups mean 1, so
+ * an all-zero struct is a stride-1, unpadded, ungrouped convolution.
+ */
+struct ane_net_conv_params {
+	uint32_t stride_h, stride_w;		/* 1 .. 64 */
+	uint32_t dilation_h, dilation_w;	/* 1 .. 64 */
+	uint32_t pad_top, pad_bottom;		/* < dilated kernel height */
+	uint32_t pad_left, pad_right;		/* < dilated kernel width */
+	uint32_t groups;			/* divides Cin and Cout */
+	enum ane_net_act act;			/* fused, after the bias */
+};
+
+/*
+ * Pooling parameters.  Zero strides mean the window's size.  Padding
+ * never wins a max; an average divides by the real elements of the
+ * window, or by KH * KW (padding counting as zeros) with @count_pad.
+ */
+struct ane_net_pool_params {
+	enum ane_net_pool_kind kind;
+	uint32_t kernel_h, kernel_w;		/* 1 .. 64 */
+	uint32_t stride_h, stride_w;		/* 1 .. 64 */
+	uint32_t pad_top, pad_bottom;		/* < kernel_h */
+	uint32_t pad_left, pad_right;		/* < kernel_w */
+	uint32_t count_pad;			/* average pooling only */
+	enum ane_net_act act;			/* fused */
+};
+
+/* A new, empty net; -ENOMEM if out of memory. */
+LIBANE_EXPORT int ane_net_create(struct ane_net **out);
+
+/* Free a net and its image.  NULL is a no-op. */
+LIBANE_EXPORT void ane_net_destroy(struct ane_net *net);
+
+/* The message of the last failed call, "" if the last call succeeded. */
+LIBANE_EXPORT const char *ane_net_errmsg(const struct ane_net *net);
+
+/*
+ * The next input of the program (input index = call order, at most 16),
+ * [n, c, h, w].  @name (NULL for "input<i>") appears in messages.
+ */
+LIBANE_EXPORT int ane_net_input(struct ane_net *net, const char *name,
+				uint32_t n, uint32_t c, uint32_t h, uint32_t w);
+
+/*
+ * A constant tensor [n, c, h, w] (weights, bias, an elementwise operand),
+ * @data dense NCHW fp32, rounded to fp16 now and stored in the image's
+ * weights section.  A finite value that overflows fp16 is refused.
+ */
+LIBANE_EXPORT int ane_net_const(struct ane_net *net, const char *name,
+				uint32_t n, uint32_t c, uint32_t h, uint32_t w,
+				const float *data);
+
+/*
+ * Convolution: @x [N, Cin, H, W], @weights [Cout, Cin/groups, KH, KW],
+ * @bias [1, Cout, 1, 1] or -1 for none.  Result [N, Cout, Ho, Wo] with
+ * Ho = (H + pad_top + pad_bottom - dilation_h * (KH - 1) - 1) / stride_h + 1.
+ * @p NULL: stride 1, no padding, no activation.
+ */
+LIBANE_EXPORT int ane_net_conv(struct ane_net *net, int x, int weights,
+			       int bias, const struct ane_net_conv_params *p);
+
+/*
+ * Batched matrix product: @a [Na, Ca, M, K] times @b [Nb, Cb, K, N]
+ * ([Nb, Cb, N, K] with ANE_NET_TRANSPOSE_B); each batch dimension equal
+ * or 1 (broadcast).  Result [max(Na, Nb), max(Ca, Cb), M, N].
+ */
+LIBANE_EXPORT int ane_net_matmul(struct ane_net *net, int a, int b,
+				 uint32_t flags, enum ane_net_act act);
+
+/*
+ * Elementwise @a OP @b, then @act.  Each dimension of each operand is the
+ * result's or 1 (broadcast): [1, C, 1, 1] is per channel, [1, 1, 1, 1] a
+ * scalar.
+ */
+LIBANE_EXPORT int ane_net_eltwise(struct ane_net *net,
+				  enum ane_net_eltwise_op op, int a, int b,
+				  enum ane_net_act act);
+
+/* @act applied to @x (ANE_NET_ACT_NONE copies). */
+LIBANE_EXPORT int ane_net_activation(struct ane_net *net, int x,
+				     enum ane_net_act act);
+
+/* Max or average pooling of @x over H and W. */
+LIBANE_EXPORT int ane_net_pool(struct ane_net *net, int x,
+			       const struct ane_net_pool_params *p);
+
+/* Softmax of @x over its channels (C at most 65536). */
+LIBANE_EXPORT int ane_net_softmax(struct ane_net *net, int x);
+
+/*
+ * Make the result of an operation the next output of the program (output
+ * index = call order, at most 16).  Returns the output index.
+ */
+LIBANE_EXPORT int ane_net_output(struct ane_net *net, int tensor);
+
+/* Introspection.  Counts are 0 for a NULL net. */
+LIBANE_EXPORT unsigned int ane_net_num_inputs(const struct ane_net *net);
+LIBANE_EXPORT unsigned int ane_net_num_outputs(const struct ane_net *net);
+LIBANE_EXPORT unsigned int ane_net_num_ops(const struct ane_net *net);
+/* Tensor id of input / output @i, or -EINVAL. */
+LIBANE_EXPORT int ane_net_input_tensor(const struct ane_net *net, unsigned int i);
+LIBANE_EXPORT int ane_net_output_tensor(const struct ane_net *net, unsigned int i);
+/* Shape of tensor @tensor; -EINVAL if there is no such tensor. */
+LIBANE_EXPORT int ane_net_shape(const struct ane_net *net, int tensor,
+				struct ane_net_shape *shape);
+
+/*
+ * Compile the net into one program image with one procedure: a task
+ * descriptor per operation in order; one input bar per input
+ * (io_index = input index), one output bar per output, every constant in
+ * one weights bar, every other result in one intermediate bar whose space
+ * is reused once a result is dead.  The image belongs to the net and
+ * stays valid until the net is changed or destroyed.
+ */
+LIBANE_EXPORT int ane_net_build(struct ane_net *net, const void **image,
+				size_t *size);
+
+/*
+ * Run the net on the CPU as the engine would: inputs rounded to fp16,
+ * every operation computed in double precision from fp16 operands and its
+ * result rounded to fp16.  @inputs[i] and @outputs[j] are dense NCHW fp32
+ * arrays of input i and output j.  See Documentation/accel/ane/libane.rst
+ * for how closely the engine agrees.
+ */
+LIBANE_EXPORT int ane_net_reference(struct ane_net *net,
+				    const float *const *inputs,
+				    float *const *outputs);
+
+/* ------------------------------------------------------------------ run
+ *
+ * Programs, surfaces and requests, over a control handle.  Messages go
+ * to the handle the object belongs to (ane_errmsg()).  A handle and the
+ * objects made through it are used by one thread at a time.
+ */
+struct ane_program;
+struct ane_surface;
+
+/* ane_program_prepare()'s priority: 2 (highest) .. 7 for applications. */
+#define ANE_PROGRAM_PRIORITY_DEFAULT	4
+
+/* ane_request_wait(): no deadline. */
+#define ANE_WAIT_FOREVER		UINT64_MAX
+/* ane_request_wait()'s *status when no completion arrived. */
+#define ANE_REQUEST_PENDING		1
+
+/*
+ * ProgramCreate (control selector 3): hand the kernel @image, which it
+ * validates completely; a refusal is -EINVAL and the kernel log names the
+ * offending field.
+ */
+LIBANE_EXPORT int ane_program_create(struct ane_dev *dev, const void *image,
+				     size_t size, struct ane_program **out);
+
+/*
+ * ProgramPrepare (selector 4): make the program resident in the firmware
+ * (priority ANE_PROGRAM_PRIORITY_DEFAULT, the default queue depth).
+ * Instances are not prepared: they run while their program is.
+ */
+LIBANE_EXPORT int ane_program_prepare(struct ane_program *prog);
+LIBANE_EXPORT int ane_program_prepare_ex(struct ane_program *prog,
+					 uint32_t priority,
+					 uint32_t queue_depth);
+
+/* ProgramUnprepare (selector 5). */
+LIBANE_EXPORT int ane_program_unprepare(struct ane_program *prog);
+
+/*
+ * ProgramDestroy (selector 6); the kernel unprepares a prepared program
+ * itself.  The handle is freed, except on -EBUSY (requests still in
+ * flight, or live instances: destroy those first), when it is kept so
+ * that the call can be repeated.
+ */
+LIBANE_EXPORT int ane_program_destroy(struct ane_program *prog);
+
+/*
+ * ProgramCreateInstance (selector 8): a program that shares @prog's code,
+ * with its own token and request sequence, and @weights (NULL: @prog's
+ * weights) laid out as the image's weights section.  Destroy it with
+ * ane_program_destroy() before @prog.
+ */
+LIBANE_EXPORT int ane_program_instance(struct ane_program *prog,
+				       struct ane_surface *weights,
+				       struct ane_program **inst);
+
+/* The token ProgramCreate or ProgramCreateInstance minted. */
+LIBANE_EXPORT uint64_t ane_program_token(const struct ane_program *prog);
+
+/*
+ * A surface of at least @size bytes (rounded up to 16 KB, at most 1 GiB),
+ * mapped into the process: DRM_IOCTL_ANE_SURFACE_CREATE and mmap().
+ */
+LIBANE_EXPORT int ane_surface_create(struct ane_dev *dev, size_t size,
+				     struct ane_surface **out);
+/* Its CPU mapping, ane_surface_size() bytes. */
+LIBANE_EXPORT void *ane_surface_map(const struct ane_surface *surf);
+LIBANE_EXPORT size_t ane_surface_size(const struct ane_surface *surf);
+LIBANE_EXPORT uint32_t ane_surface_handle(const struct ane_surface *surf);
+/* munmap() and DRM_IOCTL_GEM_CLOSE; the handle is freed.  NULL: no-op. */
+LIBANE_EXPORT int ane_surface_destroy(struct ane_surface *surf);
+
+/*
+ * ProgramSendRequest (control selector 2): run @procedure of @prog with
+ * @inputs[i] as input i and @outputs[j] as output j.  The surfaces must
+ * come from the program's handle.  *@seqno receives the driver sequence
+ * number that ane_request_wait() waits for.
+ */
+LIBANE_EXPORT int ane_request_submit(struct ane_program *prog,
+				     uint32_t procedure,
+				     struct ane_surface *const *inputs,
+				     unsigned int n_in,
+				     struct ane_surface *const *outputs,
+				     unsigned int n_out, uint64_t *seqno);
+
+/*
+ * Wait until request @seqno completes or CLOCK_MONOTONIC reaches
+ * @abs_timeout_ns (ANE_WAIT_FOREVER: no limit; see ane_deadline_ns()).
+ * Completions of other requests read meanwhile are kept for their own
+ * waits.  Returns the completion status: 0, or the request's negative
+ * errno (the message says what it means, see ane_request_status_str()),
+ * or -ETIMEDOUT when the deadline passed first, or another negative errno
+ * when waiting failed.  *@status (may be NULL) receives the completion
+ * status, ANE_REQUEST_PENDING if none arrived; *@exec_ns (may be NULL)
+ * the engine time.
+ */
+LIBANE_EXPORT int ane_request_wait(struct ane_dev *dev, uint64_t seqno,
+				   uint64_t abs_timeout_ns, int *status,
+				   uint64_t *exec_ns);
+
+/* CLOCK_MONOTONIC now plus @rel_ns, for ane_request_wait(). */
+LIBANE_EXPORT uint64_t ane_deadline_ns(uint64_t rel_ns);
+
+/* What a completion status means, in words. */
+LIBANE_EXPORT const char *ane_request_status_str(int status);
+
+/*
+ * Build @net if needed, then create and prepare its program, make and
+ * fill one surface per input (from the fp32 arrays @inputs[i]), submit,
+ * wait (10 s at most), convert the outputs into @outputs[j], and free
+ * everything.  Messages go to @dev (to @net if @dev is NULL).
+ */
+LIBANE_EXPORT int ane_net_run(struct ane_dev *dev, struct ane_net *net,
+			      const float *const *inputs,
+			      float *const *outputs);
+
 #ifdef __cplusplus
 }
 #endif

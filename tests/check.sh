@@ -66,7 +66,7 @@ layer_vm() {
 	run_suite vm-smoke "$top/tests/vm/smoke.sh"
 	run_suite vm "$top/tools/vm/ane-vm" --quiet --no-load --timeout 300 \
 		--bin "$B/tests/vm/abi_test" --bin "$B/tests/vm/unplug_test" \
-		--bin "$B/tests/vm/dart_test" \
+		--bin "$B/tests/vm/dart_test" --bin "$B/tests/vm/program_test" \
 		--bin "$B/tests/vm/fw_test" \
 		--bin "$B/tools/anectl" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \

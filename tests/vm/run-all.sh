@@ -18,4 +18,8 @@ lifecycle.sh || rc=1
 modprobe ane || { echo "vm-setup-fw: 0 passed, 1 failed"; exit 1; }
 fw_test || rc=1
 rmmod ane || { echo "vm-rmmod-fw: 0 passed, 1 failed"; rc=1; }
+# Programs end to end: create, prepare, run, events, fences.
+modprobe ane || { echo "vm-setup-prog: 0 passed, 1 failed"; exit 1; }
+program_test || rc=1
+rmmod ane || { echo "vm-rmmod-prog: 0 passed, 1 failed"; rc=1; }
 exit $rc

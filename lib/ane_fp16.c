@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libane: IEEE binary16 conversions, on bit patterns (no libm, no FPU
+ * rounding mode assumptions), bit for bit as the engine converts.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <string.h>
+
+#include "ane_internal.h"
+
+/*
+ * A double to fp16, rounded once to nearest even.  Every float is exactly
+ * a double, so this is also the float conversion, and the reference
+ * executor rounds its double results with it without double rounding.
+ */
+uint16_t ane__fp16_from_double(double d)
+{
+	uint64_t b, a, m, full, r, rem, half;
+	uint16_t sign;
+	unsigned int shift;
+	int e;
+
+	memcpy(&b, &d, sizeof(b));
+	sign = (uint16_t)((b >> 48) & 0x8000u);
+	a = b & 0x7fffffffffffffffull;
+	e = (int)(a >> 52);
+	m = a & ((1ull << 52) - 1);
+	if (e == 0x7ff)			/* inf, or NaN made quiet */
+		return m ? (uint16_t)(sign | 0x7e00u | ((m >> 42) & 0x3ffu)) :
+			   (uint16_t)(sign | 0x7c00u);
+	if (e == 0)			/* zero or a double subnormal */
+		return sign;
+	e -= 1023;
+	if (e > 15)
+		return (uint16_t)(sign | 0x7c00u);
+	full = m | (1ull << 52);
+	/* Normal results keep 11 significant bits; subnormals count 2^-24s. */
+	shift = e >= -14 ? 42u : (unsigned int)(28 - e);
+	if (shift >= 64)
+		return sign;
+	r = full >> shift;
+	rem = full & ((1ull << shift) - 1);
+	half = 1ull << (shift - 1);
+	if (rem > half || (rem == half && (r & 1)))
+		r++;
+	if (e >= -14)	/* r in [1024, 2048]: 2048 carries into the exponent */
+		r += (uint64_t)(e + 14) << 10;
+	if (r >= 0x7c00u)
+		return (uint16_t)(sign | 0x7c00u);
+	return (uint16_t)(sign | r);
+}
+
+uint16_t ane_fp16_from_float(float f)
+{
+	return ane__fp16_from_double((double)f);
+}
+
+float ane_float_from_fp16(uint16_t h)
+{
+	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
+	uint32_t e = ((uint32_t)h >> 10) & 0x1fu;
+	uint32_t m = (uint32_t)h & 0x3ffu, bits;
+	float f;
+
+	if (e == 0x1fu) {
+		bits = sign | 0x7f800000u | (m << 13);
+	} else if (e) {
+		bits = sign | ((e + 112u) << 23) | (m << 13);
+	} else if (!m) {
+		bits = sign;
+	} else {
+		/* subnormal: normalise */
+		e = 113u;
+		while (!(m & 0x400u)) {
+			m <<= 1;
+			e--;
+		}
+		bits = sign | (e << 23) | ((m & 0x3ffu) << 13);
+	}
+	memcpy(&f, &bits, sizeof(f));
+	return f;
+}
+
+void ane_fp16_from_float_array(uint16_t *dst, const float *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = ane_fp16_from_float(src[i]);
+}
+
+void ane_float_from_fp16_array(float *dst, const uint16_t *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = ane_float_from_fp16(src[i]);
+}

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: MIT
+/*
+ * VM tests of programs end to end through the raw selectors: create,
+ * prepare, send requests, read completion events, fences through a
+ * syncobj, instances with their own weights, every lifecycle errno,
+ * concurrent processes, and a process killed with requests in flight.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "libane.h"
+#include "vm/vm_util.h"
+
+#define PAGE16K 16384u
+
+static char node[64];
+
+/* fp16 of a small integer, exactly. */
+static uint16_t h16(int v)
+{
+	uint32_t a = (uint32_t)(v < 0 ? -v : v), e = 0;
+
+	if (!a)
+		return 0;
+	while ((a >> e) > 1)
+		e++;
+	return (uint16_t)((v < 0 ? 0x8000 : 0) | ((e + 15) << 10) |
+			  ((a << (10 - e)) & 0x3ff));
+}
+
+/*
+ * The image: out = relu(in (2x3) x W (3x2)), W in the image's weights
+ * (the KUnit ane_image suite builds the same one).
+ */
+#define IMG_SIZE (PAGE16K + 16)
+
+static void build_image(uint8_t *b, const int w[6])
+{
+	struct ane_img_header *h = (void *)b;
+	struct ane_img_procedure *p = (void *)(b + 128);
+	struct ane_img_bar *bar = (void *)(b + 160);
+	struct ane_img_td *td = (void *)(b + 256);
+	struct ane_img_rw *rw = (void *)(b + 544);
+	uint16_t *wt = (void *)(b + PAGE16K);
+	int i;
+
+	memset(b, 0, IMG_SIZE);
+	*h = (struct ane_img_header){
+		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
+		.image_size = IMG_SIZE, .num_procedures = 1, .procedures_offset = 128,
+		.num_tds = 2, .tds_offset = 256, .num_rws = 5, .rws_offset = 544,
+		.num_bars = 4, .bars_offset = 160, .weights_offset = PAGE16K,
+		.weights_size = 12, .intermediate_size = PAGE16K,
+	};
+	*p = (struct ane_img_procedure){ .num_tds = 2, .num_rws = 5, .num_inputs = 1,
+					 .num_outputs = 1, .partitions = 1 };
+	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 12 };
+	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 8 };
+	bar[2] = (struct ane_img_bar){ .slot = 5, .usage = 8, .size = 12 };
+	bar[3] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 64 };
+	td[0].words[ANE_TD_OP] = 2;	/* matmul */
+	memcpy(&td[0].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 3 }, 16);
+	memcpy(&td[0].words[ANE_TD_SRC1_DIMS], (uint32_t[]){ 1, 1, 3, 2 }, 16);
+	memcpy(&td[0].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
+	td[1].words[ANE_TD_OP] = 4;	/* activation */
+	td[1].words[ANE_TD_ACT] = 1;	/* relu */
+	memcpy(&td[1].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
+	memcpy(&td[1].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
+	rw[0] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC0, .bar = 0, .length_lo = 12 };
+	rw[1] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC1, .bar = 5, .length_lo = 12 };
+	rw[2] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_DST, .bar = 7, .length_lo = 8 };
+	rw[3] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_SRC0, .bar = 7, .length_lo = 8 };
+	rw[4] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_DST, .bar = 1, .length_lo = 8 };
+	for (i = 0; i < 6; i++)
+		wt[i] = h16(w[i]);
+}
+
+struct client {
+	int fd;
+	uint64_t token;		/* session */
+};
+
+static int ctl_open(struct client *c)
+{
+	struct drm_ane_device_open op = { .in.usage_type = ANE_USAGE_STANDARD };
+
+	c->fd = open(node, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0 || ioctl(c->fd, DRM_IOCTL_ANE_CTL_DEVICE_OPEN, &op) < 0)
+		return -1;
+	c->token = op.out.token;
+	return 0;
+}
+
+static int create(int fd, const void *img, uint64_t size, uint64_t *tok)
+{
+	struct drm_ane_program_create pc = {
+		.image = (uintptr_t)img, .image_size = size, .token_ptr = (uintptr_t)tok,
+	};
+
+	return ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc);
+}
+
+static int prepare(int fd, uint64_t tok, struct drm_ane_program_prepare *pp)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->in.token = tok;
+	return ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, pp);
+}
+
+static int destroy(int fd, uint64_t tok)
+{
+	struct drm_ane_program_destroy pd = { .token = tok };
+
+	return ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY, &pd);
+}
+
+struct surf {
+	uint32_t handle;
+	uint16_t *p;
+	uint64_t size;
+};
+
+static int surface(int fd, uint64_t size, struct surf *s)
+{
+	struct drm_ane_surface_create sc = { .size = size };
+
+	if (ioctl(fd, DRM_IOCTL_ANE_SURFACE_CREATE, &sc) < 0)
+		return -1;
+	s->handle = sc.handle;
+	s->size = size;
+	s->p = mmap(NULL, PAGE16K, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)sc.offset);
+	return s->p == MAP_FAILED ? -1 : 0;
+}
+
+static struct drm_ane_send_request sr;
+
+static int submit(int fd, uint64_t tok, uint32_t in, uint32_t out, uint32_t syncobj,
+		  uint64_t *seqno)
+{
+	int ret;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.in.token = tok;
+	sr.in.qos_class = 5;
+	sr.in.exec_priority = 21;
+	sr.in.io_category = 2;
+	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in, .kind = ANE_SURFACE_INPUT };
+	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out,
+							  .kind = ANE_SURFACE_OUTPUT };
+	if (syncobj)
+		sr.in.surfaces[2] = (struct drm_ane_surface_ref){
+			.handle = syncobj, .kind = ANE_SURFACE_OUT_SYNCOBJ };
+	ret = ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
+	if (!ret && seqno)
+		*seqno = sr.out.seqno;
+	return ret;
+}
+
+/* Read one completion event (waiting up to 10 s). */
+static int wait_event(int fd, struct drm_ane_event_complete *ev)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	if (poll(&pfd, 1, 10000) != 1)
+		return -1;
+	n = read(fd, ev, sizeof(*ev));
+	return n == sizeof(*ev) && ev->base.type == DRM_ANE_EVENT_REQUEST_COMPLETE ? 0 : -1;
+}
+
+static const int W[6] = { 1, 0, 0, 1, 1, -1 };
+static const int A[6] = { 1, 2, 3, 4, 5, 6 };
+/* [1 2 3; 4 5 6] x [1 0; 0 1; 1 -1] = [4 -1; 10 -1] -> relu [4 0; 10 0] */
+static const int OUT[4] = { 4, 0, 10, 0 };
+
+static void fill_input(struct surf *s)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		s->p[i] = h16(A[i]);
+}
+
+static int check_out(const struct surf *s, const int want[4])
+{
+	int i, bad = 0;
+
+	for (i = 0; i < 4; i++)
+		if (s->p[i] != h16(want[i])) {
+			printf("#   out[%d] = 0x%04x, want 0x%04x\n", i, s->p[i], h16(want[i]));
+			bad = 1;
+		}
+	return bad;
+}
+
+static uint8_t img[IMG_SIZE];
+
+static void a_program_computes_end_to_end(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct drm_ane_get_status st;
+	struct surf in, out;
+	uint64_t tok = 0, seqno = 0;
+	struct client c;
+
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_CHECK(tok != 0, "token");
+	T_OK(prepare(c.fd, tok, &pp));
+	T_EQ(pp.out.num_procedures, 1);
+	T_EQ(pp.out.priority, 5);
+	T_CHECK(pp.out.program_slot < 144 && pp.out.process_id < 288, "slot");
+	fill_input(&in);
+	T_OK(submit(c.fd, tok, in.handle, out.handle, 0, &seqno));
+	T_EQ(sr.out.token, tok);
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_EQ(ev.seqno, seqno);
+	T_EQ(ev.token, tok);
+	T_CHECK(!check_out(&out, OUT), "result");
+	T_OK(ioctl(c.fd, DRM_IOCTL_ANE_CTL_GET_STATUS, &st));
+	T_EQ(st.out.requests_submitted, 1);
+	T_EQ(st.out.requests_completed, 1);
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
+static void lifecycle_errors_are_precise(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_program_unprepare pu;
+	struct drm_ane_program_create pc;
+	uint64_t tok = 0, bad = 0;
+	struct surf in, out;
+	struct client c;
+
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	((struct ane_img_header *)img)->magic ^= 1;
+	T_ERRNO(create(c.fd, img, IMG_SIZE, &bad), EINVAL);		/* bad image */
+	build_image(img, W);
+	T_ERRNO(create(c.fd, img, 0, &bad), EINVAL);
+	T_ERRNO(create(c.fd, img, IMG_SIZE - 1, &bad), EINVAL);	/* size mismatch */
+	T_ERRNO(create(c.fd, (void *)16, IMG_SIZE, &bad), EFAULT);
+	T_ERRNO(create(c.fd, img, IMG_SIZE, (uint64_t *)16), EFAULT);
+	memset(&pc, 0, sizeof(pc));
+	pc.image = (uintptr_t)img;
+	pc.image_size = IMG_SIZE;
+	pc.token_ptr = (uintptr_t)&bad;
+	pc.flags = 1;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc), EINVAL);
+
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	/* Not prepared yet: requests have nowhere to run. */
+	T_ERRNO(submit(c.fd, tok, in.handle, out.handle, 0, NULL), EBADFD);
+	T_ERRNO(prepare(c.fd, tok ^ 1, &pp), ENOENT);
+	memset(&pp, 0, sizeof(pp));
+	pp.in.token = tok;
+	pp.in.priority = 1;					/* system band */
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	pp.in.priority = 8;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	pp.in.priority = 0;
+	pp.in.program_slot = 3;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	T_OK(prepare(c.fd, tok, &pp));
+	T_ERRNO(prepare(c.fd, tok, &pp), EALREADY);
+
+	/* Request errors. */
+	T_ERRNO(submit(c.fd, tok ^ 1, in.handle, out.handle, 0, NULL), ENOENT);
+	T_ERRNO(submit(c.fd, tok, in.handle, 0xbad, 0, NULL), ENOENT);
+	memset(&sr, 0, sizeof(sr));
+	sr.in.token = tok;
+	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in.handle, .kind = 1 };
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);	/* no output */
+	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out.handle, .kind = 2 };
+	sr.doorbell = 32;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.doorbell = 0;
+	sr.in.procedure = 1;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.in.procedure = 0;
+	sr.in.surfaces[1].bar = 1;				/* output index 1 */
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.in.surfaces[1].bar = 0;
+	sr.in.surfaces[1].reserved = 1;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.in.surfaces[1].reserved = 0;
+	sr.in.surfaces[3].kind = 2;				/* junk past the end */
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+
+	memset(&pu, 0, sizeof(pu));
+	pu.in.token = tok;
+	T_OK(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_UNPREPARE, &pu));
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_UNPREPARE, &pu), EALREADY);
+	T_OK(destroy(c.fd, tok));
+	T_ERRNO(destroy(c.fd, tok), ENOENT);
+	close(c.fd);
+}
+
+static void instances_bind_their_own_weights(void)
+{
+	struct drm_ane_program_create_instance ci;
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	static const int W2[6] = { 0, 1, 1, 0, 0, 0 };	/* swap columns */
+	static const int OUT2[4] = { 2, 1, 5, 4 };
+	struct surf in, out, wts;
+	uint64_t tok = 0, inst = 0;
+	struct client c;
+	int i;
+
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+	    surface(c.fd, 12, &wts)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	for (i = 0; i < 6; i++)
+		wts.p[i] = h16(W2[i]);
+	memset(&ci, 0, sizeof(ci));
+	ci.program = tok;
+	ci.weights = wts.handle;
+	ci.token_ptr = (uintptr_t)&inst;
+	T_OK(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci));
+	T_CHECK(inst && inst != tok, "instance token");
+	fill_input(&in);
+	T_OK(submit(c.fd, inst, in.handle, out.handle, 0, NULL));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_CHECK(!check_out(&out, OUT2), "instance result");
+	/* The program itself still uses the image's weights. */
+	T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
+	T_OK(wait_event(c.fd, &ev));
+	T_CHECK(!check_out(&out, OUT), "program result");
+	/* A program with instances is not destroyed under them. */
+	T_ERRNO(destroy(c.fd, tok), EBUSY);
+	ci.weights = 0xbad;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci), ENOENT);
+	T_OK(destroy(c.fd, inst));
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
+static void syncobj_users_wait_on_the_fence(void)
+{
+	struct drm_syncobj_create scr = { 0 };
+	struct drm_syncobj_wait sw;
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct surf in, out;
+	struct timespec ts;
+	uint64_t tok = 0;
+	struct client c;
+
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_CREATE, &scr));
+	fill_input(&in);
+	T_OK(submit(c.fd, tok, in.handle, out.handle, scr.handle, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	memset(&sw, 0, sizeof(sw));
+	sw.handles = (uintptr_t)&scr.handle;
+	sw.count_handles = 1;
+	sw.timeout_nsec = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 10000000000ll;
+	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_WAIT, &sw));
+	T_CHECK(!check_out(&out, OUT), "result after the fence");
+	T_OK(wait_event(c.fd, &ev));
+	close(c.fd);
+}
+
+/* Four processes at once, each with its own program and data. */
+static void concurrent_processes_get_their_own_results(void)
+{
+	int i, status, ok = 1;
+	pid_t pid[4];
+
+	for (i = 0; i < 4; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			struct drm_ane_program_prepare pp;
+			struct drm_ane_event_complete ev;
+			int w[6] = { i + 1, 0, 0, i + 1, 0, 0 }, want[4], r, k;
+			static uint8_t im[IMG_SIZE];
+			struct surf in, out;
+			uint64_t tok = 0;
+			struct client c;
+
+			/* out = relu(A x [[k 0][0 k][0 0]]) = k * A[:, 0:2] */
+			want[0] = (i + 1) * 1;
+			want[1] = (i + 1) * 2;
+			want[2] = (i + 1) * 4;
+			want[3] = (i + 1) * 5;
+			build_image(im, w);
+			if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+			    create(c.fd, im, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp))
+				_exit(10);
+			fill_input(&in);
+			for (r = 0; r < 20; r++) {
+				memset(out.p, 0, 8);
+				if (submit(c.fd, tok, in.handle, out.handle, 0, NULL) ||
+				    wait_event(c.fd, &ev) || ev.status)
+					_exit(11);
+				for (k = 0; k < 4; k++)
+					if (out.p[k] != h16(want[k]))
+						_exit(12);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("#   process %d: status 0x%x\n", i, status);
+			ok = 0;
+		}
+	}
+	T_CHECK(ok, "all four processes");
+}
+
+/* More requests at once than the firmware keeps in flight all complete. */
+static void a_burst_of_requests_all_completes(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	int i, n = 40, done = 0, bad = 0;
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	fill_input(&in);
+	for (i = 0; i < n; i++)
+		T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
+	for (i = 0; i < n; i++) {
+		if (wait_event(c.fd, &ev))
+			break;
+		done++;
+		bad += ev.status != 0;
+	}
+	T_EQ(done, n);
+	T_EQ(bad, 0);
+	T_CHECK(!check_out(&out, OUT), "result");
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
+/* A process killed with requests in flight leaks nothing, stops no one. */
+static void killed_process_disturbs_no_one(void)
+{
+	int status, i;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		struct drm_ane_program_prepare pp;
+		struct surf in, out;
+		uint64_t tok = 0;
+		struct client c;
+
+		build_image(img, W);
+		if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+		    create(c.fd, img, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp))
+			_exit(10);
+		for (i = 0; i < 50; i++)
+			if (submit(c.fd, tok, in.handle, out.handle, 0, NULL))
+				break;
+		_exit(0);	/* requests still in flight, events unread */
+	}
+	T_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		WEXITSTATUS(status) == 0, "child 0x%x", status);
+	/* Everyone else carries on. */
+	a_program_computes_end_to_end();
+}
+
+int main(int argc, char **argv)
+{
+	if (vm_node(argc, argv, node, sizeof(node), "program"))
+		return 1;
+	T_RUN(a_program_computes_end_to_end);
+	T_RUN(lifecycle_errors_are_precise);
+	T_RUN(instances_bind_their_own_weights);
+	T_RUN(syncobj_users_wait_on_the_fence);
+	T_RUN(concurrent_processes_get_their_own_results);
+	T_RUN(a_burst_of_requests_all_completes);
+	T_RUN(killed_process_disturbs_no_one);
+	return t_summary("program");
+}
