@@ -13,6 +13,7 @@
 #include <linux/platform_device.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -33,6 +34,12 @@ MODULE_PARM_DESC(devices, "Number of emulated engines to create (1-8, default 1)
 
 /* The platform devices this module created; only touched at init/exit. */
 static struct platform_device *ane_pdevs[ANE_MAX_DEVICES];
+
+/*
+ * Work that may outlive every file and device, such as releasing a request
+ * whose client has gone: the module's exit drains it before the code goes.
+ */
+struct workqueue_struct *ane_wq;
 
 static int ane_drm_open(struct drm_device *dev, struct drm_file *file)
 {
@@ -234,9 +241,14 @@ static int __init ane_init(void)
 		return -EINVAL;
 	}
 
+	ane_wq = alloc_workqueue("ane", WQ_UNBOUND, 0);
+	if (!ane_wq)
+		return -ENOMEM;
 	ret = platform_driver_register(&ane_platform_driver);
-	if (ret)
+	if (ret) {
+		destroy_workqueue(ane_wq);
 		return ret;
+	}
 
 	for (i = 0; i < ane_num_devices; i++) {
 		struct platform_device *pdev;
@@ -254,6 +266,7 @@ static int __init ane_init(void)
 err_devices:
 	ane_destroy_devices();
 	platform_driver_unregister(&ane_platform_driver);
+	destroy_workqueue(ane_wq);
 	return ret;
 }
 
@@ -261,6 +274,8 @@ static void __exit ane_exit(void)
 {
 	ane_destroy_devices();
 	platform_driver_unregister(&ane_platform_driver);
+	/* Requests of clients already gone may still be releasing. */
+	destroy_workqueue(ane_wq);
 }
 
 module_init(ane_init);

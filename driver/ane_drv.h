@@ -146,6 +146,7 @@ struct ane_file {
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
+extern struct workqueue_struct *ane_wq;
 
 /* ane_client.c */
 u64 ane_new_token(struct ane_device *adev);

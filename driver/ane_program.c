@@ -559,7 +559,7 @@ static void ane_request_complete(struct ane_fw_hreq *hreq)
 	rq->event->ev.status = status;
 	if (hreq->len >= sizeof(*pe))
 		rq->event->ev.exec_ns = pe->exec_ns;
-	queue_work(system_unbound_wq, &rq->work);
+	queue_work(ane_wq, &rq->work);
 }
 
 /* Map @bo for the request and pin the mapping; 0 or an errno. */
