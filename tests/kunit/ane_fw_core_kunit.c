@@ -495,6 +495,79 @@ static void ane_fw_tasks_run_messages_by_priority(struct kunit *test)
 	vfree(fw);
 }
 
+/*
+ * A ring-like handler: each message (arg 7) takes one item and re-posts
+ * itself while items remain; while "blocked" it parks the task instead.
+ * An interrupt message (arg 8) frees what it was blocked on.
+ */
+static u32 rtos_items;
+static bool rtos_pool_full;
+
+static enum ane_fw_result rtos_ring_handler(struct ane_fw *fw, struct ane_fw_task *t,
+					    const struct ane_fw_msg *m)
+{
+	if (m->arg == 8) {
+		rtos_pool_full = false;
+		if (t->state == ANE_FW_TASK_BLOCKED)
+			t->state = ANE_FW_TASK_RUNNABLE;
+		return ANE_FW_DONE;
+	}
+	if (rtos_pool_full) {
+		t->state = ANE_FW_TASK_BLOCKED;
+		t->blocked_on = "request pool";
+		return ANE_FW_BLOCK;
+	}
+	if (rtos_items && --rtos_items)
+		ane_fw_post_again(fw, t - fw->tasks, ANE_FW_MSG_TEST, 7);
+	return ANE_FW_DONE;
+}
+
+static void ane_fw_a_task_reposting_itself_drains_its_work(struct kunit *test)
+{
+	struct ane_fw *fw = vzalloc(sizeof(*fw));
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	ane_fw_rtos_init(fw);
+	ane_fw_task_create(fw, 0, "ring", 2, rtos_ring_handler);
+	rtos_items = 5;
+	rtos_pool_full = false;
+	/* From the task queue: its own message must not count as queued. */
+	ane_fw_post_task(fw, 0, ANE_FW_MSG_TEST, 7, 0);
+	while (ane_fw_run_one(fw))
+		;
+	KUNIT_EXPECT_EQ(test, rtos_items, 0);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].q->count, 0);
+	/* ane_fw_post_once() still coalesces a second identical message. */
+	ane_fw_post_task(fw, 0, ANE_FW_MSG_TEST, 7, 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_post_once(fw, 0, false, ANE_FW_MSG_TEST, 7), 0);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].q->count, 1);
+	vfree(fw);
+}
+
+static void ane_fw_a_blocked_task_still_serves_interrupts(struct kunit *test)
+{
+	struct ane_fw *fw = vzalloc(sizeof(*fw));
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	ane_fw_rtos_init(fw);
+	ane_fw_task_create(fw, 0, "ring", 2, rtos_ring_handler);
+	rtos_items = 3;
+	rtos_pool_full = true;
+	ane_fw_post_task(fw, 0, ANE_FW_MSG_TEST, 7, 0);
+	KUNIT_EXPECT_TRUE(test, ane_fw_run_one(fw));
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].state, ANE_FW_TASK_BLOCKED);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].q->count, 1);	/* kept at the head */
+	/* Nothing runs while blocked, but an interrupt does. */
+	KUNIT_EXPECT_FALSE(test, ane_fw_run_one(fw));
+	ane_fw_post_irq(fw, 0, ANE_FW_MSG_TEST, 8, 0);
+	KUNIT_EXPECT_TRUE(test, ane_fw_run_one(fw));
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].state, ANE_FW_TASK_RUNNABLE);
+	while (ane_fw_run_one(fw))
+		;
+	KUNIT_EXPECT_EQ(test, rtos_items, 0);
+	vfree(fw);
+}
+
 static void ane_fw_chaining_machines(struct kunit *test)
 {
 	struct ane_fw *fw = vzalloc(sizeof(*fw));
@@ -584,6 +657,8 @@ static void ane_fw_chaining_machines(struct kunit *test)
 static struct kunit_case ane_fw_rtos_cases[] = {
 	KUNIT_CASE(ane_fw_pools_are_fixed_and_reported),
 	KUNIT_CASE(ane_fw_tasks_run_messages_by_priority),
+	KUNIT_CASE(ane_fw_a_task_reposting_itself_drains_its_work),
+	KUNIT_CASE(ane_fw_a_blocked_task_still_serves_interrupts),
 	KUNIT_CASE(ane_fw_chaining_machines),
 	{}
 };
