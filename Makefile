@@ -40,7 +40,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 LIB_SRCS := $(wildcard $(SRC)/lib/*.c)
 LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(SRC)/uapi/drm/ane_accel.h
-TOOLS := anectl ane-bench ane-mathbench
+TOOLS := anectl ane-bench ane-mathbench ane-run
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
@@ -158,7 +158,8 @@ $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 # ---------------------------------------------------------------- run/check
 run: deps
 	$(MAKE) -C $(SRC) all
-	$(SRC)/tools/vm/ane-vm --bin $(B)/tools/anectl -- anectl info
+	$(SRC)/tools/vm/ane-vm --bin $(B)/tools/anectl --bin $(B)/tools/ane-run \
+		-- 'anectl info && ane-run mlp && ane-run conv'
 
 check: deps
 	$(MAKE) -C $(SRC) all

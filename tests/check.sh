@@ -68,6 +68,7 @@ layer_vm() {
 		--bin "$B/tests/vm/abi_test" --bin "$B/tests/vm/unplug_test" \
 		--bin "$B/tests/vm/dart_test" --bin "$B/tests/vm/program_test" \
 		--bin "$B/tests/vm/fw_test" \
+		--bin "$B/tests/vm/net_test" \
 		--bin "$B/tools/anectl" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \

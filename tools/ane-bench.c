@@ -10,6 +10,10 @@
  *                      firmware -> BUF_T2H ring -> interrupt -> host (the
  *                      debugfs fw_ping knob, root only) vs a pipe round
  *                      trip between two processes
+ *   ane-bench request  no-op request round trip (ProgramSendRequest ->
+ *                      completion event read) of the smallest program,
+ *                      p50 and p99, vs a pipe ping-pong between two
+ *                      processes, p50 and p99, with where the time goes
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -332,6 +336,185 @@ static int bench_fw(const char *node)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- request */
+
+#define REQ_ROUNDS	2000
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The @q-th quantile (0..1) of @v[@n], which is sorted in place. */
+static double quantile_us(uint64_t *v, unsigned int n, double q)
+{
+	unsigned int i;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	i = (unsigned int)(q * (n - 1) + 0.5);
+	return (double)v[i] / 1e3;
+}
+
+/* Pipe ping-pong between two processes, each round timed into @lat. */
+static int pipe_rounds(uint64_t *lat, unsigned int rounds)
+{
+	int to[2], from[2];
+	unsigned int i;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(to[1]);
+		close(from[0]);
+		for (;;) {
+			if (read(to[0], &c, 1) != 1)
+				_exit(0);
+			if (write(from[1], &c, 1) != 1)
+				_exit(1);
+		}
+	}
+	close(to[0]);
+	close(from[1]);
+	for (i = 0; i < rounds / 10 + rounds; i++) {
+		uint64_t t0 = now_ns();
+
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			return -1;
+		if (i >= rounds / 10)		/* the first tenth warms up */
+			lat[i - rounds / 10] = now_ns() - t0;
+	}
+	close(to[1]);
+	close(from[0]);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+static int req_fail(struct ane_dev *dev, const char *what)
+{
+	fprintf(stderr, "ane-bench: %s: %s\n", what, dev ? ane_errmsg(dev) : "");
+	ane_close(dev);
+	return 1;
+}
+
+static int bench_request(const char *node)
+{
+	static uint64_t lat[REQ_ROUNDS], sub[REQ_ROUNDS], evt[REQ_ROUNDS],
+		eng[REQ_ROUNDS], pp[REQ_ROUNDS], fwl[REQ_ROUNDS];
+	struct ane_surface *in = NULL, *out = NULL;
+	double r50, r99, p50, p99, fw50 = -1;
+	struct ane_program *prog = NULL;
+	struct ane_dev *dev = NULL;
+	struct ane_net *net = NULL;
+	char err[512], path[300], buf[32];
+	unsigned int i, warm = REQ_ROUNDS / 10;
+	const void *img;
+	size_t size;
+	int t, fd;
+
+	/* The smallest program: one relu of a 1x1x1x8 tensor. */
+	if (ane_net_create(&net))
+		return die("ane_net_create");
+	t = ane_net_input(net, "x", 1, 1, 1, 8);
+	ane_net_output(net, ane_net_activation(net, t, ANE_NET_ACT_RELU));
+	if (ane_net_build(net, &img, &size)) {
+		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(net));
+		ane_net_destroy(net);
+		return 1;
+	}
+	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {
+		fprintf(stderr, "ane-bench: %s\n", err);
+		ane_net_destroy(net);
+		return 1;
+	}
+	if (ane_program_create(dev, img, size, &prog) || ane_program_prepare(prog) ||
+	    ane_surface_create(dev, 16, &in) || ane_surface_create(dev, 16, &out)) {
+		ane_net_destroy(net);
+		return req_fail(dev, "setup");
+	}
+	ane_net_destroy(net);
+	memset(ane_surface_map(in), 0, 16);
+
+	for (i = 0; i < warm + REQ_ROUNDS; i++) {
+		uint64_t t0, t1, t2, seqno, exec_ns;
+		int st;
+
+		t0 = now_ns();
+		if (ane_request_submit(prog, 0, &in, 1, &out, 1, &seqno))
+			return req_fail(dev, "submit");
+		t1 = now_ns();
+		if (ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, &exec_ns))
+			return req_fail(dev, "wait");
+		t2 = now_ns();
+		if (i < warm)
+			continue;
+		lat[i - warm] = t2 - t0;
+		sub[i - warm] = t1 - t0;
+		evt[i - warm] = t2 - t1;
+		eng[i - warm] = exec_ns;
+	}
+	ane_surface_destroy(in);
+	ane_surface_destroy(out);
+	ane_program_destroy(prog);
+	ane_close(dev);
+
+	if (pipe_rounds(pp, REQ_ROUNDS))
+		return die("pipe");
+
+	/* The firmware's own no-op round trip, where debugfs allows. */
+	if (!fw_ping_path(node, path, sizeof(path)) && (fd = open(path, O_RDONLY)) >= 0) {
+		for (i = 0; i < warm + REQ_ROUNDS; i++) {
+			uint64_t t0 = now_ns();
+
+			if (pread(fd, buf, sizeof(buf), 0) <= 0)
+				break;
+			if (i >= warm)
+				fwl[i - warm] = now_ns() - t0;
+		}
+		if (i == warm + REQ_ROUNDS)
+			fw50 = quantile_us(fwl, REQ_ROUNDS, 0.5);
+		close(fd);
+	}
+
+	r50 = quantile_us(lat, REQ_ROUNDS, 0.5);
+	r99 = quantile_us(lat, REQ_ROUNDS, 0.99);
+	p50 = quantile_us(pp, REQ_ROUNDS, 0.5);
+	p99 = quantile_us(pp, REQ_ROUNDS, 0.99);
+	printf("request: no-op request round trip (submit -> completion event read), one relu of 1x1x1x8, %u requests\n",
+	       REQ_ROUNDS);
+	printf("  request             p50 %9.1f us   p99 %9.1f us\n", r50, r99);
+	printf("  baseline: pipe ping-pong between two processes\n");
+	printf("  pipe                p50 %9.1f us   p99 %9.1f us\n", p50, p99);
+	printf("  where the time goes (p50 of each stage):\n");
+	printf("    submit ioctl (ProgramSendRequest)      %9.1f us\n",
+	       quantile_us(sub, REQ_ROUNDS, 0.5));
+	printf("    submit return -> event read            %9.1f us\n",
+	       quantile_us(evt, REQ_ROUNDS, 0.5));
+	printf("      of which engine time (event exec_ns) %9.1f us\n",
+	       quantile_us(eng, REQ_ROUNDS, 0.5));
+	if (fw50 >= 0)
+		printf("    firmware no-op round trip (fw_ping)    %9.1f us\n", fw50);
+	else
+		printf("    firmware no-op round trip (fw_ping)    unavailable (root and debugfs needed)\n");
+	printf("  ratio p50           %.2f   (target: p50 within 3x of the pipe: %s)\n",
+	       r50 / p50, r50 <= 3 * p50 ? "met" : "MISSED");
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(const char *node);
@@ -339,6 +522,7 @@ static const struct {
 } benches[] = {
 	{ "dart", bench_dart, "DART map/unmap cost and page-table memory" },
 	{ "fw", bench_fw, "no-op firmware round trip vs a pipe round trip" },
+	{ "request", bench_request, "no-op request round trip p50/p99 vs a pipe ping-pong" },
 };
 
 int main(int argc, char **argv)

@@ -22,4 +22,9 @@ rmmod ane || { echo "vm-rmmod-fw: 0 passed, 1 failed"; rc=1; }
 modprobe ane || { echo "vm-setup-prog: 0 passed, 1 failed"; exit 1; }
 program_test || rc=1
 rmmod ane || { echo "vm-rmmod-prog: 0 passed, 1 failed"; rc=1; }
+# Networks end to end through libane: results against the CPU reference,
+# malformed images refused, instances with their own weights.
+modprobe ane || { echo "vm-setup-net: 0 passed, 1 failed"; exit 1; }
+net_test || rc=1
+rmmod ane || { echo "vm-rmmod-net: 0 passed, 1 failed"; rc=1; }
 exit $rc

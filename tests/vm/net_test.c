@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: MIT
+/*
+ * VM tests of networks end to end through libane: a two-layer perceptron
+ * and a small convolutional net, built with the builder from deterministic
+ * pseudo-random weights and inputs, run on the device and compared element
+ * by element with ane_net_reference(); every class of malformed image
+ * refused by ProgramCreate; an instance with its own weights.
+ *
+ * Tolerance, for fp16 storage with fp32 accumulation on the engine and a
+ * correctly rounded fp16 result per operation in the reference
+ * (Documentation/accel/ane/libane.rst):
+ *
+ *	|dev - ref| <= 2e-3 * max|ref| + 2^-8 * |ref|
+ *
+ * i.e. four fp16 ulps of the value plus a small fraction of the tensor's
+ * largest magnitude, for one-ulp differences carried through the layers.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+
+#include "harness.h"
+#include "libane.h"
+#include "vm/vm_util.h"
+
+#define TOL_ABS_OF_MAX	2e-3
+#define TOL_REL		(1.0 / 256)	/* 4 fp16 ulps */
+
+static char node[64];
+
+/* ------------------------------------------------------------ the nets */
+
+/* xorshift32: the same numbers on every run and every machine. */
+static uint32_t rng_state;
+
+static void rng_seed(uint32_t seed)
+{
+	rng_state = seed ? seed : 0x9e3779b9u;
+}
+
+/* Uniform in [-1, 1). */
+static float frand(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return (float)((double)(rng_state >> 8) / (1u << 23) - 1.0);
+}
+
+static void fill(float *p, size_t n, float scale)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = frand() * scale;
+}
+
+#define MAX_OUT 2
+
+struct net {
+	struct ane_net *net;
+	const char *name;
+	float *in;			/* one input */
+	size_t n_in;
+	unsigned int n_out;
+	size_t n[MAX_OUT];		/* elements of each output */
+	float *out[MAX_OUT];		/* the device's */
+	float *ref[MAX_OUT];		/* the reference's */
+};
+
+static void net_free(struct net *m)
+{
+	unsigned int i;
+
+	ane_net_destroy(m->net);
+	free(m->in);
+	for (i = 0; i < MAX_OUT; i++) {
+		free(m->out[i]);
+		free(m->ref[i]);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t elems(const struct ane_net *net, int t)
+{
+	struct ane_net_shape s;
+
+	if (ane_net_shape(net, t, &s))
+		return 0;
+	return (size_t)s.n * s.c * s.h * s.w;
+}
+
+/* Inputs from @in_seed, outputs allocated, the reference run. */
+static int net_finish(struct net *m, int x, uint32_t in_seed, float in_scale)
+{
+	const float *ins[1];
+	unsigned int i;
+
+	m->n_in = elems(m->net, x);
+	m->n_out = ane_net_num_outputs(m->net);
+	m->in = calloc(m->n_in ? m->n_in : 1, sizeof(float));
+	if (!m->in || m->n_out > MAX_OUT)
+		return -1;
+	rng_seed(in_seed);
+	fill(m->in, m->n_in, in_scale);
+	for (i = 0; i < m->n_out; i++) {
+		m->n[i] = elems(m->net, ane_net_output_tensor(m->net, i));
+		m->out[i] = calloc(m->n[i] + 1, sizeof(float));
+		m->ref[i] = calloc(m->n[i] + 1, sizeof(float));
+		if (!m->out[i] || !m->ref[i])
+			return -1;
+	}
+	ins[0] = m->in;
+	if (ane_net_reference(m->net, ins, m->ref)) {
+		printf("#   %s: reference: %s\n", m->name, ane_net_errmsg(m->net));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The perceptron: sigmoid(relu(x W1 + b1) W2 + b2), x a batch of 4 rows
+ * of 64, W1 64x32, W2 32x10; weights from @w_seed.
+ */
+#define MLP_B	4
+#define MLP_IN	64
+#define MLP_HID	32
+#define MLP_OUT	10
+
+static int build_mlp(struct net *m, uint32_t w_seed)
+{
+	static float w1[MLP_IN * MLP_HID], b1[MLP_HID], w2[MLP_HID * MLP_OUT], b2[MLP_OUT];
+	struct ane_net *net;
+	int x, t;
+
+	memset(m, 0, sizeof(*m));
+	m->name = "mlp";
+	if (ane_net_create(&m->net))
+		return -1;
+	net = m->net;
+	rng_seed(w_seed);
+	fill(w1, MLP_IN * MLP_HID, 2.0f / 8);		/* ~ 2 / sqrt(fan-in) */
+	fill(b1, MLP_HID, 0.5f);
+	fill(w2, MLP_HID * MLP_OUT, 2.0f / 5.66f);
+	fill(b2, MLP_OUT, 0.5f);
+	x = ane_net_input(net, "x", 1, 1, MLP_B, MLP_IN);
+	t = ane_net_matmul(net, x, ane_net_const(net, "w1", 1, 1, MLP_IN, MLP_HID, w1), 0,
+			   ANE_NET_ACT_NONE);
+	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "b1", 1, 1, 1, MLP_HID, b1),
+			    ANE_NET_ACT_RELU);
+	t = ane_net_matmul(net, t, ane_net_const(net, "w2", 1, 1, MLP_HID, MLP_OUT, w2), 0,
+			   ANE_NET_ACT_NONE);
+	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "b2", 1, 1, 1, MLP_OUT, b2),
+			    ANE_NET_ACT_SIGMOID);
+	ane_net_output(net, t);
+	return net_finish(m, x, 1234, 2.0f);
+}
+
+/*
+ * The convolutional net: x 1x3x16x16 -> conv 3x3 pad 1 to 8 channels +
+ * bias + relu -> max pool 2x2 (output 0, 1x8x8x8) -> conv 1x1 to 4
+ * channels + bias -> average pool 8x8 -> softmax over the channels
+ * (output 1, 1x4x1x1); weights from @w_seed.
+ */
+static int build_conv(struct net *m, uint32_t w_seed)
+{
+	static float w1[8 * 3 * 3 * 3], b1[8], w2[4 * 8], b2[4];
+	struct ane_net_conv_params cp = { .pad_top = 1, .pad_bottom = 1, .pad_left = 1,
+					  .pad_right = 1, .act = ANE_NET_ACT_RELU };
+	struct ane_net_pool_params mp = { .kind = ANE_NET_POOL_MAX, .kernel_h = 2,
+					  .kernel_w = 2 };
+	struct ane_net_pool_params ap = { .kind = ANE_NET_POOL_AVG, .kernel_h = 8,
+					  .kernel_w = 8 };
+	struct ane_net *net;
+	int x, t, feat;
+
+	memset(m, 0, sizeof(*m));
+	m->name = "conv";
+	if (ane_net_create(&m->net))
+		return -1;
+	net = m->net;
+	rng_seed(w_seed);
+	fill(w1, 8 * 27, 2.0f / 5.2f);
+	fill(b1, 8, 0.25f);
+	fill(w2, 4 * 8, 2.0f / 2.83f);
+	fill(b2, 4, 0.25f);
+	x = ane_net_input(net, "img", 1, 3, 16, 16);
+	t = ane_net_conv(net, x, ane_net_const(net, "w1", 8, 3, 3, 3, w1),
+			 ane_net_const(net, "b1", 1, 8, 1, 1, b1), &cp);
+	feat = ane_net_pool(net, t, &mp);
+	t = ane_net_conv(net, feat, ane_net_const(net, "w2", 4, 8, 1, 1, w2),
+			 ane_net_const(net, "b2", 1, 4, 1, 1, b2), NULL);
+	t = ane_net_pool(net, t, &ap);
+	t = ane_net_softmax(net, t);
+	ane_net_output(net, feat);
+	ane_net_output(net, t);
+	return net_finish(m, x, 4321, 1.0f);
+}
+
+/* ------------------------------------------------------------ comparing */
+
+/*
+ * Compare @got with @want element by element under the tolerance; print
+ * the largest errors.  Returns the elements out of tolerance.
+ */
+static size_t compare(const char *what, const float *got, const float *want, size_t n)
+{
+	double maxref = 0, max_abs = 0, max_rel = 0;
+	size_t i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		maxref = fmax(maxref, fabs(want[i]));
+	for (i = 0; i < n; i++) {
+		double d = fabs((double)got[i] - want[i]);
+
+		if (!(d <= TOL_ABS_OF_MAX * maxref + TOL_REL * fabs(want[i]))) {
+			if (bad < 5)
+				printf("#   %s[%zu] = %.6g, reference %.6g\n", what, i,
+				       got[i], want[i]);
+			bad++;
+		}
+		if (!(d <= max_abs))
+			max_abs = d;
+		/* Relative to values that are not mere noise of the tensor. */
+		if (fabs(want[i]) >= 1e-2 * maxref && want[i] != 0)
+			max_rel = fmax(max_rel, d / fabs(want[i]));
+	}
+	printf("#   %s: %zu values, max |ref| %.4g, max abs err %.3g, max rel err %.3g, %zu out of tolerance\n",
+	       what, n, maxref, max_abs, max_rel, bad);
+	return bad;
+}
+
+/* A tensor that is not constant: the net computes something. */
+static int varies(const float *p, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (p[i] != p[0])
+			return 1;
+	return 0;
+}
+
+static int compare_net(struct net *m)
+{
+	char what[64];
+	unsigned int i;
+	size_t bad = 0;
+
+	for (i = 0; i < m->n_out; i++) {
+		snprintf(what, sizeof(what), "%s output %u", m->name, i);
+		bad += compare(what, m->out[i], m->ref[i], m->n[i]);
+	}
+	return bad ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ running */
+
+static int open_dev(struct ane_dev **dev)
+{
+	char err[512];
+
+	if (ane_open(node, ANE_KIND_CONTROL, dev, err, sizeof(err))) {
+		printf("#   %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Run @prog (a prepared program or an instance of one) on @m's input
+ * with fresh surfaces, into m->out.
+ */
+static int run_prog(struct ane_dev *dev, struct ane_program *prog, struct net *m)
+{
+	struct ane_surface *in = NULL, *out[MAX_OUT] = { NULL };
+	unsigned int i;
+	uint64_t seqno;
+	int ret, st;
+
+	ret = ane_surface_create(dev, m->n_in * 2, &in);
+	for (i = 0; !ret && i < m->n_out; i++) {
+		ret = ane_surface_create(dev, m->n[i] * 2, &out[i]);
+		if (!ret)	/* garbage, so that a missed write shows */
+			memset(ane_surface_map(out[i]), 0x7c, ane_surface_size(out[i]));
+	}
+	if (!ret) {
+		ane_fp16_from_float_array(ane_surface_map(in), m->in, m->n_in);
+		ret = ane_request_submit(prog, 0, &in, 1, out, m->n_out, &seqno);
+	}
+	if (!ret)
+		ret = ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, NULL);
+	if (ret)
+		printf("#   %s\n", ane_errmsg(dev));
+	for (i = 0; !ret && i < m->n_out; i++)
+		ane_float_from_fp16_array(m->out[i], ane_surface_map(out[i]), m->n[i]);
+	for (i = 0; i < m->n_out; i++)
+		ane_surface_destroy(out[i]);
+	ane_surface_destroy(in);
+	return ret;
+}
+
+/* (a) The perceptron through ane_net_run(). */
+static void mlp_matches_the_reference(void)
+{
+	struct ane_dev *dev;
+	const float *ins[1];
+	struct net m = { 0 };
+
+	if (build_mlp(&m, 1) || open_dev(&dev)) {
+		t_case_failed = 1;
+		net_free(&m);
+		return;
+	}
+	ins[0] = m.in;
+	T_OK(ane_net_run(dev, m.net, ins, m.out));
+	if (t_case_failed)
+		printf("#   %s\n", ane_errmsg(dev));
+	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
+	T_OK(compare_net(&m));
+	ane_close(dev);
+	net_free(&m);
+}
+
+/* (b) The conv net by hand: create, prepare, submit, wait; two outputs. */
+static void conv_net_matches_the_reference(void)
+{
+	struct ane_program *prog = NULL;
+	struct ane_dev *dev;
+	const void *img;
+	struct net m = { 0 };
+	size_t size;
+	int r;
+
+	if (build_conv(&m, 2) || open_dev(&dev)) {
+		t_case_failed = 1;
+		net_free(&m);
+		return;
+	}
+	T_OK(ane_net_build(m.net, &img, &size));
+	T_OK(ane_program_create(dev, img, size, &prog));
+	T_OK(ane_program_prepare(prog));
+	if (!t_case_failed) {
+		/* Twice: a second request on the same program agrees too. */
+		for (r = 0; r < 2; r++) {
+			T_OK(run_prog(dev, prog, &m));
+			T_OK(compare_net(&m));
+		}
+	} else {
+		printf("#   %s\n", ane_errmsg(dev));
+	}
+	T_CHECK(varies(m.ref[0], m.n[0]) && varies(m.ref[1], m.n[1]),
+		"a reference output is constant");
+	T_OK(ane_program_destroy(prog));
+	ane_close(dev);
+	net_free(&m);
+}
+
+/* (d) An instance with its own weights computes what those weights do. */
+static void instance_weights_give_the_reference_result(void)
+{
+	struct ane_program *prog = NULL, *inst = NULL;
+	struct ane_surface *wts = NULL;
+	const struct ane_img_header *h2;
+	const void *img, *img2;
+	size_t size, size2, i;
+	struct net m = { 0 }, m2 = { 0 };
+	struct ane_dev *dev;
+	double diff = 0;
+
+	/* The same net with other weights: same code, other weights section. */
+	if (build_conv(&m, 2) || build_conv(&m2, 77) || open_dev(&dev)) {
+		t_case_failed = 1;
+		goto out_nets;
+	}
+	T_OK(ane_net_build(m.net, &img, &size));
+	T_OK(ane_net_build(m2.net, &img2, &size2));
+	if (t_case_failed)
+		goto out;
+	h2 = img2;
+	T_EQ(size2, size);
+	T_EQ(h2->weights_size, ((const struct ane_img_header *)img)->weights_size);
+	T_OK(ane_program_create(dev, img, size, &prog));
+	T_OK(ane_program_prepare(prog));
+	T_OK(ane_surface_create(dev, h2->weights_size, &wts));
+	if (t_case_failed) {
+		printf("#   %s\n", ane_errmsg(dev));
+		goto out;
+	}
+	memcpy(ane_surface_map(wts), (const uint8_t *)img2 + h2->weights_offset,
+	       h2->weights_size);
+	T_OK(ane_program_instance(prog, wts, &inst));
+	T_CHECK(inst && ane_program_token(inst) != ane_program_token(prog), "instance token");
+	if (t_case_failed) {
+		printf("#   %s\n", ane_errmsg(dev));
+		goto out;
+	}
+	/* The instance, with m2's weights, on m2's input (the same as m's). */
+	T_OK(run_prog(dev, inst, &m2));
+	printf("#   the instance against the reference with its weights:\n");
+	T_OK(compare_net(&m2));
+	for (i = 0; i < m2.n[0]; i++)
+		diff = fmax(diff, fabs((double)m2.ref[0][i] - m.ref[0][i]));
+	T_CHECK(diff > 0.1, "the two weight sets give results %g apart", diff);
+	/* The program itself keeps the image's weights. */
+	T_OK(run_prog(dev, prog, &m));
+	printf("#   the program against the reference with the image's weights:\n");
+	T_OK(compare_net(&m));
+	/* A program with a live instance is not destroyed. */
+	T_EQ(ane_program_destroy(prog), -EBUSY);
+	T_OK(ane_program_destroy(inst));
+	inst = NULL;
+out:
+	ane_program_destroy(inst);
+	T_OK(ane_program_destroy(prog));
+	ane_surface_destroy(wts);
+	ane_close(dev);
+out_nets:
+	net_free(&m);
+	net_free(&m2);
+}
+
+/* ------------------------------------------------------------ bad images */
+
+/*
+ * (c) One field of every class of tests/kunit/ane_image_kunit.c broken in
+ * a libane-built image of the perceptron, through the raw ProgramCreate
+ * ioctl (libane's own header checks are bypassed).  Its layout: procedure
+ * 0; bars 0 input (slot 0), 1 output (slot 1), 2 weights (slot 2),
+ * 3 intermediate (slot 3); TDs 0 matmul, 1 add+relu, 2 matmul,
+ * 3 add+sigmoid; register writes 3 per TD in operand order (src0, src1,
+ * dst), so rw 0..2 bind TD 0: x from the input bar, W1 at offset 0 of the
+ * weights, its result in the intermediates.
+ */
+struct img {
+	uint8_t *b;
+	size_t size;
+	struct ane_img_header *h;
+	struct ane_img_procedure *p;
+	struct ane_img_bar *bar;
+	struct ane_img_td *td;
+	struct ane_img_rw *rw;
+};
+
+#define SLOT_W	2
+#define SLOT_I	3
+
+#define BAD(name, body) \
+	static void mut_##name(struct img *m) { body; }
+
+BAD(magic, m->h->magic++)
+BAD(version, m->h->version_major = 2)
+BAD(header_size, m->h->header_size = 64)
+BAD(header_flags, m->h->flags = 1)
+BAD(header_reserved, m->h->reserved[7] = 1)
+BAD(image_size, m->h->image_size = m->size - 16)
+BAD(no_procedures, m->h->num_procedures = 0)
+BAD(too_many_procedures, m->h->num_procedures = 289)
+BAD(procs_misaligned, m->h->procedures_offset += 8)
+BAD(procs_in_header, m->h->procedures_offset = 64)
+BAD(procs_past_end, m->h->procedures_offset = (uint32_t)m->size - 16)
+BAD(no_tds, m->h->num_tds = 0)
+BAD(too_many_tds, m->h->num_tds = 4097)
+BAD(tds_off_segment, m->h->tds_offset += 16)
+BAD(tds_past_end, m->h->num_tds = 4000)
+BAD(too_many_rws, m->h->num_rws = 16385)
+BAD(rws_misaligned, m->h->rws_offset += 4)
+BAD(rws_past_end, m->h->num_rws = 16384)
+BAD(rws_overlap_tds, m->h->rws_offset = m->h->tds_offset)
+BAD(rws_without_count, { m->h->num_rws = 0; m->p->num_rws = 0; })
+BAD(bars_too_many, m->h->num_bars = 33)
+BAD(bars_misaligned, m->h->bars_offset += 8)
+BAD(bars_overlap_procs, m->h->bars_offset = m->h->procedures_offset)
+BAD(weights_off_page, m->h->weights_offset = 4096)
+BAD(weights_past_end, m->h->weights_size = m->size)
+BAD(weights_without_size, m->h->weights_size = 0)
+BAD(constants_without_size, m->h->constants_offset = 16384)
+BAD(constants_past_end, { m->h->constants_offset = m->h->weights_offset;
+			  m->h->constants_size = m->size; })
+BAD(intermediate_huge, m->h->intermediate_size = 1ull << 31)
+BAD(bar_slot_twice, m->bar[1].slot = 0)
+BAD(bar_slot_range, m->bar[3].slot = 32)
+BAD(bar_usage_zero, m->bar[3].usage = 0)
+BAD(bar_usage_text, m->bar[2].usage = 9)
+BAD(bar_usage_fw, m->bar[2].usage = 0x1019)
+BAD(bar_io_on_weights, m->bar[2].io_index = 1)
+BAD(bar_io_on_intermediate, m->bar[3].io_index = 1)
+BAD(bar_io_range, m->bar[0].io_index = 16)
+BAD(bar_reserved, m->bar[0].reserved = 1)
+BAD(bar_weights_size, m->bar[2].size = m->h->weights_size + 2)
+BAD(bar_intermediate_size, m->bar[3].size = m->h->intermediate_size + 16)
+BAD(bar_zero_size, m->bar[1].size = 0)
+BAD(bar_io_huge, m->bar[0].size = (1ull << 30) + 1)
+BAD(proc_no_tds, m->p->num_tds = 0)
+BAD(proc_tds_range, m->p->first_td = 1)
+BAD(proc_rws_range, m->p->num_rws = m->h->num_rws + 1)
+BAD(proc_first_rw, m->p->first_rw = m->h->num_rws + 1)
+BAD(proc_partitions, m->p->partitions = 2)
+BAD(proc_no_partitions, m->p->partitions = 0)
+BAD(proc_content, m->p->content_type = 1)
+BAD(proc_outputs, m->p->num_outputs = 0)
+BAD(proc_too_many_outputs, m->p->num_outputs = 17)
+BAD(proc_inputs, m->p->num_inputs = 17)
+BAD(proc_reserved, m->p->reserved = 1)
+BAD(td_op_zero, m->td[0].words[ANE_TD_OP] = 0)
+BAD(td_op_unknown, m->td[1].words[ANE_TD_OP] = 99)
+BAD(td_pad, m->td[0].pad = 1)
+BAD(td_reserved_word, m->td[1].words[33] = 1)
+BAD(td_unused_word, m->td[0].words[ANE_TD_KERNEL_H] = 3)
+BAD(td_unused_stride, m->td[1].words[ANE_TD_STRIDE_H] = 2)
+BAD(td_bad_shape, m->td[0].words[ANE_TD_SRC1_DIMS + 2] = 4)
+BAD(td_bad_act, m->td[1].words[ANE_TD_ACT] = 77)
+BAD(td_bad_subop, m->td[1].words[ANE_TD_SUBOP] = 50)
+BAD(rw_td_outside, m->rw[m->h->num_rws - 1].td = m->h->num_tds)
+BAD(rw_reg_range, m->rw[0].reg = 7)
+BAD(rw_reg_twice, m->rw[1].reg = ANE_TD_REG_SRC0)
+BAD(rw_reg_absent, m->rw[1].reg = ANE_TD_REG_BIAS)
+BAD(rw_bar_missing, m->rw[0].bar = 9)
+BAD(rw_bar_range, m->rw[0].bar = 32)
+BAD(rw_bar_io, m->p->num_inputs = 0)
+BAD(rw_bar_output_index, m->bar[1].io_index = 1)
+BAD(rw_dst_weights, m->rw[2].bar = SLOT_W)
+BAD(rw_dst_input, m->rw[2].bar = 0)
+BAD(rw_offset_align, m->rw[2].offset_lo += 8)
+BAD(rw_offset_past, m->rw[2].offset_hi = 1)
+BAD(rw_length_past, m->rw[1].length_lo = (uint32_t)m->h->weights_size + 2)
+BAD(rw_length_zero, m->rw[2].length_lo = 0)
+BAD(rw_flags, m->rw[2].flags = 1)
+BAD(rw_reserved, m->rw[2].reserved[2] = 1)
+BAD(operand_unbound, { m->h->num_rws--; m->p->num_rws--; })
+BAD(operand_short, m->rw[2].length_lo = 4)
+
+struct bad_case {
+	const char *name;
+	void (*mutate)(struct img *m);
+};
+
+#define CASE(name) { #name, mut_##name }
+
+static const struct bad_case bad_cases[] = {
+	CASE(magic), CASE(version), CASE(header_size), CASE(header_flags),
+	CASE(header_reserved), CASE(image_size),
+	CASE(no_procedures), CASE(too_many_procedures), CASE(procs_misaligned),
+	CASE(procs_in_header), CASE(procs_past_end),
+	CASE(no_tds), CASE(too_many_tds), CASE(tds_off_segment), CASE(tds_past_end),
+	CASE(too_many_rws), CASE(rws_misaligned), CASE(rws_past_end),
+	CASE(rws_overlap_tds), CASE(rws_without_count),
+	CASE(bars_too_many), CASE(bars_misaligned), CASE(bars_overlap_procs),
+	CASE(weights_off_page), CASE(weights_past_end), CASE(weights_without_size),
+	CASE(constants_without_size), CASE(constants_past_end),
+	CASE(intermediate_huge),
+	CASE(bar_slot_twice), CASE(bar_slot_range), CASE(bar_usage_zero),
+	CASE(bar_usage_text), CASE(bar_usage_fw), CASE(bar_io_on_weights),
+	CASE(bar_io_on_intermediate), CASE(bar_io_range), CASE(bar_reserved),
+	CASE(bar_weights_size), CASE(bar_intermediate_size), CASE(bar_zero_size),
+	CASE(bar_io_huge),
+	CASE(proc_no_tds), CASE(proc_tds_range), CASE(proc_rws_range),
+	CASE(proc_first_rw), CASE(proc_partitions), CASE(proc_no_partitions),
+	CASE(proc_content), CASE(proc_outputs), CASE(proc_too_many_outputs),
+	CASE(proc_inputs), CASE(proc_reserved),
+	CASE(td_op_zero), CASE(td_op_unknown), CASE(td_pad), CASE(td_reserved_word),
+	CASE(td_unused_word), CASE(td_unused_stride), CASE(td_bad_shape),
+	CASE(td_bad_act), CASE(td_bad_subop),
+	CASE(rw_td_outside), CASE(rw_reg_range), CASE(rw_reg_twice),
+	CASE(rw_reg_absent), CASE(rw_bar_missing), CASE(rw_bar_range),
+	CASE(rw_bar_io), CASE(rw_bar_output_index), CASE(rw_dst_weights),
+	CASE(rw_dst_input), CASE(rw_offset_align), CASE(rw_offset_past),
+	CASE(rw_length_past), CASE(rw_length_zero), CASE(rw_flags),
+	CASE(rw_reserved), CASE(operand_unbound), CASE(operand_short),
+};
+
+static void img_view(struct img *m, uint8_t *b, size_t size)
+{
+	m->b = b;
+	m->size = size;
+	m->h = (void *)b;
+	m->p = (void *)(b + m->h->procedures_offset);
+	m->bar = (void *)(b + m->h->bars_offset);
+	m->td = (void *)(b + m->h->tds_offset);
+	m->rw = (void *)(b + m->h->rws_offset);
+}
+
+/* Raw ProgramCreate: 0 (the token destroyed again) or -1 with errno. */
+static int raw_create(int fd, const void *img, size_t size)
+{
+	struct drm_ane_program_create pc = { 0 };
+	struct drm_ane_program_destroy pd = { 0 };
+	uint64_t tok = 0;
+	int ret, err;
+
+	pc.image = (uintptr_t)img;
+	pc.image_size = size;
+	pc.token_ptr = (uintptr_t)&tok;
+	ret = ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc);
+	err = errno;
+	if (!ret) {
+		pd.token = tok;
+		ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY, &pd);
+	}
+	errno = err;
+	return ret;
+}
+
+static int bad_images_are_refused(void)
+{
+	const struct ane_img_header *gh;
+	struct ane_dev *dev = NULL;
+	const void *good;
+	uint8_t *buf = NULL;
+	struct net mlp = { 0 };
+	unsigned int i;
+	struct img m;
+	size_t size;
+	int fd;
+
+	t_case_failed = 0;
+	if (build_mlp(&mlp, 1) || ane_net_build(mlp.net, &good, &size) || open_dev(&dev) ||
+	    !(buf = malloc(size))) {
+		t_case_failed = 1;
+		goto out;
+	}
+	fd = ane_fd(dev);
+	gh = good;
+	/* The layout the cases assume. */
+	img_view(&m, (uint8_t *)(uintptr_t)good, size);
+	T_EQ(gh->num_procedures, 1);
+	T_EQ(gh->num_bars, 4);
+	T_EQ(gh->num_tds, 4);
+	T_EQ(gh->num_rws, 12);
+	T_EQ(m.bar[SLOT_W].usage, 8);
+	T_EQ(m.bar[SLOT_I].usage, 7);
+	T_EQ(m.rw[2].bar, SLOT_I);
+	T_EQ(m.rw[1].bar, SLOT_W);
+	T_EQ(m.rw[1].offset_lo, 0);
+	if (t_case_failed)
+		goto out;
+
+	/* The good image, and a newer minor version of it, are accepted. */
+	T_OK(raw_create(fd, good, size));
+	memcpy(buf, good, size);
+	((struct ane_img_header *)buf)->version_minor = 9;
+	T_OK(raw_create(fd, buf, size));
+	/* So is the intermediate's activation done in place. */
+	memcpy(buf, good, size);
+	img_view(&m, buf, size);
+	m.rw[5].bar = SLOT_I;		/* TD 1's dst onto its src0 */
+	m.rw[5].offset_lo = m.rw[3].offset_lo;
+	T_OK(raw_create(fd, buf, size));
+	if (t_case_failed)
+		printf("not ok - a_good_image_is_accepted\n");
+	else
+		printf("ok - a_good_image_is_accepted\n");
+	t_case_failed ? t_failed++ : t_passed++;
+
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		int ret, err;
+
+		memcpy(buf, good, size);
+		img_view(&m, buf, size);
+		bad_cases[i].mutate(&m);
+		ret = raw_create(fd, buf, size);
+		err = ret < 0 ? errno : 0;
+		if (ret < 0 && err == EINVAL) {
+			t_passed++;
+			printf("ok - bad_image_%s\n", bad_cases[i].name);
+		} else {
+			t_failed++;
+			printf("not ok - bad_image_%s: returned %d errno %d (%s), expected EINVAL\n",
+			       bad_cases[i].name, ret, err, strerror(err));
+		}
+	}
+	/* ProgramCreate's size against the header's image_size. */
+	t_case_failed = 0;
+	T_ERRNO(raw_create(fd, good, size - 16), EINVAL);
+	T_ERRNO(raw_create(fd, good, 64), EINVAL);
+	/* Still usable after all of that. */
+	T_OK(raw_create(fd, good, size));
+	printf("%s - bad_image_create_size\n", t_case_failed ? "not ok" : "ok");
+	t_case_failed ? t_failed++ : t_passed++;
+	fflush(stdout);
+	ane_close(dev);
+	free(buf);
+	net_free(&mlp);
+	return 0;
+out:
+	printf("not ok - bad_images_are_refused (setup)\n");
+	t_failed++;
+	ane_close(dev);
+	free(buf);
+	net_free(&mlp);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (vm_node(argc, argv, node, sizeof(node), "net"))
+		return 1;
+	T_RUN(mlp_matches_the_reference);
+	T_RUN(conv_net_matches_the_reference);
+	bad_images_are_refused();
+	T_RUN(instance_weights_give_the_reference_result);
+	return t_summary("net");
+}
