@@ -258,7 +258,7 @@ static bool ane_dart_evict_one(struct ane_dart_ctx *ctx)
 
 	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(map, &ctx->lru, lru) {
-		if (map->users)
+		if (atomic_read(&map->users))
 			continue;
 		ane_dart_clear_range(ctx, map->iova, map->nframes);
 		ane_dart_flush_ctx(ctx);
@@ -357,7 +357,7 @@ int ane_dart_unmap(struct ane_dart_mapping *map)
 	struct ane_dart_ctx *ctx = map->ctx;
 
 	mutex_lock(&ctx->lock);
-	if (map->users) {
+	if (atomic_read(&map->users)) {
 		mutex_unlock(&ctx->lock);
 		return -EBUSY;
 	}
@@ -412,11 +412,11 @@ int ane_dart_use(struct ane_dart_mapping *map)
 	mutex_lock(&ctx->lock);
 	if (map->evicted) {
 		ret = -ESTALE;
-	} else if (ctx->inflight >= ANE_DART_MAX_INFLIGHT) {
+	} else if (atomic_read(&ctx->inflight) >= ANE_DART_MAX_INFLIGHT) {
 		ret = -EBUSY;
 	} else {
-		ctx->inflight++;
-		map->users++;
+		atomic_inc(&ctx->inflight);
+		atomic_inc(&map->users);
 		map->last_use = ++ctx->lru_clock;
 		list_move_tail(&map->lru, &ctx->lru);
 	}
@@ -424,16 +424,18 @@ int ane_dart_use(struct ane_dart_mapping *map)
 	return ret;
 }
 
+/**
+ * ane_dart_unuse() - release a pin taken by ane_dart_use()
+ * @map: the mapping.
+ *
+ * Context: any, including atomic (a request's completion).
+ */
 void ane_dart_unuse(struct ane_dart_mapping *map)
 {
 	struct ane_dart_ctx *ctx = map->ctx;
 
-	mutex_lock(&ctx->lock);
-	if (!WARN_ON_ONCE(!map->users || !ctx->inflight)) {
-		map->users--;
-		ctx->inflight--;
-	}
-	mutex_unlock(&ctx->lock);
+	if (!WARN_ON_ONCE(atomic_dec_if_positive(&map->users) < 0))
+		atomic_dec(&ctx->inflight);
 }
 
 static void ane_dart_program_slot(struct ane_dart *dart, int slot,
@@ -460,7 +462,7 @@ static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
 	bool idle;
 
 	mutex_lock(&ctx->lock);
-	idle = !ctx->inflight;
+	idle = !atomic_read(&ctx->inflight);
 	mutex_unlock(&ctx->lock);
 	return idle;
 }
@@ -537,19 +539,17 @@ static int ane_dart_ctx_pin(struct ane_dart_ctx *ctx)
 	int ret = 0;
 
 	mutex_lock(&ctx->lock);
-	if (ctx->inflight >= ANE_DART_MAX_INFLIGHT)
+	if (atomic_read(&ctx->inflight) >= ANE_DART_MAX_INFLIGHT)
 		ret = -EBUSY;
 	else
-		ctx->inflight++;
+		atomic_inc(&ctx->inflight);
 	mutex_unlock(&ctx->lock);
 	return ret;
 }
 
 static void ane_dart_ctx_unpin(struct ane_dart_ctx *ctx)
 {
-	mutex_lock(&ctx->lock);
-	ctx->inflight--;
-	mutex_unlock(&ctx->lock);
+	atomic_dec(&ctx->inflight);
 }
 
 /**
@@ -768,7 +768,7 @@ static int ane_dart_debugfs_summary(struct seq_file *m, void *data)
 		mutex_lock(&ctx->lock);
 		seq_printf(m, "ctx %u: slot %d pages %llu tables %llu B inflight %u evictions %llu faults %u\n",
 			   ctx->id, ctx->slot, ctx->mapped_pages, ctx->table_bytes,
-			   ctx->inflight, ctx->evictions, ctx->faults);
+			   atomic_read(&ctx->inflight), ctx->evictions, ctx->faults);
 		mutex_unlock(&ctx->lock);
 	}
 	mutex_unlock(&dart->ctx_lock);
@@ -790,7 +790,7 @@ static int ane_dart_debugfs_mappings(struct seq_file *m, void *data)
 		list_for_each_entry(map, &ctx->mappings, link) {
 			seq_printf(m, "  iova 0x%08llx size 0x%llx usage %u prot %u users %u %s frames",
 				   map->iova, map->size, map->usage, map->prot,
-				   map->users, map->evicted ? "evicted" : "mapped");
+				   atomic_read(&map->users), map->evicted ? "evicted" : "mapped");
 			for (i = 0; i < map->nframes && i < 8; i++)
 				seq_printf(m, " %pa", &map->frames[i]);
 			seq_puts(m, map->nframes > 8 ? " ...\n" : "\n");

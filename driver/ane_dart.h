@@ -230,16 +230,18 @@ struct ane_dart {
  * @kref: references, held by the context's owner (a client or the
  *	device); binding to a slot takes none, the release unbinds.
  * @id: context id (0 is the base context).
- * @lock: protects @l2, @l3, @mm, @mappings, @lru, @lru_clock, @inflight,
+ * @lock: protects @l2, @l3, @mm, @mappings, @lru, @lru_clock,
  *	@mapped_pages, @table_bytes, @evictions, @faults and the mappings'
- *	state.
+ *	state.  @inflight and the mappings' @users only grow under it; they
+ *	drop without it (from a completion in atomic context), so a check
+ *	for zero under it stays true.
  * @l2: the L2 table (16 KB, physically contiguous).
  * @l3: the L3 tables, by L2 index.
  * @mm: the device-address allocator (coalescing free space).
  * @mappings: every mapping, mapped or evicted.
  * @lru: mapped mappings, least recently used first.
  * @lru_clock: the use clock.
- * @inflight: outstanding requests of this pool (at most 127).
+ * @inflight: outstanding uses of this pool (at most 127).
  * @slot: hardware slot the context is bound to, or -1; protected by
  *	&ane_dart.ctx_lock (read locklessly for TLB flushes).
  * @last_bound: &ane_dart.bind_clock value when the context was last
@@ -262,7 +264,7 @@ struct ane_dart_ctx {
 	struct list_head mappings;
 	struct list_head lru;
 	u64 lru_clock;
-	unsigned int inflight;
+	atomic_t inflight;
 	int slot;
 	u64 last_bound;
 	u64 mapped_pages;
@@ -282,7 +284,8 @@ struct ane_dart_ctx {
  * @frames: physical address of each 16 KB frame, in device-address order.
  * @usage: usage code of Table 28.5.
  * @prot: protection class (1 or 3; class 2 collapses to 3).
- * @users: queued or running work using the mapping; never evicted then.
+ * @users: queued or running work using the mapping; never evicted then
+ *	(see &ane_dart_ctx.lock for how it changes).
  * @evicted: reclaimed under address pressure; the range is free again.
  * @last_use: &ane_dart_ctx.lru_clock at the last use.
  * @lru: entry in &ane_dart_ctx.lru while mapped.
@@ -298,7 +301,7 @@ struct ane_dart_mapping {
 	phys_addr_t *frames;
 	u32 usage;
 	u8 prot;
-	unsigned int users;
+	atomic_t users;
 	bool evicted;
 	u64 last_use;
 	struct list_head lru;

@@ -8,9 +8,9 @@
  * firmware program slot and creates its process; a request maps its
  * surfaces into the client's isolation context, binds every bar of the
  * image to a device address and sends one procedure call.  Completion
- * arrives from the firmware as a program event; a work item then releases
- * the request's mappings and only after that signals its fence and queues
- * the DRM event on the file.  A request holds references to its file, program
+ * arrives from the firmware as a program event: the request's pins drop,
+ * then its fence is signalled and the DRM event queued on the file, all in
+ * the completion itself; a work item drops its references afterwards.  A request holds references to its file, program
  * and surfaces, so closing the file never waits for it.
  *
  * Copyright (C) 2026 The ane authors
@@ -64,7 +64,9 @@
  * @inflight: requests submitted and not yet released.
  * @instances: instances of this program.
  *
- * All but @kref are protected by &ane_file.prog_lock.
+ * All but @kref and @inflight are protected by &ane_file.prog_lock.
+ * @inflight grows under it and drops without it, at a request's
+ * completion (atomic context), so a check for zero under it stays true.
  */
 struct ane_program {
 	struct list_head link;
@@ -85,7 +87,7 @@ struct ane_program {
 	struct ane_dart_mapping *inter_map;
 	struct drm_gem_object *weights;
 	struct ane_dart_mapping *weights_map;
-	unsigned int inflight;
+	atomic_t inflight;
 	unsigned int instances;
 };
 
@@ -99,7 +101,7 @@ struct ane_request_event {
  * struct ane_request - one ProgramSendRequest until released
  * @fence: signalled at completion; the request lives as long as it.
  * @hreq: the firmware command, completed by the program event.
- * @work: releases the mappings, then signals and sends the event.
+ * @work: drops the request's mappings and references after completion.
  * @af: the client (a reference).
  * @prog: the program or instance (a reference).
  * @event: the DRM event, handed to DRM at completion.
@@ -383,7 +385,7 @@ int ane_sel_program_unprepare(struct ane_file *af, const struct ane_selector *se
 	mutex_lock(&af->prog_lock);
 	p = ane_program_find_locked(af, pu->in.token);
 	ret = !p ? -ENOENT : p->parent ? -EINVAL : !p->prepared ? -EALREADY :
-	      p->inflight ? -EBUSY : 0;
+	      atomic_read(&p->inflight) ? -EBUSY : 0;
 	if (!ret)
 		ane_program_unload_locked(af, p, true);
 	mutex_unlock(&af->prog_lock);
@@ -402,7 +404,7 @@ int ane_sel_program_destroy(struct ane_file *af, const struct ane_selector *sel,
 		return -EINVAL;
 	mutex_lock(&af->prog_lock);
 	p = ane_program_find_locked(af, pd->token);
-	ret = !p ? -ENOENT : p->inflight || p->instances ? -EBUSY : 0;
+	ret = !p ? -ENOENT : atomic_read(&p->inflight) || p->instances ? -EBUSY : 0;
 	if (!ret) {
 		if (p->prepared)
 			ane_program_unload_locked(af, p, true);
@@ -506,51 +508,51 @@ static const struct dma_fence_ops ane_fence_ops = {
 };
 
 /*
- * Unpin and unmap what the request used, then tell userspace: the fence
- * and the DRM event come last, so a client that saw the completion finds
- * the program idle and its surfaces free.  Process context.
+ * Unpin what the request used and tell userspace: the pins and the
+ * program's in-flight count drop before the fence and the DRM event, so a
+ * client that saw the completion finds the program idle.  Any context.
  */
-static void ane_request_release(struct ane_request *rq, bool notify)
+static void ane_request_unpin(struct ane_request *rq)
+{
+	u32 i;
+
+	for (i = 0; i < rq->nmaps; i++)
+		ane_dart_unuse(rq->maps[i]);
+	atomic_dec(&ane_program_code(rq->prog)->inflight);
+}
+
+/* Drop the request's mappings and references.  Process context. */
+static void ane_request_put(struct ane_request *rq)
 {
 	struct ane_file *af = rq->af;
 	u32 i;
 
-	for (i = 0; i < rq->nmaps; i++) {
-		ane_dart_unuse(rq->maps[i]);
+	for (i = 0; i < rq->nmaps; i++)
 		if (rq->own & BIT_ULL(i))
 			WARN_ON(ane_dart_unmap(rq->maps[i]));
-	}
 	for (i = 0; i < rq->nbos; i++)
 		drm_gem_object_put(rq->bos[i]);
-	mutex_lock(&af->prog_lock);
-	ane_program_code(rq->prog)->inflight--;
-	mutex_unlock(&af->prog_lock);
 	ane_program_put(rq->prog);
-
-	if (notify) {
-		if (rq->event->ev.status)
-			dma_fence_set_error(&rq->fence, rq->event->ev.status);
-		dma_fence_signal(&rq->fence);
-		atomic64_inc(&af->completed);
-		drm_send_event(&af->adev->drm, &rq->event->base);
-	}
 	ane_file_put(af);
 	dma_fence_put(&rq->fence);
 }
 
 static void ane_request_work(struct work_struct *work)
 {
-	ane_request_release(container_of(work, struct ane_request, work), true);
+	ane_request_put(container_of(work, struct ane_request, work));
 }
 
 /*
  * The firmware's program event (or a cancellation) completed the request.
- * Called under the firmware host's spinlock: no sleeping, no sending.
+ * Called under the firmware host's spinlock: no sleeping, no sending.  The
+ * client hears of it here, directly; only the reference drops wait for
+ * the work item.
  */
 static void ane_request_complete(struct ane_fw_hreq *hreq)
 {
 	struct ane_request *rq = container_of(hreq, struct ane_request, hreq);
 	const struct ane_fw_program_event *pe = (const void *)hreq->data;
+	struct ane_file *af = rq->af;
 	int status = hreq->status;
 
 	/* A translation fault reads -EFAULT from the firmware's status. */
@@ -559,6 +561,13 @@ static void ane_request_complete(struct ane_fw_hreq *hreq)
 	rq->event->ev.status = status;
 	if (hreq->len >= sizeof(*pe))
 		rq->event->ev.exec_ns = pe->exec_ns;
+
+	ane_request_unpin(rq);
+	if (status)
+		dma_fence_set_error(&rq->fence, status);
+	dma_fence_signal(&rq->fence);
+	atomic64_inc(&af->completed);
+	drm_send_event(&af->adev->drm, &rq->event->base);
 	queue_work(ane_wq, &rq->work);
 }
 
@@ -743,7 +752,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	code = p ? ane_program_code(p) : NULL;
 	ret = !p ? -ENOENT : !code->prepared ? -EBADFD :
 	      in->procedure >= code->hdr.num_procedures ? -EINVAL :
-	      code->inflight >= code->queue_depth ? -EBUSY : 0;
+	      atomic_read(&code->inflight) >= code->queue_depth ? -EBUSY : 0;
 	if (ret)
 		goto err_unlock;
 	pr = &code->procs[in->procedure];
@@ -836,7 +845,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ane_file_get(af);
 	rq->prog = p;
 	kref_get(&p->kref);
-	code->inflight++;
+	atomic_inc(&code->inflight);
 	INIT_WORK(&rq->work, ane_request_work);
 	dma_fence_init(&rq->fence, &ane_fence_ops, &adev->fence_lock,
 		       adev->fence_ctx, atomic64_inc_return(&adev->fence_seq));
@@ -854,10 +863,11 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ret = ane_fw_host_send(ane_host(af), &rq->hreq, ANE_FW_CH_IO, &hdr, call);
 	if (ret) {
 		/* Never sent: fail the fence, drop the event, release now. */
+		ane_request_unpin(rq);
 		dma_fence_set_error(&rq->fence, ret);
 		dma_fence_signal(&rq->fence);
 		drm_event_cancel_free(&adev->drm, &rq->event->base);
-		ane_request_release(rq, false);
+		ane_request_put(rq);
 	} else {
 		atomic64_inc(&af->submitted);
 	}

@@ -316,14 +316,14 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 
 	/* With every slot's context busy, a ninth gets -EBUSY. */
 	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
-		ctx[i]->inflight++;
+		atomic_inc(&ctx[i]->inflight);
 	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), -EBUSY);
 	/* One goes idle: its slot can be taken. */
-	ctx[3]->inflight--;
+	atomic_dec(&ctx[3]->inflight);
 	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), 4);
 	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
 		if (i != 3)
-			ctx[i]->inflight--;
+			atomic_dec(&ctx[i]->inflight);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	/* Every slot but the base context's is free again. */
