@@ -10,8 +10,9 @@
  * image to a device address and sends one procedure call.  Completion
  * arrives from the firmware as a program event: the request's pins drop,
  * then its fence is signalled and the DRM event queued on the file, all in
- * the completion itself; a work item drops its references afterwards.  A request holds references to its file, program
- * and surfaces, so closing the file never waits for it.
+ * the completion itself; a work item drops its references afterwards.  A
+ * request holds references to its file, program and surfaces, so closing
+ * the file never waits for it.
  *
  * Copyright (C) 2026 The ane authors
  */
