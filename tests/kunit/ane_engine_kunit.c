@@ -134,6 +134,123 @@ static void ane_engine_splits_work_into_chunks(struct kunit *test)
 	expect_values(test, dst, want, n * n);
 }
 
+/* Run @d, with a workspace if it needs one. */
+static void run(struct kunit *test, struct ane_op_desc *d)
+{
+	u64 wsize;
+
+	KUNIT_ASSERT_EQ(test, ane_op_workspace_size(d, &wsize), 0);
+	if (wsize) {
+		d->work = kunit_kzalloc(test, wsize, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, d->work);
+		d->work_size = wsize;
+	}
+	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(d), 0);
+}
+
+struct eltwise_case {
+	const char *desc;
+	u32 op;
+	int want[4];
+};
+
+/* a = [1 -2 3 -4] (1x1x2x2) op b = per-channel 3 (broadcast). */
+static const struct eltwise_case eltwise_cases[] = {
+	{ "add", ANE_ELT_ADD, { 4, 1, 6, -1 } },
+	{ "sub", ANE_ELT_SUB, { -2, -5, 0, -7 } },
+	{ "mul", ANE_ELT_MUL, { 3, -6, 9, -12 } },
+	{ "max", ANE_ELT_MAX, { 3, 3, 3, 3 } },
+	{ "min", ANE_ELT_MIN, { 1, -2, 3, -4 } },
+};
+
+static void eltwise_desc(const struct eltwise_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ane_eltwise, eltwise_cases, eltwise_desc);
+
+static void ane_engine_eltwise_broadcasts_per_channel(struct kunit *test)
+{
+	static const int a[] = { 1, -2, 3, -4 }, b[] = { 3 };
+	const struct eltwise_case *c = test->param_value;
+	struct ane_op_desc d = { .op = ANE_OP_ELTWISE };
+	u16 *dst = buf(test, NULL, 4);
+
+	d.p.eltwise.op = c->op;
+	ane_tensor_dense(&d.src[0], buf(test, a, 4), 1, 1, 2, 2);
+	ane_tensor_dense(&d.src[1], buf(test, b, 1), 1, 1, 1, 1);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 2);
+	run(test, &d);
+	expect_values(test, dst, c->want, 4);
+}
+
+static void ane_engine_activations_hit_exact_points(struct kunit *test)
+{
+	static const int x[] = { -3, 0, 5, 8 };
+	struct ane_op_desc d = { .op = ANE_OP_ACT };
+	u16 *src = buf(test, x, 4), *dst = buf(test, NULL, 4);
+
+	ane_tensor_dense(&d.src[0], src, 1, 1, 1, 4);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 1, 4);
+	d.act = ANE_ACT_RELU;
+	run(test, &d);
+	expect_values(test, dst, (const int[]){ 0, 0, 5, 8 }, 4);
+	d.act = ANE_ACT_RELU6;
+	run(test, &d);
+	expect_values(test, dst, (const int[]){ 0, 0, 5, 6 }, 4);
+	/* sigmoid(0) = 0.5 (0x3800); tanh(0) = gelu(0) = 0, exactly. */
+	d.act = ANE_ACT_SIGMOID;
+	run(test, &d);
+	KUNIT_EXPECT_EQ(test, dst[1], 0x3800);
+	d.act = ANE_ACT_TANH;
+	run(test, &d);
+	KUNIT_EXPECT_EQ(test, dst[1], 0);
+	d.act = ANE_ACT_GELU;
+	run(test, &d);
+	KUNIT_EXPECT_EQ(test, dst[1] & 0x7fff, 0);
+}
+
+static void ane_engine_pools_max_and_average(struct kunit *test)
+{
+	/* 1x1x4x4 of 1..16, 2x2 windows, stride 2. */
+	static const int in[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	struct ane_op_desc d = { .op = ANE_OP_POOL };
+	u16 *dst = buf(test, NULL, 4);
+
+	d.p.pool.kernel[0] = 2;
+	d.p.pool.kernel[1] = 2;
+	d.p.pool.stride[0] = 2;
+	d.p.pool.stride[1] = 2;
+	ane_tensor_dense(&d.src[0], buf(test, in, 16), 1, 1, 4, 4);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 2);
+	d.p.pool.kind = ANE_POOL_MAX;
+	run(test, &d);
+	expect_values(test, dst, (const int[]){ 6, 8, 14, 16 }, 4);
+	/* Averages 3.5, 5.5, 11.5, 13.5: twice them are the integers. */
+	d.p.pool.kind = ANE_POOL_AVG;
+	run(test, &d);
+	KUNIT_EXPECT_EQ(test, dst[0], 0x4300);	/* 3.5 */
+	KUNIT_EXPECT_EQ(test, dst[1], 0x4580);	/* 5.5 */
+	KUNIT_EXPECT_EQ(test, dst[2], 0x49c0);	/* 11.5 */
+	KUNIT_EXPECT_EQ(test, dst[3], 0x4ac0);	/* 13.5 */
+}
+
+static void ane_engine_softmax_over_channels(struct kunit *test)
+{
+	/* Four equal channels at each of two positions: 0.25 (0x3400) each. */
+	static const int in[] = { 7, -1, 7, -1, 7, -1, 7, -1 };
+	struct ane_op_desc d = { .op = ANE_OP_SOFTMAX };
+	u16 *dst = buf(test, NULL, 8);
+	unsigned int i;
+
+	ane_tensor_dense(&d.src[0], buf(test, in, 8), 1, 4, 1, 2);
+	ane_tensor_dense(&d.dst, dst, 1, 4, 1, 2);
+	run(test, &d);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ_MSG(test, dst[i], 0x3400, "element %u", i);
+}
+
 static void ane_engine_refuses_bad_descriptors_before_running(struct kunit *test)
 {
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL };
@@ -157,6 +274,10 @@ static struct kunit_case ane_engine_cases[] = {
 	KUNIT_CASE(ane_engine_matmul_runs_in_fpu_sections),
 	KUNIT_CASE(ane_engine_conv_with_bias_and_relu),
 	KUNIT_CASE(ane_engine_splits_work_into_chunks),
+	KUNIT_CASE_PARAM(ane_engine_eltwise_broadcasts_per_channel, ane_eltwise_gen_params),
+	KUNIT_CASE(ane_engine_activations_hit_exact_points),
+	KUNIT_CASE(ane_engine_pools_max_and_average),
+	KUNIT_CASE(ane_engine_softmax_over_channels),
 	KUNIT_CASE(ane_engine_refuses_bad_descriptors_before_running),
 	{}
 };
