@@ -3,9 +3,9 @@
  * The firmware rebase of ch. 28: a second translation from host device
  * addresses (DART IOVAs) into the firmware's resident DRAM-tile aperture.
  *
- * Pure arithmetic that calls nothing, so the firmware can use it when it
- * rebases the buffers of a loaded program into the engine's bar registers
- * (program loading is not implemented yet; today only KUnit uses it).
+ * Pure arithmetic that calls nothing, shared like the ABI headers: the
+ * firmware rebases every operand of a loaded program's tasks through it
+ * into the 32-bit values its bar registers take, and KUnit checks it.
  *
  * Copyright (C) 2026 The ane authors
  */
