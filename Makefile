@@ -61,8 +61,16 @@ ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2
 ENGINE_CFLAGS_ane_math_avx2 := -msse2 -mavx2 -mfma -mf16c
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
 endif
+# The kernel's program-image validator and task-descriptor decoder, built
+# unchanged for the host tests through a few stand-in kernel headers
+# (tests/host/kshim), so the host tests check the very code the kernel runs.
+KIMAGE_SRCS := $(SRC)/driver/ane_image.c $(SRC)/firmware/ane_td.c
+KIMAGE_OBJS := $(patsubst $(SRC)/%.c,$(B)/kshim/%.o,$(KIMAGE_SRCS))
+KIMAGE_SAN_OBJS := $(patsubst $(SRC)/%.c,$(B)/san/kshim/%.o,$(KIMAGE_SRCS))
+KIMAGE_CFLAGS := -I$(SRC)/tests/host/kshim -I$(SRC)
+
 # Built only through pattern rules: keep them, they are not intermediates.
-.SECONDARY: $(ENGINE_OBJS) $(ENGINE_SAN_OBJS)
+.SECONDARY: $(ENGINE_OBJS) $(ENGINE_SAN_OBJS) $(KIMAGE_OBJS) $(KIMAGE_SAN_OBJS)
 
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 OPENBLAS_LIBS := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
@@ -143,13 +151,25 @@ tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/host-san/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/vm/,$(VM_TESTS))
 
-$(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
+$(B)/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/ane_td.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -o $@ $< $(ENGINE_OBJS) $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(KIMAGE_CFLAGS) -c -o $@ $<
 
-$(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
+$(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/ane_td.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(B)/san/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(KIMAGE_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+$(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(KIMAGE_OBJS) \
+		$(LIB_HDRS) $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -o $@ $< $(ENGINE_OBJS) \
+		$(KIMAGE_OBJS) $(B)/lib/libane.a -lm
+
+$(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) \
+		$(KIMAGE_SAN_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -o $@ $< \
+		$(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(B)/san/lib/libane.a -lm
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)

@@ -24,14 +24,13 @@
 
 #include <drm/drm_mm.h>
 
+#include "ane_limits.h"
+
 struct ane_bo;
 struct ane_device;
 struct seq_file;
 
-/* Table 28.1: granule and aperture. */
-#define ANE_DART_PAGE_SHIFT	14
-#define ANE_DART_PAGE_SIZE	BIT(ANE_DART_PAGE_SHIFT)
-#define ANE_DART_PAGE_MASK	(ANE_DART_PAGE_SIZE - 1)
+/* Table 28.1: granule (ane_limits.h) and aperture. */
 #define ANE_DART_APERTURE_BASE	0x0ull
 #define ANE_DART_APERTURE_END	0xe0000000ull
 /* Every address the engine is programmed with is below 4 GiB. */
@@ -101,17 +100,6 @@ enum ane_dart_fault_code {
 	ANE_DART_FAULT_CEILING = 4,	/* at or above 4 GiB */
 	ANE_DART_FAULT_STREAM = 5,	/* stream disabled or no valid TTBR */
 };
-
-/* Table 28.5: usage codes.  The 0x1000 bit marks firmware-owned codes. */
-#define ANE_USAGE_INPUT		1
-#define ANE_USAGE_OUTPUT	2
-#define ANE_USAGE_INTERMEDIATE	7
-#define ANE_USAGE_WEIGHTS	8
-#define ANE_USAGE_PROGRAM	9
-#define ANE_USAGE_CONSTANTS	11
-#define ANE_USAGE_FW_SHARED	0x1019
-#define ANE_USAGE_FW_HEAP	0x101a
-#define ANE_USAGE_FW_CLASS	0x1000
 
 /* Protection classes of the direction-to-protection mapper. */
 #define ANE_PROT_DEVICE_WRITE	1

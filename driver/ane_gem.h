@@ -12,12 +12,11 @@
 
 #include <drm/drm_gem.h>
 
+#include "ane_limits.h"
+
 struct ane_device;
 struct dma_buf_attachment;
 struct sg_table;
-
-/* Largest surface, to bound a single allocation (1 GiB). */
-#define ANE_BO_MAX_SIZE		BIT_ULL(30)
 
 /**
  * struct ane_bo - a surface

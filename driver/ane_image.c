@@ -14,9 +14,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "ane_dart.h"
-#include "ane_gem.h"
 #include "ane_image.h"
+#include "ane_limits.h"
 #include "firmware/ane_td.h"
 #include "firmware/engine/ane_math.h"
 

@@ -27,91 +27,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "demo_nets.h"
 #include "libane.h"
 
 #define TOL_ABS_OF_MAX	2e-3
 #define TOL_REL		(1.0 / 256)	/* 4 fp16 ulps */
 #define MAX_OUT		2
-
-static uint32_t rng_state;
-
-static void rng_seed(uint32_t seed)
-{
-	rng_state = seed;
-}
-
-/* xorshift32, uniform in [-1, 1). */
-static float frand(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return (float)((double)(rng_state >> 8) / (1u << 23) - 1.0);
-}
-
-static void fill(float *p, size_t n, float scale)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = frand() * scale;
-}
-
-/* The perceptron; returns its input tensor. */
-static int build_mlp(struct ane_net *net, float *in_scale)
-{
-	static float w1[64 * 32], b1[32], w2[32 * 10], b2[10];
-	int x, t;
-
-	rng_seed(1);
-	fill(w1, 64 * 32, 2.0f / 8);
-	fill(b1, 32, 0.5f);
-	fill(w2, 32 * 10, 2.0f / 5.66f);
-	fill(b2, 10, 0.5f);
-	x = ane_net_input(net, "x", 1, 1, 4, 64);
-	t = ane_net_matmul(net, x, ane_net_const(net, "w1", 1, 1, 64, 32, w1), 0,
-			   ANE_NET_ACT_NONE);
-	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "b1", 1, 1, 1, 32, b1),
-			    ANE_NET_ACT_RELU);
-	t = ane_net_matmul(net, t, ane_net_const(net, "w2", 1, 1, 32, 10, w2), 0,
-			   ANE_NET_ACT_NONE);
-	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "b2", 1, 1, 1, 10, b2),
-			    ANE_NET_ACT_SIGMOID);
-	ane_net_output(net, t);
-	*in_scale = 2.0f;
-	return x;
-}
-
-/* The convolutional net; outputs the pooled features and the softmax. */
-static int build_conv(struct ane_net *net, float *in_scale)
-{
-	static float w1[8 * 3 * 3 * 3], b1[8], w2[4 * 8], b2[4];
-	struct ane_net_conv_params cp = { .pad_top = 1, .pad_bottom = 1, .pad_left = 1,
-					  .pad_right = 1, .act = ANE_NET_ACT_RELU };
-	struct ane_net_pool_params mp = { .kind = ANE_NET_POOL_MAX, .kernel_h = 2,
-					  .kernel_w = 2 };
-	struct ane_net_pool_params ap = { .kind = ANE_NET_POOL_AVG, .kernel_h = 8,
-					  .kernel_w = 8 };
-	int x, t, feat;
-
-	rng_seed(2);
-	fill(w1, 8 * 27, 2.0f / 5.2f);
-	fill(b1, 8, 0.25f);
-	fill(w2, 4 * 8, 2.0f / 2.83f);
-	fill(b2, 4, 0.25f);
-	x = ane_net_input(net, "img", 1, 3, 16, 16);
-	t = ane_net_conv(net, x, ane_net_const(net, "w1", 8, 3, 3, 3, w1),
-			 ane_net_const(net, "b1", 1, 8, 1, 1, b1), &cp);
-	feat = ane_net_pool(net, t, &mp);
-	t = ane_net_conv(net, feat, ane_net_const(net, "w2", 4, 8, 1, 1, w2),
-			 ane_net_const(net, "b2", 1, 4, 1, 1, b2), NULL);
-	t = ane_net_pool(net, t, &ap);
-	t = ane_net_softmax(net, t);
-	ane_net_output(net, feat);
-	ane_net_output(net, t);
-	*in_scale = 1.0f;
-	return x;
-}
 
 static double now_s(void)
 {
@@ -250,7 +171,8 @@ int main(int argc, char **argv)
 		printf("check: FAIL\n");
 		return 1;
 	}
-	xt = !strcmp(which, "mlp") ? build_mlp(net, &in_scale) : build_conv(net, &in_scale);
+	xt = !strcmp(which, "mlp") ? demo_build_mlp(net, 1, &in_scale) :
+					  demo_build_conv(net, 2, &in_scale);
 	if (ane_net_build(net, &img, &size)) {
 		fprintf(stderr, "ane-run: %s\n", ane_net_errmsg(net));
 		goto out;
@@ -268,8 +190,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ane-run: out of memory\n");
 		goto out;
 	}
-	rng_seed(!strcmp(which, "mlp") ? 1234 : 4321);
-	fill(x, elems(&ishape), in_scale);
+	demo_rng_seed(!strcmp(which, "mlp") ? DEMO_MLP_INPUT_SEED : DEMO_CONV_INPUT_SEED);
+	demo_fill(x, elems(&ishape), in_scale);
 	ins[0] = x;
 	if (ane_net_reference(net, ins, ref)) {
 		fprintf(stderr, "ane-run: %s\n", ane_net_errmsg(net));

@@ -24,6 +24,8 @@
 #include "harness.h"
 #include "libane.h"
 #include "ane_math.h"
+#include "driver/ane_image.h"
+#include "firmware/ane_td.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -201,7 +203,9 @@ static void fp16_arrays(void)
 
 /* ================================================================ image checker
  *
- * A userspace mirror of driver/ane_image.c: same order, same field names.
+ * The kernel's own validator (driver/ane_image.c) and task-descriptor
+ * decoder (firmware/ane_td.c), built for the host through the stand-in
+ * headers of tests/host/kshim: what passes here passes ProgramCreate.
  */
 
 #define IMG_TABLE_ALIGN	16u
@@ -214,220 +218,13 @@ static void fp16_arrays(void)
 #define U_WEIGHTS	8u
 #define U_CONSTANTS	11u
 
-struct chk {
-	const uint8_t *img;
-	size_t size;
-	const struct ane_img_header *hdr;
-	const struct ane_img_bar *bars;
-	const struct ane_img_bar *slot[ANE_IMG_MAX_BARS];
-	char field[128];
-};
-
-__attribute__((format(printf, 2, 3)))
-static int bad(struct chk *c, const char *fmt, ...)
+static int check_image(const void *img, size_t size, char *field, size_t flen)
 {
-	va_list ap;
+	char f[ANE_IMG_FIELD_LEN];
+	int ret = ane_image_validate(img, size, f);
 
-	va_start(ap, fmt);
-	vsnprintf(c->field, sizeof(c->field), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static int in_image(struct chk *c, uint64_t off, uint64_t len)
-{
-	return off >= sizeof(*c->hdr) && off <= c->size && len <= c->size - off;
-}
-
-static int section_ok(struct chk *c, uint64_t off, uint64_t len, uint64_t align)
-{
-	if (!len)
-		return !off;
-	return !(off % align) && in_image(c, off, len);
-}
-
-static int all_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
-static int chk_header(struct chk *c)
-{
-	const struct ane_img_header *h = c->hdr;
-	struct { uint64_t start, len; const char *name; } r[6];
-	unsigned int i, j, n = 0;
-	uint64_t len;
-
-	if (h->magic != ANE_IMG_MAGIC)
-		return bad(c, "header.magic");
-	if (h->version_major != ANE_IMG_VERSION_MAJOR)
-		return bad(c, "header.version_major");
-	if (h->header_size != sizeof(*h))
-		return bad(c, "header.header_size");
-	if (h->flags)
-		return bad(c, "header.flags");
-	if (!all_zero(h->reserved, sizeof(h->reserved)))
-		return bad(c, "header.reserved");
-	if (h->image_size != c->size)
-		return bad(c, "header.image_size");
-	if (!h->num_procedures || h->num_procedures > ANE_IMG_MAX_PROCEDURES)
-		return bad(c, "header.num_procedures");
-	len = (uint64_t)h->num_procedures * sizeof(struct ane_img_procedure);
-	if (!section_ok(c, h->procedures_offset, len, IMG_TABLE_ALIGN))
-		return bad(c, "header.procedures_offset");
-	r[n].start = h->procedures_offset, r[n].len = len, r[n++].name = "procedures";
-	if (!h->num_tds || h->num_tds > ANE_IMG_MAX_TDS)
-		return bad(c, "header.num_tds");
-	len = (uint64_t)h->num_tds * sizeof(struct ane_img_td);
-	if (!section_ok(c, h->tds_offset, len, IMG_TD_ALIGN))
-		return bad(c, "header.tds_offset");
-	r[n].start = h->tds_offset, r[n].len = len, r[n++].name = "tds";
-	if (h->num_rws > ANE_IMG_MAX_RWS)
-		return bad(c, "header.num_rws");
-	len = (uint64_t)h->num_rws * sizeof(struct ane_img_rw);
-	if (!section_ok(c, h->rws_offset, len, IMG_TABLE_ALIGN))
-		return bad(c, "header.rws_offset");
-	r[n].start = h->rws_offset, r[n].len = len, r[n++].name = "rws";
-	if (h->num_bars > ANE_IMG_MAX_BARS)
-		return bad(c, "header.num_bars");
-	len = (uint64_t)h->num_bars * sizeof(struct ane_img_bar);
-	if (!section_ok(c, h->bars_offset, len, IMG_TABLE_ALIGN))
-		return bad(c, "header.bars_offset");
-	r[n].start = h->bars_offset, r[n].len = len, r[n++].name = "bars";
-	if (!section_ok(c, h->weights_offset, h->weights_size, IMG_PAGE))
-		return bad(c, "header.weights_offset");
-	r[n].start = h->weights_offset, r[n].len = h->weights_size, r[n++].name = "weights";
-	if (!section_ok(c, h->constants_offset, h->constants_size, IMG_PAGE))
-		return bad(c, "header.constants_offset");
-	r[n].start = h->constants_offset, r[n].len = h->constants_size, r[n++].name = "constants";
-	if (h->intermediate_size > BO_MAX)
-		return bad(c, "header.intermediate_size");
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (r[i].len && r[j].len && r[i].start < r[j].start + r[j].len &&
-			    r[j].start < r[i].start + r[i].len)
-				return bad(c, "header.%s_offset (overlaps %s)", r[j].name, r[i].name);
-	return 0;
-}
-
-static int chk_bars(struct chk *c)
-{
-	const struct ane_img_header *h = c->hdr;
-	uint32_t i;
-
-	c->bars = (const void *)(c->img + h->bars_offset);
-	for (i = 0; i < h->num_bars; i++) {
-		const struct ane_img_bar *b = &c->bars[i];
-		uint64_t limit;
-
-		if (b->slot >= ANE_IMG_MAX_BARS || c->slot[b->slot])
-			return bad(c, "bar[%u].slot", i);
-		c->slot[b->slot] = b;
-		switch (b->usage) {
-		case U_INPUT:
-		case U_OUTPUT:
-			limit = BO_MAX;
-			if (b->io_index >= ANE_IMG_MAX_IO)
-				return bad(c, "bar[%u].io_index", i);
-			break;
-		case U_INTER:
-			limit = h->intermediate_size;
-			break;
-		case U_WEIGHTS:
-			limit = h->weights_size;
-			break;
-		case U_CONSTANTS:
-			limit = h->constants_size;
-			break;
-		default:
-			return bad(c, "bar[%u].usage", i);
-		}
-		if (b->usage != U_INPUT && b->usage != U_OUTPUT && b->io_index)
-			return bad(c, "bar[%u].io_index", i);
-		if (b->reserved)
-			return bad(c, "bar[%u].reserved", i);
-		if (!b->size || b->size > limit)
-			return bad(c, "bar[%u].size", i);
-	}
-	return 0;
-}
-
-/* firmware/ane_td.c, mirrored. */
-static uint32_t td_param_words(uint32_t op)
-{
-	switch (op) {
-	case ANE_OP_CONV:
-		return ((1u << (ANE_TD_GROUPS + 1)) - 1) & ~((1u << ANE_TD_STRIDE_H) - 1);
-	case ANE_OP_MATMUL:
-		return 1u << ANE_TD_FLAGS;
-	case ANE_OP_ELTWISE:
-		return 1u << ANE_TD_SUBOP;
-	case ANE_OP_POOL:
-		return (1u << ANE_TD_SUBOP) | (1u << ANE_TD_FLAGS) |
-		       (((1u << (ANE_TD_PAD_RIGHT + 1)) - 1) & ~((1u << ANE_TD_STRIDE_H) - 1)) |
-		       (1u << ANE_TD_KERNEL_H) | (1u << ANE_TD_KERNEL_W);
-	default:
-		return 0;
-	}
-}
-
-static int td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
-{
-	const uint32_t *w = td->words;
-	uint32_t used, i;
-
-	memset(d, 0, sizeof(*d));
-	if (td->pad || !w[ANE_TD_OP] || w[ANE_TD_OP] >= ANE_OP_COUNT)
-		return -EINVAL;
-	used = td_param_words(w[ANE_TD_OP]);
-	for (i = ANE_TD_SUBOP; i < ANE_TD_SRC0_DIMS; i++)
-		if (!(used & (1u << i)) && w[i])
-			return -EINVAL;
-	for (i = ANE_TD_RESERVED; i < ANE_TD_WORDS; i++)
-		if (w[i])
-			return -EINVAL;
-	d->op = w[ANE_TD_OP];
-	d->act = w[ANE_TD_ACT];
-	switch (d->op) {
-	case ANE_OP_CONV:
-		d->p.conv.stride[0] = w[ANE_TD_STRIDE_H];
-		d->p.conv.stride[1] = w[ANE_TD_STRIDE_W];
-		d->p.conv.dilation[0] = w[ANE_TD_DILATION_H];
-		d->p.conv.dilation[1] = w[ANE_TD_DILATION_W];
-		for (i = 0; i < 4; i++)
-			d->p.conv.pad[i] = w[ANE_TD_PAD_TOP + i];
-		d->p.conv.groups = w[ANE_TD_GROUPS];
-		break;
-	case ANE_OP_MATMUL:
-		d->p.matmul.flags = w[ANE_TD_FLAGS];
-		break;
-	case ANE_OP_ELTWISE:
-		d->p.eltwise.op = w[ANE_TD_SUBOP];
-		break;
-	case ANE_OP_POOL:
-		d->p.pool.kind = w[ANE_TD_SUBOP];
-		d->p.pool.flags = w[ANE_TD_FLAGS];
-		d->p.pool.kernel[0] = w[ANE_TD_KERNEL_H];
-		d->p.pool.kernel[1] = w[ANE_TD_KERNEL_W];
-		d->p.pool.stride[0] = w[ANE_TD_STRIDE_H];
-		d->p.pool.stride[1] = w[ANE_TD_STRIDE_W];
-		for (i = 0; i < 4; i++)
-			d->p.pool.pad[i] = w[ANE_TD_PAD_TOP + i];
-		break;
-	}
-	for (i = 0; i < 4; i++) {
-		d->src[0].dim[i] = w[ANE_TD_SRC0_DIMS + i];
-		d->src[1].dim[i] = w[ANE_TD_SRC1_DIMS + i];
-		d->bias.dim[i] = w[ANE_TD_BIAS_DIMS + i];
-		d->dst.dim[i] = w[ANE_TD_DST_DIMS + i];
-	}
-	return 0;
+	snprintf(field, flen, "%s", f);
+	return ret;
 }
 
 static struct ane_tensor *td_operand(struct ane_op_desc *d, uint32_t reg)
@@ -442,135 +239,6 @@ static struct ane_tensor *td_operand(struct ane_op_desc *d, uint32_t reg)
 	default:
 		return &d->dst;
 	}
-}
-
-static int present(const struct ane_tensor *t)
-{
-	return t->dim[0] | t->dim[1] | t->dim[2] | t->dim[3];
-}
-
-static int chk_procedure(struct chk *c, uint32_t p, const struct ane_img_procedure *pr)
-{
-	const struct ane_img_header *h = c->hdr;
-	const struct ane_img_td *tds = (const void *)(c->img + h->tds_offset);
-	const struct ane_img_rw *rws = (const void *)(c->img + h->rws_offset);
-	struct ane_op_desc *descs;
-	uint8_t *bound;
-	uint32_t i, k;
-	int ret = 0;
-
-	if (!pr->num_tds || pr->first_td >= h->num_tds || pr->num_tds > h->num_tds - pr->first_td)
-		return bad(c, "procedure[%u].num_tds", p);
-	if (pr->first_rw > h->num_rws || pr->num_rws > h->num_rws - pr->first_rw)
-		return bad(c, "procedure[%u].num_rws", p);
-	if (pr->num_inputs > ANE_IMG_MAX_IO)
-		return bad(c, "procedure[%u].num_inputs", p);
-	if (!pr->num_outputs || pr->num_outputs > ANE_IMG_MAX_IO)
-		return bad(c, "procedure[%u].num_outputs", p);
-	if (pr->partitions != 1)
-		return bad(c, "procedure[%u].partitions", p);
-	if (pr->content_type != 0 && pr->content_type != 3 && pr->content_type != 4)
-		return bad(c, "procedure[%u].content_type", p);
-	if (pr->reserved)
-		return bad(c, "procedure[%u].reserved", p);
-
-	descs = calloc(pr->num_tds, sizeof(*descs));
-	bound = calloc(pr->num_tds, 1);
-	for (i = 0; i < pr->num_tds; i++)
-		if (td_desc(&tds[pr->first_td + i], &descs[i])) {
-			ret = bad(c, "td[%u]", pr->first_td + i);
-			goto out;
-		}
-	for (k = 0; k < pr->num_rws; k++) {
-		const struct ane_img_rw *rw = &rws[pr->first_rw + k];
-		uint32_t n = pr->first_rw + k;
-		const struct ane_img_bar *b;
-		struct ane_tensor *t;
-		uint64_t off, len;
-
-		if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds) {
-			ret = bad(c, "rw[%u].td", n);
-			goto out;
-		}
-		i = rw->td - pr->first_td;
-		if (rw->reg > ANE_TD_REG_DST || bound[i] & (1u << rw->reg) ||
-		    !present(td_operand(&descs[i], rw->reg))) {
-			ret = bad(c, "rw[%u].reg", n);
-			goto out;
-		}
-		b = rw->bar < ANE_IMG_MAX_BARS ? c->slot[rw->bar] : NULL;
-		if (!b || (b->usage == U_INPUT && b->io_index >= pr->num_inputs) ||
-		    (b->usage == U_OUTPUT && b->io_index >= pr->num_outputs)) {
-			ret = bad(c, "rw[%u].bar", n);
-			goto out;
-		}
-		if (rw->reg == ANE_TD_REG_DST && b->usage != U_OUTPUT && b->usage != U_INTER) {
-			ret = bad(c, "rw[%u].bar (destination is read-only)", n);
-			goto out;
-		}
-		if (rw->flags || !all_zero(rw->reserved, sizeof(rw->reserved))) {
-			ret = bad(c, "rw[%u].%s", n, rw->flags ? "flags" : "reserved");
-			goto out;
-		}
-		off = (uint64_t)rw->offset_hi << 32 | rw->offset_lo;
-		len = (uint64_t)rw->length_hi << 32 | rw->length_lo;
-		if (off % IMG_TABLE_ALIGN || off >= b->size) {
-			ret = bad(c, "rw[%u].offset", n);
-			goto out;
-		}
-		if (!len || len > b->size - off) {
-			ret = bad(c, "rw[%u].length", n);
-			goto out;
-		}
-		t = td_operand(&descs[i], rw->reg);
-		ane_tensor_dense(t, (void *)(uintptr_t)(((uint64_t)rw->bar + 1) << 40 | off),
-				 t->dim[0], t->dim[1], t->dim[2], t->dim[3]);
-		t->size = len;
-		bound[i] |= (uint8_t)(1u << rw->reg);
-	}
-	for (i = 0; i < pr->num_tds; i++) {
-		uint64_t wsize;
-
-		for (k = 0; k <= ANE_TD_REG_DST; k++)
-			if (present(td_operand(&descs[i], k)) && !(bound[i] & (1u << k))) {
-				ret = bad(c, "td[%u] (operand %u not bound)", pr->first_td + i, k);
-				goto out;
-			}
-		if (ane_op_workspace_size(&descs[i], &wsize)) {
-			ret = bad(c, "td[%u] (operation)", pr->first_td + i);
-			goto out;
-		}
-	}
-out:
-	free(descs);
-	free(bound);
-	return ret;
-}
-
-static int check_image(const void *img, size_t size, char *field, size_t flen)
-{
-	struct chk c;
-	const struct ane_img_procedure *procs;
-	uint32_t i;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	c.img = img;
-	c.size = size;
-	if (size < sizeof(*c.hdr) || size > ANE_IMG_MAX_SIZE) {
-		ret = bad(&c, "header.image_size");
-		goto out;
-	}
-	c.hdr = img;
-	ret = chk_header(&c);
-	if (!ret)
-		ret = chk_bars(&c);
-	procs = (const void *)(c.img + (c.hdr ? c.hdr->procedures_offset : 0));
-	for (i = 0; !ret && i < c.hdr->num_procedures; i++)
-		ret = chk_procedure(&c, i, &procs[i]);
-out:
-	snprintf(field, flen, "%s", c.field);
-	return ret;
 }
 
 /*
@@ -676,7 +344,7 @@ static int run_on_engine(const void *image, size_t size, struct ane_net *net,
 		uint64_t wsize = 0;
 		void *work = NULL;
 
-		td_desc(&tds[pr->first_td + i], &d);
+		ane_image_td_desc(&tds[pr->first_td + i], &d);
 		for (k = 0; k < pr->num_rws; k++) {
 			const struct ane_img_rw *rw = &rws[pr->first_rw + k];
 			struct ane_tensor *t;

@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 
 #include "harness.h"
+#include "demo_nets.h"
 #include "libane.h"
 #include "vm/vm_util.h"
 
@@ -33,31 +34,6 @@
 static char node[64];
 
 /* ------------------------------------------------------------ the nets */
-
-/* xorshift32: the same numbers on every run and every machine. */
-static uint32_t rng_state;
-
-static void rng_seed(uint32_t seed)
-{
-	rng_state = seed ? seed : 0x9e3779b9u;
-}
-
-/* Uniform in [-1, 1). */
-static float frand(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return (float)((double)(rng_state >> 8) / (1u << 23) - 1.0);
-}
-
-static void fill(float *p, size_t n, float scale)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = frand() * scale;
-}
 
 #define MAX_OUT 2
 
@@ -105,8 +81,8 @@ static int net_finish(struct net *m, int x, uint32_t in_seed, float in_scale)
 	m->in = calloc(m->n_in ? m->n_in : 1, sizeof(float));
 	if (!m->in || m->n_out > MAX_OUT)
 		return -1;
-	rng_seed(in_seed);
-	fill(m->in, m->n_in, in_scale);
+	demo_rng_seed(in_seed);
+	demo_fill(m->in, m->n_in, in_scale);
 	for (i = 0; i < m->n_out; i++) {
 		m->n[i] = elems(m->net, ane_net_output_tensor(m->net, i));
 		m->out[i] = calloc(m->n[i] + 1, sizeof(float));
@@ -122,83 +98,29 @@ static int net_finish(struct net *m, int x, uint32_t in_seed, float in_scale)
 	return 0;
 }
 
-/*
- * The perceptron: sigmoid(relu(x W1 + b1) W2 + b2), x a batch of 4 rows
- * of 64, W1 64x32, W2 32x10; weights from @w_seed.
- */
-#define MLP_B	4
-#define MLP_IN	64
-#define MLP_HID	32
-#define MLP_OUT	10
+/* The demo networks of demo_nets.h, with weights from @w_seed. */
+static int build_net(struct net *m, const char *name, uint32_t w_seed)
+{
+	float in_scale;
+	int x, mlp = !strcmp(name, "mlp");
+
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	if (ane_net_create(&m->net))
+		return -1;
+	x = mlp ? demo_build_mlp(m->net, w_seed, &in_scale) :
+		  demo_build_conv(m->net, w_seed, &in_scale);
+	return net_finish(m, x, mlp ? DEMO_MLP_INPUT_SEED : DEMO_CONV_INPUT_SEED, in_scale);
+}
 
 static int build_mlp(struct net *m, uint32_t w_seed)
 {
-	static float w1[MLP_IN * MLP_HID], b1[MLP_HID], w2[MLP_HID * MLP_OUT], b2[MLP_OUT];
-	struct ane_net *net;
-	int x, t;
-
-	memset(m, 0, sizeof(*m));
-	m->name = "mlp";
-	if (ane_net_create(&m->net))
-		return -1;
-	net = m->net;
-	rng_seed(w_seed);
-	fill(w1, MLP_IN * MLP_HID, 2.0f / 8);		/* ~ 2 / sqrt(fan-in) */
-	fill(b1, MLP_HID, 0.5f);
-	fill(w2, MLP_HID * MLP_OUT, 2.0f / 5.66f);
-	fill(b2, MLP_OUT, 0.5f);
-	x = ane_net_input(net, "x", 1, 1, MLP_B, MLP_IN);
-	t = ane_net_matmul(net, x, ane_net_const(net, "w1", 1, 1, MLP_IN, MLP_HID, w1), 0,
-			   ANE_NET_ACT_NONE);
-	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "b1", 1, 1, 1, MLP_HID, b1),
-			    ANE_NET_ACT_RELU);
-	t = ane_net_matmul(net, t, ane_net_const(net, "w2", 1, 1, MLP_HID, MLP_OUT, w2), 0,
-			   ANE_NET_ACT_NONE);
-	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "b2", 1, 1, 1, MLP_OUT, b2),
-			    ANE_NET_ACT_SIGMOID);
-	ane_net_output(net, t);
-	return net_finish(m, x, 1234, 2.0f);
+	return build_net(m, "mlp", w_seed);
 }
 
-/*
- * The convolutional net: x 1x3x16x16 -> conv 3x3 pad 1 to 8 channels +
- * bias + relu -> max pool 2x2 (output 0, 1x8x8x8) -> conv 1x1 to 4
- * channels + bias -> average pool 8x8 -> softmax over the channels
- * (output 1, 1x4x1x1); weights from @w_seed.
- */
 static int build_conv(struct net *m, uint32_t w_seed)
 {
-	static float w1[8 * 3 * 3 * 3], b1[8], w2[4 * 8], b2[4];
-	struct ane_net_conv_params cp = { .pad_top = 1, .pad_bottom = 1, .pad_left = 1,
-					  .pad_right = 1, .act = ANE_NET_ACT_RELU };
-	struct ane_net_pool_params mp = { .kind = ANE_NET_POOL_MAX, .kernel_h = 2,
-					  .kernel_w = 2 };
-	struct ane_net_pool_params ap = { .kind = ANE_NET_POOL_AVG, .kernel_h = 8,
-					  .kernel_w = 8 };
-	struct ane_net *net;
-	int x, t, feat;
-
-	memset(m, 0, sizeof(*m));
-	m->name = "conv";
-	if (ane_net_create(&m->net))
-		return -1;
-	net = m->net;
-	rng_seed(w_seed);
-	fill(w1, 8 * 27, 2.0f / 5.2f);
-	fill(b1, 8, 0.25f);
-	fill(w2, 4 * 8, 2.0f / 2.83f);
-	fill(b2, 4, 0.25f);
-	x = ane_net_input(net, "img", 1, 3, 16, 16);
-	t = ane_net_conv(net, x, ane_net_const(net, "w1", 8, 3, 3, 3, w1),
-			 ane_net_const(net, "b1", 1, 8, 1, 1, b1), &cp);
-	feat = ane_net_pool(net, t, &mp);
-	t = ane_net_conv(net, feat, ane_net_const(net, "w2", 4, 8, 1, 1, w2),
-			 ane_net_const(net, "b2", 1, 4, 1, 1, b2), NULL);
-	t = ane_net_pool(net, t, &ap);
-	t = ane_net_softmax(net, t);
-	ane_net_output(net, feat);
-	ane_net_output(net, t);
-	return net_finish(m, x, 4321, 1.0f);
+	return build_net(m, "conv", w_seed);
 }
 
 /* ------------------------------------------------------------ comparing */
