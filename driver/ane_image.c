@@ -176,20 +176,6 @@ static int ane_img_check_bars(struct ane_img_check *c)
 	return 0;
 }
 
-static struct ane_tensor *ane_td_operand(struct ane_op_desc *d, u32 reg)
-{
-	switch (reg) {
-	case ANE_TD_REG_SRC0:
-		return &d->src[0];
-	case ANE_TD_REG_SRC1:
-		return &d->src[1];
-	case ANE_TD_REG_BIAS:
-		return &d->bias;
-	default:
-		return &d->dst;
-	}
-}
-
 static bool ane_tensor_present(const struct ane_tensor *t)
 {
 	return t->dim[0] | t->dim[1] | t->dim[2] | t->dim[3];

@@ -509,10 +509,8 @@ static int ane_fw_run_task(struct ane_fw_run *x, u32 i)
 
 	if (ane_image_td_desc(&x->img->tds[x->proc->first_td + i], &d))
 		return ANE_FW_ST_INVALID;
-	t[ANE_TD_REG_SRC0] = &d.src[0];
-	t[ANE_TD_REG_SRC1] = &d.src[1];
-	t[ANE_TD_REG_BIAS] = &d.bias;
-	t[ANE_TD_REG_DST] = &d.dst;
+	for (k = 0; k < ANE_FW_OPERANDS; k++)
+		t[k] = ane_td_operand(&d, k);
 
 	/* What the task stages, within the cap, before anything moves. */
 	for (k = 0; k < ANE_FW_OPERANDS; k++) {

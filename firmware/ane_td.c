@@ -104,3 +104,23 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 	return 0;
 }
 
+/**
+ * ane_td_operand() - the tensor an operand register of a task names
+ * @d: the decoded task.
+ * @reg: &enum ane_td_operand, at most %ANE_TD_REG_DST.
+ *
+ * Return: the tensor in @d.
+ */
+struct ane_tensor *ane_td_operand(struct ane_op_desc *d, u32 reg)
+{
+	switch (reg) {
+	case ANE_TD_REG_SRC0:
+		return &d->src[0];
+	case ANE_TD_REG_SRC1:
+		return &d->src[1];
+	case ANE_TD_REG_BIAS:
+		return &d->bias;
+	default:
+		return &d->dst;
+	}
+}

@@ -12,5 +12,6 @@
 #include "engine/ane_math.h"
 
 int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d);
+struct ane_tensor *ane_td_operand(struct ane_op_desc *d, __u32 reg);
 
 #endif /* __ANE_TD_H__ */

@@ -227,19 +227,6 @@ static int check_image(const void *img, size_t size, char *field, size_t flen)
 	return ret;
 }
 
-static struct ane_tensor *td_operand(struct ane_op_desc *d, uint32_t reg)
-{
-	switch (reg) {
-	case ANE_TD_REG_SRC0:
-		return &d->src[0];
-	case ANE_TD_REG_SRC1:
-		return &d->src[1];
-	case ANE_TD_REG_BIAS:
-		return &d->bias;
-	default:
-		return &d->dst;
-	}
-}
 
 /*
  * What the builder promises beyond the kernel's rules: the bar layout of
@@ -351,7 +338,7 @@ static int run_on_engine(const void *image, size_t size, struct ane_net *net,
 
 			if (rw->td != pr->first_td + i)
 				continue;
-			t = td_operand(&d, rw->reg);
+			t = ane_td_operand(&d, rw->reg);
 			ane_tensor_dense(t, buf[rw->bar] + rw->offset_lo, t->dim[0], t->dim[1],
 					 t->dim[2], t->dim[3]);
 			t->size = rw->length_lo;

@@ -48,26 +48,33 @@ static void expect_values(struct kunit *test, const u16 *got, const int *want,
 		KUNIT_EXPECT_EQ_MSG(test, got[i], h(want[i]), "element %u", i);
 }
 
+/* Run @d, with a workspace if it needs one. */
+static void run(struct kunit *test, struct ane_op_desc *d)
+{
+	u64 wsize;
+
+	KUNIT_ASSERT_EQ(test, ane_op_workspace_size(d, &wsize), 0);
+	if (wsize) {
+		d->work = kunit_kzalloc(test, wsize, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, d->work);
+		d->work_size = wsize;
+	}
+	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(d), 0);
+}
+
 static void ane_engine_matmul_runs_in_fpu_sections(struct kunit *test)
 {
 	static const int a[] = { 1, 2, 3, 4, 5, 6 };		/* 2 x 3 */
 	static const int b[] = { 1, 0, 0, 1, 1, 1 };		/* 3 x 2 */
 	static const int c[] = { 4, 5, 10, 11 };		/* 2 x 2 */
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL };
-	u64 wsize;
 	u16 *dst;
 
 	ane_tensor_dense(&d.src[0], buf(test, a, 6), 1, 1, 2, 3);
 	ane_tensor_dense(&d.src[1], buf(test, b, 6), 1, 1, 3, 2);
 	dst = buf(test, NULL, 4);
 	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 2);
-	KUNIT_ASSERT_EQ(test, ane_op_workspace_size(&d, &wsize), 0);
-	if (wsize) {
-		d.work = kunit_kzalloc(test, wsize, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, d.work);
-		d.work_size = wsize;
-	}
-	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(&d), 0);
+	run(test, &d);
 	expect_values(test, dst, c, 4);
 }
 
@@ -79,7 +86,6 @@ static void ane_engine_conv_with_bias_and_relu(struct kunit *test)
 	static const int bias[] = { -10 };
 	static const int out[] = { 2, 6, 14, 18 };		/* sums 12 16 24 28 */
 	struct ane_op_desc d = { .op = ANE_OP_CONV, .act = ANE_ACT_RELU };
-	u64 wsize;
 	u16 *dst;
 
 	d.p.conv.stride[0] = 1;
@@ -92,13 +98,7 @@ static void ane_engine_conv_with_bias_and_relu(struct kunit *test)
 	ane_tensor_dense(&d.bias, buf(test, bias, 1), 1, 1, 1, 1);
 	dst = buf(test, NULL, 4);
 	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 2);
-	KUNIT_ASSERT_EQ(test, ane_op_workspace_size(&d, &wsize), 0);
-	if (wsize) {
-		d.work = kunit_kzalloc(test, wsize, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, d.work);
-		d.work_size = wsize;
-	}
-	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(&d), 0);
+	run(test, &d);
 	expect_values(test, dst, out, 4);
 }
 
@@ -108,7 +108,6 @@ static void ane_engine_splits_work_into_chunks(struct kunit *test)
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL, .chunk_work = 4096 };
 	unsigned int i, n = 64;
 	int *ones, *want;
-	u64 wsize;
 	u16 *dst;
 
 	ones = kunit_kcalloc(test, n * n, sizeof(*ones), GFP_KERNEL);
@@ -123,29 +122,9 @@ static void ane_engine_splits_work_into_chunks(struct kunit *test)
 	ane_tensor_dense(&d.src[1], buf(test, ones, n * n), 1, 1, n, n);
 	dst = buf(test, NULL, n * n);
 	ane_tensor_dense(&d.dst, dst, 1, 1, n, n);
-	KUNIT_ASSERT_EQ(test, ane_op_workspace_size(&d, &wsize), 0);
-	if (wsize) {
-		d.work = kunit_kzalloc(test, wsize, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, d.work);
-		d.work_size = wsize;
-	}
 	KUNIT_EXPECT_GT(test, ane_op_chunks(&d), 1ull);
-	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(&d), 0);
+	run(test, &d);
 	expect_values(test, dst, want, n * n);
-}
-
-/* Run @d, with a workspace if it needs one. */
-static void run(struct kunit *test, struct ane_op_desc *d)
-{
-	u64 wsize;
-
-	KUNIT_ASSERT_EQ(test, ane_op_workspace_size(d, &wsize), 0);
-	if (wsize) {
-		d->work = kunit_kzalloc(test, wsize, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, d->work);
-		d->work_size = wsize;
-	}
-	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(d), 0);
 }
 
 struct eltwise_case {
