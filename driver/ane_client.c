@@ -152,6 +152,8 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	kref_init(&af->ref);
 	mutex_init(&af->prog_lock);
 	INIT_LIST_HEAD(&af->programs);
+	mutex_init(&af->smap_lock);
+	INIT_LIST_HEAD(&af->smaps);
 	/* Requests may outlive the file: keep the device with the client. */
 	drm_dev_get(&adev->drm);
 	return 0;
@@ -163,7 +165,9 @@ static void ane_file_release(struct kref *ref)
 	struct ane_device *adev = af->adev;
 
 	ane_file_programs_fini(af);
+	ane_file_surfaces_fini(af);
 	ane_file_unmap_all(af);
+	mutex_destroy(&af->smap_lock);
 	mutex_destroy(&af->prog_lock);
 	mutex_destroy(&af->ctx_lock);
 	kfree(af);

@@ -275,6 +275,7 @@ static void __exit ane_exit(void)
 	ane_destroy_devices();
 	platform_driver_unregister(&ane_platform_driver);
 	/* Requests of clients already gone may still be releasing. */
+	ane_requests_drain();
 	destroy_workqueue(ane_wq);
 }
 

@@ -126,6 +126,12 @@ enum ane_space {
  *	one frees the client, so closing never waits for running work.
  * @prog_lock: protects @programs and the programs' state.
  * @programs: the client's programs and instances.
+ * @smap_lock: protects @smaps and @smaps_closed.  Nests inside @prog_lock
+ *	and outside the DART context's lock.
+ * @smaps: the surfaces' cached request mappings (&struct ane_smap), most
+ *	recently used first.
+ * @smaps_closed: entries of @smaps whose handle was closed while a
+ *	request still used them, unmapped once idle.
  */
 struct ane_file {
 	struct ane_device *adev;
@@ -143,6 +149,9 @@ struct ane_file {
 	struct kref ref;
 	struct mutex prog_lock;		/* programs */
 	struct list_head programs;
+	struct mutex smap_lock;		/* smaps */
+	struct list_head smaps;
+	u32 smaps_closed;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
@@ -155,6 +164,7 @@ void ane_file_put(struct ane_file *af);
 
 /* ane_program.c */
 void ane_file_programs_fini(struct ane_file *af);
+void ane_requests_drain(void);
 
 /* ane_map.c: client mappings and the driver's DART ioctls. */
 struct ane_dart_ctx *ane_file_ctx(struct ane_file *af);
@@ -162,6 +172,12 @@ void ane_file_unmap_all(struct ane_file *af);
 u32 ane_file_dart_faults(struct ane_file *af);
 int ane_gem_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file);
+struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
+					      struct drm_gem_object *obj,
+					      u32 usage, u8 prot);
+void ane_file_surface_close(struct ane_file *af, struct drm_gem_object *obj);
+void ane_file_surfaces_reap(struct ane_file *af);
+void ane_file_surfaces_fini(struct ane_file *af);
 int ane_dma_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
 int ane_get_fault_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);

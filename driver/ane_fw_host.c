@@ -207,6 +207,20 @@ static void ane_fw_host_msg(struct ane_fw_host *h, u32 ch,
 	}
 }
 
+/*
+ * After a drain moved @r's tail: did the firmware ask to hear of the space
+ * (&ane_fw_ring_hdr.space_wanted)?  The caller then rings CONSUMED.
+ */
+static bool ane_fw_host_space_wanted(struct ane_fw_host_ring *r)
+{
+	smp_mb();	/* the new tail before the producer's request */
+	if (!READ_ONCE(r->hdr->space_wanted))
+		return false;
+	WRITE_ONCE(r->hdr->space_wanted, 0);
+	return true;
+}
+
+/* Drain one T2H ring; true if CONSUMED is to be rung. */
 static bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch)
 {
 	struct ane_fw_host_ring *r = &h->ring[ch];
@@ -227,10 +241,10 @@ static bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch)
 		WRITE_ONCE(r->hdr->tail, r->idx);
 		any = true;
 	}
-	return any;
+	return any && ane_fw_host_space_wanted(r);
 }
 
-/* Pull dump sections out of DEBUG into the raw dump buffer. */
+/* Pull dump sections out of DEBUG; true if CONSUMED is to be rung. */
 static bool ane_fw_host_drain_debug(struct ane_fw_host *h)
 {
 	struct ane_fw_host_ring *r = &h->ring[ANE_FW_CH_DEBUG];
@@ -259,7 +273,7 @@ static bool ane_fw_host_drain_debug(struct ane_fw_host *h)
 		WRITE_ONCE(r->hdr->tail, r->idx);
 		any = true;
 	}
-	return any;
+	return any && ane_fw_host_space_wanted(r);
 }
 
 /* The host interrupt: runs in the firmware's context, never sleeps. */

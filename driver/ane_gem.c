@@ -93,8 +93,18 @@ static int ane_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	return 0;
 }
 
+/* A handle goes away: its file's cached request mappings of @obj go too. */
+static void ane_bo_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct ane_file *af = file->driver_priv;
+
+	if (af)
+		ane_file_surface_close(af, obj);
+}
+
 static const struct drm_gem_object_funcs ane_bo_funcs = {
 	.free = ane_bo_free,
+	.close = ane_bo_close,
 	.get_sg_table = ane_bo_get_sg_table,
 	.mmap = ane_bo_mmap,
 	.vm_ops = &ane_bo_vm_ops,

@@ -34,6 +34,27 @@ struct ane_umap {
 	struct drm_gem_object *bos[] __counted_by(nbos);
 };
 
+/**
+ * struct ane_smap - a surface's mapping for requests, kept across requests
+ * @link: entry in &ane_file.smaps.
+ * @obj: the surface; a reference is held while the entry exists.
+ * @map: the mapping in the client's context (may have been evicted).
+ * @usage: usage code it was made for.
+ * @prot: protection class it was made with.
+ * @closed: the handle was closed while a request used the mapping.
+ */
+struct ane_smap {
+	struct list_head link;
+	struct drm_gem_object *obj;
+	struct ane_dart_mapping *map;
+	u32 usage;
+	u8 prot;
+	bool closed;
+};
+
+/* Idle entries kept per client beyond which the least recent goes. */
+#define ANE_SMAP_KEEP	32
+
 /* The client's isolation context, created on first use. */
 struct ane_dart_ctx *ane_file_ctx(struct ane_file *af)
 {
@@ -57,6 +78,155 @@ static void ane_umap_free(struct ane_umap *um)
 	for (i = 0; i < um->nbos; i++)
 		drm_gem_object_put(um->bos[i]);
 	kfree(um);
+}
+
+/* Unmap and forget @sm unless a request uses it; 0 or -EBUSY. */
+static int ane_smap_drop(struct ane_file *af, struct ane_smap *sm)
+{
+	lockdep_assert_held(&af->smap_lock);
+	if (sm->map && ane_dart_unmap(sm->map))
+		return -EBUSY;
+	if (sm->closed)
+		af->smaps_closed--;
+	list_del(&sm->link);
+	drm_gem_object_put(sm->obj);
+	kfree(sm);
+	return 0;
+}
+
+static void ane_smaps_reap_locked(struct ane_file *af)
+{
+	struct ane_smap *sm, *tmp;
+
+	list_for_each_entry_safe(sm, tmp, &af->smaps, link)
+		if (sm->closed)
+			ane_smap_drop(af, sm);
+}
+
+/* Make room: drop the least recently used idle entries beyond the cap. */
+static void ane_smaps_trim_locked(struct ane_file *af)
+{
+	struct ane_smap *sm, *tmp;
+	u32 n = 0;
+
+	list_for_each_entry_safe(sm, tmp, &af->smaps, link)
+		if (++n > ANE_SMAP_KEEP && !ane_smap_drop(af, sm))
+			n--;
+}
+
+/**
+ * ane_file_surface_map() - the pinned mapping a request uses for a surface
+ * @af: the client.
+ * @obj: the surface, referenced by the caller.
+ * @usage: usage code (Table 28.5).
+ * @prot: protection class.
+ *
+ * A surface keeps its mapping in the client's context from one request to
+ * the next, so a request maps nothing it already had: the entry is made
+ * on first use, found again by (surface, usage, protection), mapped again
+ * if the DART evicted it meanwhile, and goes when the client closes the
+ * surface's handle (or the client goes).
+ *
+ * Return: the mapping, pinned with ane_dart_use() for the caller; or an
+ * ERR_PTR: -ENOMEM, -ENOSPC when the context has no room, -EBUSY when the
+ * context has %ANE_DART_MAX_INFLIGHT uses outstanding.
+ */
+struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
+					      struct drm_gem_object *obj,
+					      u32 usage, u8 prot)
+{
+	struct ane_dart_ctx *ctx = ane_file_ctx(af);
+	struct ane_bo *bo = to_ane_bo(obj);
+	struct ane_dart_mapping *map;
+	struct ane_smap *sm;
+	int ret;
+
+	if (IS_ERR(ctx))
+		return ERR_CAST(ctx);
+	mutex_lock(&af->smap_lock);
+	if (af->smaps_closed)
+		ane_smaps_reap_locked(af);
+	list_for_each_entry(sm, &af->smaps, link) {
+		if (sm->obj != obj || sm->usage != usage || sm->prot != prot ||
+		    sm->closed)
+			continue;
+		list_move(&sm->link, &af->smaps);
+		ret = ane_dart_use(sm->map);
+		if (ret != -ESTALE)
+			goto out;
+		/* Evicted under address pressure: map it again. */
+		WARN_ON(ane_dart_unmap(sm->map));
+		sm->map = NULL;
+		goto map;
+	}
+	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
+	if (!sm) {
+		mutex_unlock(&af->smap_lock);
+		return ERR_PTR(-ENOMEM);
+	}
+	drm_gem_object_get(obj);
+	sm->obj = obj;
+	sm->usage = usage;
+	sm->prot = prot;
+	list_add(&sm->link, &af->smaps);
+	ane_smaps_trim_locked(af);
+map:
+	map = ane_dart_map(ctx, bo->frame_pa, bo->nframes, usage, prot, obj);
+	if (IS_ERR(map)) {
+		ret = PTR_ERR(map);
+		ane_smap_drop(af, sm);
+		goto unlock;
+	}
+	sm->map = map;
+	ret = ane_dart_use(map);
+out:
+	map = sm->map;
+unlock:
+	mutex_unlock(&af->smap_lock);
+	return ret ? ERR_PTR(ret) : map;
+}
+
+/**
+ * ane_file_surface_close() - a handle of @obj in @af was closed
+ * @af: the client.
+ * @obj: the surface.
+ *
+ * Its cached mappings go now, or, while a request still uses one, once
+ * the request is released.
+ */
+void ane_file_surface_close(struct ane_file *af, struct drm_gem_object *obj)
+{
+	struct ane_smap *sm, *tmp;
+
+	mutex_lock(&af->smap_lock);
+	list_for_each_entry_safe(sm, tmp, &af->smaps, link) {
+		if (sm->obj != obj || sm->closed || !ane_smap_drop(af, sm))
+			continue;
+		sm->closed = true;
+		af->smaps_closed++;
+	}
+	mutex_unlock(&af->smap_lock);
+}
+
+/* After a request's release: unmap what was closed while it ran. */
+void ane_file_surfaces_reap(struct ane_file *af)
+{
+	if (!READ_ONCE(af->smaps_closed))
+		return;
+	mutex_lock(&af->smap_lock);
+	ane_smaps_reap_locked(af);
+	mutex_unlock(&af->smap_lock);
+}
+
+/* At the client's release: every cached mapping goes. */
+void ane_file_surfaces_fini(struct ane_file *af)
+{
+	struct ane_smap *sm, *tmp;
+
+	mutex_lock(&af->smap_lock);
+	list_for_each_entry_safe(sm, tmp, &af->smaps, link)
+		WARN_ON(ane_smap_drop(af, sm));
+	mutex_unlock(&af->smap_lock);
 }
 
 /* Called at file release: nothing of the client can be in use any more. */

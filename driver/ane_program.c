@@ -18,6 +18,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/llist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -102,26 +103,24 @@ struct ane_request_event {
  * struct ane_request - one ProgramSendRequest until released
  * @fence: signalled at completion; the request lives as long as it.
  * @hreq: the firmware command, completed by the program event.
- * @work: drops the request's mappings and references after completion.
+ * @reap: entry in the list of completed requests the reaper releases.
  * @af: the client (a reference).
  * @prog: the program or instance (a reference).
  * @event: the DRM event, handed to DRM at completion.
  * @nmaps: entries of @maps in use.
- * @maps: mappings pinned for the request.
- * @own: which of @maps the request made (and unmaps).
+ * @maps: mappings pinned for the request (the surfaces' cached mappings).
  * @bos: references on the request's surfaces.
  * @nbos: entries of @bos.
  */
 struct ane_request {
 	struct dma_fence fence;
 	struct ane_fw_hreq hreq;
-	struct work_struct work;
+	struct llist_node reap;
 	struct ane_file *af;
 	struct ane_program *prog;
 	struct ane_request_event *event;
 	u32 nmaps;
 	struct ane_dart_mapping *maps[ANE_IMG_MAX_IO * 2 + 2];
-	u64 own;
 	struct drm_gem_object *bos[ANE_IMG_MAX_IO * 2 + 1];
 	u32 nbos;
 };
@@ -522,25 +521,48 @@ static void ane_request_unpin(struct ane_request *rq)
 	atomic_dec(&ane_program_code(rq->prog)->inflight);
 }
 
-/* Drop the request's mappings and references.  Process context. */
+/* Drop the request's references.  Process context. */
 static void ane_request_put(struct ane_request *rq)
 {
 	struct ane_file *af = rq->af;
 	u32 i;
 
-	for (i = 0; i < rq->nmaps; i++)
-		if (rq->own & BIT_ULL(i))
-			WARN_ON(ane_dart_unmap(rq->maps[i]));
 	for (i = 0; i < rq->nbos; i++)
 		drm_gem_object_put(rq->bos[i]);
+	ane_file_surfaces_reap(af);
 	ane_program_put(rq->prog);
 	ane_file_put(af);
 	dma_fence_put(&rq->fence);
 }
 
-static void ane_request_work(struct work_struct *work)
+/*
+ * Completed requests are released in batches, off the completion path: a
+ * completion only queues the request here, and the reaper, run a tick
+ * later, drops the references of every request queued meanwhile.  The
+ * client has heard of each completion already; what waits is the memory.
+ */
+static LLIST_HEAD(ane_reap_list);
+
+static void ane_request_reaper(struct work_struct *work)
 {
-	ane_request_put(container_of(work, struct ane_request, work));
+	struct llist_node *list = llist_del_all(&ane_reap_list);
+	struct ane_request *rq, *tmp;
+
+	llist_for_each_entry_safe(rq, tmp, list, reap)
+		ane_request_put(rq);
+}
+
+static DECLARE_DELAYED_WORK(ane_reap_work, ane_request_reaper);
+
+/**
+ * ane_requests_drain() - release every completed request now
+ *
+ * At module exit, once no device is left to complete one.
+ */
+void ane_requests_drain(void)
+{
+	cancel_delayed_work_sync(&ane_reap_work);
+	ane_request_reaper(NULL);
 }
 
 /*
@@ -569,26 +591,19 @@ static void ane_request_complete(struct ane_fw_hreq *hreq)
 	dma_fence_signal(&rq->fence);
 	atomic64_inc(&af->completed);
 	drm_send_event(&af->adev->drm, &rq->event->base);
-	queue_work(ane_wq, &rq->work);
+	if (llist_add(&rq->reap, &ane_reap_list))
+		queue_delayed_work(ane_wq, &ane_reap_work, 1);
 }
 
-/* Map @bo for the request and pin the mapping; 0 or an errno. */
-static int ane_request_map(struct ane_request *rq, struct ane_dart_ctx *ctx,
+/* The surface's pinned mapping for the request; 0 or an errno. */
+static int ane_request_map(struct ane_request *rq, struct ane_file *af,
 			   struct drm_gem_object *obj, u32 usage, u8 prot)
 {
-	struct ane_bo *bo = to_ane_bo(obj);
 	struct ane_dart_mapping *map;
-	int ret;
 
-	map = ane_dart_map(ctx, bo->frame_pa, bo->nframes, usage, prot, rq);
+	map = ane_file_surface_map(af, obj, usage, prot);
 	if (IS_ERR(map))
 		return PTR_ERR(map);
-	ret = ane_dart_use(map);
-	if (ret) {
-		ane_dart_unmap(map);
-		return ret;
-	}
-	rq->own |= BIT_ULL(rq->nmaps);
 	rq->maps[rq->nmaps++] = map;
 	return 0;
 }
@@ -764,18 +779,18 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	/* Map the surfaces and pin every mapping the call names. */
 	for (i = 0; i < ANE_IMG_MAX_IO && !ret; i++) {
 		if (s.in[i]) {
-			ret = ane_request_map(rq, ctx, s.in[i], ANE_USAGE_INPUT,
+			ret = ane_request_map(rq, af, s.in[i], ANE_USAGE_INPUT,
 					      ane_dart_prot_from_dir(1));
 			maps[i] = ret ? NULL : rq->maps[rq->nmaps - 1];
 		}
 		if (!ret && s.out[i]) {
-			ret = ane_request_map(rq, ctx, s.out[i], ANE_USAGE_OUTPUT,
+			ret = ane_request_map(rq, af, s.out[i], ANE_USAGE_OUTPUT,
 					      ane_dart_prot_from_dir(2));
 			maps[ANE_IMG_MAX_IO + i] = ret ? NULL : rq->maps[rq->nmaps - 1];
 		}
 	}
 	if (!ret && s.inter) {
-		ret = ane_request_map(rq, ctx, s.inter, ANE_USAGE_INTERMEDIATE,
+		ret = ane_request_map(rq, af, s.inter, ANE_USAGE_INTERMEDIATE,
 				      ANE_PROT_READ_WRITE);
 		maps[2 * ANE_IMG_MAX_IO] = ret ? NULL : rq->maps[rq->nmaps - 1];
 	} else if (!ret && code->inter_map) {
@@ -847,7 +862,6 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	rq->prog = p;
 	kref_get(&p->kref);
 	atomic_inc(&code->inflight);
-	INIT_WORK(&rq->work, ane_request_work);
 	dma_fence_init(&rq->fence, &ane_fence_ops, &adev->fence_lock,
 		       adev->fence_ctx, atomic64_inc_return(&adev->fence_seq));
 	rq->event->ev.seqno = rq->fence.seqno;
@@ -878,11 +892,8 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	return ret;
 
 err_release:
-	for (i = 0; i < rq->nmaps; i++) {
+	for (i = 0; i < rq->nmaps; i++)
 		ane_dart_unuse(rq->maps[i]);
-		if (rq->own & BIT_ULL(i))
-			ane_dart_unmap(rq->maps[i]);
-	}
 err_unlock:
 	mutex_unlock(&af->prog_lock);
 	if (syncobj)

@@ -76,7 +76,7 @@ enum ane_fw_boot_error {
 #define ANE_FW_DB_H2T			BIT(1)	/* BUF_H2T has messages */
 #define ANE_FW_DB_IO			BIT(2)	/* IO has messages */
 #define ANE_FW_DB_DCHAIN		BIT(3)	/* DATA_CHAIN_H2T has messages */
-#define ANE_FW_DB_CONSUMED		BIT(4)	/* host drained a T2H ring */
+#define ANE_FW_DB_CONSUMED		BIT(4)	/* host drained a full T2H ring */
 /* Raised by the engine (hardware), never by the host. */
 #define ANE_FW_DB_ENGINE		BIT(31)
 
@@ -206,6 +206,11 @@ struct ane_fw_channel_table {
  * @head: producer index, free running; slot = head % nslots.
  * @pad1: keeps @head and @tail in separate cache lines.
  * @tail: consumer index, free running.  Full when head - tail == nslots.
+ * @space_wanted: set by the producer of a T2H ring that found it full and
+ *	holds messages back; the consumer, having advanced @tail, clears it
+ *	and rings %ANE_FW_DB_CONSUMED.  Each side writes its index (or the
+ *	flag) before a full barrier and reads the other's after it, so a
+ *	drain is never missed.  Without it the host rings nothing.
  * @pad2: zero.
  *
  * Slot data starts at the header address + sizeof(struct ane_fw_ring_hdr).
@@ -219,7 +224,8 @@ struct ane_fw_ring_hdr {
 	__u32 head;
 	__u32 pad1[11];
 	__u32 tail;
-	__u32 pad2[15];
+	__u32 space_wanted;
+	__u32 pad2[14];
 };
 
 /* ---------------------------------------------------------------- header */

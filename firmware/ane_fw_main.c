@@ -48,6 +48,9 @@ static const struct {
 				       512, 32 },
 };
 
+/* What a pump waiting for outbox room shows as its blocked_on. */
+static const char ane_fw_blocked_t2h[] = "T2H space";
+
 #define ANE_FW_CHTBL_OFFSET	0x1000
 #define ANE_FW_SHARED_START	0x2000
 
@@ -205,6 +208,24 @@ static bool ane_fw_ring_has_room(struct ane_fw *fw, u32 ch)
 	return r->idx - r->cached < r->nslots;
 }
 
+/*
+ * A full T2H ring: ask the host to ring CONSUMED once it drains it
+ * (&ane_fw_ring_hdr.space_wanted).  Return: whether the ring has room
+ * after all, the host having drained it meanwhile (it may then not ring).
+ */
+static bool ane_fw_ring_want_space(struct ane_fw *fw, u32 ch)
+{
+	struct ane_fw_ring *r = &fw->ring[ch];
+	u32 one = 1;
+
+	if (ane_hw_dma(fw->hw, 0,
+		       r->iova + offsetof(struct ane_fw_ring_hdr, space_wanted),
+		       &one, 4, true))
+		return false;
+	smp_mb();	/* the request before the tail is read again */
+	return ane_fw_ring_has_room(fw, ch);
+}
+
 /* T2H: publish one message of @len bytes (header included). */
 static int ane_fw_ring_push(struct ane_fw *fw, u32 ch, const void *msg,
 			    u32 len)
@@ -239,16 +260,23 @@ static u32 ane_fw_chan_irq(u32 ch)
 	}
 }
 
-/* Deliver queued notifications in order while the rings have room. */
+/*
+ * Deliver queued notifications in order while the rings have room; a ring
+ * still full is asked to report its draining.  Pumps blocked on the
+ * outbox run again once it has room for their replies.
+ */
 static void ane_fw_outbox_flush(struct ane_fw *fw)
 {
-	u32 raised = 0;
+	u32 raised = 0, i;
 
 	while (fw->outbox_count) {
 		struct ane_fw_outbox *o = &fw->outbox[fw->outbox_rd];
 
-		if (ane_fw_ring_push(fw, o->chan, o->msg, o->len) == -ENOSPC)
+		if (ane_fw_ring_push(fw, o->chan, o->msg, o->len) == -ENOSPC) {
+			if (ane_fw_ring_want_space(fw, o->chan))
+				continue;
 			break;
+		}
 		raised |= ane_fw_chan_irq(o->chan);
 		fw->outbox_rd = (fw->outbox_rd + 1) % ANE_FW_NUM_OUTBOX;
 		fw->outbox_count--;
@@ -257,6 +285,12 @@ static void ane_fw_outbox_flush(struct ane_fw *fw)
 		ane_fw_raise(fw, ANE_HOST_IRQ_IO_T2H);
 	if (raised & ANE_HOST_IRQ_T2H)
 		ane_fw_raise(fw, ANE_HOST_IRQ_T2H);
+	if (fw->outbox_count + 2 > ANE_FW_NUM_OUTBOX)
+		return;
+	for (i = 0; i < ANE_FW_NUM_TASKS; i++)
+		if (fw->tasks[i].state == ANE_FW_TASK_BLOCKED &&
+		    fw->tasks[i].blocked_on == ane_fw_blocked_t2h)
+			fw->tasks[i].state = ANE_FW_TASK_RUNNABLE;
 }
 
 /**
@@ -311,6 +345,8 @@ int ane_fw_notify(struct ane_fw *fw, u32 chan, u32 id,
 	o->len = total;
 	memcpy(o->msg, hdr, total);
 	fw->outbox_count++;
+	/* Delivered now if the host drained meanwhile; else it will say. */
+	ane_fw_outbox_flush(fw);
 	return 0;
 }
 
@@ -448,6 +484,8 @@ static int ane_fw_dump_section(struct ane_fw *fw, u32 section, u32 index,
 		ret = ane_fw_ring_push(fw, ANE_FW_CH_DEBUG, hdr, total);
 		if (ret != -ENOSPC)
 			break;
+		if (ane_fw_ring_want_space(fw, ANE_FW_CH_DEBUG))
+			continue;
 		/* SEMWAIT on "debug space" until the host pulls a section. */
 		if (fw->debug_space && fw->current_task)
 			fw->current_task->state = ANE_FW_TASK_SEMWAIT;
@@ -872,7 +910,7 @@ static enum ane_fw_result ane_fw_ring_handle(struct ane_fw *fw,
 	    (ch == ANE_FW_CH_IO && !ane_fw_exec_can_accept(fw))) {
 		t->state = ANE_FW_TASK_BLOCKED;
 		t->blocked_on = fw->outbox_count + 2 > ANE_FW_NUM_OUTBOX ?
-				"T2H space" : "request pool";
+				ane_fw_blocked_t2h : "request pool";
 		return ANE_FW_BLOCK;
 	}
 	if (ane_fw_ring_peek(fw, ch, &hdr, &seq))
@@ -1202,14 +1240,8 @@ static void ane_fw_intmgr(struct ane_fw *fw)
 	if (bits & ANE_FW_DB_IO)
 		ane_fw_post_once(fw, ANE_FW_T_EXELOOP, true, ANE_FW_MSG_RING,
 				 ANE_FW_CH_IO);
-	if (bits & ANE_FW_DB_CONSUMED) {
+	if (bits & ANE_FW_DB_CONSUMED)
 		ane_fw_outbox_flush(fw);
-		for (q = 0; q < ANE_FW_NUM_TASKS; q++)
-			if (fw->tasks[q].state == ANE_FW_TASK_BLOCKED &&
-			    fw->tasks[q].blocked_on &&
-			    !strcmp(fw->tasks[q].blocked_on, "T2H space"))
-				fw->tasks[q].state = ANE_FW_TASK_RUNNABLE;
-	}
 	if (bits & ANE_FW_DB_ENGINE) {
 		eng = ane_fw_rd(fw, ANE_REG_ENG_IRQ);
 		ane_fw_wr(fw, ANE_REG_ENG_IRQ, eng);
