@@ -191,9 +191,10 @@ static int ane_selector_run(struct ane_file *af, const struct ane_selector *sel,
  * @sel: the selector, as found by ane_selector_find().
  * @arg: the user pointer to the argument struct.
  *
- * The whole tuple struct is copied in (for selectors with inputs), the
+ * The tuple's inputs are copied in and its outputs start zeroed, the
  * handler runs inside drm_dev_enter() so an unplugged device answers
- * -ENODEV, and the struct is copied back only when the handler succeeded.
+ * -ENODEV, and the outputs -- never the inputs -- are copied back only
+ * when the handler succeeded.
  *
  * Return: 0 or a negative errno.
  */
@@ -204,6 +205,7 @@ long ane_selector_ioctl(struct file *filp, const struct ane_selector *sel,
 	struct drm_device *dev = file->minor->dev;
 	void __user *uarg = (void __user *)arg;
 	unsigned int size = _IOC_SIZE(sel->cmd);
+	unsigned int in = sel->scalar_in * sizeof(u64) + sel->struct_in;
 	u64 stack[16];
 	void *kdata = stack;
 	long ret;
@@ -214,14 +216,11 @@ long ane_selector_ioctl(struct file *filp, const struct ane_selector *sel,
 		if (!kdata)
 			return -ENOMEM;
 	}
-	if (_IOC_DIR(sel->cmd) & _IOC_WRITE) {
-		if (copy_from_user(kdata, uarg, size)) {
-			ret = -EFAULT;
-			goto out;
-		}
-	} else {
-		memset(kdata, 0, size);
+	if (copy_from_user(kdata, uarg, in)) {
+		ret = -EFAULT;
+		goto out;
 	}
+	memset(kdata + in, 0, size - in);
 
 	if (!drm_dev_enter(dev, &idx)) {
 		ret = -ENODEV;
@@ -230,8 +229,7 @@ long ane_selector_ioctl(struct file *filp, const struct ane_selector *sel,
 	ret = ane_selector_run(file->driver_priv, sel, kdata);
 	drm_dev_exit(idx);
 
-	if (!ret && (_IOC_DIR(sel->cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, kdata, size))
+	if (!ret && size > in && copy_to_user(uarg + in, kdata + in, size - in))
 		ret = -EFAULT;
 out:
 	if (kdata != stack)

@@ -296,6 +296,7 @@ void ane_close(struct ane_dev *dev)
 	close(dev->fd);
 	free(dev->done);
 	free(dev->inflight);
+	free(dev->sr);
 	free(dev);
 }
 

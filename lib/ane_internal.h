@@ -49,6 +49,8 @@ struct ane_dev {
 	/* Driver seqnos submitted through this handle, not yet waited for. */
 	uint64_t *inflight;
 	size_t n_inflight, cap_inflight;
+	/* The ProgramSendRequest tuple, reused: all zero between requests. */
+	struct drm_ane_send_request *sr;
 };
 
 /*

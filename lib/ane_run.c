@@ -492,6 +492,7 @@ int ane_request_submit(struct ane_program *prog, uint32_t procedure,
 		       struct ane_surface *const *outputs, unsigned int n_out,
 		       uint64_t *seqno)
 {
+	struct drm_ane_request_result out;
 	struct drm_ane_send_request *sr;
 	struct ane_dev *dev;
 	unsigned int i, k = 0;
@@ -514,10 +515,12 @@ int ane_request_submit(struct ane_program *prog, uint32_t procedure,
 	if (ret)
 		return ret;
 
-	sr = calloc(1, sizeof(*sr));
+	/* One zeroed 2.4 KB tuple per handle, cleared after each use. */
+	if (!dev->sr)
+		dev->sr = calloc(1, sizeof(*dev->sr));
+	sr = dev->sr;
 	if (!sr)
 		return ane__fail(dev, ENOMEM, "ProgramSendRequest: allocating the request");
-	sr->doorbell = 0;
 	sr->in.token = prog->token;
 	sr->in.sequence = prog->next_sequence;
 	sr->in.qos_class = 5;
@@ -533,6 +536,10 @@ int ane_request_submit(struct ane_program *prog, uint32_t procedure,
 			.handle = outputs[i]->handle, .kind = ANE_SURFACE_OUTPUT,
 			.bar = (uint8_t)i };
 	ret = xioctl(dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST, sr);
+	out = sr->out;
+	memset(&sr->in, 0, offsetof(struct drm_ane_request, surfaces) +
+	       k * sizeof(sr->in.surfaces[0]));
+	memset(&sr->out, 0, sizeof(sr->out));
 	if (ret) {
 		ret = ane__fail_hint(dev, -ret,
 				     pick_hint(-ret, submit_hints),
@@ -540,22 +547,17 @@ int ane_request_submit(struct ane_program *prog, uint32_t procedure,
 				     (unsigned long long)prog->token,
 				     (unsigned long long)prog->next_sequence,
 				     procedure, n_in, n_out);
-		free(sr);
 		return ret;
 	}
-	if (sr->out.status) {
-		ret = ane__fail_hint(dev, EIO, "the submission was not queued",
-				     "ProgramSendRequest (control selector 2) of token 0x%llx: out.status is 0x%x",
-				     (unsigned long long)prog->token, sr->out.status);
-		free(sr);
-		return ret;
-	}
+	if (out.status)
+		return ane__fail_hint(dev, EIO, "the submission was not queued",
+				      "ProgramSendRequest (control selector 2) of token 0x%llx: out.status is 0x%x",
+				      (unsigned long long)prog->token, out.status);
 	prog->next_sequence++;
 	if (seqno)
-		*seqno = sr->out.seqno;
+		*seqno = out.seqno;
 	/* Out of memory here only costs the timeout message its detail. */
-	(void)inflight_add(dev, sr->out.seqno);
-	free(sr);
+	(void)inflight_add(dev, out.seqno);
 	ane__ok(dev);
 	return 0;
 }
