@@ -19,6 +19,7 @@
 #include <linux/iopoll.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
@@ -33,6 +34,17 @@
 #include "ane_fw_host.h"
 #include "ane_hw.h"
 #include "firmware/ane_fw_image.h"
+
+/*
+ * The firmware's idle poll (&ane_fw_boot_args.idle_poll_us), taken at each
+ * boot: after its last work the firmware thread watches for the next
+ * doorbell this long before it sleeps, trading that CPU time for the
+ * wake-up a back-to-back request would otherwise pay.
+ */
+static unsigned int ane_fw_idle_poll_us = 100;
+module_param_named(fw_idle_poll_us, ane_fw_idle_poll_us, uint, 0644);
+MODULE_PARM_DESC(fw_idle_poll_us,
+		 "microseconds the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
 
 static const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS] = {
 	"SHAREDMALLOC", "TERMINAL", "BUF_H2T", "BUF_T2H",
@@ -676,6 +688,7 @@ int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 			.heap_iova = h->heap_iova,
 			.heap_size = h->heap_size,
 			.fw_reservation = 64 * 1024,
+			.idle_poll_us = READ_ONCE(ane_fw_idle_poll_us),
 			.doorbell = {
 				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_IO_T2H },
 				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_T2H |

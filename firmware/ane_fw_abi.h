@@ -115,7 +115,8 @@ struct ane_fw_doorbell {
  * @heap_size: its size.
  * @fw_reservation: framework reservation; heap must exceed twice it.
  * @flags: ANE_FW_ARGS_* (fault injection for tests).
- * @pad: zero.
+ * @idle_poll_us: how long the idle firmware watches for a doorbell before
+ *	it waits for the interrupt (0: it waits at once).
  * @doorbell: the three host doorbell targets: [0] inference client
  *	(IO_T2H), [1] control (T2H, boot, crash), [2] telemetry (DEBUG,
  *	TERMINAL).
@@ -131,7 +132,7 @@ struct ane_fw_boot_args {
 	__u64 heap_size;
 	__u64 fw_reservation;
 	__u32 flags;
-	__u32 pad;
+	__u32 idle_poll_us;
 	struct ane_fw_doorbell doorbell[ANE_FW_NUM_DOORBELLS];
 };
 

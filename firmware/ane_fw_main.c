@@ -104,10 +104,36 @@ static bool ane_fw_irq_ready(struct ane_fw *fw)
 	return ready;
 }
 
+/*
+ * Watch for a doorbell for the host's idle-poll time, yielding to any
+ * other task that wants the CPU: a doorbell that comes meanwhile is taken
+ * without the thread going to sleep and being woken.  Return: whether
+ * one (or a halt) came.
+ */
+static bool ane_fw_idle_poll(struct ane_fw *fw, u64 timeout_ns)
+{
+	u64 poll = (u64)fw->args.idle_poll_us * NSEC_PER_USEC, end;
+
+	if (!poll)
+		return false;
+	end = ktime_get_ns() + min(poll, timeout_ns);
+	do {
+		/* a hint read without the lock; ane_fw_irq_take() has it */
+		if (READ_ONCE(fw->irqbuf_wr) != READ_ONCE(fw->irqbuf_rd) ||
+		    READ_ONCE(fw->halt))
+			return true;
+		cpu_relax();
+	} while (!need_resched() && ktime_get_ns() < end);
+	return false;
+}
+
 /* Wait for an interrupt (WFI): a doorbell, halt, or @timeout_ns. */
 static void ane_fw_wfi(struct ane_fw *fw, u64 timeout_ns)
 {
 	long j = MAX_SCHEDULE_TIMEOUT;
+
+	if (ane_fw_idle_poll(fw, timeout_ns))
+		return;
 
 	if (timeout_ns != U64_MAX)
 		j = nsecs_to_jiffies(timeout_ns) + 1;

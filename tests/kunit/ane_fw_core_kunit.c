@@ -873,6 +873,56 @@ static void ane_fw_runs_calls_and_writes_stats(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
 }
 
+/*
+ * With the host's interrupts masked the IO_T2H ring (128 slots) fills: the
+ * firmware parks the rest in its outbox and asks for CONSUMED through the
+ * ring header; unmasked, the host drains, rings, and every completion
+ * arrives.  Ordinary traffic never sets the flag.
+ */
+static void ane_fw_a_full_ring_asks_for_consumed(struct kunit *test)
+{
+	const u32 n = 140;
+	struct fw_env *e = test->priv;
+	struct ane_fw_ring_hdr *t2h;
+	struct ane_fw_hreq *rq;
+	unsigned long end;
+	u32 i;
+	int ret;
+
+	rq = kunit_kcalloc(test, n, sizeof(*rq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	fw_load(test, e, 3, 3);
+	t2h = e->h->ring[ANE_FW_CH_IO_T2H].hdr;
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 3, 3, 0, &rq[0], true), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t2h->space_wanted), 0);
+
+	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, 0);
+	for (i = 0; i < n; i++) {
+		end = jiffies + msecs_to_jiffies(5000);
+		while ((ret = fw_proc_call(e, 4, 3, 3, 0, &rq[i], false)) == -EBUSY &&
+		       time_before(jiffies, end))
+			usleep_range(1000, 2000);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
+	end = jiffies + msecs_to_jiffies(5000);
+	while (!READ_ONCE(t2h->space_wanted) && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t2h->space_wanted), 1);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_FALSE(test, completion_done(&rq[i].done));
+
+	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, ~0u);
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&rq[i].done,
+								    msecs_to_jiffies(5000)));
+		KUNIT_EXPECT_EQ(test, rq[i].status, 0);
+	}
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t2h->space_wanted), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
+}
+
 static void ane_fw_aborts_a_queue_past_the_deadline(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
@@ -972,6 +1022,7 @@ static struct kunit_case ane_fw_e2e_cases[] = {
 	KUNIT_CASE(ane_fw_refuses_a_heap_below_twice_the_reservation),
 	KUNIT_CASE(ane_fw_retries_a_missing_second_wake),
 	KUNIT_CASE(ane_fw_runs_calls_and_writes_stats),
+	KUNIT_CASE(ane_fw_a_full_ring_asks_for_consumed),
 	KUNIT_CASE(ane_fw_aborts_a_queue_past_the_deadline),
 	KUNIT_CASE(ane_fw_crash_dumps_and_recovers),
 	KUNIT_CASE(ane_fw_crash_storm_leaves_the_channel_dead),

@@ -478,7 +478,7 @@ static void prime_export_and_granule_checked_import(void)
 
 static void debugfs_shows_mappings_and_faults(void)
 {
-	char path[512], buf[4096], link[256], *dev;
+	char path[512], buf[4096];
 	const char *names[] = { "dart", "dart_mappings", "dart_tables", "dart_faults" };
 	struct client c;
 	uint64_t iova;
@@ -486,19 +486,13 @@ static void debugfs_shows_mappings_and_faults(void)
 	ssize_t n;
 	int fd;
 
-	/* The accel debugfs directory is named after the parent device. */
-	snprintf(path, sizeof(path), "/sys/class/accel/%s/device", strrchr(node, '/') + 1);
-	n = readlink(path, link, sizeof(link) - 1);
-	T_CHECK(n > 0, "readlink %s", path);
-	link[n > 0 ? n : 0] = 0;
-	dev = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 	if (client_open(&c)) {
 		t_case_failed = 1;
 		return;
 	}
 	T_OK(map1(&c, surface(c.fd, PAGE16K, NULL), 9, 0, 0, &iova));
 	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s", dev, names[i]);
+		T_OK(vm_debugfs_path(node, names[i], path, sizeof(path)));
 		fd = open(path, O_RDONLY);
 		T_CHECK(fd >= 0, "%s: %s", path, strerror(errno));
 		n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;

@@ -477,6 +477,81 @@ static void a_burst_of_requests_all_completes(void)
 	close(c.fd);
 }
 
+/* Lines of dart_mappings with usage code @usage, or -1. */
+static int count_mappings(unsigned int usage)
+{
+	char path[512], line[512], want[32];
+	int n = 0;
+	FILE *f;
+
+	if (vm_debugfs_path(node, "dart_mappings", path, sizeof(path)))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " usage %u prot", usage);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, want) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * A surface is mapped for its first request and found again by the next
+ * ones; closing its handle unmaps it, and a new surface is mapped anew.
+ */
+static void surfaces_keep_their_mappings_across_requests(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct drm_gem_close gc = { 0 };
+	int in0, out0, i;
+	struct surf in, out, in2;
+	uint64_t tok = 0;
+	struct client c;
+
+	/* Earlier clients' requests are released a tick after completion. */
+	usleep(200000);
+	in0 = count_mappings(1);
+	out0 = count_mappings(2);
+	T_CHECK(in0 >= 0 && out0 >= 0, "dart_mappings unreadable");
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+	    surface(c.fd, 12, &in2)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	fill_input(&in);
+	for (i = 0; i < 3; i++) {
+		T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
+		T_OK(wait_event(c.fd, &ev));
+		T_EQ(ev.status, 0);
+		T_EQ(count_mappings(1), in0 + 1);
+		T_EQ(count_mappings(2), out0 + 1);
+	}
+	T_CHECK(!check_out(&out, OUT), "result");
+	/* Kept after the requests are long released. */
+	usleep(100000);
+	T_EQ(count_mappings(1), in0 + 1);
+	T_EQ(count_mappings(2), out0 + 1);
+
+	gc.handle = in.handle;
+	T_OK(ioctl(c.fd, DRM_IOCTL_GEM_CLOSE, &gc));
+	T_EQ(count_mappings(1), in0);
+	T_EQ(count_mappings(2), out0 + 1);
+	memset(out.p, 0, 8);
+	fill_input(&in2);
+	T_OK(submit(c.fd, tok, in2.handle, out.handle, 0, NULL));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_CHECK(!check_out(&out, OUT), "result through the new surface");
+	T_EQ(count_mappings(1), in0 + 1);
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
 /* A process killed with requests in flight leaks nothing, stops no one. */
 static void killed_process_disturbs_no_one(void)
 {
@@ -515,6 +590,7 @@ int main(int argc, char **argv)
 	T_RUN(syncobj_users_wait_on_the_fence);
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
+	T_RUN(surfaces_keep_their_mappings_across_requests);
 	T_RUN(killed_process_disturbs_no_one);
 	return t_summary("program");
 }

@@ -45,4 +45,24 @@ static inline int vm_write_file(const char *path, const char *s)
 	return n < 0 ? -errno : 0;
 }
 
+/*
+ * The debugfs file @name of @node's device into @path: the accel debugfs
+ * directory is named after the parent device.  0 or -1.
+ */
+static inline int vm_debugfs_path(const char *node, const char *name,
+				  char *path, size_t len)
+{
+	char link[256], *dev;
+	ssize_t n;
+
+	snprintf(path, len, "/sys/class/accel/%s/device", strrchr(node, '/') + 1);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -1;
+	link[n] = 0;
+	dev = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s", dev, name);
+	return 0;
+}
+
 #endif /* ANE_VM_UTIL_H */
