@@ -206,6 +206,27 @@ static int check_out(const struct surf *s, const int want[4])
 
 static uint8_t img[IMG_SIZE];
 
+/*
+ * A control client with the test program created and prepared, an input
+ * and an output surface, and a third 12-byte surface when @extra is set.
+ * 0, or -1 with the case marked failed.
+ */
+static int prog_setup(struct client *c, struct surf *in, struct surf *out,
+		      struct surf *extra, uint64_t *tok,
+		      struct drm_ane_program_prepare *pp)
+{
+	if (ctl_open(c) || surface(c->fd, 12, in) || surface(c->fd, 8, out) ||
+	    (extra && surface(c->fd, 12, extra))) {
+		t_case_failed = 1;
+		return -1;
+	}
+	build_image(img, W);
+	*tok = 0;
+	T_OK(create(c->fd, img, IMG_SIZE, tok));
+	T_OK(prepare(c->fd, *tok, pp));
+	return 0;
+}
+
 static void a_program_computes_end_to_end(void)
 {
 	struct drm_ane_program_prepare pp;
@@ -329,14 +350,8 @@ static void instances_bind_their_own_weights(void)
 	struct client c;
 	int i;
 
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
-	    surface(c.fd, 12, &wts)) {
-		t_case_failed = 1;
+	if (prog_setup(&c, &in, &out, &wts, &tok, &pp))
 		return;
-	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
-	T_OK(prepare(c.fd, tok, &pp));
 	for (i = 0; i < 6; i++)
 		wts.p[i] = h16(W2[i]);
 	memset(&ci, 0, sizeof(ci));
@@ -454,13 +469,8 @@ static void a_burst_of_requests_all_completes(void)
 	uint64_t tok = 0;
 	struct client c;
 
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
-		t_case_failed = 1;
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
 		return;
-	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
-	T_OK(prepare(c.fd, tok, &pp));
 	fill_input(&in);
 	for (i = 0; i < n; i++)
 		T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
@@ -515,14 +525,8 @@ static void surfaces_keep_their_mappings_across_requests(void)
 	in0 = count_mappings(1);
 	out0 = count_mappings(2);
 	T_CHECK(in0 >= 0 && out0 >= 0, "dart_mappings unreadable");
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
-	    surface(c.fd, 12, &in2)) {
-		t_case_failed = 1;
+	if (prog_setup(&c, &in, &out, &in2, &tok, &pp))
 		return;
-	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
-	T_OK(prepare(c.fd, tok, &pp));
 	fill_input(&in);
 	for (i = 0; i < 3; i++) {
 		T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
