@@ -724,6 +724,50 @@ static int ane_request_bar(struct ane_request *rq, struct ane_program *p,
 	return 0;
 }
 
+/*
+ * Selector 2's 2384 input bytes are mostly its surface list, of which a
+ * request uses a few entries and leaves the rest zero.  Copy the head and
+ * the entries up to the first empty one; the rest is read word by word
+ * (check_zeroed_user()) and copied only if it is not all zero, so the
+ * handler sees exactly what a whole copy would have given it.
+ */
+int ane_send_request_copy_in(void *kdata, const void __user *uarg,
+			     unsigned int size)
+{
+	const size_t first = offsetof(struct drm_ane_send_request, in.surfaces);
+	const size_t chunk = 8 * sizeof(struct drm_ane_surface_ref);
+	struct drm_ane_send_request *sr = kdata;
+	size_t done = first, n;
+	u32 i;
+	int ret;
+
+	if (copy_from_user(kdata, uarg, first))
+		return -EFAULT;
+	while (done < size) {
+		n = min(chunk, size - done);
+		if (copy_from_user((u8 *)kdata + done, uarg + done, n))
+			return -EFAULT;
+		for (i = (done - first) / sizeof(sr->in.surfaces[0]);
+		     i < (done + n - first) / sizeof(sr->in.surfaces[0]); i++)
+			if (!sr->in.surfaces[i].handle)
+				break;
+		done += n;
+		if (i < (done - first) / sizeof(sr->in.surfaces[0]))
+			break;
+	}
+	if (done == size)
+		return 0;
+	ret = check_zeroed_user(uarg + done, size - done);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		memset((u8 *)kdata + done, 0, size - done);
+		return 0;
+	}
+	return copy_from_user((u8 *)kdata + done, uarg + done, size - done) ?
+	       -EFAULT : 0;
+}
+
 /* Shared selector 2 of both spaces. */
 int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 			 void *args)
@@ -753,8 +797,8 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		return PTR_ERR(ctx);
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
-	/* The call, its bars, and a one-entry execute order. */
-	call = kzalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(*bars) + sizeof(u32),
+	/* The call, its bars, and a one-entry execute order, all written. */
+	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(*bars) + sizeof(u32),
 		       GFP_KERNEL);
 	if (!rq || !call) {
 		kfree(rq);
@@ -820,6 +864,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		nbars++;
 	}
 
+	memset(call, 0, sizeof(*call));
 	call->nbr_output_buffer_sets = 1;
 	call->nbr_custom_bars = nbars;
 	call->nbr_td_partitions = 1;
@@ -828,6 +873,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	call->nbr_custom_exec_order = 1;
 	call->custom_exec_order_offset = sizeof(*call) + nbars * sizeof(*bars);
 	hdr.size = call->custom_exec_order_offset + sizeof(u32);
+	*(u32 *)((u8 *)call + call->custom_exec_order_offset) = 0;
 	hdr.priority = code->priority;
 	hdr.program_id = code->slot;
 	hdr.process_id = code->pid;

@@ -25,7 +25,8 @@
  * seed tuple at build time, and the KUnit suite checks this table's
  * tuples against both the ioctl sizes and the seed tables.
  */
-#define ANE_SEL(_id, _space, _index, _name, _si, _sin, _so, _sout, _fn)	\
+#define ANE_SEL_COPY(_id, _space, _index, _name, _si, _sin, _so, _sout,	\
+		     _fn, _copy)					\
 	[ANE_SEL_##_id] = {						\
 		.name = _name,						\
 		.ioctl_name = "DRM_IOCTL_ANE_" #_id,			\
@@ -37,15 +38,19 @@
 		.scalar_out = _so,					\
 		.struct_out = _sout,					\
 		.handler = _fn,						\
+		.copy_in = _copy,					\
 	}
+#define ANE_SEL(_id, _space, _index, _name, _si, _sin, _so, _sout, _fn)	\
+	ANE_SEL_COPY(_id, _space, _index, _name, _si, _sin, _so, _sout, _fn, NULL)
 
 const struct ane_selector ane_selectors[ANE_SEL_COUNT] = {
 	ANE_SEL(CTL_DEVICE_OPEN, CONTROL, 0, "ANE_DeviceOpen",
 		0, 104, 0, 104, ane_sel_device_open),
 	ANE_SEL(CTL_DEVICE_CLOSE, CONTROL, 1, "ANE_DeviceClose",
 		0, 0, 0, 0, ane_sel_device_close),
-	ANE_SEL(CTL_SEND_REQUEST, CONTROL, 2, "ANE_ProgramSendRequest",
-		1, 2376, 0, 40, ane_sel_send_request),
+	ANE_SEL_COPY(CTL_SEND_REQUEST, CONTROL, 2, "ANE_ProgramSendRequest",
+		     1, 2376, 0, 40, ane_sel_send_request,
+		     ane_send_request_copy_in),
 	ANE_SEL(CTL_PROGRAM_CREATE, CONTROL, 3, "ANE_ProgramCreate",
 		0, 32, 0, 0, ane_sel_program_create),
 	ANE_SEL(CTL_PROGRAM_PREPARE, CONTROL, 4, "ANE_ProgramPrepare",
@@ -78,8 +83,9 @@ const struct ane_selector ane_selectors[ANE_SEL_COUNT] = {
 		0, 104, 0, 104, ane_sel_device_open),
 	ANE_SEL(DP_DEVICE_CLOSE, DIRECT, 1, "ANE_DeviceClose",
 		0, 0, 0, 0, ane_sel_device_close),
-	ANE_SEL(DP_SEND_REQUEST, DIRECT, 2, "ANE_ProgramSendRequest",
-		1, 2376, 0, 40, ane_sel_send_request),
+	ANE_SEL_COPY(DP_SEND_REQUEST, DIRECT, 2, "ANE_ProgramSendRequest",
+		     1, 2376, 0, 40, ane_sel_send_request,
+		     ane_send_request_copy_in),
 	ANE_SEL(DP_OUTPUT_SET_ENQUEUE, DIRECT, 3, "ANE_ProgramOutputSetEnqueue",
 		0, 40, 0, 0, ane_sel_unsupported),
 	ANE_SEL(DP_INPUTS_READY, DIRECT, 4, "ANE_ProgramInputsReady",
@@ -216,7 +222,8 @@ long ane_selector_ioctl(struct file *filp, const struct ane_selector *sel,
 		if (!kdata)
 			return -ENOMEM;
 	}
-	if (copy_from_user(kdata, uarg, in)) {
+	if (sel->copy_in ? sel->copy_in(kdata, uarg, in) :
+	    copy_from_user(kdata, uarg, in)) {
 		ret = -EFAULT;
 		goto out;
 	}

@@ -58,6 +58,8 @@ enum ane_selector_id {
  * @scalar_out: exact count of u64 scalar outputs.
  * @struct_out: exact structure-output bytes.
  * @handler: the selector's handler; @args is the whole tuple struct.
+ * @copy_in: copies the inputs in when a plain copy_from_user() of all of
+ *	them is not how (NULL for most); same contract: 0 or -EFAULT.
  */
 struct ane_selector {
 	const char *name;
@@ -71,6 +73,7 @@ struct ane_selector {
 	u32 struct_out;
 	int (*handler)(struct ane_file *af, const struct ane_selector *sel,
 		       void *args);
+	int (*copy_in)(void *kdata, const void __user *uarg, unsigned int size);
 };
 
 extern const struct ane_selector ane_selectors[ANE_SEL_COUNT];
@@ -99,6 +102,8 @@ int ane_sel_get_version(struct ane_file *af, const struct ane_selector *sel,
 			void *args);
 int ane_sel_load_firmware(struct ane_file *af, const struct ane_selector *sel,
 			  void *args);
+int ane_send_request_copy_in(void *kdata, const void __user *uarg,
+			     unsigned int size);
 int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 			 void *args);
 int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,

@@ -610,9 +610,12 @@ int ane_fw_program_exec(struct ane_fw *fw, struct ane_fw_req *r,
 	if (r->hdr.procedure_id >= p->img->hdr.num_procedures)
 		return ANE_FW_ST_INVALID;
 
-	x = ane_fw_mem_alloc(fw, sizeof(*x), true);
+	/* @ap and @sid are read only for the bars in @have: left unzeroed. */
+	x = ane_fw_mem_alloc(fw, sizeof(*x), false);
 	if (!x)
 		return ANE_FW_ST_NOMEM;
+	memset((u8 *)x + offsetof(struct ane_fw_run, have), 0,
+	       sizeof(*x) - offsetof(struct ane_fw_run, have));
 	x->fw = fw;
 	x->img = p->img;
 	x->proc = &p->img->procs[r->hdr.procedure_id];

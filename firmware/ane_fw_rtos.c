@@ -485,7 +485,11 @@ struct ane_fw_req *ane_fw_req_alloc(struct ane_fw *fw)
 		struct ane_fw_req *r = &fw->reqs[i];
 
 		if (!r->in_use) {
-			memset(r, 0, sizeof(*r));
+			/* @bars is read only below @nbars: left as it was */
+			memset(r, 0, offsetof(struct ane_fw_req, bars));
+			memset((u8 *)r + offsetof(struct ane_fw_req, stats_buffer),
+			       0, sizeof(*r) -
+			       offsetof(struct ane_fw_req, stats_buffer));
 			r->in_use = true;
 			r->timer = -1;
 			INIT_LIST_HEAD(&r->node);

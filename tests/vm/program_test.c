@@ -267,6 +267,7 @@ static void lifecycle_errors_are_precise(void)
 	struct drm_ane_program_prepare pp;
 	struct drm_ane_program_unprepare pu;
 	struct drm_ane_program_create pc;
+	struct drm_ane_event_complete ev;
 	uint64_t tok = 0, bad = 0;
 	struct surf in, out;
 	struct client c;
@@ -328,6 +329,17 @@ static void lifecycle_errors_are_precise(void)
 	sr.in.surfaces[1].reserved = 0;
 	sr.in.surfaces[3].kind = 2;				/* junk past the end */
 	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.in.surfaces[3].kind = 0;
+	/* ... however far past it (the driver reads the tail word by word) */
+	sr.in.surfaces[9].handle = out.handle;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.in.surfaces[9].handle = 0;
+	sr.in.surfaces[ANE_REQ_MAX_SURFACES - 1].reserved = 0x100;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr), EINVAL);
+	sr.in.surfaces[ANE_REQ_MAX_SURFACES - 1].reserved = 0;
+	T_OK(ioctl(c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
 
 	memset(&pu, 0, sizeof(pu));
 	pu.in.token = tok;
