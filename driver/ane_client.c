@@ -147,6 +147,7 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	af->privileged = capable(CAP_SYS_ADMIN);
 	atomic64_set(&af->submitted, 0);
 	atomic64_set(&af->completed, 0);
+	atomic64_set(&af->engine_ns, 0);
 	mutex_init(&af->ctx_lock);
 	INIT_LIST_HEAD(&af->umaps);
 	kref_init(&af->ref);

@@ -21,6 +21,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 #include <drm/ane_accel.h>
 
 #include "ane_dart.h"
@@ -108,8 +109,26 @@ static const struct file_operations ane_accel_fops = {
 	.read = drm_read,
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
+	.show_fdinfo = drm_show_fdinfo,
 	.fop_flags = FOP_UNSIGNED_OFFSET,
 };
+
+/*
+ * The client's usage in /proc/<pid>/fdinfo (DRM usage stats): engine time
+ * of its completed requests, its request counts, and its surfaces.
+ */
+static void ane_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct ane_file *af = file->driver_priv;
+
+	drm_printf(p, "drm-engine-ane:\t%llu ns\n",
+		   (u64)atomic64_read(&af->engine_ns));
+	drm_printf(p, "ane-requests-submitted:\t%llu\n",
+		   (u64)atomic64_read(&af->submitted));
+	drm_printf(p, "ane-requests-completed:\t%llu\n",
+		   (u64)atomic64_read(&af->completed));
+	drm_show_memory_stats(p, file);
+}
 
 /* The driver's own ioctls (not selectors); DRM's core checks their sizes. */
 static const struct drm_ioctl_desc ane_drm_ioctls[] = {
@@ -125,6 +144,7 @@ static const struct drm_driver ane_drm_driver = {
 	.ioctls = ane_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(ane_drm_ioctls),
 	.gem_prime_import_sg_table = ane_gem_import_sg_table,
+	.show_fdinfo = ane_show_fdinfo,
 	.fops = &ane_accel_fops,
 	.name = ANE_DRIVER_NAME,
 	.desc = ANE_DRIVER_DESC,

@@ -118,6 +118,7 @@ enum ane_space {
  *	(CAP_SYS_ADMIN); stands in for the seeds' entitlements.
  * @submitted: requests submitted by this client.
  * @completed: requests of this client that completed.
+ * @engine_ns: engine time of its completed requests (fdinfo).
  * @drm_file: the DRM file, for GEM handle lookups.
  * @ctx_lock: protects @ctx (created on first use) and @umaps.
  * @ctx: the client's DART isolation context, or NULL.
@@ -142,6 +143,7 @@ struct ane_file {
 	bool privileged;
 	atomic64_t submitted;
 	atomic64_t completed;
+	atomic64_t engine_ns;
 	struct drm_file *drm_file;
 	struct mutex ctx_lock;		/* ctx, umaps */
 	struct ane_dart_ctx *ctx;

@@ -102,9 +102,16 @@ static void ane_bo_close(struct drm_gem_object *obj, struct drm_file *file)
 		ane_file_surface_close(af, obj);
 }
 
+/* A surface's frames are allocated with it and never move (fdinfo). */
+static enum drm_gem_object_status ane_bo_status(struct drm_gem_object *obj)
+{
+	return DRM_GEM_OBJECT_RESIDENT;
+}
+
 static const struct drm_gem_object_funcs ane_bo_funcs = {
 	.free = ane_bo_free,
 	.close = ane_bo_close,
+	.status = ane_bo_status,
 	.get_sg_table = ane_bo_get_sg_table,
 	.mmap = ane_bo_mmap,
 	.vm_ops = &ane_bo_vm_ops,

@@ -582,8 +582,10 @@ static void ane_request_complete(struct ane_fw_hreq *hreq)
 	if (status == -EFAULT)
 		status = -ENXIO;
 	rq->event->ev.status = status;
-	if (hreq->len >= sizeof(*pe))
+	if (hreq->len >= sizeof(*pe)) {
 		rq->event->ev.exec_ns = pe->exec_ns;
+		atomic64_add(pe->exec_ns, &af->engine_ns);
+	}
 
 	ane_request_unpin(rq);
 	if (status)

@@ -568,6 +568,76 @@ static void surfaces_keep_their_mappings_across_requests(void)
 	close(c.fd);
 }
 
+/*
+ * The value of fdinfo key @key ("drm-engine-ane:" ...) for @fd, sizes
+ * ("32 KiB") in bytes; -1 without the key.  @text gets the raw value.
+ */
+static long long fdinfo_value_text(int fd, const char *key, char *text, size_t len)
+{
+	char path[64], line[256], *end;
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)))
+			continue;
+		if (text)
+			snprintf(text, len, "%s", line + strlen(key) + 1);
+		v = strtoll(line + strlen(key), &end, 10);
+		if (!strncmp(end, " KiB", 4))
+			v <<= 10;
+		else if (!strncmp(end, " MiB", 4))
+			v <<= 20;
+	}
+	fclose(f);
+	return v;
+}
+
+static long long fdinfo_value(int fd, const char *key)
+{
+	return fdinfo_value_text(fd, key, NULL, 0);
+}
+
+/* fdinfo carries the DRM usage stats: engine time, requests, surfaces. */
+static void fdinfo_shows_the_clients_usage(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+	char driver[64] = "";
+	int i;
+
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
+		return;
+	fdinfo_value_text(c.fd, "drm-driver:", driver, sizeof(driver));
+	T_CHECK(!strcmp(driver, "ane\n"), "drm-driver: \"%s\"", driver);
+	T_EQ(fdinfo_value(c.fd, "drm-engine-ane:"), 0);
+	T_EQ(fdinfo_value(c.fd, "ane-requests-completed:"), 0);
+	/* the client's two 16 KB surfaces */
+	T_EQ(fdinfo_value(c.fd, "drm-total-memory:"), 2 * PAGE16K);
+	T_EQ(fdinfo_value(c.fd, "drm-resident-memory:"),
+	     fdinfo_value(c.fd, "drm-total-memory:"));
+	fill_input(&in);
+	for (i = 0; i < 3; i++) {
+		T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
+		T_OK(wait_event(c.fd, &ev));
+		T_EQ(ev.status, 0);
+	}
+	T_EQ(fdinfo_value(c.fd, "ane-requests-submitted:"), 3);
+	T_EQ(fdinfo_value(c.fd, "ane-requests-completed:"), 3);
+	T_CHECK(fdinfo_value(c.fd, "drm-engine-ane:") >= (long long)ev.exec_ns,
+		"drm-engine-ane %lld ns, last request alone %llu ns",
+		fdinfo_value(c.fd, "drm-engine-ane:"), (unsigned long long)ev.exec_ns);
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
 /* A process killed with requests in flight leaks nothing, stops no one. */
 static void killed_process_disturbs_no_one(void)
 {
@@ -607,6 +677,7 @@ int main(int argc, char **argv)
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
 	T_RUN(surfaces_keep_their_mappings_across_requests);
+	T_RUN(fdinfo_shows_the_clients_usage);
 	T_RUN(killed_process_disturbs_no_one);
 	return t_summary("program");
 }
