@@ -22,6 +22,10 @@ rmmod ane || { echo "vm-rmmod-fw: 0 passed, 1 failed"; rc=1; }
 modprobe ane || { echo "vm-setup-prog: 0 passed, 1 failed"; exit 1; }
 program_test || rc=1
 rmmod ane || { echo "vm-rmmod-prog: 0 passed, 1 failed"; rc=1; }
+# The same with the firmware sleeping at once when idle (no idle poll).
+modprobe ane fw_idle_poll_us=0 || { echo "vm-setup-nopoll: 0 passed, 1 failed"; exit 1; }
+program_test || rc=1
+rmmod ane || { echo "vm-rmmod-nopoll: 0 passed, 1 failed"; rc=1; }
 # Networks end to end through libane: results against the CPU reference,
 # malformed images refused, instances with their own weights.
 modprobe ane || { echo "vm-setup-net: 0 passed, 1 failed"; exit 1; }
