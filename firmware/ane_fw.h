@@ -453,6 +453,7 @@ struct ane_fw {
 	struct ane_fw_mutex mutexes[ANE_FW_NUM_MUTEXES];
 	struct ane_fw_timer timers[ANE_FW_NUM_TIMERS];
 	struct ane_fw_req reqs[ANE_FW_NUM_REQS];
+	u32 reqs_used;		/* entries of @reqs in use */
 	struct ane_fw_outbox outbox[ANE_FW_NUM_OUTBOX];
 	u32 outbox_rd;
 	u32 outbox_count;

@@ -32,10 +32,7 @@ void ane_fw_exec_init(struct ane_fw *fw)
 /* Room for one more request: a pool slot (backpressure otherwise). */
 bool ane_fw_exec_can_accept(struct ane_fw *fw)
 {
-	u32 total, avail;
-
-	ane_fw_pool_count(fw, ANE_FW_POOL_REQ, &total, &avail);
-	return avail > 0;
+	return fw->reqs_used < ANE_FW_NUM_REQS;
 }
 
 /* The hardware gate of the ~7 handlers: EXEC or EXEC-SECURE only. */

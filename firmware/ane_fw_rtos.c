@@ -491,6 +491,7 @@ struct ane_fw_req *ane_fw_req_alloc(struct ane_fw *fw)
 			       0, sizeof(*r) -
 			       offsetof(struct ane_fw_req, stats_buffer));
 			r->in_use = true;
+			fw->reqs_used++;
 			r->timer = -1;
 			INIT_LIST_HEAD(&r->node);
 			return r;
@@ -504,6 +505,8 @@ void ane_fw_req_free(struct ane_fw *fw, struct ane_fw_req *r)
 {
 	ane_fw_timer_free(fw, r->timer);
 	r->timer = -1;
+	if (r->in_use)
+		fw->reqs_used--;
 	r->in_use = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_req_free);
@@ -548,8 +551,7 @@ void ane_fw_pool_count(const struct ane_fw *fw, u32 pool, u32 *total,
 		break;
 	case ANE_FW_POOL_REQ:
 		n = ANE_FW_NUM_REQS;
-		for (i = 0; i < n; i++)
-			used += fw->reqs[i].in_use;
+		used = fw->reqs_used;
 		break;
 	case ANE_FW_POOL_OUTBOX:
 		n = ANE_FW_NUM_OUTBOX;
