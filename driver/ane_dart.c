@@ -7,6 +7,8 @@
  * Copyright (C) 2026 The ane authors
  */
 
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/iopoll.h>
 #include <linux/mm.h>
@@ -15,6 +17,7 @@
 #include <linux/vmalloc.h>
 
 #include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "ane_dart.h"
@@ -271,6 +274,35 @@ static bool ane_dart_evict_one(struct ane_dart_ctx *ctx)
 	return false;
 }
 
+/*
+ * Give @map an address and write its PTEs, reclaiming idle mappings under
+ * address pressure; it becomes the most recently used.
+ */
+static int ane_dart_place_locked(struct ane_dart_ctx *ctx,
+				 struct ane_dart_mapping *map)
+{
+	int ret;
+
+	lockdep_assert_held(&ctx->lock);
+	do {
+		ret = drm_mm_insert_node_generic(&ctx->mm, &map->node, map->size,
+						 ANE_DART_PAGE_SIZE, 0,
+						 DRM_MM_INSERT_BEST);
+	} while (ret == -ENOSPC && ane_dart_evict_one(ctx));
+	if (ret)
+		return ret;
+	map->iova = map->node.start;
+	ret = ane_dart_set_range(ctx, map->iova, map->frames, map->nframes);
+	if (ret) {
+		drm_mm_remove_node(&map->node);
+		return ret;
+	}
+	map->evicted = false;
+	map->last_use = ++ctx->lru_clock;
+	list_add_tail(&map->lru, &ctx->lru);
+	return 0;
+}
+
 /**
  * ane_dart_map() - map frames at a new device address
  * @ctx: the context.
@@ -316,22 +348,9 @@ ane_dart_map(struct ane_dart_ctx *ctx, const phys_addr_t *frames, u32 nframes,
 	INIT_LIST_HEAD(&map->lru);
 
 	mutex_lock(&ctx->lock);
-	do {
-		ret = drm_mm_insert_node_generic(&ctx->mm, &map->node, map->size,
-						 ANE_DART_PAGE_SIZE, 0,
-						 DRM_MM_INSERT_BEST);
-	} while (ret == -ENOSPC && ane_dart_evict_one(ctx));
+	ret = ane_dart_place_locked(ctx, map);
 	if (ret)
 		goto err_unlock;
-
-	map->iova = map->node.start;
-	ret = ane_dart_set_range(ctx, map->iova, map->frames, nframes);
-	if (ret) {
-		drm_mm_remove_node(&map->node);
-		goto err_unlock;
-	}
-	map->last_use = ++ctx->lru_clock;
-	list_add_tail(&map->lru, &ctx->lru);
 	list_add_tail(&map->link, &ctx->mappings);
 	mutex_unlock(&ctx->lock);
 	return map;
@@ -394,6 +413,27 @@ struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova)
 	return found;
 }
 
+/* Pin @map; an evicted one fails with -ESTALE or, if @place, is placed. */
+static int __ane_dart_use(struct ane_dart_mapping *map, bool place)
+{
+	struct ane_dart_ctx *ctx = map->ctx;
+	int ret = 0;
+
+	mutex_lock(&ctx->lock);
+	if (map->evicted)
+		ret = place ? ane_dart_place_locked(ctx, map) : -ESTALE;
+	if (!ret && atomic_read(&ctx->inflight) >= ANE_DART_MAX_INFLIGHT)
+		ret = -EBUSY;
+	if (!ret) {
+		atomic_inc(&ctx->inflight);
+		atomic_inc(&map->users);
+		map->last_use = ++ctx->lru_clock;
+		list_move_tail(&map->lru, &ctx->lru);
+	}
+	mutex_unlock(&ctx->lock);
+	return ret;
+}
+
 /**
  * ane_dart_use() - pin a mapping for queued or running work
  * @map: the mapping.
@@ -406,22 +446,23 @@ struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova)
  */
 int ane_dart_use(struct ane_dart_mapping *map)
 {
-	struct ane_dart_ctx *ctx = map->ctx;
-	int ret = 0;
+	return __ane_dart_use(map, false);
+}
 
-	mutex_lock(&ctx->lock);
-	if (map->evicted) {
-		ret = -ESTALE;
-	} else if (atomic_read(&ctx->inflight) >= ANE_DART_MAX_INFLIGHT) {
-		ret = -EBUSY;
-	} else {
-		atomic_inc(&ctx->inflight);
-		atomic_inc(&map->users);
-		map->last_use = ++ctx->lru_clock;
-		list_move_tail(&map->lru, &ctx->lru);
-	}
-	mutex_unlock(&ctx->lock);
-	return ret;
+/**
+ * ane_dart_use_placed() - pin a kernel-managed mapping, placing it again
+ * @map: the mapping.
+ *
+ * Like ane_dart_use(), for a mapping whose address no client holds (a
+ * request's surfaces, a program's own buffers): one that was evicted is
+ * first given an address again, which may differ from the old one.
+ *
+ * Return: 0; -ENOSPC, -ENOMEM or -EEXIST from placing it; -EBUSY as
+ * ane_dart_use().
+ */
+int ane_dart_use_placed(struct ane_dart_mapping *map)
+{
+	return __ane_dart_use(map, true);
 }
 
 /**
@@ -860,8 +901,46 @@ static int ane_dart_debugfs_faults(struct seq_file *m, void *data)
 	return 0;
 }
 
+/*
+ * Writing dart_evict reclaims every idle mapping of every client context,
+ * as address pressure would: for tests of what must survive eviction.  The
+ * base context (kernel and firmware buffers) is never touched.
+ */
+static ssize_t ane_dart_evict_write(struct file *f, const char __user *ubuf,
+				    size_t len, loff_t *pos)
+{
+	struct ane_device *adev = f->private_data;
+	struct ane_dart *dart = adev->dart;
+	struct ane_dart_ctx *ctx;
+	int idx;
+
+	if (!drm_dev_enter(&adev->drm, &idx))
+		return -ENODEV;
+	mutex_lock(&dart->ctx_lock);
+	list_for_each_entry(ctx, &dart->ctx_list, node) {
+		if (ctx == dart->base)
+			continue;
+		mutex_lock(&ctx->lock);
+		while (ane_dart_evict_one(ctx))
+			;
+		mutex_unlock(&ctx->lock);
+	}
+	mutex_unlock(&dart->ctx_lock);
+	drm_dev_exit(idx);
+	return len;
+}
+
+static const struct file_operations ane_dart_evict_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ane_dart_evict_write,
+	.llseek = noop_llseek,
+};
+
 void ane_dart_debugfs_init(struct ane_device *adev)
 {
+	debugfs_create_file("dart_evict", 0200, adev->drm.debugfs_root,
+			    adev, &ane_dart_evict_fops);
 	drm_debugfs_add_file(&adev->drm, "dart", ane_dart_debugfs_summary, NULL);
 	drm_debugfs_add_file(&adev->drm, "dart_mappings", ane_dart_debugfs_mappings, NULL);
 	drm_debugfs_add_file(&adev->drm, "dart_tables", ane_dart_debugfs_tables, NULL);

@@ -340,6 +340,7 @@ int ane_dart_unmap(struct ane_dart_mapping *map);
 struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova);
 
 int ane_dart_use(struct ane_dart_mapping *map);
+int ane_dart_use_placed(struct ane_dart_mapping *map);
 void ane_dart_unuse(struct ane_dart_mapping *map);
 
 int ane_dart_bind(struct ane_dart_ctx *ctx);

@@ -130,43 +130,50 @@ err:
 	return ret;
 }
 
+/*
+ * The host with its dwp_lock held, for the registered processor's own
+ * file; else ERR_PTR: -ENODEV (no firmware host), -EPERM (unprivileged
+ * file), -ENOENT (the file did not register).
+ */
+static struct ane_fw_host *ane_dwp_lock_owned(struct ane_file *af)
+{
+	struct ane_fw_host *h = ane_dwp_host(af);
+
+	if (!h)
+		return ERR_PTR(-ENODEV);
+	if (!af->privileged)
+		return ERR_PTR(-EPERM);
+	mutex_lock(&h->dwp_lock);
+	if (h->dwp_owner != af->drm_file) {
+		mutex_unlock(&h->dwp_lock);
+		return ERR_PTR(-ENOENT);
+	}
+	return h;
+}
+
 int ane_sel_unregister_dwp(struct ane_file *af, const struct ane_selector *sel,
 			   void *args)
 {
-	struct ane_fw_host *h = ane_dwp_host(af);
-	int ret = 0;
+	struct ane_fw_host *h = ane_dwp_lock_owned(af);
 
-	if (!h)
-		return -ENODEV;
-	if (!af->privileged)
-		return -EPERM;
-	mutex_lock(&h->dwp_lock);
-	if (h->dwp_owner != af->drm_file) {
-		ret = -ENOENT;
-	} else {
-		ane_dwp_release_locked(h);
-		h->dwp_owner = NULL;
-	}
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	ane_dwp_release_locked(h);
+	h->dwp_owner = NULL;
 	mutex_unlock(&h->dwp_lock);
-	return ret;
+	return 0;
 }
 
 int ane_sel_get_dwp_item(struct ane_file *af, const struct ane_selector *sel,
 			 void *args)
 {
+	struct ane_fw_host *h = ane_dwp_lock_owned(af);
 	struct drm_ane_dwp_item *it = args;
-	struct ane_fw_host *h = ane_dwp_host(af);
 	size_t off, len;
 	int ret;
 
-	if (!h)
-		return -ENODEV;
-	if (!af->privileged)
-		return -EPERM;
-	mutex_lock(&h->dwp_lock);
-	ret = -ENOENT;
-	if (h->dwp_owner != af->drm_file)
-		goto out;
+	if (IS_ERR(h))
+		return PTR_ERR(h);
 	ret = -ENODATA;
 	if (!h->dwp_obj)
 		goto out;
@@ -186,19 +193,13 @@ out:
 int ane_sel_complete_dwp_item(struct ane_file *af,
 			      const struct ane_selector *sel, void *args)
 {
+	struct ane_fw_host *h = ane_dwp_lock_owned(af);
 	struct drm_ane_dwp_item *it = args;
-	struct ane_fw_host *h = ane_dwp_host(af);
 	size_t off, len;
 	int ret;
 
-	if (!h)
-		return -ENODEV;
-	if (!af->privileged)
-		return -EPERM;
-	mutex_lock(&h->dwp_lock);
-	ret = -ENOENT;
-	if (h->dwp_owner != af->drm_file)
-		goto out;
+	if (IS_ERR(h))
+		return PTR_ERR(h);
 	ret = ane_dwp_item_locked(h, it->item, &off, &len);
 	if (ret)
 		goto out;
@@ -212,20 +213,13 @@ out:
 int ane_sel_release_dwp_buffers(struct ane_file *af,
 				const struct ane_selector *sel, void *args)
 {
-	struct ane_fw_host *h = ane_dwp_host(af);
-	int ret = 0;
+	struct ane_fw_host *h = ane_dwp_lock_owned(af);
 
-	if (!h)
-		return -ENODEV;
-	if (!af->privileged)
-		return -EPERM;
-	mutex_lock(&h->dwp_lock);
-	if (h->dwp_owner != af->drm_file)
-		ret = -ENOENT;
-	else
-		ane_dwp_release_locked(h);
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	ane_dwp_release_locked(h);
 	mutex_unlock(&h->dwp_lock);
-	return ret;
+	return 0;
 }
 
 /**

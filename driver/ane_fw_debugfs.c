@@ -148,30 +148,25 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(ane_fw_status);
 
+/* One TERMINAL line into the kept log.  Under @h->lock. */
+static void ane_fw_log_msg(struct ane_fw_host *h, u32 ch,
+			   const struct ane_fw_cmd_hdr *hdr, const u8 *body)
+{
+	strscpy(h->log[h->log_n++ % ANE_FW_HOST_LOG], (const char *)body,
+		min_t(u32, hdr->size, sizeof(h->log[0])));
+}
+
 static int ane_fw_log_show(struct seq_file *m, void *data)
 {
 	struct ane_fw_host *h = m->private;
-	struct ane_fw_host_ring *r;
 	u32 i, n;
 	int idx;
 
 	if (!ane_fw_dbg_enter(h, &idx))
 		return -ENODEV;
 	spin_lock_irq(&h->lock);
-	r = &h->ring[ANE_FW_CH_TERMINAL];
-	while (r->ok && r->idx != READ_ONCE(r->hdr->head)) {
-		const u8 *slot = r->slots + (r->idx & (r->nslots - 1)) *
-				 r->slot_size;
-		const struct ane_fw_cmd_hdr *hdr = (const void *)slot;
-
-		smp_rmb();	/* the slot after the head that published it */
-		strscpy(h->log[h->log_n++ % ANE_FW_HOST_LOG],
-			(const char *)(hdr + 1),
-			min_t(u32, hdr->size, sizeof(h->log[0])));
-		r->idx++;
-		smp_mb();	/* done reading before the slot is given back */
-		WRITE_ONCE(r->hdr->tail, r->idx);
-	}
+	/* the firmware drops lines on a full TERMINAL: it never asks */
+	ane_fw_host_drain(h, ANE_FW_CH_TERMINAL, ane_fw_log_msg);
 	n = min_t(u32, h->log_n, ANE_FW_HOST_LOG);
 	for (i = h->log_n - n; i != h->log_n; i++)
 		seq_printf(m, "%s\n", h->log[i % ANE_FW_HOST_LOG]);

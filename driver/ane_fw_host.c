@@ -42,9 +42,32 @@
  * wake-up a back-to-back request would otherwise pay.
  */
 static unsigned int ane_fw_idle_poll_us = 100;
-module_param_named(fw_idle_poll_us, ane_fw_idle_poll_us, uint, 0644);
+
+/* Longer than a tick of spinning is never worth it: refused. */
+#define ANE_FW_IDLE_POLL_MAX_US	1000
+
+static int ane_fw_idle_poll_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int us;
+	int ret = kstrtouint(val, 0, &us);
+
+	if (ret)
+		return ret;
+	if (us > ANE_FW_IDLE_POLL_MAX_US)
+		return -EINVAL;
+	WRITE_ONCE(ane_fw_idle_poll_us, us);
+	return 0;
+}
+
+static const struct kernel_param_ops ane_fw_idle_poll_ops = {
+	.set = ane_fw_idle_poll_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(fw_idle_poll_us, &ane_fw_idle_poll_ops, &ane_fw_idle_poll_us,
+		0644);
 MODULE_PARM_DESC(fw_idle_poll_us,
-		 "microseconds the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
+		 "microseconds (0..1000) the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
 
 static const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS] = {
 	"SHAREDMALLOC", "TERMINAL", "BUF_H2T", "BUF_T2H",
@@ -232,8 +255,34 @@ static bool ane_fw_host_space_wanted(struct ane_fw_host_ring *r)
 	return true;
 }
 
-/* Drain one T2H ring; true if CONSUMED is to be rung. */
-static bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch)
+/* One dump section from DEBUG into the raw dump buffer.  Under @lock. */
+static void ane_fw_host_dump_msg(struct ane_fw_host *h, u32 ch,
+				 const struct ane_fw_cmd_hdr *hdr, const u8 *body)
+{
+	const struct ane_fw_dump_section_hdr *sh = (const void *)body;
+	size_t n;
+
+	if (hdr->size < sizeof(*sh))
+		return;
+	n = sizeof(*sh) + sh->len;
+	if (n > hdr->size || !h->dump || h->dump_len + n > ANE_FW_HOST_DUMP_MAX)
+		return;
+	memcpy(h->dump + h->dump_len, sh, n);
+	h->dump_len += n;
+	if (sh->section == ANE_FW_DUMP_END)
+		h->dump_done = true;
+}
+
+/**
+ * ane_fw_host_drain() - drain one firmware-to-host ring
+ * @h: the host side, @h->lock held.
+ * @ch: the channel.
+ * @msg: called with each message whose size fits its slot.
+ *
+ * Return: whether the firmware asked to hear of the space; the caller then
+ * rings %ANE_FW_DB_CONSUMED (outside @h->lock).
+ */
+bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch, ane_fw_host_msg_fn msg)
 {
 	struct ane_fw_host_ring *r = &h->ring[ch];
 	bool any = false;
@@ -247,39 +296,7 @@ static bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch)
 
 		smp_rmb();	/* the slot after the head that published it */
 		if (hdr->size <= r->slot_size - sizeof(*hdr))
-			ane_fw_host_msg(h, ch, hdr, slot + sizeof(*hdr));
-		r->idx++;
-		smp_mb();	/* done reading before the slot is given back */
-		WRITE_ONCE(r->hdr->tail, r->idx);
-		any = true;
-	}
-	return any && ane_fw_host_space_wanted(r);
-}
-
-/* Pull dump sections out of DEBUG; true if CONSUMED is to be rung. */
-static bool ane_fw_host_drain_debug(struct ane_fw_host *h)
-{
-	struct ane_fw_host_ring *r = &h->ring[ANE_FW_CH_DEBUG];
-	bool any = false;
-
-	if (!r->ok)
-		return false;
-	while (r->idx != READ_ONCE(r->hdr->head)) {
-		const u8 *slot = r->slots + (r->idx & (r->nslots - 1)) *
-				 r->slot_size;
-		const struct ane_fw_cmd_hdr *hdr = (const void *)slot;
-		const struct ane_fw_dump_section_hdr *sh = (const void *)(hdr + 1);
-		size_t n = sizeof(*sh) + sh->len;
-
-		smp_rmb();	/* the slot after the head that published it */
-		if (hdr->size >= sizeof(*sh) && n <= hdr->size &&
-		    n <= r->slot_size - sizeof(*hdr) && h->dump &&
-		    h->dump_len + n <= ANE_FW_HOST_DUMP_MAX) {
-			memcpy(h->dump + h->dump_len, sh, n);
-			h->dump_len += n;
-			if (sh->section == ANE_FW_DUMP_END)
-				h->dump_done = true;
-		}
+			msg(h, ch, hdr, slot + sizeof(*hdr));
 		r->idx++;
 		smp_mb();	/* done reading before the slot is given back */
 		WRITE_ONCE(r->hdr->tail, r->idx);
@@ -298,11 +315,14 @@ static void ane_fw_host_irq(struct ane_hw *hw, void *ctx, u32 bits)
 	spin_lock_irqsave(&h->lock, flags);
 	h->irqs++;
 	if (bits & (ANE_HOST_IRQ_T2H | ANE_HOST_IRQ_CRASH))
-		consumed |= ane_fw_host_drain(h, ANE_FW_CH_BUF_T2H);
+		consumed |= ane_fw_host_drain(h, ANE_FW_CH_BUF_T2H,
+					      ane_fw_host_msg);
 	if (bits & ANE_HOST_IRQ_IO_T2H)
-		consumed |= ane_fw_host_drain(h, ANE_FW_CH_IO_T2H);
+		consumed |= ane_fw_host_drain(h, ANE_FW_CH_IO_T2H,
+					      ane_fw_host_msg);
 	if (bits & (ANE_HOST_IRQ_DEBUG | ANE_HOST_IRQ_CRASH))
-		consumed |= ane_fw_host_drain_debug(h);
+		consumed |= ane_fw_host_drain(h, ANE_FW_CH_DEBUG,
+					      ane_fw_host_dump_msg);
 	if ((bits & ANE_HOST_IRQ_CRASH) && h->accepting) {
 		h->accepting = false;
 		crash = true;
@@ -948,7 +968,7 @@ static void ane_fw_host_recover(struct work_struct *work)
 	wait_event_timeout(h->wq, READ_ONCE(h->dump_done),
 			   msecs_to_jiffies(2000));
 	spin_lock_irq(&h->lock);
-	ane_fw_host_drain_debug(h);
+	ane_fw_host_drain(h, ANE_FW_CH_DEBUG, ane_fw_host_dump_msg);
 	spin_unlock_irq(&h->lock);
 
 	/* reset the controller: nothing writes the dump any more */

@@ -199,6 +199,10 @@ int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
 			 const struct ane_fw_cmd_hdr *hdr, const void *body,
 			 void *out, u32 out_len, unsigned int timeout_ms);
 int ane_fw_host_ping(struct ane_fw_host *h);
+typedef void (*ane_fw_host_msg_fn)(struct ane_fw_host *h, u32 ch,
+				   const struct ane_fw_cmd_hdr *hdr,
+				   const u8 *body);
+bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch, ane_fw_host_msg_fn msg);
 int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg);
 bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
 			 unsigned long window);

@@ -123,7 +123,7 @@ static void ane_smaps_trim_locked(struct ane_file *af)
  *
  * A surface keeps its mapping in the client's context from one request to
  * the next, so a request maps nothing it already had: the entry is made
- * on first use, found again by (surface, usage, protection), mapped again
+ * on first use, found again by (surface, usage, protection), placed again
  * if the DART evicted it meanwhile, and goes when the client closes the
  * surface's handle (or the client goes).
  *
@@ -151,13 +151,9 @@ struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
 		    sm->closed)
 			continue;
 		list_move(&sm->link, &af->smaps);
-		ret = ane_dart_use(sm->map);
-		if (ret != -ESTALE)
-			goto out;
-		/* Evicted under address pressure: map it again. */
-		WARN_ON(ane_dart_unmap(sm->map));
-		sm->map = NULL;
-		goto map;
+		/* evicted under address pressure: placed again */
+		ret = ane_dart_use_placed(sm->map);
+		goto out;
 	}
 	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
 	if (!sm) {
@@ -170,7 +166,6 @@ struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
 	sm->prot = prot;
 	list_add(&sm->link, &af->smaps);
 	ane_smaps_trim_locked(af);
-map:
 	map = ane_dart_map(ctx, bo->frame_pa, bo->nframes, usage, prot, obj);
 	if (IS_ERR(map)) {
 		ret = PTR_ERR(map);

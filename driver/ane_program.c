@@ -610,9 +610,10 @@ static int ane_request_map(struct ane_request *rq, struct ane_file *af,
 	return 0;
 }
 
+/* Pin a program's own mapping; one the DART evicted is placed again. */
 static int ane_request_pin(struct ane_request *rq, struct ane_dart_mapping *map)
 {
-	int ret = ane_dart_use(map);
+	int ret = ane_dart_use_placed(map);
 
 	if (!ret)
 		rq->maps[rq->nmaps++] = map;

@@ -258,87 +258,7 @@ static int fw_ping_path(const char *node, char *out, size_t len)
 	return 0;
 }
 
-static double pipe_round_trip(unsigned int rounds)
-{
-	int to[2], from[2];
-	unsigned int i;
-	double t0, t;
-	pid_t pid;
-	char c = 0;
-
-	if (pipe(to) || pipe(from))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		close(to[1]);
-		close(from[0]);
-		for (;;) {
-			if (read(to[0], &c, 1) != 1)
-				_exit(0);
-			if (write(from[1], &c, 1) != 1)
-				_exit(1);
-		}
-	}
-	close(to[0]);
-	close(from[1]);
-	for (i = 0; i < rounds / 10; i++)	/* warm up */
-		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-			return -1;
-	t0 = now_s();
-	for (i = 0; i < rounds; i++)
-		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-			return -1;
-	t = (now_s() - t0) / rounds;
-	close(to[1]);
-	close(from[0]);
-	waitpid(pid, NULL, 0);
-	return t;
-}
-
-static int bench_fw(const char *node)
-{
-	char path[300], buf[32];
-	unsigned int i;
-	double t0, fw, pp;
-	int fd;
-
-	if (fw_ping_path(node, path, sizeof(path))) {
-		fprintf(stderr, "ane-bench: no fw_ping in debugfs for %s (root and debugfs needed)\n",
-			node);
-		return 1;
-	}
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return die(path);
-	for (i = 0; i < FW_ROUNDS / 10; i++)	/* warm up */
-		if (pread(fd, buf, sizeof(buf), 0) <= 0)
-			return die("fw ping");
-	t0 = now_s();
-	for (i = 0; i < FW_ROUNDS; i++)
-		if (pread(fd, buf, sizeof(buf), 0) <= 0)
-			return die("fw ping");
-	fw = (now_s() - t0) / FW_ROUNDS;
-	close(fd);
-	pp = pipe_round_trip(FW_ROUNDS);
-	if (pp <= 0)
-		return die("pipe");
-
-	printf("fw: no-op command round trip (host -> ring -> firmware -> notification -> host), %u rounds\n",
-	       FW_ROUNDS);
-	printf("  fw no-op            %9.1f us   %9.0f commands/s\n", fw * 1e6,
-	       1 / fw);
-	printf("  baseline: pipe round trip between two processes %9.1f us   %9.0f /s\n",
-	       pp * 1e6, 1 / pp);
-	printf("  ratio               %.2f   (target <= 2.0: %s)\n", fw / pp,
-	       fw / pp <= 2.0 ? "met" : "not met");
-	return 0;
-}
-
-/* ---------------------------------------------------------------- request */
-
-#define REQ_ROUNDS	2000
+/* ------------------------------------------------- the pipe baseline */
 
 static uint64_t now_ns(void)
 {
@@ -403,6 +323,65 @@ static int pipe_rounds(uint64_t *lat, unsigned int rounds)
 	waitpid(pid, NULL, 0);
 	return 0;
 }
+
+/* Mean pipe round trip in seconds over @rounds timed rounds, or -1. */
+static double pipe_round_trip(unsigned int rounds)
+{
+	uint64_t *lat = calloc(rounds, sizeof(*lat)), sum = 0;
+	unsigned int i;
+	int ret;
+
+	if (!lat)
+		return -1;
+	ret = pipe_rounds(lat, rounds);
+	for (i = 0; i < rounds; i++)
+		sum += lat[i];
+	free(lat);
+	return ret ? -1 : (double)sum / rounds / 1e9;
+}
+
+static int bench_fw(const char *node)
+{
+	char path[300], buf[32];
+	unsigned int i;
+	double t0, fw, pp;
+	int fd;
+
+	if (fw_ping_path(node, path, sizeof(path))) {
+		fprintf(stderr, "ane-bench: no fw_ping in debugfs for %s (root and debugfs needed)\n",
+			node);
+		return 1;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return die(path);
+	for (i = 0; i < FW_ROUNDS / 10; i++)	/* warm up */
+		if (pread(fd, buf, sizeof(buf), 0) <= 0)
+			return die("fw ping");
+	t0 = now_s();
+	for (i = 0; i < FW_ROUNDS; i++)
+		if (pread(fd, buf, sizeof(buf), 0) <= 0)
+			return die("fw ping");
+	fw = (now_s() - t0) / FW_ROUNDS;
+	close(fd);
+	pp = pipe_round_trip(FW_ROUNDS);
+	if (pp <= 0)
+		return die("pipe");
+
+	printf("fw: no-op command round trip (host -> ring -> firmware -> notification -> host), %u rounds\n",
+	       FW_ROUNDS);
+	printf("  fw no-op            %9.1f us   %9.0f commands/s\n", fw * 1e6,
+	       1 / fw);
+	printf("  baseline: pipe round trip between two processes %9.1f us   %9.0f /s\n",
+	       pp * 1e6, 1 / pp);
+	printf("  ratio               %.2f   (target <= 2.0: %s)\n", fw / pp,
+	       fw / pp <= 2.0 ? "met" : "not met");
+	return 0;
+}
+
+/* ---------------------------------------------------------------- request */
+
+#define REQ_ROUNDS	2000
 
 static int req_fail(struct ane_dev *dev, const char *what)
 {

@@ -375,6 +375,22 @@ static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *te
 	KUNIT_EXPECT_EQ(test, m->iova, maps[2]->iova);
 	/* An evicted mapping cannot be used; it can still be unmapped. */
 	KUNIT_EXPECT_EQ(test, ane_dart_use(maps[2]), -ESTALE);
+	/*
+	 * A kernel-managed one is placed again instead: that evicts the least
+	 * recently used idle mapping (maps[3]) and takes its address.
+	 */
+	KUNIT_ASSERT_EQ(test, ane_dart_use_placed(maps[2]), 0);
+	KUNIT_EXPECT_FALSE(test, maps[2]->evicted);
+	KUNIT_EXPECT_TRUE(test, maps[3]->evicted);
+	KUNIT_EXPECT_EQ(test, maps[2]->iova, maps[3]->iova);
+	KUNIT_EXPECT_EQ(test, ctx->evictions, 2ull);
+	KUNIT_EXPECT_EQ(test, atomic_read(&maps[2]->users), 1);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(maps[2]), -EBUSY);
+	ane_dart_unuse(maps[2]);
+	/* Not evicted: placing is a plain use. */
+	KUNIT_ASSERT_EQ(test, ane_dart_use_placed(maps[1]), 0);
+	KUNIT_EXPECT_EQ(test, ctx->evictions, 2ull);
+	ane_dart_unuse(maps[1]);
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(maps[2]), 0);
 	maps[2] = m;
 	/* A mapping in use is never unmapped. */

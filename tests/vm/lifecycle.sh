@@ -56,6 +56,17 @@ else
 	nok "devices=0 and devices=9 are refused"
 	rmmod ane 2>/dev/null
 fi
+# fw_idle_poll_us: 0..1000 at load and at run time, nothing above.
+P=/sys/module/ane/parameters/fw_idle_poll_us
+if ! modprobe ane fw_idle_poll_us=1001 2>/dev/null &&
+   ! grep -q '^ane ' /proc/modules && modprobe ane fw_idle_poll_us=1000 &&
+   [ "$(cat $P)" = 1000 ] && ! echo 5000 > $P 2>/dev/null &&
+   [ "$(cat $P)" = 1000 ] && echo 0 > $P && [ "$(cat $P)" = 0 ]; then
+	ok "fw_idle_poll_us takes 0..1000 and refuses more"
+else
+	nok "fw_idle_poll_us takes 0..1000 and refuses more"
+fi
+rmmod ane 2>/dev/null
 
 # Unbind with a client open, unload refused while open, rebind.
 if modprobe ane && unplug_test && rmmod ane; then

@@ -236,14 +236,9 @@ static void a_program_computes_end_to_end(void)
 	uint64_t tok = 0, seqno = 0;
 	struct client c;
 
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
-		t_case_failed = 1;
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
 		return;
-	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
 	T_CHECK(tok != 0, "token");
-	T_OK(prepare(c.fd, tok, &pp));
 	T_EQ(pp.out.num_procedures, 1);
 	T_EQ(pp.out.priority, 5);
 	T_CHECK(pp.out.program_slot < 144 && pp.out.process_id < 288, "slot");
@@ -401,13 +396,8 @@ static void syncobj_users_wait_on_the_fence(void)
 	uint64_t tok = 0;
 	struct client c;
 
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
-		t_case_failed = 1;
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
 		return;
-	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
-	T_OK(prepare(c.fd, tok, &pp));
 	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_CREATE, &scr));
 	fill_input(&in);
 	T_OK(submit(c.fd, tok, in.handle, out.handle, scr.handle, NULL));
@@ -499,8 +489,8 @@ static void a_burst_of_requests_all_completes(void)
 	close(c.fd);
 }
 
-/* Lines of dart_mappings with usage code @usage, or -1. */
-static int count_mappings(unsigned int usage)
+/* Lines of dart_mappings with usage code @usage and @state (or any), or -1. */
+static int count_mappings_in(unsigned int usage, const char *state)
 {
 	char path[512], line[512], want[32];
 	int n = 0;
@@ -513,9 +503,14 @@ static int count_mappings(unsigned int usage)
 		return -1;
 	snprintf(want, sizeof(want), " usage %u prot", usage);
 	while (fgets(line, sizeof(line), f))
-		n += strstr(line, want) != NULL;
+		n += strstr(line, want) && (!state || strstr(line, state));
 	fclose(f);
 	return n;
+}
+
+static int count_mappings(unsigned int usage)
+{
+	return count_mappings_in(usage, NULL);
 }
 
 /*
@@ -528,6 +523,7 @@ static void surfaces_keep_their_mappings_across_requests(void)
 	struct drm_ane_event_complete ev;
 	struct drm_gem_close gc = { 0 };
 	int in0, out0, i;
+	char path[512];
 	struct surf in, out, in2;
 	uint64_t tok = 0;
 	struct client c;
@@ -552,6 +548,19 @@ static void surfaces_keep_their_mappings_across_requests(void)
 	usleep(100000);
 	T_EQ(count_mappings(1), in0 + 1);
 	T_EQ(count_mappings(2), out0 + 1);
+
+	/* Evicted under (simulated) address pressure: mapped again, once. */
+	T_OK(vm_debugfs_path(node, "dart_evict", path, sizeof(path)));
+	T_OK(vm_write_file(path, "1"));
+	T_EQ(count_mappings(1), in0 + 1);
+	T_EQ(count_mappings_in(1, "evicted"), in0 + 1);	/* every one idle */
+	memset(out.p, 0, 8);
+	T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_CHECK(!check_out(&out, OUT), "result after eviction");
+	T_EQ(count_mappings(1), in0 + 1);
+	T_EQ(count_mappings_in(1, "evicted"), in0);
 
 	gc.handle = in.handle;
 	T_OK(ioctl(c.fd, DRM_IOCTL_GEM_CLOSE, &gc));
@@ -600,6 +609,46 @@ static long long fdinfo_value_text(int fd, const char *key, char *text, size_t l
 static long long fdinfo_value(int fd, const char *key)
 {
 	return fdinfo_value_text(fd, key, NULL, 0);
+}
+
+/*
+ * A client keeps at most 32 idle surface mappings: 40 input surfaces and
+ * one output, one request each, leave 31 inputs and the output (the most
+ * recently used) mapped; closing the inputs leaves none of them.
+ */
+static void idle_surface_mappings_are_capped(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct drm_gem_close gc = { 0 };
+	struct surf in[40], out;
+	uint64_t tok = 0;
+	struct client c;
+	int in0, out0, i, n = 40;
+
+	usleep(200000);
+	in0 = count_mappings(1);
+	out0 = count_mappings(2);
+	if (prog_setup(&c, &in[0], &out, NULL, &tok, &pp))
+		return;
+	for (i = 1; i < n; i++)
+		T_OK(surface(c.fd, 12, &in[i]));
+	for (i = 0; i < n; i++) {
+		fill_input(&in[i]);
+		T_OK(submit(c.fd, tok, in[i].handle, out.handle, 0, NULL));
+		T_OK(wait_event(c.fd, &ev));
+		T_EQ(ev.status, 0);
+	}
+	T_CHECK(!check_out(&out, OUT), "result");
+	T_EQ(count_mappings(1), in0 + 31);
+	T_EQ(count_mappings(2), out0 + 1);
+	for (i = 0; i < n; i++) {
+		gc.handle = in[i].handle;
+		T_OK(ioctl(c.fd, DRM_IOCTL_GEM_CLOSE, &gc));
+	}
+	T_EQ(count_mappings(1), in0);
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
 }
 
 /* fdinfo carries the DRM usage stats: engine time, requests, surfaces. */
@@ -677,6 +726,7 @@ int main(int argc, char **argv)
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
 	T_RUN(surfaces_keep_their_mappings_across_requests);
+	T_RUN(idle_surface_mappings_are_capped);
 	T_RUN(fdinfo_shows_the_clients_usage);
 	T_RUN(killed_process_disturbs_no_one);
 	return t_summary("program");
