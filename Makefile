@@ -6,7 +6,8 @@
 #   make run        set up what is missing, build, boot the VM, run the demo
 #   make check      host tests, KUnit and VM tests; last line "N passed, N failed"
 #   make lint       checkpatch --strict, sparse and kernel-doc over kernel code
-#   make install    install libane, headers and tools (DESTDIR, PREFIX)
+#   make install    install libane, headers, tools, udev rule, manual pages
+#                   and the module source for DKMS (DESTDIR, PREFIX)
 #
 # KDIR defaults to the running kernel's build directory, and falls back to
 # the installed bookworm-backports 6.12 headers when the running kernel
@@ -27,6 +28,7 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
 
 ANE_VERSION := 0.1.0
 ANE_SOVERSION := 0
@@ -34,13 +36,14 @@ ANE_SOVERSION := 0
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wpointer-arith -Wformat=2
 CFLAGS ?= -O2 -g
-ANE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I$(SRC)/uapi -I$(SRC)/lib -I$(SRC)/tests
+ANE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I$(SRC)/uapi -I$(SRC)/lib -I$(SRC)/tests \
+	-DANE_VERSION='"$(ANE_VERSION)"'
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 LIB_SRCS := $(wildcard $(SRC)/lib/*.c)
 LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(SRC)/uapi/drm/ane_accel.h
-TOOLS := anectl ane-bench ane-mathbench ane-run
+TOOLS := anectl ane-bench ane-mathbench ane-run ane-fuzz
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
@@ -79,7 +82,7 @@ LIB_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/san/lib/%.o,$(LIB_SRCS))
 LIBSO := $(B)/lib/libane.so.$(ANE_VERSION)
 
-.PHONY: all module lib tools tests deps run check lint install clean \
+.PHONY: all module lib tools tests deps run check lint install uninstall clean \
 	check-host check-kunit check-vm
 
 all: module lib tools tests
@@ -88,11 +91,22 @@ deps:
 	@$(SRC)/tools/setup-deps.sh
 
 # ---------------------------------------------------------------- module
+# Say what is missing before the compiler does: no headers at all, or
+# headers of a kernel without the accel subsystem (before 6.12, or built
+# without CONFIG_DRM_ACCEL).
 module:
 	@test -e "$(KDIR)/Makefile" || { \
-		echo "No kernel build directory (KDIR=$(KDIR)); run 'make deps'." >&2; \
+		echo "ane: no kernel build directory at KDIR=$(KDIR)." >&2; \
+		echo "ane: install the headers of a Linux 6.12+ kernel with CONFIG_DRM_ACCEL=y" >&2; \
+		echo "ane: (Debian bookworm: 'make deps' installs linux-headers-amd64 from bookworm-backports)," >&2; \
+		echo "ane: or name them with KDIR=/path/to/build or KVER=version." >&2; \
 		exit 1; }
-	$(MAKE) -C $(KDIR) M=$(SRC) CONFIG_DRM_ACCEL_ANE=m modules
+	@grep -qs '^CONFIG_DRM_ACCEL=y' "$(KDIR)/include/config/auto.conf" || \
+	 grep -qs '^CONFIG_DRM_ACCEL=y' "$(KDIR)/.config" || { \
+		echo "ane: the kernel at KDIR=$(KDIR) has no CONFIG_DRM_ACCEL=y (ane needs Linux 6.12+ with the accel subsystem)." >&2; \
+		echo "ane: Debian bookworm: 'make deps' installs the bookworm-backports 6.12 kernel and headers; boot it, or pass KVER=." >&2; \
+		exit 1; }
+	$(MAKE) -C $(KDIR) M=$(SRC) CONFIG_DRM_ACCEL_ANE=m $(if $(ANE_WERROR),ANE_WERROR=y) modules
 
 # ---------------------------------------------------------------- libane
 lib: $(LIBSO) $(B)/lib/libane.a $(B)/lib/libane.pc
@@ -105,9 +119,11 @@ $(B)/san/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) -fPIC -c -o $@ $<
 
-$(LIBSO): $(LIB_OBJS)
+# The exported symbols and their version (LIBANE_0.1): lib/libane.map.
+$(LIBSO): $(LIB_OBJS) $(SRC)/lib/libane.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libane.so.$(ANE_SOVERSION) \
-		-Wl,--no-undefined -o $@ $^
+		-Wl,--version-script=$(SRC)/lib/libane.map \
+		-Wl,--no-undefined -o $@ $(LIB_OBJS)
 	ln -sf libane.so.$(ANE_VERSION) $(B)/lib/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(B)/lib/libane.so
 
@@ -176,17 +192,24 @@ $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
 
 # ---------------------------------------------------------------- run/check
+# The console only when something failed, or with V=1.
 run: deps
 	$(MAKE) -C $(SRC) all
-	$(SRC)/tools/vm/ane-vm --bin $(B)/tools/anectl --bin $(B)/tools/ane-run \
+	$(SRC)/tools/vm/ane-vm $(if $(filter 1,$(V)),,--quiet) \
+		--bin $(B)/tools/anectl --bin $(B)/tools/ane-run \
 		-- 'anectl info && ane-run mlp && ane-run conv'
 
 check: deps
-	$(MAKE) -C $(SRC) all
+	$(MAKE) -C $(SRC) all ANE_WERROR=y
 	@$(SRC)/tests/check.sh
 
 check-host: lib tests
 	@$(SRC)/tests/check.sh host
+
+# The uapi header alone under every C and C++ standard (also in check-host).
+.PHONY: check-uapi
+check-uapi:
+	@$(SRC)/tests/host/uapi-header.sh
 
 check-kunit:
 	@$(SRC)/tests/check.sh kunit
@@ -194,13 +217,33 @@ check-kunit:
 check-vm: all
 	@$(SRC)/tests/check.sh vm
 
+# The VM suites under the debug kernel (built once, cached).
+.PHONY: check-vm-debug
+check-vm-debug: all
+	@$(SRC)/tests/check.sh vm-debug
+
 lint: deps
 	@$(SRC)/tools/lint.sh
 
 # ---------------------------------------------------------------- install
+# UDEVRULESDIR: the udev rule (accel nodes for the render group, 0660);
+# /usr/lib/udev/rules.d for a package install (PREFIX=/usr), else the
+# administrator's /etc/udev/rules.d.  MODSRCDIR: the module's source tree
+# as DKMS expects it (`dkms add $(MODSRCDIR)`).
+UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
+MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
+# Manual pages (roff sources in Documentation/accel/ane/man/).
+MAN1 := anectl.1 ane-run.1 ane-bench.1
+MAN3 := libane.3
+MODSRC_FILES := Kbuild Kconfig dkms.conf \
+	$(patsubst $(SRC)/%,%,$(wildcard $(SRC)/driver/*.[ch] \
+	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/uapi/drm/*.h \
+	$(SRC)/tests/kunit/*.c))
+
 install: lib tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
-		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR)
+		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 0755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libane.so.$(ANE_VERSION) $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(DESTDIR)$(LIBDIR)/libane.so
@@ -211,6 +254,29 @@ install: lib tools
 	install -m 0644 $(SRC)/lib/libane.h $(DESTDIR)$(INCLUDEDIR)/libane/
 	install -m 0644 $(SRC)/uapi/drm/ane_accel.h $(DESTDIR)$(INCLUDEDIR)/libane/drm/
 	install -m 0755 $(addprefix $(B)/tools/,$(TOOLS)) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(SRC)/tools/udev/70-ane.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN1)) \
+		$(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN3)) \
+		$(DESTDIR)$(MANDIR)/man3/
+	cd $(SRC) && for f in $(MODSRC_FILES); do \
+		install -D -m 0644 $$f $(DESTDIR)$(MODSRCDIR)/$$f || exit 1; \
+	done
+
+# Removes exactly what install put there (same PREFIX, DESTDIR, ...).
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION) \
+		$(DESTDIR)$(LIBDIR)/libane.so $(DESTDIR)$(LIBDIR)/libane.a \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/libane.pc \
+		$(DESTDIR)$(INCLUDEDIR)/libane/libane.h \
+		$(DESTDIR)$(INCLUDEDIR)/libane/drm/ane_accel.h \
+		$(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
+		$(DESTDIR)$(UDEVRULESDIR)/70-ane.rules \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(INCLUDEDIR)/libane 2>/dev/null
+	rm -rf $(DESTDIR)$(MODSRCDIR)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(SRC) clean 2>/dev/null

@@ -168,6 +168,8 @@ static void ane_file_release(struct kref *ref)
 	ane_file_programs_fini(af);
 	ane_file_surfaces_fini(af);
 	ane_file_unmap_all(af);
+	/* What it charged stays charged until those objects are freed. */
+	ane_account_put(af->acct);
 	mutex_destroy(&af->smap_lock);
 	mutex_destroy(&af->prog_lock);
 	mutex_destroy(&af->ctx_lock);

@@ -31,7 +31,7 @@ static u64 *ane_dart_table_alloc(phys_addr_t *pa)
 {
 	struct page *p;
 
-	p = alloc_pages(GFP_KERNEL | __GFP_ZERO, ANE_DART_TABLE_ORDER);
+	p = alloc_pages(GFP_KERNEL_ACCOUNT | __GFP_ZERO, ANE_DART_TABLE_ORDER);
 	if (!p)
 		return NULL;
 	*pa = page_to_phys(p);
@@ -140,7 +140,7 @@ struct ane_dart_ctx *ane_dart_ctx_create(struct ane_dart *dart)
 	struct ane_dart_ctx *ctx;
 	phys_addr_t pa;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	ctx->l2 = ane_dart_table_alloc(&pa);
@@ -331,10 +331,11 @@ ane_dart_map(struct ane_dart_ctx *ctx, const phys_addr_t *frames, u32 nframes,
 	/* Larger than the whole aperture: fail without evicting anything. */
 	if ((u64)nframes * ANE_DART_PAGE_SIZE > ANE_DART_APERTURE_END - ANE_DART_ALLOC_START)
 		return ERR_PTR(-ENOSPC);
-	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
 	if (!map)
 		return ERR_PTR(-ENOMEM);
-	map->frames = kmemdup(frames, nframes * sizeof(*frames), GFP_KERNEL);
+	map->frames = kmemdup(frames, nframes * sizeof(*frames),
+			      GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!map->frames) {
 		kfree(map);
 		return ERR_PTR(-ENOMEM);

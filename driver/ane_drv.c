@@ -10,6 +10,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/platform_device.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -28,6 +29,7 @@
 #include "ane_fw_host.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
+#include "ane_syncobj.h"
 
 static unsigned int ane_num_devices = 1;
 module_param_named(devices, ane_num_devices, uint, 0444);
@@ -65,9 +67,66 @@ static void ane_drm_postclose(struct drm_device *dev, struct drm_file *file)
 }
 
 /*
+ * The DRM core ioctls that mean something on this accel node: a client
+ * reads the version and the capabilities, closes and shares its surfaces
+ * (GEM, PRIME) and uses binary syncobjs as request fences.  An accel file
+ * has no master, no authentication, no KMS and no timeline syncobjs, and
+ * some core handlers assume a master (GET_UNIQUE and GET_MAGIC dereference
+ * it): every other core number is refused with -ENOTTY before DRM's core
+ * sees it.  Matched by number, as drm_ioctl() does; the core handles the
+ * sizes of the ones allowed, except SYNCOBJ_RESET, _SIGNAL and _WAIT, which
+ * ane_syncobj.c answers with a bound on their arrays.
+ * Documentation/accel/ane/uapi.rst lists them.
+ */
+static const unsigned int ane_core_ioctls[] = {
+	DRM_IOCTL_VERSION,
+	DRM_IOCTL_GET_CAP,
+	DRM_IOCTL_GEM_CLOSE,
+	DRM_IOCTL_PRIME_HANDLE_TO_FD,
+	DRM_IOCTL_PRIME_FD_TO_HANDLE,
+	DRM_IOCTL_SYNCOBJ_CREATE,
+	DRM_IOCTL_SYNCOBJ_DESTROY,
+	DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
+	DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+	DRM_IOCTL_SYNCOBJ_WAIT,
+	DRM_IOCTL_SYNCOBJ_RESET,
+	DRM_IOCTL_SYNCOBJ_SIGNAL,
+};
+
+/*
+ * ane_ioctl_implemented() - may @cmd (not a selector) go to drm_ioctl()?
+ *
+ * Only for the DRM type: a core ioctl of ane_core_ioctls[], or one of the
+ * driver's own ioctls (a number in the driver range with a handler in the
+ * driver's table; the selectors never get here).
+ */
+static bool ane_ioctl_implemented(struct file *filp, unsigned int cmd)
+{
+	struct drm_file *file = filp->private_data;
+	const struct drm_driver *drv = file->minor->dev->driver;
+	unsigned int nr = _IOC_NR(cmd);
+	unsigned int i;
+
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return false;
+	if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) {
+		i = nr - DRM_COMMAND_BASE;
+		if (i >= drv->num_ioctls)
+			return false;
+		i = array_index_nospec(i, drv->num_ioctls);
+		return drv->ioctls[i].func;
+	}
+	for (i = 0; i < ARRAY_SIZE(ane_core_ioctls); i++)
+		if (_IOC_NR(ane_core_ioctls[i]) == nr)
+			return true;
+	return false;
+}
+
+/*
  * Selectors are dispatched straight from the selector table (which also
- * refuses any other size or direction of a selector's number); everything
- * else goes to DRM's core ioctls (VERSION, GEM_CLOSE, ...).
+ * refuses any other size or direction of a selector's number); the core
+ * ioctls of ane_core_ioctls[] and the driver's own ioctls go to DRM's
+ * core; anything else, of any type, is -ENOTTY.
  */
 static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 			    unsigned long arg)
@@ -78,10 +137,16 @@ static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 		return PTR_ERR(sel);
 	if (sel)
 		return ane_selector_ioctl(filp, sel, arg);
+	if (!ane_ioctl_implemented(filp, cmd))
+		return -ENOTTY;
+	/* The driver bounds and answers these three itself. */
+	if (ane_syncobj_is_array_ioctl(cmd))
+		return ane_syncobj_ioctl(filp, cmd, (void __user *)arg);
 	return drm_ioctl(filp, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT
+/* The same filter for 32-bit callers; DRM translates the core structs. */
 static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 				   unsigned long arg)
 {
@@ -93,6 +158,10 @@ static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 	if (sel)
 		return ane_selector_ioctl(filp, sel,
 					  (unsigned long)compat_ptr(arg));
+	if (!ane_ioctl_implemented(filp, cmd))
+		return -ENOTTY;
+	if (ane_syncobj_is_array_ioctl(cmd))
+		return ane_syncobj_ioctl(filp, cmd, compat_ptr(arg));
 	return drm_compat_ioctl(filp, cmd, arg);
 }
 #else
@@ -127,6 +196,7 @@ static void ane_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		   (u64)atomic64_read(&af->submitted));
 	drm_printf(p, "ane-requests-completed:\t%llu\n",
 		   (u64)atomic64_read(&af->completed));
+	drm_printf(p, "ane-memory-charged:\t%llu KiB\n", ane_file_charged(af) >> 10);
 	drm_show_memory_stats(p, file);
 }
 
@@ -153,14 +223,6 @@ static const struct drm_driver ane_drm_driver = {
 	.patchlevel = ANE_DRIVER_PATCHLEVEL,
 };
 
-static void ane_ida_fini_action(struct drm_device *drm, void *arg)
-{
-	struct ane_device *adev = arg;
-
-	ida_destroy(&adev->fw_slots);
-	ida_destroy(&adev->fw_pids);
-}
-
 static void ane_dart_fini_action(struct drm_device *drm, void *arg)
 {
 	ane_dart_fini(arg);
@@ -181,15 +243,10 @@ static int ane_probe(struct platform_device *pdev)
 	atomic64_set(&adev->token_seq, 0);
 	atomic_set(&adev->fw_state, ANE_FW_STATE_OFF);
 	atomic_set(&adev->open_clients, 0);
-	ida_init(&adev->fw_slots);
-	ida_init(&adev->fw_pids);
 	spin_lock_init(&adev->fence_lock);
 	adev->fence_ctx = dma_fence_context_alloc(1);
 	atomic64_set(&adev->fence_seq, 0);
 	platform_set_drvdata(pdev, adev);
-	ret = drmm_add_action_or_reset(&adev->drm, ane_ida_fini_action, adev);
-	if (ret)
-		return ret;
 
 	/* Imported buffers are mapped for this device (no IOMMU: 1:1). */
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
@@ -204,6 +261,7 @@ static int ane_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	ane_dart_debugfs_init(adev);
+	ane_quota_debugfs_init(adev);
 
 	ret = ane_fw_host_init(adev);
 	if (ret)
@@ -305,3 +363,4 @@ module_exit(ane_exit);
 MODULE_DESCRIPTION(ANE_DRIVER_DESC);
 MODULE_AUTHOR("The ane authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(ANE_VERSION_STRING);

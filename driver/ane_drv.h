@@ -6,7 +6,6 @@
 #define __ANE_DRV_H__
 
 #include <linux/atomic.h>
-#include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -23,6 +22,8 @@
 #define ANE_DRIVER_MAJOR	0
 #define ANE_DRIVER_MINOR	1
 #define ANE_DRIVER_PATCHLEVEL	0
+/* MODULE_VERSION: the release, as dkms.conf and libane.pc name it. */
+#define ANE_VERSION_STRING	"0.1.0"
 
 /* Upper bound of the "devices" module parameter. */
 #define ANE_MAX_DEVICES		8
@@ -41,6 +42,7 @@
 #define ANE_PROP_CPU_SUBTYPE	4
 #define ANE_PROP_INTERNAL_BUILD	false
 
+struct ane_account;
 struct ane_dart;
 struct ane_dart_ctx;
 struct ane_fw_host;
@@ -56,13 +58,17 @@ struct sg_table;
  * @fw_state: &enum drm_ane_fw_state of the engine's firmware.
  * @open_clients: clients between DeviceOpen and DeviceClose.
  * @dart: the DART (ane_dart.c); lives as long as @drm.
- * @fw_slots: firmware program slots in use (0..143).
- * @fw_pids: firmware process ids in use (0..287).
  * @fence_lock: the lock of every request fence.
  * @fence_ctx: the fence context of requests.
  * @fence_seq: the last request sequence number (the fence seqno).
  * @fwh: the firmware's host side (ane_fw_host.c); lives as long as @drm,
  *	the controller it drives only while the device is bound.
+ * @mem_charged: bytes charged by every client of the device (surfaces,
+ *	program images and their intermediate buffers), bounded by the
+ *	``mem_device_mb`` limit (ane_quota.c).
+ * @mem_refused: charges refused by a limit, for debugfs.
+ * @engine_ns: engine time of every completed request of the device
+ *	(sysfs busy_time_us).
  */
 struct ane_device {
 	struct drm_device drm;
@@ -72,13 +78,14 @@ struct ane_device {
 	atomic_t fw_state;
 	atomic_t open_clients;
 	struct ane_dart *dart;
-	struct ida fw_slots;
-	struct ida fw_pids;
 	spinlock_t fence_lock;		/* request fences */
 	u64 fence_ctx;
 	atomic64_t fence_seq;
 	/* firmware host side (ane_fw_host.c) */
 	struct ane_fw_host *fwh;
+	atomic64_t mem_charged;
+	atomic64_t mem_refused;
+	atomic64_t engine_ns;
 };
 
 #define to_ane_device(d) container_of_const(d, struct ane_device, drm)
@@ -133,6 +140,10 @@ enum ane_space {
  *	recently used first.
  * @smaps_closed: entries of @smaps whose handle was closed while a
  *	request still used them, unmapped once idle.
+ * @acct: what the client has charged against its memory limit, made on
+ *	its first charge (set once, with cmpxchg); a reference of the file's,
+ *	dropped when the client is freed.  What it charged stays charged
+ *	until those surfaces and images are freed (ane_quota.c).
  */
 struct ane_file {
 	struct ane_device *adev;
@@ -154,6 +165,7 @@ struct ane_file {
 	struct mutex smap_lock;		/* smaps */
 	struct list_head smaps;
 	u32 smaps_closed;
+	struct ane_account *acct;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
@@ -163,6 +175,11 @@ extern struct workqueue_struct *ane_wq;
 u64 ane_new_token(struct ane_device *adev);
 void ane_file_get(struct ane_file *af);
 void ane_file_put(struct ane_file *af);
+
+/* ane_quota.c */
+u64 ane_file_charged(struct ane_file *af);
+void ane_account_put(struct ane_account *acct);
+void ane_quota_debugfs_init(struct ane_device *adev);
 
 /* ane_program.c */
 void ane_file_programs_fini(struct ane_file *af);

@@ -4,12 +4,16 @@
  * ANE_Init) and its debugfs views and knobs:
  *
  *   fw_state   state, counters, resource information and the boot log
- *   fw_status  the firmware's task list, pools and counters (CONFIG_GET)
+ *   fw_status  the firmware's task list, pools and counters (CONFIG_GET),
+ *              the engine's instruction set and operations run on each
  *   fw_log     the TERMINAL channel
  *   fw_crash   the last crash dump (also in /sys/class/devcoredump)
  *   fw_ping    read: one no-op round trip through the rings, in ns
+ *   fw_programs the program slots and process ids in use: each resident
+ *              program, and releases the firmware has not confirmed
  *   fw_inject  write: "crash", "hang N", "unhang", "abort-stuck N",
- *              "stall-boot N", "deadline MS", "reboot"
+ *              "stall-boot N", "crash-boot N", "deadline MS", "halt",
+ *              "reboot"
  *
  * debugfs is root-only, so the knobs are privileged by construction.
  *
@@ -66,6 +70,9 @@ static int ane_fw_state_show(struct seq_file *m, void *data)
 	spin_lock_irq(&h->lock);
 	seq_printf(m, "boots: %u\nboot failures: %u\nrecoveries: %u\n",
 		   h->boots, h->boot_failures, h->recoveries);
+	seq_printf(m, "boots failed in a row: %u\nnext boot backoff: %u ms\nprograms loaded again: %u\nfull ring waits: %llu\n",
+		   READ_ONCE(h->boot_fails), READ_ONCE(h->backoff_ms),
+		   READ_ONCE(h->reloads), h->ring_waits);
 	seq_printf(m, "irqs: %llu\nnotifications: %llu (errors %llu, resets %llu, chaining %llu)\n",
 		   h->irqs, h->notes, h->errors, h->resets, h->chain_events);
 	seq_printf(m, "resources: engines %u, cache requests %u, trigger inputs %u, procedures %u, programs %u, in flight %u, hw queues %u\n",
@@ -100,6 +107,17 @@ static const char *ane_fw_task_str(u32 s)
 	return s < ARRAY_SIZE(names) ? names[s] : "?";
 }
 
+static const char *ane_fw_isa_str(u32 isa)
+{
+	static const char * const names[] = {
+		[ANE_FW_ENGINE_ISA_SSE2] = "sse2",
+		[ANE_FW_ENGINE_ISA_AVX2] = "avx2+fma+f16c",
+	};
+
+	static_assert(ARRAY_SIZE(names) == ANE_FW_ENGINE_ISAS);
+	return isa < ARRAY_SIZE(names) ? names[isa] : "?";
+}
+
 static int ane_fw_status_show(struct seq_file *m, void *data)
 {
 	struct ane_fw_host *h = m->private;
@@ -131,6 +149,12 @@ static int ane_fw_status_show(struct seq_file *m, void *data)
 		   p->completed, p->dropped_not_running, p->rejected,
 		   p->deadline_aborts, p->chain_dropped, p->ring_full,
 		   p->uptime_ns);
+	seq_printf(m, "engine isa: %s\nengine ops: %s %llu, %s %llu\n",
+		   ane_fw_isa_str(p->engine_isa),
+		   ane_fw_isa_str(ANE_FW_ENGINE_ISA_SSE2),
+		   p->engine_ops[ANE_FW_ENGINE_ISA_SSE2],
+		   ane_fw_isa_str(ANE_FW_ENGINE_ISA_AVX2),
+		   p->engine_ops[ANE_FW_ENGINE_ISA_AVX2]);
 	seq_puts(m, "tasks:\n");
 	for (i = 0; i < min_t(u32, p->ntasks, ANE_FW_STATUS_TASKS); i++)
 		seq_printf(m, "  %-12.*s %-9s handled %u queued %u\n",
@@ -147,6 +171,31 @@ out:
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ane_fw_status);
+
+static int ane_fw_programs_show(struct seq_file *m, void *data)
+{
+	struct ane_fw_host *h = m->private;
+	struct ane_fw_resident *r;
+	unsigned int slot;
+
+	mutex_lock(&h->res_lock);
+	seq_printf(m, "slots in use: %u of %u\nprocesses in use: %u of %u\nstale: %u\nloaded again: %u\n",
+		   bitmap_weight(h->slots, ANE_FW_MAX_PROGRAMS),
+		   ANE_FW_MAX_PROGRAMS,
+		   bitmap_weight(h->pids, ANE_FW_MAX_PROCESSES),
+		   ANE_FW_MAX_PROCESSES,
+		   bitmap_weight(h->stale, ANE_FW_MAX_PROGRAMS), h->reloads);
+	list_for_each_entry(r, &h->residents, node)
+		seq_printf(m, "slot %3d process %3d image %#llx size %llu procedures %u\n",
+			   r->slot, r->pid, r->load.image_iova,
+			   r->load.image_size, r->load.proc_nbr);
+	for_each_set_bit(slot, h->stale, ANE_FW_MAX_PROGRAMS)
+		seq_printf(m, "slot %3u process %3d stale\n", slot,
+			   h->stale_pid[slot]);
+	mutex_unlock(&h->res_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ane_fw_programs);
 
 /* One TERMINAL line into the kept log.  Under @h->lock. */
 static void ane_fw_log_msg(struct ane_fw_host *h, u32 ch,
@@ -267,6 +316,8 @@ static void ane_fw_debugfs_init(struct ane_fw_host *h, struct dentry *root)
 	debugfs_create_file("fw_log", 0400, root, h, &ane_fw_log_fops);
 	debugfs_create_file("fw_crash", 0400, root, h, &ane_fw_crash_fops);
 	debugfs_create_file("fw_ping", 0400, root, h, &ane_fw_ping_fops);
+	debugfs_create_file("fw_programs", 0400, root, h,
+			    &ane_fw_programs_fops);
 	debugfs_create_file("fw_inject", 0200, root, h, &ane_fw_inject_fops);
 }
 
@@ -284,8 +335,9 @@ static void ane_fw_host_fini_action(void *data)
  * ane_fw_host_init() - attach, power on and boot the firmware at probe
  * @adev: the device, DART initialised, not yet registered.
  *
- * A firmware that does not boot leaves the device up with GetStatus
- * reporting it dead; only a failure to set up the hardware fails probe.
+ * A firmware that does not boot leaves the device up, the boot tried again
+ * later as a recovery would (GetStatus says RECOVERING meanwhile); only a
+ * failure to set up the hardware fails probe.
  *
  * Return: 0 or a negative errno.
  */
@@ -328,7 +380,8 @@ int ane_fw_host_init(struct ane_device *adev)
 	ane_fw_debugfs_init(h, adev->drm.debugfs_root);
 
 	down_write(&h->gate);
-	ane_fw_host_boot(h, false);
+	if (ane_fw_host_boot(h, false))
+		ane_fw_host_boot_later(h);
 	up_write(&h->gate);
 	return 0;
 }

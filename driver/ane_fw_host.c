@@ -305,6 +305,16 @@ bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch, ane_fw_host_msg_fn msg)
 	return any && ane_fw_host_space_wanted(r);
 }
 
+/* Fail everything in flight.  Called under @lock. */
+static void ane_fw_host_cancel_all_locked(struct ane_fw_host *h, int err)
+{
+	struct ane_fw_hreq *rq, *tmp;
+
+	lockdep_assert_held(&h->lock);
+	list_for_each_entry_safe(rq, tmp, &h->pending, node)
+		ane_fw_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
+}
+
 /* The host interrupt: runs in the firmware's context, never sleeps. */
 static void ane_fw_host_irq(struct ane_hw *hw, void *ctx, u32 bits)
 {
@@ -325,7 +335,16 @@ static void ane_fw_host_irq(struct ane_hw *hw, void *ctx, u32 bits)
 					      ane_fw_host_dump_msg);
 	if ((bits & ANE_HOST_IRQ_CRASH) && h->accepting) {
 		h->accepting = false;
+		h->crash_pending = true;
 		crash = true;
+		/* RECOVERING before anyone hears of the crash */
+		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+		/*
+		 * What the dead firmware had in flight ends now, with -EIO:
+		 * nobody waits for the recovery, and a sender holding the
+		 * gate for a load or unload lets it go at once.
+		 */
+		ane_fw_host_cancel_all_locked(h, -EIO);
 	}
 	spin_unlock_irqrestore(&h->lock, flags);
 
@@ -333,10 +352,12 @@ static void ane_fw_host_irq(struct ane_hw *hw, void *ctx, u32 bits)
 		ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_CONSUMED);
 	if (bits & (ANE_HOST_IRQ_DEBUG | ANE_HOST_IRQ_CRASH | ANE_HOST_IRQ_BOOT))
 		wake_up(&h->wq);
-	if (crash) {
-		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
-		queue_work(system_long_wq, &h->recovery_work);
-	}
+	/* A command ring has room (the firmware was asked), or never will. */
+	if ((bits & (ANE_HOST_IRQ_T2H | ANE_HOST_IRQ_IO_T2H | ANE_HOST_IRQ_CRASH)) &&
+	    wq_has_sleeper(&h->space_wq))
+		wake_up(&h->space_wq);
+	if (crash)
+		mod_delayed_work(system_long_wq, &h->recovery_work, 0);
 }
 
 static const struct ane_fw_host_ops_wrap {
@@ -372,8 +393,18 @@ static int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 		return -EMSGSIZE;
 	}
 	if (r->idx - READ_ONCE(r->hdr->tail) >= r->nslots) {
-		spin_unlock_irqrestore(&h->lock, flags);
-		return -EBUSY;		/* ring full: backpressure */
+		/*
+		 * Full: ask the firmware to say when it consumed a slot
+		 * (&ane_fw_ring_hdr.space_wanted), then look again, so that
+		 * either we see its new tail or it sees the request.
+		 */
+		WRITE_ONCE(r->hdr->space_wanted, 1);
+		smp_mb();	/* the request before the tail is read again */
+		if (r->idx - READ_ONCE(r->hdr->tail) >= r->nslots) {
+			h->ring_waits++;
+			spin_unlock_irqrestore(&h->lock, flags);
+			return -EBUSY;		/* the caller waits */
+		}
 	}
 	slot = r->slots + (r->idx & (r->nslots - 1)) * r->slot_size;
 	memcpy(slot, hdr, sizeof(*hdr));
@@ -389,6 +420,53 @@ static int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 	return 0;
 }
 
+/* May a sender waiting on @chan try again: room, or no firmware to wait for. */
+static bool ane_fw_host_can_send(struct ane_fw_host *h, u32 chan)
+{
+	struct ane_fw_host_ring *r = &h->ring[chan];
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&h->lock, flags);
+	ok = !h->accepting || !r->ok ||
+	     r->idx - READ_ONCE(r->hdr->tail) < r->nslots;
+	spin_unlock_irqrestore(&h->lock, flags);
+	return ok;
+}
+
+/*
+ * Send, waiting up to @timeout_ms for room in a full ring: the firmware
+ * interrupts when it consumed a slot of a ring the host found full, and
+ * the sender looks again every %ANE_FW_HOST_SPACE_POLL_MS anyway.  With
+ * @gated the gate is held for each attempt only, never while waiting;
+ * without it the caller holds it.  Bounded: -EBUSY once the time is up.
+ */
+static int ane_fw_host_send_wait(struct ane_fw_host *h, bool gated,
+				 struct ane_fw_hreq *rq, u32 chan,
+				 const struct ane_fw_cmd_hdr *hdr,
+				 const void *body, unsigned int timeout_ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
+	long left;
+	int ret;
+
+	for (;;) {
+		if (gated)
+			down_read(&h->gate);
+		ret = __ane_fw_host_send(h, rq, chan, hdr, body);
+		if (gated)
+			up_read(&h->gate);
+		if (ret != -EBUSY)
+			return ret;
+		left = (long)(end - jiffies);
+		if (left <= 0)
+			return -EBUSY;
+		wait_event_timeout(h->space_wq, ane_fw_host_can_send(h, chan),
+				   min_t(long, left,
+					 msecs_to_jiffies(ANE_FW_HOST_SPACE_POLL_MS)));
+	}
+}
+
 /**
  * ane_fw_host_send() - send a command; the answer completes @rq
  * @h: the host side.
@@ -397,18 +475,16 @@ static int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
  * @hdr: the header (@hdr->size bytes of @body follow).
  * @body: the body.
  *
- * Return: 0 once sent; -EAGAIN while the firmware is not ready (booting
- * or recovering), -EBUSY when the ring is full, -EMSGSIZE.
+ * A full ring is waited out, up to %ANE_FW_HOST_SEND_WAIT_MS.
+ *
+ * Return: 0 once sent; -EAGAIN while the firmware is not ready (booting,
+ * recovering or dead), -EBUSY when the ring stayed full, -EMSGSIZE.
  */
 int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
 		     const struct ane_fw_cmd_hdr *hdr, const void *body)
 {
-	int ret;
-
-	down_read(&h->gate);
-	ret = __ane_fw_host_send(h, rq, chan, hdr, body);
-	up_read(&h->gate);
-	return ret;
+	return ane_fw_host_send_wait(h, true, rq, chan, hdr, body,
+				     ANE_FW_HOST_SEND_WAIT_MS);
 }
 
 /* Wait for @rq; on timeout take it back (it may have completed meanwhile). */
@@ -438,10 +514,7 @@ static int __ane_fw_host_call_hdr(struct ane_fw_host *h, bool gated, u32 chan,
 	struct ane_fw_hreq rq = { };
 	int ret;
 
-	if (gated)
-		ret = ane_fw_host_send(h, &rq, chan, hdr, body);
-	else
-		ret = __ane_fw_host_send(h, &rq, chan, hdr, body);
+	ret = ane_fw_host_send_wait(h, gated, &rq, chan, hdr, body, timeout_ms);
 	if (ret)
 		return ret;
 	ret = ane_fw_host_wait(h, &rq, timeout_ms);
@@ -671,23 +744,25 @@ static int ane_fw_host_boot_cmds(struct ane_fw_host *h)
 	return 0;
 }
 
-/**
- * ane_fw_host_boot() - ANE_Init: bring the firmware to the ready handshake
- * @h: the host side, CPU in reset; the caller holds the gate for writing
- *	(or nobody else can send yet).
- * @warm: warm boot (after a crash) or cold.
- *
- * Return: 0 with the firmware READY; a negative errno with it halted.
+static int ane_fw_host_restore(struct ane_fw_host *h);
+static void ane_fw_host_crash_now(struct ane_fw_host *h);
+
+/*
+ * ANE_Init, then the residents loaded again.  On failure the controller
+ * is halted, unless a crash interrupt came meanwhile: then it is left for
+ * the recovery to pull its dump.  The caller sets the state then.
  */
-int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
+static int __ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 {
 	struct ane_fw_boot_args *args = h->shared_va;
+	bool crashed;
 	u32 v, attempt;
 	int ret;
 
 	ane_fw_set_state(h, ANE_FW_STATE_BOOTING);
 	spin_lock_irq(&h->lock);
 	h->accepting = false;
+	h->crash_pending = false;	/* the caller collected any crash */
 	memset(h->ring, 0, sizeof(h->ring));
 	spin_unlock_irq(&h->lock);
 	h->boots++;
@@ -787,6 +862,14 @@ int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 	ret = ane_fw_host_boot_cmds(h);
 	if (ret)
 		goto fail;
+	if (h->crash_boots) {
+		/* test: this boot dies before it has the programs again */
+		h->crash_boots--;
+		ane_fw_host_crash_now(h);
+	}
+	ret = ane_fw_host_restore(h);
+	if (ret)
+		goto fail;
 	ane_fw_set_state(h, ANE_FW_STATE_READY);
 	ane_fw_bootlog(h, "ready");
 	return 0;
@@ -794,14 +877,280 @@ int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 fail:
 	spin_lock_irq(&h->lock);
 	h->accepting = false;
+	crashed = h->crash_pending;
 	spin_unlock_irq(&h->lock);
-	ane_wr(h, ANE_REG_CPU_CTRL, 0);
-	ane_fw_set_state(h, ANE_FW_STATE_DEAD);
-	ane_fw_bootlog(h, "boot failed: %d", ret);
-	dev_err(h->dev, "firmware boot failed: %d\n", ret);
+	if (!crashed)
+		ane_wr(h, ANE_REG_CPU_CTRL, 0);
+	ane_fw_bootlog(h, "boot failed: %d%s", ret,
+		       crashed ? " (crashed)" : "");
+	dev_err(h->dev, "firmware boot failed: %d%s\n", ret,
+		crashed ? " (crashed)" : "");
+	return ret;
+}
+
+/**
+ * ane_fw_host_boot() - ANE_Init: bring the firmware to the ready handshake
+ * @h: the host side, CPU in reset; the caller holds the gate for writing
+ *	(or nobody else can send yet).
+ * @warm: warm boot (after a crash) or cold.
+ *
+ * The boot ends by loading every resident program again (same slot, same
+ * process id), so the clients' prepared programs survive it.
+ *
+ * Return: 0 with the firmware READY; a negative errno with it halted and
+ * the state DEAD.
+ */
+int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
+{
+	int ret = __ane_fw_host_boot(h, warm);
+
+	if (ret)
+		ane_fw_set_state(h, ANE_FW_STATE_DEAD);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_boot);
+
+/* ------------------------------------------------------------ residents */
+
+/* Does the firmware take commands?  A reader of the gate sees it settled. */
+static bool ane_fw_host_up(struct ane_fw_host *h)
+{
+	bool up;
+
+	spin_lock_irq(&h->lock);
+	up = h->accepting;
+	spin_unlock_irq(&h->lock);
+	return up;
+}
+
+static int ane_fw_host_prog_call(struct ane_fw_host *h, u32 id, s32 slot,
+				 s32 pid, const void *body, u32 len)
+{
+	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len,
+				      .program_id = slot, .process_id = pid };
+
+	return __ane_fw_host_call_hdr(h, false, ANE_FW_CH_BUF_H2T, &hdr, body,
+				      NULL, 0, ANE_FW_HOST_CALL_MS);
+}
+
+/* LOAD_PROGRAM and CREATE_PROCESS of @r.  The gate is held. */
+static int ane_fw_host_res_load(struct ane_fw_host *h,
+				const struct ane_fw_resident *r)
+{
+	int ret;
+
+	ret = ane_fw_host_prog_call(h, ANE_CTL_LOAD_PROGRAM, r->slot, -1,
+				    &r->load, sizeof(r->load));
+	if (ret)
+		return ret;
+	return ane_fw_host_prog_call(h, ANE_CTL_CREATE_PROCESS, r->slot,
+				     r->pid, NULL, 0);
+}
+
+/*
+ * Have the firmware drop slot @slot and process @pid: TERMINATE_PROCESS,
+ * then UNLOAD_PROGRAM once the process stopped; what is not there counts
+ * as dropped.  A firmware that is not up, or died meanwhile, holds
+ * nothing once it boots again: dropped too.  The gate is held for reading.
+ *
+ * Return: 0 once the firmware holds neither, else the errno of the command
+ * that failed (a timeout: the ids must not be reused yet).
+ */
+static int ane_fw_host_release(struct ane_fw_host *h, s32 slot, s32 pid)
+{
+	int ret;
+
+	ret = ane_fw_host_prog_call(h, ANE_CTL_TERMINATE_PROCESS, slot, pid,
+				    NULL, 0);
+	if (!ret || ret == -ENOENT)
+		ret = ane_fw_host_prog_call(h, ANE_CTL_UNLOAD_PROGRAM, slot, -1,
+					    NULL, 0);
+	if (ret == -ENOENT || (ret && !ane_fw_host_up(h)))
+		ret = 0;
+	return ret;
+}
+
+/* Give ids back after a release, or keep them stale.  Under @res_lock. */
+static void ane_fw_host_put_ids(struct ane_fw_host *h, s32 slot, s32 pid,
+				int err)
+{
+	lockdep_assert_held(&h->res_lock);
+	if (err) {
+		set_bit(slot, h->stale);
+		h->stale_pid[slot] = pid;
+		dev_warn_ratelimited(h->dev,
+				     "firmware did not release program slot %d process %d (%d): kept until it does\n",
+				     slot, pid, err);
+		return;
+	}
+	clear_bit(slot, h->slots);
+	clear_bit(pid, h->pids);
+}
+
+/*
+ * Try the stale releases again.  Gate held for reading, not @res_lock.
+ * One at a time (@stale_lock): a second caller waits for the first and
+ * then finds the slots it freed.  A stale slot stays marked, and so
+ * reserved, until its release is confirmed.
+ */
+static void ane_fw_host_release_stale(struct ane_fw_host *h)
+{
+	unsigned int slot, next = 0;
+	s32 pid;
+	int err;
+
+	mutex_lock(&h->stale_lock);
+	for (;;) {
+		mutex_lock(&h->res_lock);
+		slot = find_next_bit(h->stale, ANE_FW_MAX_PROGRAMS, next);
+		pid = slot < ANE_FW_MAX_PROGRAMS ? h->stale_pid[slot] : -1;
+		mutex_unlock(&h->res_lock);
+		if (slot >= ANE_FW_MAX_PROGRAMS)
+			break;
+		err = ane_fw_host_release(h, slot, pid);
+		mutex_lock(&h->res_lock);
+		if (!err && test_and_clear_bit(slot, h->stale)) {
+			clear_bit(slot, h->slots);
+			clear_bit(pid, h->pids);
+		}
+		mutex_unlock(&h->res_lock);
+		next = slot + 1;
+	}
+	mutex_unlock(&h->stale_lock);
+}
+
+/**
+ * ane_fw_host_load() - load a client's program into the firmware
+ * @h: the host side.
+ * @r: the resident, not loaded; gets its slot and process id.
+ * @lp: the LOAD_PROGRAM body.
+ *
+ * Takes a free program slot and process id, sends LOAD_PROGRAM and
+ * CREATE_PROCESS, and keeps @r on the list every boot loads again.  The
+ * gate is held for reading throughout, so no boot comes in between.
+ *
+ * Return: 0; -EBUSY with no slot or process id left; -EAGAIN while the
+ * firmware is not up; the errno of the firmware's refusal.
+ */
+int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
+		     const struct ane_fw_load_program *lp)
+{
+	unsigned int slot, pid;
+	int ret;
+
+	r->slot = -1;
+	r->pid = -1;
+	INIT_LIST_HEAD(&r->node);
+	down_read(&h->gate);
+	if (!ane_fw_host_up(h)) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	mutex_lock(&h->res_lock);
+	slot = find_first_zero_bit(h->slots, ANE_FW_MAX_PROGRAMS);
+	if (slot >= ANE_FW_MAX_PROGRAMS && !bitmap_empty(h->stale,
+							 ANE_FW_MAX_PROGRAMS)) {
+		mutex_unlock(&h->res_lock);
+		ane_fw_host_release_stale(h);
+		mutex_lock(&h->res_lock);
+		slot = find_first_zero_bit(h->slots, ANE_FW_MAX_PROGRAMS);
+	}
+	pid = find_first_zero_bit(h->pids, ANE_FW_MAX_PROCESSES);
+	if (slot >= ANE_FW_MAX_PROGRAMS || pid >= ANE_FW_MAX_PROCESSES) {
+		mutex_unlock(&h->res_lock);
+		ret = -EBUSY;
+		goto out;
+	}
+	set_bit(slot, h->slots);
+	set_bit(pid, h->pids);
+	mutex_unlock(&h->res_lock);
+
+	r->slot = slot;
+	r->pid = pid;
+	r->load = *lp;
+	ret = ane_fw_host_res_load(h, r);
+	if (ret) {
+		/* whatever got loaded goes again before the ids are reused */
+		int err = ane_fw_host_release(h, slot, pid);
+
+		mutex_lock(&h->res_lock);
+		ane_fw_host_put_ids(h, slot, pid, err);
+		mutex_unlock(&h->res_lock);
+		r->slot = -1;
+		r->pid = -1;
+		goto out;
+	}
+	mutex_lock(&h->res_lock);
+	list_add_tail(&r->node, &h->residents);
+	mutex_unlock(&h->res_lock);
+out:
+	up_read(&h->gate);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_load);
+
+/**
+ * ane_fw_host_unload() - drop a program ane_fw_host_load() loaded
+ * @h: the host side.
+ * @r: the resident (a no-op if not loaded).
+ *
+ * Never fails for the caller: the firmware is told (TERMINATE_PROCESS,
+ * UNLOAD_PROGRAM, a full ring waited out); if it cannot confirm, the slot
+ * and process id stay reserved until a later release or the next boot
+ * frees them, so they are never handed out while the firmware holds them.
+ */
+void ane_fw_host_unload(struct ane_fw_host *h, struct ane_fw_resident *r)
+{
+	int err;
+
+	if (r->slot < 0)
+		return;
+	down_read(&h->gate);
+	mutex_lock(&h->res_lock);
+	list_del_init(&r->node);
+	mutex_unlock(&h->res_lock);
+	err = ane_fw_host_release(h, r->slot, r->pid);
+	mutex_lock(&h->res_lock);
+	ane_fw_host_put_ids(h, r->slot, r->pid, err);
+	mutex_unlock(&h->res_lock);
+	up_read(&h->gate);
+	r->slot = -1;
+	r->pid = -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_unload);
+
+/*
+ * A boot's last step: the new firmware holds nothing, so stale releases
+ * are done, and every resident is loaded again into its own slot and
+ * process.  Gate held for writing.
+ */
+static int ane_fw_host_restore(struct ane_fw_host *h)
+{
+	struct ane_fw_resident *r;
+	unsigned int slot, n = 0;
+	int ret = 0;
+
+	mutex_lock(&h->res_lock);
+	for_each_set_bit(slot, h->stale, ANE_FW_MAX_PROGRAMS) {
+		clear_bit(slot, h->slots);
+		clear_bit(h->stale_pid[slot], h->pids);
+	}
+	bitmap_zero(h->stale, ANE_FW_MAX_PROGRAMS);
+	list_for_each_entry(r, &h->residents, node) {
+		ret = ane_fw_host_res_load(h, r);
+		if (ret) {
+			ane_fw_bootlog(h, "program slot %d process %d not loaded again: %d",
+				       r->slot, r->pid, ret);
+			break;
+		}
+		n++;
+	}
+	h->reloads += n;
+	mutex_unlock(&h->res_lock);
+	if (n)
+		ane_fw_bootlog(h, "programs loaded again: %u", n);
+	return ret;
+}
 
 /* ------------------------------------------------------------ recovery */
 
@@ -942,27 +1291,22 @@ static size_t ane_fw_render_dump(const u8 *raw, size_t len, char *out,
 /* Fail everything in flight: the firmware that had it is gone. */
 static void ane_fw_host_cancel_all(struct ane_fw_host *h, int err)
 {
-	struct ane_fw_hreq *rq, *tmp;
 	unsigned long flags;
 
 	spin_lock_irqsave(&h->lock, flags);
-	list_for_each_entry_safe(rq, tmp, &h->pending, node)
-		ane_fw_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
+	ane_fw_host_cancel_all_locked(h, err);
 	spin_unlock_irqrestore(&h->lock, flags);
 }
 
-static void ane_fw_host_recover(struct work_struct *work)
+/*
+ * The crash interrupt came: pull the dump (bounded), reset the controller
+ * and the engine, publish the dump, fail what is left in flight.  Gate
+ * held for writing.
+ */
+static void ane_fw_host_collect(struct ane_fw_host *h)
 {
-	struct ane_fw_host *h = container_of(work, struct ane_fw_host,
-					     recovery_work);
 	char *text;
 	size_t len;
-	bool allowed;
-
-	down_write(&h->gate);
-	if (!h->hw)
-		goto out;
-	ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
 
 	/* the firmware streams its dump; pull it until END (bounded) */
 	wait_event_timeout(h->wq, READ_ONCE(h->dump_done),
@@ -992,24 +1336,161 @@ static void ane_fw_host_recover(struct work_struct *work)
 	h->dump_done = false;
 	spin_unlock_irq(&h->lock);
 
-	/* fail what the dead firmware had in flight */
+	/* anything sent since the interrupt was refused; be sure */
 	ane_fw_host_cancel_all(h, -EIO);
+	h->boot_needed = true;
+}
 
-	allowed = ane_fw_host_rate_ok(h->rec_ts, ANE_FW_HOST_REC_MAX, jiffies,
-				      msecs_to_jiffies(ANE_FW_HOST_REC_WINDOW_MS));
-	if (!allowed) {
-		ane_fw_bootlog(h, "crash storm: %u recoveries within %u ms, channel left not ready",
-			       ANE_FW_HOST_REC_MAX, ANE_FW_HOST_REC_WINDOW_MS);
-		dev_err(h->dev, "firmware crash storm: giving up\n");
-		ane_fw_set_state(h, ANE_FW_STATE_DEAD);
-		goto out;
+/* Boot again later: the firmware stays down (RECOVERING) meanwhile. */
+static void ane_fw_host_defer(struct ane_fw_host *h, const char *why)
+{
+	h->backoff_ms = h->backoff_ms ?
+			min(2 * h->backoff_ms, ANE_FW_HOST_BACKOFF_MAX_MS) :
+			ANE_FW_HOST_BACKOFF_MIN_MS;
+	ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+	ane_fw_bootlog(h, "%s: next boot in %u ms", why, h->backoff_ms);
+	dev_err(h->dev, "firmware %s: next boot in %u ms\n", why,
+		h->backoff_ms);
+	queue_delayed_work(system_long_wq, &h->recovery_work,
+			   msecs_to_jiffies(h->backoff_ms));
+}
+
+/*
+ * Boot the firmware that @h->boot_needed says is down.  A crash during
+ * the boot leaves it to the recovery the crash queued; a failed boot is
+ * tried again later, up to %ANE_FW_HOST_BOOT_GIVEUP times in a row, then
+ * the firmware is DEAD until a privileged reboot.  Gate held for writing.
+ */
+static int ane_fw_host_restart(struct ane_fw_host *h)
+{
+	bool crashed;
+	int ret;
+
+	ret = __ane_fw_host_boot(h, true);
+	if (!ret) {
+		h->boot_needed = false;
+		h->boot_fails = 0;
+		return 0;
 	}
-	ane_fw_host_boot(h, true);
+	spin_lock_irq(&h->lock);
+	crashed = h->crash_pending;
+	spin_unlock_irq(&h->lock);
+	if (crashed) {
+		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+		return ret;
+	}
+	if (++h->boot_fails >= ANE_FW_HOST_BOOT_GIVEUP) {
+		ane_fw_set_state(h, ANE_FW_STATE_DEAD);
+		ane_fw_bootlog(h, "%u boots failed in a row: dead until rebooted",
+			       h->boot_fails);
+		dev_err(h->dev, "firmware: %u boots failed in a row, giving up (fw_inject reboot)\n",
+			h->boot_fails);
+		return ret;
+	}
+	ane_fw_host_defer(h, "boot failed");
+	return ret;
+}
+
+/**
+ * ane_fw_host_boot_later() - a boot failed outside recovery: retry later
+ * @h: the host side, gate held for writing.
+ *
+ * The probe's cold boot: it is tried again as a deferred recovery boot.
+ */
+void ane_fw_host_boot_later(struct ane_fw_host *h)
+{
+	h->boot_needed = true;
+	h->boot_fails++;
+	ane_fw_host_defer(h, "boot failed");
+}
+
+/*
+ * The recovery work: collect a crash, then boot again at once -- or, in a
+ * crash storm (more than %ANE_FW_HOST_REC_MAX recoveries in
+ * %ANE_FW_HOST_REC_WINDOW_MS), after a backoff that doubles with each
+ * crash of the storm.  Also runs a deferred boot.
+ */
+static void ane_fw_host_recover(struct work_struct *work)
+{
+	struct ane_fw_host *h = container_of(to_delayed_work(work),
+					     struct ane_fw_host, recovery_work);
+	bool crashed;
+
+	down_write(&h->gate);
+	if (!h->hw)
+		goto out;
+	spin_lock_irq(&h->lock);
+	crashed = h->crash_pending;
+	h->crash_pending = false;
+	spin_unlock_irq(&h->lock);
+	if (crashed) {
+		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+		ane_fw_host_collect(h);
+		if (!ane_fw_host_rate_ok(h->rec_ts, ANE_FW_HOST_REC_MAX, jiffies,
+					 msecs_to_jiffies(ANE_FW_HOST_REC_WINDOW_MS))) {
+			ane_fw_host_defer(h, "crash storm");
+			goto out;
+		}
+		h->backoff_ms = 0;
+	}
+	if (h->boot_needed)
+		ane_fw_host_restart(h);
 out:
 	up_write(&h->gate);
 }
 
 /* ---------------------------------------------------- faults for tests */
+
+/*
+ * An unknown id on the execution-loop channel: the firmware faults.  Waits
+ * until the crash interrupt failed the command.  Gate held by the caller.
+ */
+static void ane_fw_host_crash_now(struct ane_fw_host *h)
+{
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_PING, .program_id = -1,
+				      .process_id = -1 };
+	struct ane_fw_hreq rq = { };
+
+	if (!__ane_fw_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL))
+		ane_fw_host_wait(h, &rq, 5000);
+}
+
+/*
+ * Reset and boot now, whatever the state: a crash not yet collected is
+ * collected first, the rate limit and backoff start afresh.
+ */
+static int ane_fw_host_reboot(struct ane_fw_host *h)
+{
+	bool crashed;
+
+	down_write(&h->gate);
+	if (!h->hw) {
+		up_write(&h->gate);
+		return -ENODEV;
+	}
+	/* a deferred boot is this one; a running recovery finds nothing */
+	cancel_delayed_work(&h->recovery_work);
+	spin_lock_irq(&h->lock);
+	crashed = h->crash_pending;
+	h->crash_pending = false;
+	h->accepting = false;
+	spin_unlock_irq(&h->lock);
+	if (crashed) {
+		ane_fw_host_collect(h);
+	} else {
+		ane_wr(h, ANE_REG_CPU_CTRL, 0);
+		ane_fw_host_cancel_all(h, -EIO);
+	}
+	memset(h->rec_ts, 0, sizeof(h->rec_ts));
+	h->backoff_ms = 0;
+	h->boot_fails = 0;
+	h->boot_needed = true;
+	ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+	up_write(&h->gate);
+	/* the boot itself as the recovery runs it, behind the same gate */
+	ane_fw_host_recover(&h->recovery_work.work);
+	return atomic_read(h->fw_state) == ANE_FW_STATE_READY ? 0 : -EIO;
+}
 
 /**
  * ane_fw_host_inject() - fault injection (privileged: debugfs, KUnit)
@@ -1017,8 +1498,10 @@ out:
  * @what: "crash" (an unknown id on the execution-loop channel), "hang"
  *	(hardware queue @arg never completes), "unhang", "abort-stuck"
  *	(aborting queue @arg fails), "stall-boot" (the next @arg boots
- *	never publish the channel table), "deadline" (@arg ms), "reboot"
- *	(boot again, e.g. out of DEAD).
+ *	never publish the channel table), "crash-boot" (the next @arg boots
+ *	crash once up, before the programs are loaded again), "deadline"
+ *	(@arg ms), "reboot" (reset and boot now, e.g. out of DEAD), "halt"
+ *	(stop the firmware and leave it DEAD, as a boot that gave up).
  * @arg: argument.
  *
  * Return: 0 or a negative errno.
@@ -1044,7 +1527,9 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 		if (arg >= ANE_NUM_HW_QUEUES)
 			return -EINVAL;
 		down_read(&h->gate);
-		if (what[0] == 'u') {
+		if (!h->hw) {
+			ret = -ENODEV;
+		} else if (what[0] == 'u') {
 			ane_wr(h, ANE_REG_ENG_HANG, 0);
 			ane_wr(h, ANE_REG_ENG_ABORT_STUCK, 0);
 		} else {
@@ -1052,7 +1537,13 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 		}
 		up_read(&h->gate);
 	} else if (!strcmp(what, "stall-boot")) {
+		down_write(&h->gate);
 		h->stall_boots = arg;
+		up_write(&h->gate);
+	} else if (!strcmp(what, "crash-boot")) {
+		down_write(&h->gate);
+		h->crash_boots = arg;
+		up_write(&h->gate);
 	} else if (!strcmp(what, "deadline")) {
 		struct ane_fw_property p = { ANE_FW_PROP_DEADLINE_MS, arg, 0 };
 
@@ -1060,11 +1551,23 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 				       ANE_CTL_CH_PROPERTY_WRITE, &p, sizeof(p),
 				       NULL, 0, 2000);
 	} else if (!strcmp(what, "reboot")) {
+		ret = ane_fw_host_reboot(h);
+	} else if (!strcmp(what, "halt")) {
+		/* as a boot that gave up: DEAD until "reboot" (libane tests) */
 		down_write(&h->gate);
-		ane_wr(h, ANE_REG_CPU_CTRL, 0);
-		ane_fw_host_cancel_all(h, -EIO);
-		memset(h->rec_ts, 0, sizeof(h->rec_ts));
-		ret = ane_fw_host_boot(h, true);
+		cancel_delayed_work(&h->recovery_work);
+		spin_lock_irq(&h->lock);
+		h->accepting = false;
+		h->crash_pending = false;
+		spin_unlock_irq(&h->lock);
+		h->boot_needed = false;
+		if (h->hw) {
+			ane_wr(h, ANE_REG_CPU_CTRL, 0);
+			ane_fw_host_cancel_all(h, -EIO);
+			ane_fw_set_state(h, ANE_FW_STATE_DEAD);
+		} else {
+			ret = -ENODEV;
+		}
 		up_write(&h->gate);
 	} else {
 		ret = -EINVAL;
@@ -1094,8 +1597,12 @@ int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
 	spin_lock_init(&h->lock);
 	INIT_LIST_HEAD(&h->pending);
 	init_waitqueue_head(&h->wq);
+	init_waitqueue_head(&h->space_wq);
 	mutex_init(&h->dwp_lock);
-	INIT_WORK(&h->recovery_work, ane_fw_host_recover);
+	mutex_init(&h->res_lock);
+	mutex_init(&h->stale_lock);
+	INIT_LIST_HEAD(&h->residents);
+	INIT_DELAYED_WORK(&h->recovery_work, ane_fw_host_recover);
 	h->dump = kzalloc(ANE_FW_HOST_DUMP_MAX, GFP_KERNEL);
 	if (!h->dump)
 		return -ENOMEM;
@@ -1122,7 +1629,7 @@ void ane_fw_host_teardown(struct ane_fw_host *h)
 {
 	struct ane_hw *hw;
 
-	disable_work_sync(&h->recovery_work);
+	disable_delayed_work_sync(&h->recovery_work);
 	down_write(&h->gate);
 	spin_lock_irq(&h->lock);
 	h->accepting = false;

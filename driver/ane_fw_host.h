@@ -8,6 +8,7 @@
 #ifndef __ANE_FW_HOST_H__
 #define __ANE_FW_HOST_H__
 
+#include <linux/bitmap.h>
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -35,6 +36,35 @@ struct drm_gem_object;
 #define ANE_FW_HOST_LOG			64
 #define ANE_FW_HOST_DUMP_MAX		(64 * 1024)
 #define ANE_FW_HOST_DATA		64
+/* Longest a send waits for room in a full command ring (async sends). */
+#define ANE_FW_HOST_SEND_WAIT_MS	2000
+/* A sender waiting for room looks again this often, interrupt or not. */
+#define ANE_FW_HOST_SPACE_POLL_MS	10
+/* Backoff of a deferred boot (crash storm, failed boot): doubles ... */
+#define ANE_FW_HOST_BACKOFF_MIN_MS	1000
+#define ANE_FW_HOST_BACKOFF_MAX_MS	32000	/* ... up to this */
+/* Consecutive failed boots after which recovery gives up (DEAD). */
+#define ANE_FW_HOST_BOOT_GIVEUP		8
+/* How long a lifecycle command (load, create, terminate, unload) takes. */
+#define ANE_FW_HOST_CALL_MS		2000
+
+/**
+ * struct ane_fw_resident - a program the firmware holds for a client
+ * @node: in &ane_fw_host.residents while loaded.
+ * @slot: its firmware program slot (-1 when not loaded).
+ * @pid: its firmware process id (-1 when not loaded).
+ * @load: the LOAD_PROGRAM body: image address, size, procedure count.
+ *
+ * Embedded in the driver's program; owned by &ane_fw_host once
+ * ane_fw_host_load() succeeded, until ane_fw_host_unload().  Every field
+ * is protected by &ane_fw_host.res_lock while on the list.
+ */
+struct ane_fw_resident {
+	struct list_head node;
+	s32 slot;
+	s32 pid;
+	struct ane_fw_load_program load;
+};
 
 /**
  * struct ane_fw_hreq - one command sent to the firmware, until answered
@@ -90,20 +120,47 @@ struct ane_fw_host_ring {
  * @heap_iova: device address of @heap.
  * @heap_size: its size.
  * @gate: the single command gate.  Senders hold it for reading while
- *	they write a ring; recovery and boot hold it for writing.  Nests
- *	outside @lock and outside the hardware's CPU lock.
- * @lock: protects @ring indices, @pending, @accepting, the dump being
- *	pulled (@dump, @dump_len, @dump_done), @log and the counters below.
- *	Taken in the interrupt path (the firmware's context).
+ *	they write a ring (program load and unload for their whole command
+ *	sequence); recovery, boot and teardown hold it for writing, so a
+ *	boot never interleaves with a load or unload.  Nests inside the
+ *	client's &ane_file.prog_lock (prepare, unprepare, destroy, release),
+ *	outside @res_lock, @dwp_lock, @lock and the hardware's CPU lock.
+ *	Recovery never takes a client's lock.
+ * @lock: protects @ring indices, @pending, @accepting, @crash_pending,
+ *	the dump being pulled (@dump, @dump_len, @dump_done), @log and the
+ *	counters below.  Taken in the interrupt path (the firmware's
+ *	context); innermost but for the hardware's register lock.
  * @ring: the resolved channels.
  * @pending: commands sent and not yet answered.
  * @accepting: the rings are resolved and the firmware takes commands.
+ * @crash_pending: the crash interrupt came and recovery has not yet
+ *	collected the dump.
  * @wq: boot and dump waits.
- * @recovery_work: the recovery, queued by the crash interrupt.
+ * @space_wq: senders waiting for room in a full command ring.
+ * @recovery_work: the recovery: queued at once by the crash interrupt,
+ *	later for a deferred boot.
  * @rec_ts: when the last recoveries ran (jiffies), for the rate limit.
+ * @boot_needed: the firmware is down and a (deferred) boot is due.  Under
+ *	the gate, as are @backoff_ms, @boot_fails and @crash_boots.
+ * @backoff_ms: the delay of the last deferred boot, 0 when none.
+ * @boot_fails: consecutive failed boots.
+ * @crash_boots: test: boots that crash once up, before the reload.
+ * @stale_lock: one retry of the stale releases at a time.  Inside the
+ *	gate (read), outside @res_lock.
+ * @res_lock: protects @residents, @slots, @pids, @stale, @stale_pid,
+ *	@reloads and the residents' fields.  Inside the gate, outside @lock.
+ * @residents: the programs loaded for clients (&struct ane_fw_resident),
+ *	loaded again by every boot.
+ * @slots: firmware program slots in use (resident or stale).
+ * @pids: firmware process ids in use (resident or stale).
+ * @stale: slots whose release the firmware has not confirmed (a
+ *	timeout): not reused until it does, or until the next boot.
+ * @stale_pid: the process id of each stale slot.
+ * @reloads: programs loaded again by boots after a crash or reset.
  * @recoveries: recoveries so far.
  * @boots: boots so far.
  * @boot_failures: second wakes that never came, and failed boots.
+ * @ring_waits: sends that found their ring full and waited.
  * @irqs: host interrupts taken.
  * @notes: notifications received (errors, resets, signposts, chaining).
  * @errors: error notifications.
@@ -149,12 +206,29 @@ struct ane_fw_host {
 	struct ane_fw_host_ring ring[ANE_FW_NUM_CHANNELS];
 	struct list_head pending;
 	bool accepting;
+	bool crash_pending;
 	wait_queue_head_t wq;
-	struct work_struct recovery_work;
+	wait_queue_head_t space_wq;
+	struct delayed_work recovery_work;
 	unsigned long rec_ts[ANE_FW_HOST_REC_MAX];
+	bool boot_needed;
+	u32 backoff_ms;
+	u32 boot_fails;
+	u32 crash_boots;
+
+	struct mutex stale_lock;	/* retries of stale releases */
+	struct mutex res_lock;		/* residents, slots, pids, stale */
+	struct list_head residents;
+	DECLARE_BITMAP(slots, ANE_FW_MAX_PROGRAMS);
+	DECLARE_BITMAP(pids, ANE_FW_MAX_PROCESSES);
+	DECLARE_BITMAP(stale, ANE_FW_MAX_PROGRAMS);
+	s32 stale_pid[ANE_FW_MAX_PROGRAMS];
+	u32 reloads;
+
 	u32 recoveries;
 	u32 boots;
 	u32 boot_failures;
+	u64 ring_waits;
 	u64 irqs;
 	u64 notes;
 	u64 errors;
@@ -191,6 +265,7 @@ int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
 		      struct ane_dart *dart, atomic_t *fw_state);
 void ane_fw_host_teardown(struct ane_fw_host *h);
 int ane_fw_host_boot(struct ane_fw_host *h, bool warm);
+void ane_fw_host_boot_later(struct ane_fw_host *h);
 int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
 		     const struct ane_fw_cmd_hdr *hdr, const void *body);
 int ane_fw_host_call(struct ane_fw_host *h, u32 chan, u32 id, const void *body,
@@ -199,6 +274,9 @@ int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
 			 const struct ane_fw_cmd_hdr *hdr, const void *body,
 			 void *out, u32 out_len, unsigned int timeout_ms);
 int ane_fw_host_ping(struct ane_fw_host *h);
+int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
+		     const struct ane_fw_load_program *lp);
+void ane_fw_host_unload(struct ane_fw_host *h, struct ane_fw_resident *r);
 typedef void (*ane_fw_host_msg_fn)(struct ane_fw_host *h, u32 ch,
 				   const struct ane_fw_cmd_hdr *hdr,
 				   const u8 *body);

@@ -26,9 +26,19 @@
 #define ANE_PAGES_PER_FRAME	(ANE_DART_PAGE_SIZE / PAGE_SIZE)
 #define ANE_FRAME_ORDER		(ANE_DART_PAGE_SHIFT - PAGE_SHIFT)
 
+/*
+ * Surface memory is charged to the caller's memory cgroup, and a request
+ * the machine or the cgroup cannot satisfy fails with -ENOMEM, quietly,
+ * instead of waking the OOM killer: a client's allocation is not worth a
+ * process of someone else's (security.rst).
+ */
+#define ANE_BO_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
 static void ane_bo_free(struct drm_gem_object *obj)
 {
 	struct ane_bo *bo = to_ane_bo(obj);
+	struct ane_account *acct = bo->acct;
+	u64 charged = bo->charged;
 	u32 i, npages = bo->nframes * ANE_PAGES_PER_FRAME;
 
 	if (bo->vaddr)
@@ -44,6 +54,11 @@ static void ane_bo_free(struct drm_gem_object *obj)
 	kvfree(bo->frame_pa);
 	drm_gem_object_release(obj);
 	kfree(bo);
+	/* The charge goes back once the memory has. */
+	if (acct) {
+		ane_account_uncharge(acct, charged);
+		ane_account_put(acct);
+	}
 }
 
 static struct sg_table *ane_bo_get_sg_table(struct drm_gem_object *obj)
@@ -122,13 +137,13 @@ static struct ane_bo *ane_bo_alloc(struct ane_device *adev, u64 size)
 	struct ane_bo *bo;
 	u32 npages;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	bo->nframes = size >> ANE_DART_PAGE_SHIFT;
 	npages = bo->nframes * ANE_PAGES_PER_FRAME;
-	bo->frame_pa = kvcalloc(bo->nframes, sizeof(*bo->frame_pa), GFP_KERNEL);
-	bo->pages = kvcalloc(npages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->frame_pa = kvcalloc(bo->nframes, sizeof(*bo->frame_pa), ANE_BO_GFP);
+	bo->pages = kvcalloc(npages, sizeof(*bo->pages), ANE_BO_GFP);
 	if (!bo->frame_pa || !bo->pages) {
 		kvfree(bo->frame_pa);
 		kvfree(bo->pages);
@@ -146,7 +161,9 @@ static struct ane_bo *ane_bo_alloc(struct ane_device *adev, u64 size)
  * @size: bytes, rounded up to 16 KB.
  *
  * Each frame is one naturally aligned order-2 allocation (on 4 KB-page
- * kernels), split into individually refcounted pages for mmap.
+ * kernels), split into individually refcounted pages for mmap.  The
+ * memory is charged to the caller's memory cgroup; a client's own limits
+ * are charged by the caller (ane_account_charge()).
  *
  * Return: the surface with one reference, or ERR_PTR(-EINVAL) for a zero
  * size, -E2BIG above %ANE_BO_MAX_SIZE, or -ENOMEM.
@@ -168,8 +185,7 @@ struct ane_bo *ane_bo_create(struct ane_device *adev, u64 size)
 	for (i = 0; i < bo->nframes; i++) {
 		struct page *p;
 
-		p = alloc_pages(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN,
-				ANE_FRAME_ORDER);
+		p = alloc_pages(ANE_BO_GFP | __GFP_ZERO, ANE_FRAME_ORDER);
 		if (!p) {
 			drm_gem_object_put(&bo->base);
 			return ERR_PTR(-ENOMEM);
@@ -261,14 +277,31 @@ int ane_gem_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)
 {
 	struct drm_ane_surface_create *args = data;
+	struct ane_file *af = file->driver_priv;
+	struct ane_account *acct;
 	struct ane_bo *bo;
+	u64 bytes;
 	int ret;
 
-	if (args->flags || args->reserved || args->handle || args->offset)
+	if (args->flags || args->reserved || args->handle || args->offset ||
+	    !args->size)
 		return -EINVAL;
+	if (args->size > ane_limit_surface_size())
+		return -E2BIG;
+	acct = ane_file_account(af);
+	if (IS_ERR(acct))
+		return PTR_ERR(acct);
+	/* Charged before anything is allocated: a refusal costs nothing. */
+	bytes = round_up(args->size, ANE_DART_PAGE_SIZE);
+	ret = ane_account_charge(acct, bytes);
+	if (ret)
+		return ret;
 	bo = ane_bo_create(to_ane_device(dev), args->size);
-	if (IS_ERR(bo))
+	if (IS_ERR(bo)) {
+		ane_account_uncharge(acct, bytes);
 		return PTR_ERR(bo);
+	}
+	ane_bo_set_charge(bo, acct, bytes);
 	ret = drm_gem_create_mmap_offset(&bo->base);
 	if (!ret)
 		ret = drm_gem_handle_create(file, &bo->base, &args->handle);

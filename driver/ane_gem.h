@@ -14,7 +14,9 @@
 
 #include "ane_limits.h"
 
+struct ane_account;
 struct ane_device;
+struct ane_file;
 struct dma_buf_attachment;
 struct sg_table;
 
@@ -27,6 +29,9 @@ struct sg_table;
  *	surface they are the exporter's, and are not freed here.
  * @vaddr: kernel mapping, made on first use, or NULL.
  * @sgt: the importer's scatter list, for an imported surface.
+ * @acct: the client account @charged is charged to (a reference), or NULL
+ *	for the driver's own buffers and imported surfaces.
+ * @charged: bytes charged to @acct, returned when the surface is freed.
  */
 struct ane_bo {
 	struct drm_gem_object base;
@@ -35,6 +40,8 @@ struct ane_bo {
 	struct page **pages;
 	void *vaddr;
 	struct sg_table *sgt;
+	struct ane_account *acct;
+	u64 charged;
 };
 
 #define to_ane_bo(obj) container_of(obj, struct ane_bo, base)
@@ -43,5 +50,13 @@ struct ane_bo *ane_bo_create(struct ane_device *adev, u64 size);
 void *ane_bo_vmap(struct ane_bo *bo);
 
 int ane_gem_sg_check(struct sg_table *sgt, u64 size);
+
+/* ane_quota.c: memory limits and what each client has charged. */
+u64 ane_limit_image_size(void);
+u64 ane_limit_surface_size(void);
+struct ane_account *ane_file_account(struct ane_file *af);
+int ane_account_charge(struct ane_account *acct, u64 bytes);
+void ane_account_uncharge(struct ane_account *acct, u64 bytes);
+void ane_bo_set_charge(struct ane_bo *bo, struct ane_account *acct, u64 bytes);
 
 #endif /* __ANE_GEM_H__ */

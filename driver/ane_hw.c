@@ -8,7 +8,8 @@
  *
  *  - ANE_REG_CPU_CTRL: writing ANE_CPU_RUN releases reset (a kthread
  *    enters the image at the RVBAR); writing 0 asserts it (the image's
- *    halt, then kthread_stop()).  May sleep: process context only.
+ *    halt, then kthread_stop()) and resets the engine with it: queues
+ *    vacant, injected hangs cleared.  May sleep: process context only.
  *  - ANE_REG_FW_DOORBELL: the CPU's doorbell interrupt, while it runs.
  *  - ANE_REG_HOST_IRQ: raises the host interrupt with the written bits;
  *    bits masked off in ANE_REG_HOST_IRQ_MASK are latched and delivered
@@ -159,6 +160,28 @@ out:
 	mutex_unlock(&hw->cpu_lock);
 }
 
+/*
+ * The engine's reset, part of the controller's: every task queue vacant
+ * and disabled, no completion pending, and the injected faults (a hung
+ * queue, an abort that does not clear) gone -- a hang is a state of the
+ * engine that its reset ends, so no firmware boots onto a busy queue.
+ * Called under @lock.
+ */
+static void ane_hw_engine_reset_locked(struct ane_hw *hw)
+{
+	u32 q;
+
+	lockdep_assert_held(&hw->lock);
+	for (q = 0; q < ANE_NUM_HW_QUEUES; q++) {
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q)) = ANE_Q_VACANT;
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_ENABLE(q)) = 0;
+		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_DOORBELL(q)) = 0;
+	}
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_IRQ) = 0;
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_HANG) = 0;
+	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_ABORT_STUCK) = 0;
+}
+
 static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 {
 	mutex_lock(&hw->cpu_lock);
@@ -173,6 +196,8 @@ static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 	}
 	spin_lock_irq(&hw->lock);
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
+	/* the CPU is stopped: nothing submits to the engine any more */
+	ane_hw_engine_reset_locked(hw);
 	spin_unlock_irq(&hw->lock);
 	mutex_unlock(&hw->cpu_lock);
 }

@@ -102,8 +102,8 @@ struct ane_dart *ane_hw_dart(struct ane_hw *hw);
  */
 #define ANE_REG_HOST_IRQ_CLR	0x1308	/* host: write 1s to clear latched */
 #define ANE_REG_ENG_IRQ		0x1500	/* engine -> CPU irq status, W1C */
-#define ANE_REG_ENG_HANG	0x1504	/* fault injection: queues that hang */
-#define ANE_REG_ENG_ABORT_STUCK	0x1508	/* fault injection: aborts that fail */
+#define ANE_REG_ENG_HANG	0x1504	/* fault injection: queues that hang (reset clears) */
+#define ANE_REG_ENG_ABORT_STUCK	0x1508	/* fault injection: aborts that fail (reset clears) */
 #define ANE_REG_ENG_LATENCY_NS	0x150c	/* emulated time per submission */
 /* The engine's interrupt line into the CPU, delivered as a doorbell bit. */
 #define ANE_CPU_IRQ_ENGINE	0x80000000u

@@ -308,6 +308,31 @@ out:
 }
 
 /**
+ * ane_image_validate_header() - validate an image's header alone
+ * @hdr: the header (the image's first bytes), in kernel memory.
+ * @size: the size of the whole image.
+ * @field: receives the name of the offending field (%ANE_IMG_FIELD_LEN
+ *	bytes).
+ *
+ * The header rules of ane_image_validate(), which looks at nothing else
+ * first: ProgramCreate checks the header before it allocates the image,
+ * so an image that cannot be valid costs nothing.  ane_image_validate()
+ * checks the header again, on the kernel's copy of the whole image.
+ *
+ * Return: 0, or -EINVAL with @field set.
+ */
+int ane_image_validate_header(const struct ane_img_header *hdr, size_t size,
+			      char *field)
+{
+	struct ane_img_check c = { .hdr = hdr, .size = size, .field = field };
+
+	field[0] = '\0';
+	if (size < sizeof(*hdr) || size > ANE_IMG_MAX_SIZE)
+		return ane_img_bad(&c, "header.image_size");
+	return ane_img_check_header(&c);
+}
+
+/**
  * ane_image_validate() - validate a program image completely
  * @img: the image, in kernel memory.
  * @size: its size in bytes.
@@ -328,11 +353,8 @@ int ane_image_validate(const void *img, size_t size, char *field)
 	u32 i;
 	int ret;
 
-	field[0] = '\0';
-	if (size < sizeof(*c.hdr) || size > ANE_IMG_MAX_SIZE)
-		return ane_img_bad(&c, "header.image_size");
 	c.hdr = img;
-	ret = ane_img_check_header(&c);
+	ret = ane_image_validate_header(c.hdr, size, field);
 	if (!ret)
 		ret = ane_img_check_bars(&c);
 	if (ret)

@@ -14,6 +14,8 @@
 /* Longest field name ane_image_validate() reports. */
 #define ANE_IMG_FIELD_LEN	64
 
+int ane_image_validate_header(const struct ane_img_header *hdr, size_t size,
+			      char *field);
 int ane_image_validate(const void *img, size_t size, char *field);
 
 #endif /* __ANE_IMAGE_H__ */

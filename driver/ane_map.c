@@ -155,7 +155,7 @@ struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
 		ret = ane_dart_use_placed(sm->map);
 		goto out;
 	}
-	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
+	sm = kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
 	if (!sm) {
 		mutex_unlock(&af->smap_lock);
 		return ERR_PTR(-ENOMEM);
@@ -311,7 +311,7 @@ int ane_sel_memory_map(struct ane_file *af, const struct ane_selector *sel,
 	ctx = ane_file_ctx(af);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	um = kzalloc(struct_size(um, bos, a->num_surfaces), GFP_KERNEL);
+	um = kzalloc(struct_size(um, bos, a->num_surfaces), GFP_KERNEL_ACCOUNT);
 	if (!um)
 		return -ENOMEM;
 
@@ -324,7 +324,7 @@ int ane_sel_memory_map(struct ane_file *af, const struct ane_selector *sel,
 		}
 		nframes += count[i];
 	}
-	frames = kvmalloc_array(nframes, sizeof(*frames), GFP_KERNEL);
+	frames = kvmalloc_array(nframes, sizeof(*frames), GFP_KERNEL_ACCOUNT);
 	if (!frames) {
 		ret = -ENOMEM;
 		goto err;
@@ -431,7 +431,7 @@ int ane_dma_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
 		ret = PTR_ERR(ctx);
 		goto out;
 	}
-	buf = kvmalloc(args->size, GFP_KERNEL);
+	buf = kvmalloc(args->size, GFP_KERNEL_ACCOUNT);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;

@@ -40,8 +40,6 @@
 #define ANE_MAX_PROGRAMS_PER_FILE	64
 /* Default priority of a prepared program (application band 2..7). */
 #define ANE_DEFAULT_PRIORITY		5
-/* How long a lifecycle command may take in the firmware. */
-#define ANE_FW_CALL_MS			2000
 
 /**
  * struct ane_program - a program or an instance of one
@@ -55,8 +53,10 @@
  * @procs: the image's procedure table (inside @image).
  * @bars: the image's bar table (inside @image).
  * @prepared: loaded into the firmware.
- * @slot: firmware program slot while prepared.
- * @pid: firmware process id while prepared.
+ * @fw: its residency in the firmware while prepared: the device-wide
+ *	record every firmware boot loads again (ane_fw_host_load()).
+ * @slot: firmware program slot while prepared (@fw.slot).
+ * @pid: firmware process id while prepared (@fw.pid).
  * @priority: scheduling priority while prepared.
  * @queue_depth: requests it may have in flight.
  * @inter: the intermediate buffer while prepared, or NULL.
@@ -66,7 +66,11 @@
  * @inflight: requests submitted and not yet released.
  * @instances: instances of this program.
  *
- * All but @kref and @inflight are protected by &ane_file.prog_lock.
+ * All but @kref, @inflight and @fw are protected by &ane_file.prog_lock;
+ * @fw is the firmware host's (&ane_fw_host.res_lock) from prepare to
+ * unprepare.  Lock order: &ane_file.prog_lock, then the host's gate (for
+ * reading), then &ane_fw_host.res_lock; the host's recovery holds the
+ * gate for writing and never takes a client's lock.
  * @inflight grows under it and drops without it, at a request's
  * completion (atomic context), so a check for zero under it stays true.
  */
@@ -81,6 +85,7 @@ struct ane_program {
 	const struct ane_img_procedure *procs;
 	const struct ane_img_bar *bars;
 	bool prepared;
+	struct ane_fw_resident fw;
 	int slot;
 	int pid;
 	u32 priority;
@@ -171,30 +176,101 @@ static unsigned int ane_program_count_locked(struct ane_file *af)
 	return n;
 }
 
+/*
+ * ProgramCreate's checks before anything is allocated: the size against
+ * its limit, then the header alone, copied and checked by the validator's
+ * rules (an image that cannot be valid costs nothing, however large its
+ * image_size), then the intermediate buffer it asks for.  Sets @charge to
+ * what the program will hold: its image and the intermediate buffer that
+ * prepare allocates, in 16 KB frames (Documentation/accel/ane/security.rst).
+ */
+static int ane_program_create_check(struct ane_file *af,
+				    const struct drm_ane_program_create *pc,
+				    struct ane_img_header *hdr, u64 *charge)
+{
+	char field[ANE_IMG_FIELD_LEN];
+	bool full;
+	int ret;
+
+	if (pc->flags || !pc->image_size)
+		return -EINVAL;
+	if (pc->image_size > ane_limit_image_size())
+		return -E2BIG;
+	memset(hdr, 0, sizeof(*hdr));
+	if (pc->image_size >= sizeof(*hdr) &&
+	    copy_from_user(hdr, u64_to_user_ptr(pc->image), sizeof(*hdr)))
+		return -EFAULT;
+	ret = ane_image_validate_header(hdr, pc->image_size, field);
+	if (ret) {
+		dev_info_ratelimited(af->adev->drm.dev,
+				     "ProgramCreate: image refused at field %s (%d)\n",
+				     field[0] ? field : "?", ret);
+		return ret;
+	}
+	if (hdr->intermediate_size > ane_limit_surface_size())
+		return -E2BIG;
+
+	mutex_lock(&af->prog_lock);
+	full = ane_program_count_locked(af) >= ANE_MAX_PROGRAMS_PER_FILE;
+	mutex_unlock(&af->prog_lock);
+	if (full)
+		return -ENOSPC;
+
+	*charge = round_up(pc->image_size, ANE_DART_PAGE_SIZE) +
+		  round_up(hdr->intermediate_size, ANE_DART_PAGE_SIZE);
+	return 0;
+}
+
 /* Control selector 3. */
 int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 			   void *args)
 {
 	struct drm_ane_program_create *pc = args;
 	struct ane_device *adev = af->adev;
+	const void __user *uimg = u64_to_user_ptr(pc->image);
 	char field[ANE_IMG_FIELD_LEN];
+	struct ane_img_header hdr;
+	struct ane_account *acct;
 	struct ane_program *p;
+	u64 charge;
 	int ret;
 
-	if (pc->flags || !pc->image_size || pc->image_size > ANE_IMG_MAX_SIZE)
-		return -EINVAL;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
+	ret = ane_program_create_check(af, pc, &hdr, &charge);
+	if (ret)
+		return ret;
+	acct = ane_file_account(af);
+	if (IS_ERR(acct))
+		return PTR_ERR(acct);
+	ret = ane_account_charge(acct, charge);
+	if (ret) {
+		ane_dbg(adev, "ProgramCreate: %llu bytes over a memory limit: %d\n",
+			charge, ret);
+		return ret;
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
+	if (!p) {
+		ane_account_uncharge(acct, charge);
 		return -ENOMEM;
+	}
 	kref_init(&p->kref);
 	p->adev = adev;
 	p->slot = -1;
 	p->pid = -1;
 
 	ret = ane_kbuf_alloc(adev, pc->image_size, ANE_USAGE_PROGRAM, &p->image);
-	if (ret)
+	if (ret) {
+		ane_account_uncharge(acct, charge);
 		goto err_free;
-	if (copy_from_user(p->image.vaddr, u64_to_user_ptr(pc->image), pc->image_size)) {
+	}
+	/* From here the image returns the charge when it is freed. */
+	ane_bo_set_charge(p->image.bo, acct, charge);
+	/*
+	 * The header is the copy already checked, not read again: the rest
+	 * of the image cannot change what was charged for.
+	 */
+	memcpy(p->image.vaddr, &hdr, sizeof(hdr));
+	if (copy_from_user(p->image.vaddr + sizeof(hdr), uimg + sizeof(hdr),
+			   pc->image_size - sizeof(hdr))) {
 		ret = -EFAULT;
 		goto err_free;
 	}
@@ -205,7 +281,7 @@ int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 				     field[0] ? field : "?", ret);
 		goto err_free;
 	}
-	p->hdr = *(const struct ane_img_header *)p->image.vaddr;
+	p->hdr = hdr;
 	p->procs = p->image.vaddr + p->hdr.procedures_offset;
 	p->bars = p->image.vaddr + p->hdr.bars_offset;
 	p->token = ane_new_token(adev);
@@ -253,36 +329,23 @@ static struct ane_fw_host *ane_host(struct ane_file *af)
 	return af->adev->fwh;
 }
 
-static int ane_program_fw_call(struct ane_file *af, u32 id, int slot, int pid,
-			       const void *body, u32 len)
-{
-	struct ane_fw_cmd_hdr hdr = {
-		.id = id, .size = len, .program_id = slot, .process_id = pid,
-	};
-
-	return ane_fw_host_call_hdr(ane_host(af), ANE_FW_CH_BUF_H2T, &hdr, body,
-				    NULL, 0, ANE_FW_CALL_MS);
-}
-
-/* Drop what prepare set up.  Called with prog_lock held. */
+/*
+ * Drop what prepare set up.  Called with prog_lock held.  The firmware
+ * host takes the slot and process back whatever the firmware's state:
+ * a release it cannot confirm keeps them reserved, never reused early.
+ */
 static void ane_program_unload_locked(struct ane_file *af, struct ane_program *p,
 				      bool tell_fw)
 {
-	struct ane_device *adev = af->adev;
-
 	lockdep_assert_held(&af->prog_lock);
-	if (tell_fw) {
-		ane_program_fw_call(af, ANE_CTL_TERMINATE_PROCESS, p->slot, p->pid, NULL, 0);
-		ane_program_fw_call(af, ANE_CTL_UNLOAD_PROGRAM, p->slot, -1, NULL, 0);
-	}
+	if (tell_fw)
+		ane_fw_host_unload(ane_host(af), &p->fw);
 	if (p->inter_map)
 		WARN_ON(ane_dart_unmap(p->inter_map));
 	if (p->inter)
 		drm_gem_object_put(&p->inter->base);
 	p->inter = NULL;
 	p->inter_map = NULL;
-	ida_free(&adev->fw_pids, p->pid);
-	ida_free(&adev->fw_slots, p->slot);
 	p->pid = -1;
 	p->slot = -1;
 	p->prepared = false;
@@ -314,17 +377,6 @@ int ane_sel_program_prepare(struct ane_file *af, const struct ane_selector *sel,
 	if (ret)
 		goto out;
 
-	p->slot = ida_alloc_max(&adev->fw_slots, ANE_FW_MAX_PROGRAMS - 1, GFP_KERNEL);
-	if (p->slot < 0) {
-		ret = p->slot == -ENOSPC ? -EBUSY : p->slot;
-		goto out;
-	}
-	p->pid = ida_alloc_max(&adev->fw_pids, ANE_FW_MAX_PROCESSES - 1, GFP_KERNEL);
-	if (p->pid < 0) {
-		ret = p->pid == -ENOSPC ? -EBUSY : p->pid;
-		ida_free(&adev->fw_slots, p->slot);
-		goto out;
-	}
 	if (p->hdr.intermediate_size) {
 		p->inter = ane_bo_create(adev, p->hdr.intermediate_size);
 		if (IS_ERR(p->inter)) {
@@ -344,14 +396,12 @@ int ane_sel_program_prepare(struct ane_file *af, const struct ane_selector *sel,
 	lp.proc_nbr = p->hdr.num_procedures;
 	lp.image_iova = p->image.iova;
 	lp.image_size = p->hdr.image_size;
-	ret = ane_program_fw_call(af, ANE_CTL_LOAD_PROGRAM, p->slot, -1, &lp, sizeof(lp));
+	/* A slot, a process, LOAD_PROGRAM and CREATE_PROCESS, or nothing. */
+	ret = ane_fw_host_load(ane_host(af), &p->fw, &lp);
 	if (ret)
 		goto err_unload;
-	ret = ane_program_fw_call(af, ANE_CTL_CREATE_PROCESS, p->slot, p->pid, NULL, 0);
-	if (ret) {
-		ane_program_fw_call(af, ANE_CTL_UNLOAD_PROGRAM, p->slot, -1, NULL, 0);
-		goto err_unload;
-	}
+	p->slot = p->fw.slot;
+	p->pid = p->fw.pid;
 	p->prepared = true;
 	p->priority = pp->in.priority ?: ANE_DEFAULT_PRIORITY;
 	p->queue_depth = pp->in.queue_depth ?: ANE_DART_MAX_INFLIGHT;
@@ -585,6 +635,7 @@ static void ane_request_complete(struct ane_fw_hreq *hreq)
 	if (hreq->len >= sizeof(*pe)) {
 		rq->event->ev.exec_ns = pe->exec_ns;
 		atomic64_add(pe->exec_ns, &af->engine_ns);
+		atomic64_add(pe->exec_ns, &af->adev->engine_ns);
 	}
 
 	ane_request_unpin(rq);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Device properties of Table 27.9 in sysfs.
+ * Device properties of Table 27.9 in sysfs, and the engine's health:
+ * busy time, firmware state and recoveries.
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <linux/device.h>
+#include <linux/math64.h>
 #include <linux/sysfs.h>
 
+#include <drm/ane_accel.h>
+
 #include "ane_drv.h"
+#include "ane_fw_host.h"
 
 #define ANE_PROP_UINT(_name, _value) \
 	static ssize_t _name##_show(struct device *dev, \
@@ -59,7 +64,64 @@ static const struct attribute_group ane_prop_group = {
 	.attrs = ane_prop_attrs,
 };
 
+/*
+ * The engine's health, next to properties/ in the device's directory:
+ * read without a lock (a counter or a state read once; each value is
+ * consistent on its own, not with the others).
+ */
+static ssize_t busy_time_us_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%llu\n",
+			  div_u64((u64)atomic64_read(&adev->engine_ns),
+				  NSEC_PER_USEC));
+}
+static DEVICE_ATTR_RO(busy_time_us);
+
+static ssize_t firmware_state_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	static const char * const names[] = {
+		[ANE_FW_STATE_OFF] = "off",
+		[ANE_FW_STATE_BOOTING] = "booting",
+		[ANE_FW_STATE_READY] = "ready",
+		[ANE_FW_STATE_RECOVERING] = "recovering",
+		[ANE_FW_STATE_DEAD] = "dead",
+	};
+	struct ane_device *adev = dev_get_drvdata(dev);
+	int s = atomic_read(&adev->fw_state);
+
+	return sysfs_emit(buf, "%s\n", s >= 0 && s < ARRAY_SIZE(names) ?
+			  names[s] : "unknown");
+}
+static DEVICE_ATTR_RO(firmware_state);
+
+static ssize_t recoveries_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n",
+			  adev->fwh ? READ_ONCE(adev->fwh->recoveries) : 0);
+}
+static DEVICE_ATTR_RO(recoveries);
+
+static struct attribute *ane_health_attrs[] = {
+	&dev_attr_busy_time_us.attr,
+	&dev_attr_firmware_state.attr,
+	&dev_attr_recoveries.attr,
+	NULL,
+};
+
+/* /sys/class/accel/accelN/device/<name> */
+static const struct attribute_group ane_health_group = {
+	.attrs = ane_health_attrs,
+};
+
 const struct attribute_group *ane_sysfs_groups[] = {
 	&ane_prop_group,
+	&ane_health_group,
 	NULL,
 };

@@ -490,6 +490,8 @@ struct ane_fw {
 	u64 chain_dropped;
 	u64 ring_full;
 	u64 busy_ns;
+	u32 engine_isa;		/* enum ane_math_isa, picked at boot */
+	u64 engine_ops[ANE_FW_ENGINE_ISAS];	/* ops completed on each ISA */
 
 	/* Fault state: set by ane_fw_panic(), acted on by the main loop. */
 	bool crashed;

@@ -211,7 +211,10 @@ struct ane_fw_channel_table {
  *	holds messages back; the consumer, having advanced @tail, clears it
  *	and rings %ANE_FW_DB_CONSUMED.  Each side writes its index (or the
  *	flag) before a full barrier and reads the other's after it, so a
- *	drain is never missed.  Without it the host rings nothing.
+ *	drain is never missed.  Without it the host rings nothing.  On an
+ *	H2T ring the roles swap: the host, finding it full, sets the flag;
+ *	the firmware, having advanced @tail, clears it and raises the
+ *	ring's answer interrupt (IO_T2H for IO, T2H for the others).
  * @pad2: zero.
  *
  * Slot data starts at the header address + sizeof(struct ane_fw_ring_hdr).
@@ -1051,6 +1054,11 @@ struct ane_fw_dump_section_hdr {
 #define ANE_FW_STATUS_TASKS		12
 #define ANE_FW_STATUS_POOLS		8
 
+/* The engine's instruction sets, in ane_fw_status_page.engine_isa. */
+#define ANE_FW_ENGINE_ISA_SSE2		0	/* SSE2 kernels only */
+#define ANE_FW_ENGINE_ISA_AVX2		1	/* the GEMM on AVX2 + FMA + F16C */
+#define ANE_FW_ENGINE_ISAS		2
+
 /**
  * struct ane_fw_pool_info - capacity of one kernel-object pool
  * @name: pool name.
@@ -1084,6 +1092,10 @@ struct ane_fw_pool_info {
  * @uptime_ns: time since boot.
  * @tasks: the task list.
  * @pools: the object pools.
+ * @engine_isa: the instruction set the engine runs (ANE_FW_ENGINE_ISA_*),
+ *	picked at boot: the widest the CPU has.
+ * @engine_pad: zero.
+ * @engine_ops: operations the engine completed on each instruction set.
  */
 struct ane_fw_status_page {
 	__u32 magic;
@@ -1103,6 +1115,9 @@ struct ane_fw_status_page {
 	__u64 uptime_ns;
 	struct ane_fw_dump_task tasks[ANE_FW_STATUS_TASKS];
 	struct ane_fw_pool_info pools[ANE_FW_STATUS_POOLS];
+	__u32 engine_isa;
+	__u32 engine_pad;
+	__u64 engine_ops[ANE_FW_ENGINE_ISAS];
 };
 
 /* Layout checks: the wire never changes silently. */

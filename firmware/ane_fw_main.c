@@ -20,6 +20,7 @@
 
 #include "driver/ane_hw.h"
 #include "ane_fw.h"
+#include "ane_fw_engine.h"
 #include "ane_fw_image.h"
 
 static_assert(ANE_FW_DB_ENGINE == ANE_CPU_IRQ_ENGINE);
@@ -50,6 +51,18 @@ static const struct {
 
 /* What a pump waiting for outbox room shows as its blocked_on. */
 static const char ane_fw_blocked_t2h[] = "T2H space";
+/* What the server waiting for room in the terminator's queue shows. */
+static const char ane_fw_blocked_term[] = "terminator queue";
+
+/*
+ * Room in the terminator's queue for one more TERMINATE_PROCESS, one
+ * message spare: the server, of higher priority, would otherwise fill it
+ * and the next one would be lost, its host waiting in vain.
+ */
+static bool ane_fw_terminator_has_room(struct ane_fw *fw)
+{
+	return fw->tasks[ANE_FW_T_TERMINATOR].q->count + 1 < ANE_FW_QUEUE_DEPTH;
+}
 
 #define ANE_FW_CHTBL_OFFSET	0x1000
 #define ANE_FW_SHARED_START	0x2000
@@ -210,14 +223,32 @@ static int ane_fw_ring_body(struct ane_fw *fw, u32 ch, u32 seq, void *buf,
 			  sizeof(struct ane_fw_cmd_hdr), buf, len, false);
 }
 
+/*
+ * Give an H2T slot back.  A host that found the ring full asked to hear
+ * of the room (&ane_fw_ring_hdr.space_wanted): the flag is read after the
+ * new tail is written, so either the host, reading the tail again after
+ * setting it, sees the room, or we see the flag and interrupt it.
+ */
 static void ane_fw_ring_consume(struct ane_fw *fw, u32 ch)
 {
 	struct ane_fw_ring *r = &fw->ring[ch];
+	u32 want = 0;
 
 	r->idx++;
 	smp_mb();	/* done with the slot before the host may reuse it */
 	ane_hw_dma(fw->hw, 0, r->iova + offsetof(struct ane_fw_ring_hdr, tail),
 		   &r->idx, 4, true);
+	smp_mb();	/* the new tail before the host's request is read */
+	if (ane_fw_ring_read_u32(fw, ch,
+				 offsetof(struct ane_fw_ring_hdr, space_wanted),
+				 &want) || !want)
+		return;
+	want = 0;
+	ane_hw_dma(fw->hw, 0,
+		   r->iova + offsetof(struct ane_fw_ring_hdr, space_wanted),
+		   &want, 4, true);
+	ane_fw_raise(fw, ch == ANE_FW_CH_IO ? ANE_HOST_IRQ_IO_T2H :
+					      ANE_HOST_IRQ_T2H);
 }
 
 static bool ane_fw_ring_has_room(struct ane_fw *fw, u32 ch)
@@ -631,6 +662,9 @@ static int ane_fw_status_snapshot(struct ane_fw *fw)
 	p->chain_dropped = fw->chain_dropped;
 	p->ring_full = fw->ring_full;
 	p->uptime_ns = ane_fw_now(fw);
+	p->engine_isa = fw->engine_isa;
+	for (i = 0; i < ANE_FW_ENGINE_ISAS; i++)
+		p->engine_ops[i] = fw->engine_ops[i];
 	ane_fw_fill_tasks(fw, p->tasks, ANE_FW_STATUS_TASKS, &p->ntasks);
 	p->npools = ANE_FW_NUM_POOLS;
 	for (i = 0; i < ANE_FW_NUM_POOLS; i++) {
@@ -913,8 +947,12 @@ static bool ane_fw_ctl_async(struct ane_fw *fw, u32 chan, u32 seq,
 		if (hdr->process_id < 0 ||
 		    hdr->process_id >= ANE_FW_MAX_PROCESSES)
 			return false;
-		ane_fw_post_task(fw, ANE_FW_T_TERMINATOR, ANE_FW_MSG_TERMINATE,
-				 hdr->process_id, (u64)chan << 32 | seq);
+		/* never lost: refused if the queue is full after all */
+		if (ane_fw_post_task(fw, ANE_FW_T_TERMINATOR,
+				     ANE_FW_MSG_TERMINATE, hdr->process_id,
+				     (u64)chan << 32 | seq))
+			ane_fw_reply(fw, ANE_FW_CH_BUF_T2H, seq, hdr,
+				     ANE_FW_ST_BUSY, NULL, 0);
 		return true;
 	}
 	return false;
@@ -931,12 +969,18 @@ static enum ane_fw_result ane_fw_ring_handle(struct ane_fw *fw,
 	u32 seq, out_len;
 	int st;
 
-	/* Backpressure: room for our replies, and for a new request. */
+	/*
+	 * Backpressure: room for our replies, for a new request, and on the
+	 * control channels for a process teardown (the command is not read
+	 * yet: any of them waits).
+	 */
 	if (fw->outbox_count + 2 > ANE_FW_NUM_OUTBOX ||
-	    (ch == ANE_FW_CH_IO && !ane_fw_exec_can_accept(fw))) {
+	    (ch == ANE_FW_CH_IO && !ane_fw_exec_can_accept(fw)) ||
+	    (ch != ANE_FW_CH_IO && !ane_fw_terminator_has_room(fw))) {
 		t->state = ANE_FW_TASK_BLOCKED;
 		t->blocked_on = fw->outbox_count + 2 > ANE_FW_NUM_OUTBOX ?
-				ane_fw_blocked_t2h : "request pool";
+				ane_fw_blocked_t2h : ch == ANE_FW_CH_IO ?
+				"request pool" : ane_fw_blocked_term;
 		return ANE_FW_BLOCK;
 	}
 	if (ane_fw_ring_peek(fw, ch, &hdr, &seq))
@@ -1012,7 +1056,13 @@ static enum ane_fw_result ane_fw_terminator_handle(struct ane_fw *fw,
 				      .process_id = m->arg, .program_id = -1 };
 	u32 chan = m->data >> 32, seq = (u32)m->data;
 	struct ane_fw_process *p;
+	struct ane_fw_task *srv;
 
+	/* this message leaves the queue: the server may post the next one */
+	srv = &fw->tasks[ANE_FW_T_SERVER];
+	if (srv->state == ANE_FW_TASK_BLOCKED &&
+	    srv->blocked_on == ane_fw_blocked_term)
+		srv->state = ANE_FW_TASK_RUNNABLE;
 	if (m->type != ANE_FW_MSG_TERMINATE || m->arg >= ANE_FW_MAX_PROCESSES)
 		return ANE_FW_DONE;
 	p = &fw->processes[m->arg];
@@ -1094,6 +1144,7 @@ static int ane_fw_kernel_init(struct ane_fw *fw)
 		return -ENOSPC;
 	ane_fw_timer_arm(fw, fw->load_timer, NSEC_PER_SEC, 0);
 	ane_fw_exec_init(fw);
+	fw->engine_isa = ane_fw_engine_init();	/* the widest ISA the CPU has */
 	return 0;
 }
 

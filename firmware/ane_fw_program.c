@@ -468,10 +468,12 @@ static u64 ane_fw_dense_bytes(const u32 *dim)
 
 /*
  * The operation, chunk by chunk, as ane_fw_engine_run() runs it, with the
- * deadline and a halt checked between chunks.
+ * deadline and a halt checked between chunks, on the instruction set
+ * picked at boot (ane_fw_engine_init()); counted per instruction set.
  */
 static int ane_fw_run_op(struct ane_fw_run *x, const struct ane_op_desc *d)
 {
+	u32 isa = ane_math_get_isa();
 	u64 i, n;
 	int st;
 
@@ -493,6 +495,8 @@ static int ane_fw_run_op(struct ane_fw_run *x, const struct ane_op_desc *d)
 			return ANE_FW_ST_INVALID;
 		cond_resched();
 	}
+	if (isa < ANE_FW_ENGINE_ISAS)
+		x->fw->engine_ops[isa]++;
 	return ANE_FW_ST_OK;
 }
 

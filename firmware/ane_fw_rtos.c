@@ -204,7 +204,13 @@ static bool ane_fw_queue_has(const struct ane_fw_queue *q, u32 type, u32 arg)
  * head and the task in the state the handler set.  A BLOCKED task still
  * serves its interrupt queue: only its task-context work waits, and the
  * interrupts are often what unblocks it (an engine completion freeing the
- * request pool the task is blocked on).
+ * request pool the task is blocked on).  An interrupt message whose
+ * handler blocks the task is task-context work after all: it moves to the
+ * end of the task queue (unless the same message waits there already)
+ * and runs once the task is unblocked -- left at the head of the
+ * interrupt queue, it would run again at once, and again, and the
+ * firmware would spin instead of waiting for what unblocks it (a host
+ * draining a full ring, say).
  *
  * Return: true if a message ran.
  */
@@ -241,6 +247,12 @@ bool ane_fw_run_one(struct ane_fw *fw)
 	best->cur_from_irq = q == best->irq_q;
 	if (best->handle(fw, best, &m) == ANE_FW_BLOCK) {
 		fw->current_task = NULL;
+		if (q == best->irq_q && best->state == ANE_FW_TASK_BLOCKED &&
+		    (ane_fw_queue_has(best->q, m.type, m.arg) ||
+		     !ane_fw_post(best->q, &m))) {
+			q->rd = (q->rd + 1) % ANE_FW_QUEUE_DEPTH;
+			q->count--;
+		}
 		return true;
 	}
 	fw->current_task = NULL;

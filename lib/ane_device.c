@@ -19,38 +19,28 @@
 
 #include "ane_internal.h"
 
+const char *ane_version(void)
+{
+	return ANE_VERSION;
+}
+
+/*
+ * The errno's symbolic name from the C library (strerrorname_np(), glibc
+ * 2.32+), "OK" for 0 and "errno N" for a value it does not know.
+ */
 const char *ane_errno_name(int err)
 {
-	switch (err < 0 ? -err : err) {
-	case 0: return "OK";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOTCONN: return "ENOTCONN";
-	case EISCONN: return "EISCONN";
-	case EBADRQC: return "EBADRQC";
-	case ESHUTDOWN: return "ESHUTDOWN";
-	case ENODEV: return "ENODEV";
-	case ENOENT: return "ENOENT";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case EFAULT: return "EFAULT";
-	case ENOMEM: return "ENOMEM";
-	case EBUSY: return "EBUSY";
-	case ENOTTY: return "ENOTTY";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case ENXIO: return "ENXIO";
-	case EIO: return "EIO";
-	case ECANCELED: return "ECANCELED";
-	case E2BIG: return "E2BIG";
-	case ENOSPC: return "ENOSPC";
-	case ERANGE: return "ERANGE";
-	case ESRCH: return "ESRCH";
-	case EBADF: return "EBADF";
-	case EAGAIN: return "EAGAIN";
-	case EBADFD: return "EBADFD";
-	case EALREADY: return "EALREADY";
-	default: return "E?";
-	}
+	static __thread char unknown[24];
+	const char *name;
+
+	err = err < 0 ? -err : err;
+	if (!err)
+		return "OK";
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(unknown, sizeof(unknown), "errno %d", err);
+	return unknown;
 }
 
 /* What a selector errno means in this ABI (Documentation/accel/ane/uapi.rst). */
@@ -64,8 +54,8 @@ static const char *ane_errno_hint(int err)
 	case EBADRQC: return "the selector belongs to the other client space";
 	case ESHUTDOWN: return "the client was closed by DeviceClose";
 	case ENODEV: return "the device was removed (driver unbound or unloaded)";
-	case EACCES: return "permission denied: check the node's group (render)";
-	case ENOENT: return "no such node: is ane.ko loaded?";
+	case EACCES: return "permission denied: check the node's group (render); `anectl doctor` says what to fix";
+	case ENOENT: return "no such node: is ane.ko loaded? (`anectl doctor` checks)";
 	default: return strerror(err);
 	}
 }
@@ -114,17 +104,22 @@ void ane__ok(struct ane_dev *dev)
 	dev->err[0] = '\0';
 }
 
-/* One selector ioctl; on failure the message names the selector. */
+/*
+ * One selector ioctl, -EAGAIN waited out for the handle's timeout; on
+ * failure the message names the selector (and the firmware state).
+ */
 static int ane_sel(struct ane_dev *dev, unsigned long cmd, void *args,
 		   const char *what)
 {
+	struct ane__retry r;
+	uint64_t now = ane__now_ns();
 	int ret;
 
-	do {
-		ret = ioctl(dev->fd, cmd, args);
-	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
-	if (ret < 0)
-		return ane__fail(dev, errno, "%s", what);
+	ane__retry_init(&r, ANE__RETRY_EAGAIN, now,
+			ane__deadline(now, dev->timeout_ns), 0);
+	ret = ane__ioctl(dev, cmd, args, &r);
+	if (ret)
+		return ane__fail_retry(dev, -ret, &r, NULL, "%s", what);
 	ane__ok(dev);
 	return 0;
 }
@@ -230,6 +225,7 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 	}
 	dev->fd = -1;
 	dev->kind = kind;
+	dev->timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
 
 	if (kind != ANE_KIND_CONTROL && kind != ANE_KIND_DIRECT) {
 		ret = ane__fail(dev, EINVAL, "ane_open: kind %d is neither control (0) nor direct (1)",
@@ -321,6 +317,7 @@ int ane_adopt_fd(int fd, enum ane_client_kind kind, const char *name,
 	dev->fd = fd;
 	dev->kind = kind;
 	dev->open = 1;
+	dev->timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
 	if (name)
 		snprintf(dev->node, sizeof(dev->node), "%s", name);
 	else

@@ -51,7 +51,89 @@ struct ane_dev {
 	size_t n_inflight, cap_inflight;
 	/* The ProgramSendRequest tuple, reused: all zero between requests. */
 	struct drm_ane_send_request *sr;
+	/* How long calls without a deadline of their own retry (ns). */
+	uint64_t timeout_ns;
 };
+
+/* ------------------------------------------------------------ retries
+ *
+ * Every ioctl goes through ane__ioctl(), which waits out what the call
+ * allows (Documentation/accel/ane/libane.rst, "Retries and timeouts"):
+ * EINTR is restarted at once, EAGAIN (the firmware boots or recovers) is
+ * retried after a pause that doubles from ANE__BACKOFF_MIN_NS up to
+ * ANE__BACKOFF_MAX_NS, and EBUSY (a queue is full) is retried after
+ * poll()ing the file for a completion event for as long.  Nothing is
+ * retried past the call's deadline; then the last errno is returned.
+ */
+#define ANE__RETRY_EAGAIN	0x1u	/* wait out -EAGAIN until the deadline */
+#define ANE__RETRY_EBUSY	0x2u	/* wait out -EBUSY until busy_deadline */
+
+#define ANE__BACKOFF_MIN_NS	50000ull	/* 50 us */
+#define ANE__BACKOFF_MAX_NS	4000000ull	/* 4 ms */
+
+/* One call's retry state; ane__retry_init() fills it. */
+struct ane__retry {
+	unsigned int flags;		/* ANE__RETRY_* */
+	uint64_t start;			/* CLOCK_MONOTONIC ns */
+	uint64_t deadline;		/* EAGAIN and EINTR; ANE_WAIT_FOREVER: none */
+	uint64_t busy_deadline;		/* EBUSY, never after deadline */
+	uint64_t backoff;		/* the next pause */
+	unsigned int n_again;		/* EAGAIN answers so far */
+	unsigned int n_busy;		/* EBUSY answers so far */
+	unsigned int n_intr;		/* EINTR answers so far */
+};
+
+/* What to do after a failed attempt (ane__retry_step()). */
+enum ane__retry_action {
+	ANE__GIVE_UP = 0,		/* return the errno */
+	ANE__RESTART = 1,		/* call again at once (EINTR) */
+	ANE__SLEEP = 2,			/* sleep *pause_ns, then call again */
+	ANE__POLL = 3,			/* poll the file *pause_ns at most, read
+					 * what it has, then call again */
+};
+
+void ane__retry_init(struct ane__retry *r, unsigned int flags, uint64_t now,
+		     uint64_t deadline, uint64_t busy_deadline);
+/*
+ * The policy, a pure function of the state, the errno and the time: what
+ * to do after an attempt failed with @err (positive) at @now.
+ */
+enum ane__retry_action ane__retry_step(struct ane__retry *r, int err,
+				       uint64_t now, uint64_t *pause_ns);
+
+/* CLOCK_MONOTONIC in ns; @now + @rel_ns, saturating at ANE_WAIT_FOREVER. */
+uint64_t ane__now_ns(void);
+uint64_t ane__deadline(uint64_t now, uint64_t rel_ns);
+
+/*
+ * ioctl(2) on @dev's file with @r's policy; 0 or -errno, no message.
+ * @r must be initialised; afterwards it says how long and how often the
+ * call was retried.
+ */
+int ane__ioctl(struct ane_dev *dev, unsigned long cmd, void *arg,
+	       struct ane__retry *r);
+
+/*
+ * The system call ane__ioctl() makes: ioctl(2), or, when set (the host
+ * tests do), this hook, which returns -1 and sets errno like ioctl(2).
+ */
+extern int (*ane__ioctl_hook)(int fd, unsigned long cmd, void *arg);
+
+/*
+ * Read the completion events @dev's file has into its queue (ane_run.c);
+ * 0 also when there were none.
+ */
+int ane__read_events(struct ane_dev *dev);
+
+/*
+ * The message and return value of a call that failed with -@err after
+ * @r's retries: an EAGAIN names the firmware state GetStatus reports
+ * (-EIO for ANE_FW_STATE_DEAD, else -EAGAIN); an errno that was retried
+ * says for how long; otherwise as ane__fail_hint().
+ */
+__attribute__((format(printf, 5, 6)))
+int ane__fail_retry(struct ane_dev *dev, int err, const struct ane__retry *r,
+		    const char *hint, const char *fmt, ...);
 
 /*
  * Leave "ane: <node>: <what>: <ERRNO> (<hint>)" in @dev and return -@err;

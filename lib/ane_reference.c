@@ -229,11 +229,12 @@ static void run_conv(const struct ane__op *op, const struct ane__tensor *t,
 							for (kw = 0; kw < wd[3]; kw++) {
 								int64_t ih = (int64_t)(oh * op->stride[0] + kh * op->dilation[0]) - op->pad[0];
 								int64_t iw = (int64_t)(ow * op->stride[1] + kw * op->dilation[1]) - op->pad[2];
+								double xv = 0.0;	/* zero padding */
 
-								if (ih < 0 || iw < 0 || ih >= xd[2] || iw >= xd[3])
-									continue;
-								acc += (double)at(x, xd, n, g * cin_g + ci, (uint64_t)ih, (uint64_t)iw) *
-								       at(wt, wd, co, ci, kh, kw);
+								if (ih >= 0 && iw >= 0 && ih < xd[2] && iw < xd[3])
+									xv = at(x, xd, n, g * cin_g + ci, (uint64_t)ih, (uint64_t)iw);
+								/* a padded tap adds w * 0: NaN for an inf or NaN w */
+								acc += xv * at(wt, wd, co, ci, kh, kw);
 							}
 					if (b)
 						acc += b[co];

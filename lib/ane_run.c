@@ -41,29 +41,30 @@ struct ane_surface {
  * for up to this long (a request that is really in flight makes the
  * caller wait that long for its -EBUSY).
  */
-#define BUSY_RETRY_NS	100000000ull	/* 100 ms, polled every millisecond */
+#define BUSY_RETRY_NS	100000000ull	/* 100 ms */
 
-/* An ioctl, restarted on EINTR/EAGAIN; -errno on failure, no message. */
-static int xioctl(struct ane_dev *dev, unsigned long cmd, void *arg)
+/*
+ * An ioctl with -EAGAIN waited out for the handle's timeout, and -EBUSY
+ * for @busy_ns of it; -errno on failure, no message (ane__fail_retry()
+ * writes it from @r).
+ */
+static int xioctl_r(struct ane_dev *dev, unsigned long cmd, void *arg,
+		    uint64_t busy_ns, struct ane__retry *r)
 {
-	int ret;
+	uint64_t now = ane__now_ns();
 
-	do {
-		ret = ioctl(dev->fd, cmd, arg);
-	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
-	return ret < 0 ? -errno : 0;
+	ane__retry_init(r, ANE__RETRY_EAGAIN | (busy_ns ? ANE__RETRY_EBUSY : 0),
+			now, ane__deadline(now, dev->timeout_ns),
+			ane__deadline(now, busy_ns));
+	return ane__ioctl(dev, cmd, arg, r);
 }
 
-/* xioctl(), retried while it answers -EBUSY, for BUSY_RETRY_NS at most. */
-static int xioctl_busy(struct ane_dev *dev, unsigned long cmd, void *arg)
+/* xioctl_r() without -EBUSY retries, for calls whose message is plain. */
+static int xioctl(struct ane_dev *dev, unsigned long cmd, void *arg)
 {
-	const struct timespec ms = { 0, 1000000 };
-	unsigned int tries = (unsigned int)(BUSY_RETRY_NS / 1000000);
-	int ret;
+	struct ane__retry r;
 
-	while ((ret = xioctl(dev, cmd, arg)) == -EBUSY && tries--)
-		nanosleep(&ms, NULL);
-	return ret;
+	return xioctl_r(dev, cmd, arg, 0, &r);
 }
 
 /* What an errno means for one call, where the generic hint is vague. */
@@ -152,6 +153,7 @@ int ane_program_create(struct ane_dev *dev, const void *image, size_t size,
 	struct drm_ane_program_create pc;
 	struct ane_img_header h;
 	struct ane_program *prog;
+	struct ane__retry r;
 	uint64_t token = 0;
 	int ret;
 
@@ -193,12 +195,12 @@ int ane_program_create(struct ane_dev *dev, const void *image, size_t size,
 	pc.image = (uintptr_t)image;
 	pc.image_size = size;
 	pc.token_ptr = (uintptr_t)&token;
-	ret = xioctl(dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc);
+	ret = xioctl_r(dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc, 0, &r);
 	if (ret) {
 		free(prog);
-		return ane__fail_hint(dev, -ret,
-				      pick_hint(-ret, create_hints),
-				      "ProgramCreate (control selector 3) of a %zu-byte image", size);
+		return ane__fail_retry(dev, -ret, &r,
+				       pick_hint(-ret, create_hints),
+				       "ProgramCreate (control selector 3) of a %zu-byte image", size);
 	}
 	prog->dev = dev;
 	prog->token = token;
@@ -216,6 +218,7 @@ int ane_program_prepare_ex(struct ane_program *prog, uint32_t priority,
 			   uint32_t queue_depth)
 {
 	struct drm_ane_program_prepare pp;
+	struct ane__retry r;
 	int ret;
 
 	if (!prog)
@@ -232,12 +235,12 @@ int ane_program_prepare_ex(struct ane_program *prog, uint32_t priority,
 	pp.in.token = prog->token;
 	pp.in.priority = priority;
 	pp.in.queue_depth = queue_depth;
-	ret = xioctl(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp);
+	ret = xioctl_r(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp, 0, &r);
 	if (ret)
-		return ane__fail_hint(prog->dev, -ret,
-				      pick_hint(-ret, prepare_hints),
-				      "ProgramPrepare (control selector 4) of token 0x%llx, priority %u",
-				      (unsigned long long)prog->token, priority);
+		return ane__fail_retry(prog->dev, -ret, &r,
+				       pick_hint(-ret, prepare_hints),
+				       "ProgramPrepare (control selector 4) of token 0x%llx, priority %u",
+				       (unsigned long long)prog->token, priority);
 	prog->prepared = 1;
 	ane__ok(prog->dev);
 	return 0;
@@ -251,6 +254,7 @@ int ane_program_prepare(struct ane_program *prog)
 int ane_program_unprepare(struct ane_program *prog)
 {
 	struct drm_ane_program_unprepare pu;
+	struct ane__retry r;
 	int ret;
 
 	if (!prog)
@@ -261,12 +265,13 @@ int ane_program_unprepare(struct ane_program *prog)
 				 (unsigned long long)prog->token);
 	memset(&pu, 0, sizeof(pu));
 	pu.in.token = prog->token;
-	ret = xioctl_busy(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_UNPREPARE, &pu);
+	ret = xioctl_r(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_UNPREPARE, &pu,
+		       BUSY_RETRY_NS, &r);
 	if (ret)
-		return ane__fail_hint(prog->dev, -ret,
-				      pick_hint(-ret, unprepare_hints),
-				      "ProgramUnprepare (control selector 5) of token 0x%llx",
-				      (unsigned long long)prog->token);
+		return ane__fail_retry(prog->dev, -ret, &r,
+				       pick_hint(-ret, unprepare_hints),
+				       "ProgramUnprepare (control selector 5) of token 0x%llx",
+				       (unsigned long long)prog->token);
 	prog->prepared = 0;
 	ane__ok(prog->dev);
 	return 0;
@@ -275,6 +280,7 @@ int ane_program_unprepare(struct ane_program *prog)
 int ane_program_destroy(struct ane_program *prog)
 {
 	struct drm_ane_program_destroy pd;
+	struct ane__retry r;
 	struct ane_dev *dev;
 	int ret;
 
@@ -288,11 +294,12 @@ int ane_program_destroy(struct ane_program *prog)
 	/* The kernel unprepares a prepared program itself. */
 	memset(&pd, 0, sizeof(pd));
 	pd.token = prog->token;
-	ret = xioctl_busy(dev, DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY, &pd);
+	ret = xioctl_r(dev, DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY, &pd,
+		       BUSY_RETRY_NS, &r);
 	if (ret)
-		ane__fail_hint(dev, -ret, pick_hint(-ret, destroy_hints),
-			       "ProgramDestroy (control selector 6) of token 0x%llx",
-			       (unsigned long long)prog->token);
+		ret = ane__fail_retry(dev, -ret, &r, pick_hint(-ret, destroy_hints),
+				      "ProgramDestroy (control selector 6) of token 0x%llx",
+				      (unsigned long long)prog->token);
 	if (ret == -EBUSY)
 		return ret;
 	program_forget(prog);
@@ -306,6 +313,7 @@ int ane_program_instance(struct ane_program *prog, struct ane_surface *weights,
 {
 	struct drm_ane_program_create_instance ci;
 	struct ane_program *p;
+	struct ane__retry r;
 	uint64_t token = 0;
 	int ret;
 
@@ -328,13 +336,13 @@ int ane_program_instance(struct ane_program *prog, struct ane_surface *weights,
 	ci.program = prog->token;
 	ci.weights = weights ? weights->handle : 0;
 	ci.token_ptr = (uintptr_t)&token;
-	ret = xioctl(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci);
+	ret = xioctl_r(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci, 0, &r);
 	if (ret) {
 		free(p);
-		return ane__fail_hint(prog->dev, -ret,
-				      pick_hint(-ret, instance_hints),
-				      "ProgramCreateInstance (control selector 8) of token 0x%llx, weights handle %u",
-				      (unsigned long long)prog->token, ci.weights);
+		return ane__fail_retry(prog->dev, -ret, &r,
+				       pick_hint(-ret, instance_hints),
+				       "ProgramCreateInstance (control selector 8) of token 0x%llx, weights handle %u",
+				       (unsigned long long)prog->token, ci.weights);
 	}
 	p->dev = prog->dev;
 	p->parent = prog;
@@ -492,8 +500,21 @@ int ane_request_submit(struct ane_program *prog, uint32_t procedure,
 		       struct ane_surface *const *outputs, unsigned int n_out,
 		       uint64_t *seqno)
 {
+	if (!prog)
+		return -EINVAL;
+	return ane_request_submit_timeout(prog, procedure, inputs, n_in, outputs,
+					  n_out, ane_deadline_ns(prog->dev->timeout_ns),
+					  seqno);
+}
+
+int ane_request_submit_timeout(struct ane_program *prog, uint32_t procedure,
+			       struct ane_surface *const *inputs, unsigned int n_in,
+			       struct ane_surface *const *outputs, unsigned int n_out,
+			       uint64_t abs_timeout_ns, uint64_t *seqno)
+{
 	struct drm_ane_request_result out;
 	struct drm_ane_send_request *sr;
+	struct ane__retry r;
 	struct ane_dev *dev;
 	unsigned int i, k = 0;
 	int ret;
@@ -535,18 +556,25 @@ int ane_request_submit(struct ane_program *prog, uint32_t procedure,
 		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
 			.handle = outputs[i]->handle, .kind = ANE_SURFACE_OUTPUT,
 			.bar = (uint8_t)i };
-	ret = xioctl(dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST, sr);
+	/*
+	 * A full queue (-EBUSY) frees up when one of the program's requests
+	 * completes: poll for its event.  A firmware that boots or recovers
+	 * (-EAGAIN) is backed off.  Both until @abs_timeout_ns.
+	 */
+	ane__retry_init(&r, ANE__RETRY_EAGAIN | ANE__RETRY_EBUSY, ane__now_ns(),
+			abs_timeout_ns, abs_timeout_ns);
+	ret = ane__ioctl(dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST, sr, &r);
 	out = sr->out;
 	memset(&sr->in, 0, offsetof(struct drm_ane_request, surfaces) +
 	       k * sizeof(sr->in.surfaces[0]));
 	memset(&sr->out, 0, sizeof(sr->out));
 	if (ret) {
-		ret = ane__fail_hint(dev, -ret,
-				     pick_hint(-ret, submit_hints),
-				     "ProgramSendRequest (control selector 2) of token 0x%llx, sequence %llu, procedure %u, %u inputs, %u outputs",
-				     (unsigned long long)prog->token,
-				     (unsigned long long)prog->next_sequence,
-				     procedure, n_in, n_out);
+		ret = ane__fail_retry(dev, -ret, &r,
+				      pick_hint(-ret, submit_hints),
+				      "ProgramSendRequest (control selector 2) of token 0x%llx, sequence %llu, procedure %u, %u inputs, %u outputs",
+				      (unsigned long long)prog->token,
+				      (unsigned long long)prog->next_sequence,
+				      procedure, n_in, n_out);
 		return ret;
 	}
 	if (out.status)
@@ -584,19 +612,9 @@ const char *ane_request_status_str(int status)
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t ane_deadline_ns(uint64_t rel_ns)
 {
-	uint64_t now = now_ns();
-
-	return rel_ns >= ANE_WAIT_FOREVER - now ? ANE_WAIT_FOREVER : now + rel_ns;
+	return ane__deadline(ane__now_ns(), rel_ns);
 }
 
 static int done_push(struct ane_dev *dev, const struct drm_ane_event_complete *ev)
@@ -632,8 +650,12 @@ static int done_take(struct ane_dev *dev, uint64_t seqno, struct ane__done *d)
 	return 0;
 }
 
-/* Read what the file has and queue every completion in it. */
-static int read_events(struct ane_dev *dev)
+/*
+ * Read what the file has and queue every completion in it.  A file with
+ * nothing to read (-EAGAIN: it is non-blocking, and someone else read the
+ * event poll() announced) is not an error: the caller polls again.
+ */
+int ane__read_events(struct ane_dev *dev)
 {
 	union {
 		uint8_t b[4096];
@@ -646,7 +668,9 @@ static int read_events(struct ane_dev *dev)
 
 	do {
 		n = read(dev->fd, buf.b, sizeof(buf.b));
-	} while (n < 0 && (errno == EINTR || errno == EAGAIN));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		return 0;
 	if (n < 0)
 		return ane__fail(dev, errno, "read of the completion events");
 	if (n == 0)
@@ -679,7 +703,7 @@ static int read_events(struct ane_dev *dev)
 int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_ns,
 		     int *status, uint64_t *exec_ns)
 {
-	uint64_t start = now_ns();
+	uint64_t start = ane__now_ns();
 	struct ane__done d;
 	int ret;
 
@@ -696,7 +720,7 @@ int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_n
 		if (done_take(dev, seqno, &d))
 			break;
 		if (abs_timeout_ns != ANE_WAIT_FOREVER) {
-			uint64_t now = now_ns();
+			uint64_t now = ane__now_ns();
 			uint64_t rem = abs_timeout_ns > now ? abs_timeout_ns - now : 0;
 
 			ts.tv_sec = (time_t)(rem / 1000000000ull);
@@ -721,13 +745,13 @@ int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_n
 					      "seqno was not submitted through this handle, or was already waited for",
 					      "wait for request seqno %llu: no completion within %llu ms",
 					      (unsigned long long)seqno,
-					      (unsigned long long)((now_ns() - start) / 1000000));
+					      (unsigned long long)((ane__now_ns() - start) / 1000000));
 		}
 		if (pfd.revents & POLLNVAL)
 			return ane__fail(dev, EBADF, "poll for the completion of seqno %llu",
 					 (unsigned long long)seqno);
 		/* POLLIN, or POLLERR/POLLHUP whose cause read() reports */
-		ret = read_events(dev);
+		ret = ane__read_events(dev);
 		if (ret)
 			return ret;
 	}

@@ -99,9 +99,33 @@ LIBANE_EXPORT int ane_get_properties(struct ane_dev *dev,
  */
 LIBANE_EXPORT int ane_find_node(unsigned int index, char *buf, size_t len);
 
-/* Printable names. */
+/*
+ * Retries.  A call waits out a firmware that boots or recovers (the
+ * kernel answers -EAGAIN) and, for ane_request_submit(), a full queue
+ * (-EBUSY), sleeping or polling between attempts, until its deadline:
+ * ane_request_wait() and ane_request_submit_timeout() take one, every
+ * other call gets "now plus the handle's timeout", @rel_ns nanoseconds
+ * (0: no retries, ANE_WAIT_FOREVER: no limit; ANE_TIMEOUT_DEFAULT_NS
+ * when the handle is made).  A call still refused at its deadline
+ * returns -EIO when GetStatus reports the firmware ANE_FW_STATE_DEAD,
+ * else the kernel's -EAGAIN or -EBUSY; the message names the node, the
+ * call, the errno and the firmware state.  See
+ * Documentation/accel/ane/libane.rst, "Retries and timeouts".
+ */
+#define ANE_TIMEOUT_DEFAULT_NS		10000000000ull	/* 10 s */
+LIBANE_EXPORT void ane_set_timeout(struct ane_dev *dev, uint64_t rel_ns);
+LIBANE_EXPORT uint64_t ane_get_timeout(const struct ane_dev *dev);
+
+/*
+ * Printable names.  ane_errno_name() gives the symbolic name of a
+ * (positive or negative) errno, "EINVAL", from the C library; "OK" for 0,
+ * "errno N" for a number the C library has no name for.
+ */
 LIBANE_EXPORT const char *ane_fw_state_name(uint32_t state);
 LIBANE_EXPORT const char *ane_errno_name(int err);
+
+/* libane's version, "MAJOR.MINOR.PATCH" (the package's, as in libane.pc). */
+LIBANE_EXPORT const char *ane_version(void);
 
 /*
  * Wrap @fd, a file of an ane node that is already an open client of
@@ -387,6 +411,24 @@ LIBANE_EXPORT int ane_request_submit(struct ane_program *prog,
 				     unsigned int n_in,
 				     struct ane_surface *const *outputs,
 				     unsigned int n_out, uint64_t *seqno);
+
+/*
+ * ane_request_submit() with a deadline: while the program's queue is full
+ * (-EBUSY) it polls the file for a completion (kept for its wait), and
+ * while the firmware boots or recovers (-EAGAIN) it backs off, until
+ * CLOCK_MONOTONIC reaches @abs_timeout_ns (ANE_WAIT_FOREVER: no limit;
+ * ane_deadline_ns() makes one).  ane_request_submit() is this with the
+ * handle's timeout (ane_set_timeout()).  At the deadline: -EBUSY, -EAGAIN,
+ * or -EIO when the firmware is dead.
+ */
+LIBANE_EXPORT int ane_request_submit_timeout(struct ane_program *prog,
+					     uint32_t procedure,
+					     struct ane_surface *const *inputs,
+					     unsigned int n_in,
+					     struct ane_surface *const *outputs,
+					     unsigned int n_out,
+					     uint64_t abs_timeout_ns,
+					     uint64_t *seqno);
 
 /*
  * Wait until request @seqno completes or CLOCK_MONOTONIC reaches

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The test command behind `make check`: host tests (plain and ASan/UBSan),
-# KUnit (kunit.py, x86_64, lockdep on) and the VM tests (QEMU + ane.ko).
+# KUnit (kunit.py, x86_64, lockdep on) and the VM tests (QEMU + ane.ko),
+# on the stock Debian kernel (vm) and on the debug kernel (vm-debug).
 #
-#   tests/check.sh [host] [kunit] [vm]     (default: all three)
+#   tests/check.sh [host] [kunit] [vm] [vm-debug]     (default: all four)
 #
 # Every suite prints "<suite>: N passed, N failed"; this script sums them.
 # A layer that exits non-zero without reporting a failed case (a build
@@ -44,6 +45,12 @@ run_suite() {
 
 layer_host() {
 	local t
+	# The uapi header compiles alone under every C and C++ standard.
+	run_suite uapi-header "$top/tests/host/uapi-header.sh"
+	run_suite versions "$top/tests/host/versions.sh"
+	run_suite install "$top/tests/host/install.sh"
+	run_suite docs "$top/tests/host/docs.sh"
+	run_suite tools-cli "$top/tests/host/tools-cli.sh"
 	for t in "$B"/tests/host/*; do
 		[ -x "$t" ] && run_suite "host-$(basename "$t")" "$t"
 	done
@@ -68,19 +75,95 @@ layer_vm() {
 		--bin "$B/tests/vm/abi_test" --bin "$B/tests/vm/unplug_test" \
 		--bin "$B/tests/vm/dart_test" --bin "$B/tests/vm/program_test" \
 		--bin "$B/tests/vm/fw_test" \
+		--bin "$B/tests/vm/recovery_test" \
 		--bin "$B/tests/vm/net_test" \
+		--bin "$B/tests/vm/coreioctl_test" \
+		--bin "$B/tests/vm/limits_test" \
+		--bin "$B/tests/vm/deadfw_test" --bin "$B/tools/ane-run" \
+		--bin "$B/tests/vm/doctor_test" \
 		--bin "$B/tools/anectl" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
 		-- run-all.sh
+	# The fuzzer (tools/ane-fuzz): fixed seeds, bounded time; as root with
+	# the fault-injection knobs, then with unprivileged workers.
+	run_suite vm-fuzz "$top/tools/vm/ane-vm" --quiet --no-load --timeout 420 \
+		--bin "$B/tools/ane-fuzz" \
+		-- 'modprobe ane || exit 1; rc=0;
+		ane-fuzz --seed 1 --time 60 --procs 4 --threads 2 --inject || rc=1;
+		ane-fuzz --seed 2 --time 30 --procs 2 --threads 2 --user 65534 || rc=1;
+		exit $rc'
+}
+
+# vm_debug_selftest BUILDDIR ANE-VM-COMMAND...: the debug kernel's reports
+# fail a run -- a module that leaks on purpose (with --kmemleak) and one
+# that provokes KASAN reports, each a run that must end in status 125 with
+# the report named.
+vm_debug_selftest() {
+	local build=$1 p=0 f=0 rc out
+	shift
+	out=$("$@" --timeout 300 --module "$build/samples/kmemleak/kmemleak-test.ko" \
+		-- 'modprobe kmemleak-test' 2>&1) && rc=0 || rc=$?
+	if [ "$rc" -eq 125 ] && grep -q 'kmemleak' <<<"$out"; then
+		echo "ok - a leaking module fails the run"; p=$((p + 1))
+	else
+		printf '%s\n' "$out" | tail -n 20
+		echo "not ok - a leaking module fails the run (status $rc)"; f=$((f + 1))
+	fi
+	out=$("$@" --timeout 300 --module "$build/mm/kasan/kasan_test_module.ko" \
+		-- 'modprobe kasan_test_module; true' 2>&1) && rc=0 || rc=$?
+	if [ "$rc" -eq 125 ] && grep -q 'first offending line:.*KASAN' <<<"$out"; then
+		echo "ok - a KASAN report fails the run"; p=$((p + 1))
+	else
+		printf '%s\n' "$out" | tail -n 20
+		echo "not ok - a KASAN report fails the run (status $rc)"; f=$((f + 1))
+	fi
+	echo "vm-debug-selftest: $p passed, $f failed"
+	[ "$f" -eq 0 ]
+}
+
+# The debug kernel (tools/vm/build-debug-kernel.sh: KASAN, KFENCE, kmemleak,
+# UBSAN, lockdep, fault injection), built once and cached: the VM suites of
+# run-all.sh, the allocation-failure injection and the fuzzer run under it;
+# any kernel report or leak fails the run.  Every VM test and tool built is
+# copied in, so run-all.sh finds the same binaries as in layer_vm.
+layer_vm_debug() {
+	local dlog=$logdir/vm-debug-build.log t
+	local ANE_DEBUG_KERNEL='' ANE_DEBUG_KVER='' ANE_DEBUG_MODULE='' ANE_DEBUG_BUILD=''
+	run_suite vm-debug-build "$top/tools/vm/build-debug-kernel.sh" --module --env
+	eval "$(grep -E '^ANE_DEBUG_(KERNEL|KVER|MODULE|BUILD)=' "$dlog")"
+	if [ -z "$ANE_DEBUG_KERNEL" ] || [ -z "$ANE_DEBUG_MODULE" ]; then
+		echo "vm-debug: no debug kernel, its suites did not run (log: $dlog)"
+		return
+	fi
+	local vm=("$top/tools/vm/ane-vm" --quiet --no-load --kmemleak --mem 2048
+		--kernel "$ANE_DEBUG_KERNEL" --kver "$ANE_DEBUG_KVER"
+		--module "$ANE_DEBUG_MODULE")
+	local bins=()
+	for t in "$B"/tests/vm/*_test "$B"/tools/*; do
+		[ -f "$t" ] && [ -x "$t" ] && bins+=(--bin "$t")
+	done
+	for t in "$top"/tests/vm/*.sh; do
+		bins+=(--file "$t:/bin/$(basename "$t")")
+	done
+	run_suite vm-debug-selftest vm_debug_selftest "$ANE_DEBUG_BUILD" "${vm[@]}"
+	run_suite vm-debug "${vm[@]}" --timeout 1800 "${bins[@]}" -- run-all.sh
+	run_suite vm-debug-failinject "${vm[@]}" --timeout 900 "${bins[@]}" \
+		-- 'modprobe ane devices=2 && failinject_test'
+	# The fuzzer (tools/ane-fuzz), when built: a bounded run, fixed seed.
+	if [ -x "$B/tools/ane-fuzz" ]; then
+		run_suite vm-debug-fuzz "${vm[@]}" --timeout 900 "${bins[@]}" \
+			-- "${ANE_DEBUG_FUZZ_CMD:-modprobe ane devices=2 && ane-fuzz --seed 1 --time 60 --inject}"
+	fi
 }
 
 layers=("$@")
-[ ${#layers[@]} -gt 0 ] || layers=(host kunit vm)
+[ ${#layers[@]} -gt 0 ] || layers=(host kunit vm vm-debug)
 for l in "${layers[@]}"; do
 	case $l in
 	host|kunit|vm) "layer_$l" ;;
-	*) echo "check.sh: unknown layer '$l' (host, kunit, vm)" >&2; exit 2 ;;
+	vm-debug) layer_vm_debug ;;
+	*) echo "check.sh: unknown layer '$l' (host, kunit, vm, vm-debug)" >&2; exit 2 ;;
 	esac
 done
 

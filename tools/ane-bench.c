@@ -509,11 +509,18 @@ int main(int argc, char **argv)
 	char node[64];
 	unsigned int i;
 
+	if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("ane-bench (libane) %s\n", ane_version());
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc < 2 ? stderr : stdout, "usage: ane-bench BENCH [NODE]\n");
+		FILE *f = argc < 2 ? stderr : stdout;
+
+		fprintf(f, "usage: ane-bench BENCH [NODE]\n"
+			"       ane-bench --help | --version\n\nbenches:\n");
 		for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
-			fprintf(argc < 2 ? stderr : stdout, "  %-6s %s\n", benches[i].name,
-				benches[i].help);
+			fprintf(f, "  %-6s %s\n", benches[i].name, benches[i].help);
+		fprintf(f, "\nNODE: the device node (default: the first ane node)\n");
 		return argc < 2 ? 2 : 0;
 	}
 	if (argc > 2)

@@ -73,10 +73,16 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void usage(void)
+static void usage(FILE *f, int status)
 {
-	fprintf(stderr, "usage: ane-mathbench matmul [N]   (N: 1..4096, default 512)\n");
-	exit(2);
+	fprintf(f, "usage: ane-mathbench matmul [N]   (N: 1..4096, default 512)\n"
+		"       ane-mathbench --help | --version\n"
+		"\n"
+		"Times the engine's N x N fp16 matmul on each instruction-set path\n"
+		"against OpenBLAS's sgemm on one thread; exit 0 when the best engine\n"
+		"path reaches half of OpenBLAS's rate, 1 when not, 2 on an error.\n"
+		"ANE_MATH_ISA=sse2 restricts the engine to its SSE2 path.\n");
+	exit(status);
 }
 
 static void *xalloc(size_t bytes)
@@ -167,14 +173,16 @@ static int bench_matmul(uint32_t n)
 	ane_tensor_dense(&d.dst, c16, 1, 1, n, n);
 	ret = ane_op_workspace_size(&d, &ws);
 	if (ret) {
-		fprintf(stderr, "ane-mathbench: descriptor rejected (%d)\n", ret);
+		fprintf(stderr, "ane-mathbench: descriptor rejected: %s (%s)\n",
+			strerrorname_np(-ret) ? strerrorname_np(-ret) : "?", strerror(-ret));
 		return 2;
 	}
 	d.work = ws ? xalloc(ws) : NULL;
 	d.work_size = ws;
 	ret = ane_op_validate(&d);
 	if (ret) {
-		fprintf(stderr, "ane-mathbench: descriptor rejected (%d)\n", ret);
+		fprintf(stderr, "ane-mathbench: descriptor rejected: %s (%s)\n",
+			strerrorname_np(-ret) ? strerrorname_np(-ret) : "?", strerror(-ret));
 		return 2;
 	}
 	chunks = ane_op_chunks(&d);
@@ -315,16 +323,22 @@ int main(int argc, char **argv)
 {
 	long n = 512;
 
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		usage(stdout, 0);
+	if (argc == 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("ane-mathbench (ane) %s\n", ANE_VERSION);
+		return 0;
+	}
 	if (argc < 2 || strcmp(argv[1], "matmul"))
-		usage();
+		usage(stderr, 2);
 	if (argc > 3)
-		usage();
+		usage(stderr, 2);
 	if (argc == 3) {
 		char *end;
 
 		n = strtol(argv[2], &end, 10);
 		if (*end || n < 1 || n > 4096)
-			usage();
+			usage(stderr, 2);
 	}
 	return bench_matmul((uint32_t)n);
 }

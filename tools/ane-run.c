@@ -3,7 +3,7 @@
  * ane-run: build a demo network with libane, run it on the engine and
  * check the result against libane's CPU reference.
  *
- *   ane-run [--node N] [mlp|conv]
+ *   ane-run [--node N] [--timeout MS] [mlp|conv]
  *
  *   mlp   sigmoid(relu(x W1 + b1) W2 + b2): a batch of 4 rows of 64,
  *         W1 64x32, W2 32x10 (matmul, broadcast bias add, relu, sigmoid)
@@ -14,7 +14,12 @@
  * Weights and inputs are deterministic pseudo-random numbers.  The device
  * result passes when every element is within
  * |dev - ref| <= 2e-3 * max|ref| + 2^-8 * |ref| of the reference; the last
- * line is "check: PASS" (exit 0) or "check: FAIL" (exit 1).
+ * line is "check: PASS" (exit 0) or "check: FAIL" (exit 1: the results
+ * differ, or the request was submitted but did not complete).  When
+ * nothing ran on the engine -- no device, or a call before the submission
+ * (or the submission itself) failed, e.g. because the firmware is dead --
+ * it is "check: NOT RUN: nothing ran on the engine: <reason>" (exit 3).
+ * --timeout bounds every libane call (ane_set_timeout()) and the wait.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -33,6 +38,12 @@
 #define TOL_ABS_OF_MAX	2e-3
 #define TOL_REL		(1.0 / 256)	/* 4 fp16 ulps */
 #define MAX_OUT		2
+
+/* Exit statuses. */
+#define EXIT_PASS	0
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+#define EXIT_NOT_RUN	3
 
 static double now_s(void)
 {
@@ -112,13 +123,28 @@ static size_t compare(const float *got, const float *want, size_t n, double *max
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ane-run [--node N] [mlp|conv]\n"
+		"usage: ane-run [--node N] [--timeout MS] [mlp|conv]\n"
+		"       ane-run --help | --version\n"
 		"\n"
 		"Build a demo network, run it on the engine, compare it with the CPU\n"
-		"reference (ane_net_reference) and print \"check: PASS\" or \"check: FAIL\".\n"
-		"  --node N   device node path, or the index of the ane device (default 0)\n"
-		"  mlp        two-layer perceptron (default)\n"
-		"  conv       small convolutional net\n");
+		"reference (ane_net_reference) and print \"check: PASS\" (exit 0) or\n"
+		"\"check: FAIL\" (exit 1), or \"check: NOT RUN: nothing ran on the engine:\n"
+		"<reason>\" (exit 3) when nothing ran (no device, a dead firmware, ...).\n"
+		"  --node N      device node path, or the index of the ane device (default 0)\n"
+		"  --timeout MS  how long each call may wait out a firmware that boots or\n"
+		"                recovers, and how long the request may take (default 10000)\n"
+		"  mlp           two-layer perceptron (default)\n"
+		"  conv          small convolutional net\n"
+		"  -h, --help    this help\n"
+		"  -V, --version libane's version\n");
+}
+
+/* Nothing ran on the engine: say why, and exit EXIT_NOT_RUN. */
+static int not_run(const char *why)
+{
+	fprintf(stderr, "ane-run: %s\n", why);
+	printf("check: NOT RUN: nothing ran on the engine: %s\n", why);
+	return EXIT_NOT_RUN;
 }
 
 int main(int argc, char **argv)
@@ -128,53 +154,66 @@ int main(int argc, char **argv)
 	const char *which = "mlp", *node_arg = NULL;
 	float *x = NULL, *got[MAX_OUT] = { NULL }, *ref[MAX_OUT] = { NULL };
 	double max_abs = 0, max_rel = 0, t0, wall;
+	uint64_t timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
 	struct ane_program *prog = NULL;
 	unsigned int nout = 0, i;
 	uint64_t seqno, exec_ns = 0;
 	struct ane_dev *dev = NULL;
 	struct ane_net *net = NULL;
-	char node[64], err[512];
+	char node[64], err[512], why[600] = "";
 	size_t size, bad = 0;
 	const float *ins[1];
 	float in_scale;
 	const void *img;
-	int xt, ret = 1, st, oom = 0;
+	int xt, ret = EXIT_NOT_RUN, st, oom = 0;
 
 	for (i = 1; i < (unsigned int)argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
-			return 0;
+			return EXIT_PASS;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			printf("ane-run (libane) %s\n", ane_version());
+			return EXIT_PASS;
 		} else if (!strcmp(argv[i], "--node") && i + 1 < (unsigned int)argc) {
 			node_arg = argv[++i];
+		} else if (!strcmp(argv[i], "--timeout") && i + 1 < (unsigned int)argc) {
+			char *end;
+			unsigned long long ms;
+
+			errno = 0;
+			ms = strtoull(argv[++i], &end, 10);
+			if (errno || end == argv[i] || *end || ms > UINT64_MAX / 1000000) {
+				fprintf(stderr, "ane-run: --timeout takes milliseconds, not '%s'\n",
+					argv[i]);
+				return EXIT_USAGE;
+			}
+			timeout_ns = ms * 1000000;
 		} else if (!strcmp(argv[i], "mlp") || !strcmp(argv[i], "conv")) {
 			which = argv[i];
 		} else {
 			usage(stderr);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (!node_arg || strspn(node_arg, "0123456789") == strlen(node_arg)) {
 		unsigned int idx = node_arg ? (unsigned int)strtoul(node_arg, NULL, 10) : 0;
 
 		if (ane_find_node(idx, node, sizeof(node))) {
-			fprintf(stderr, "ane-run: no ane device %u: is ane.ko loaded? (modprobe ane; ls /sys/class/accel)\n",
-				idx);
-			printf("check: FAIL\n");
-			return 1;
+			snprintf(why, sizeof(why),
+				 "no ane device %u: is ane.ko loaded? (modprobe ane; ls /sys/class/accel)",
+				 idx);
+			return not_run(why);
 		}
 	} else {
 		snprintf(node, sizeof(node), "%s", node_arg);
 	}
 
-	if (ane_net_create(&net)) {
-		fprintf(stderr, "ane-run: out of memory\n");
-		printf("check: FAIL\n");
-		return 1;
-	}
+	if (ane_net_create(&net))
+		return not_run("out of memory");
 	xt = !strcmp(which, "mlp") ? demo_build_mlp(net, 1, &in_scale) :
 					  demo_build_conv(net, 2, &in_scale);
 	if (ane_net_build(net, &img, &size)) {
-		fprintf(stderr, "ane-run: %s\n", ane_net_errmsg(net));
+		snprintf(why, sizeof(why), "%s", ane_net_errmsg(net));
 		goto out;
 	}
 	nout = ane_net_num_outputs(net);
@@ -187,14 +226,14 @@ int main(int argc, char **argv)
 		oom |= !got[i] || !ref[i];
 	}
 	if (oom || !x) {
-		fprintf(stderr, "ane-run: out of memory\n");
+		snprintf(why, sizeof(why), "out of memory");
 		goto out;
 	}
 	demo_rng_seed(!strcmp(which, "mlp") ? DEMO_MLP_INPUT_SEED : DEMO_CONV_INPUT_SEED);
 	demo_fill(x, elems(&ishape), in_scale);
 	ins[0] = x;
 	if (ane_net_reference(net, ins, ref)) {
-		fprintf(stderr, "ane-run: %s\n", ane_net_errmsg(net));
+		snprintf(why, sizeof(why), "%s", ane_net_errmsg(net));
 		goto out;
 	}
 	printf("net: %s, %u operations, input %ux%ux%ux%u, %u output(s), image %zu bytes (weights %" PRIu64 ")\n",
@@ -202,9 +241,10 @@ int main(int argc, char **argv)
 	       (uint64_t)((const struct ane_img_header *)img)->weights_size);
 
 	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {
-		fprintf(stderr, "ane-run: %s\n", err);
+		snprintf(why, sizeof(why), "%s", err);
 		goto out;
 	}
+	ane_set_timeout(dev, timeout_ns);
 	printf("device: %s\n", ane_node(dev));
 	if (ane_program_create(dev, img, size, &prog) || ane_program_prepare(prog) ||
 	    ane_surface_create(dev, elems(&ishape) * 2, &in))
@@ -214,8 +254,11 @@ int main(int argc, char **argv)
 			goto dev_fail;
 	ane_fp16_from_float_array(ane_surface_map(in), x, elems(&ishape));
 	t0 = now_s();
-	if (ane_request_submit(prog, 0, &in, 1, out, nout, &seqno) ||
-	    ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, &exec_ns))
+	if (ane_request_submit(prog, 0, &in, 1, out, nout, &seqno))
+		goto dev_fail;
+	/* From here on something ran: a failure is a FAIL. */
+	ret = EXIT_FAIL;
+	if (ane_request_wait(dev, seqno, ane_deadline_ns(timeout_ns), &st, &exec_ns))
 		goto dev_fail;
 	wall = now_s() - t0;
 	printf("request: completed, engine %.1f us, submit to completion %.1f us\n",
@@ -227,11 +270,11 @@ int main(int argc, char **argv)
 	}
 	printf("reference: max abs err %.3g, max rel err %.3g, %zu value(s) out of tolerance (|dev - ref| <= %g * max|ref| + %g * |ref|)\n",
 	       max_abs, max_rel, bad, TOL_ABS_OF_MAX, TOL_REL);
-	ret = bad ? 1 : 0;
+	ret = bad ? EXIT_FAIL : EXIT_PASS;
 	goto out;
 
 dev_fail:
-	fprintf(stderr, "ane-run: %s\n", ane_errmsg(dev));
+	snprintf(why, sizeof(why), "%s", ane_errmsg(dev));
 out:
 	for (i = 0; i < MAX_OUT; i++) {
 		ane_surface_destroy(out[i]);
@@ -243,6 +286,13 @@ out:
 	ane_close(dev);
 	ane_net_destroy(net);
 	free(x);
+	if (ret == EXIT_NOT_RUN)
+		return not_run(why);
+	if (ret == EXIT_FAIL && why[0]) {
+		fprintf(stderr, "ane-run: %s\n", why);
+		printf("check: FAIL (the request was submitted but did not complete: %s)\n", why);
+		return ret;
+	}
 	printf("check: %s\n", ret ? "FAIL" : "PASS");
 	return ret;
 }

@@ -29,7 +29,7 @@ if ! (cd "$top" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 fi
 
 step "sparse (C=2)"
-out=$(make -s -C "$kdir" M="$top" CONFIG_DRM_ACCEL_ANE=m C=2 modules 2>&1)
+out=$(make -s -C "$kdir" M="$top" CONFIG_DRM_ACCEL_ANE=m ANE_WERROR=y C=2 modules 2>&1)
 if grep -E '(warning|error):' <<<"$out"; then
 	fail=1
 fi

@@ -775,13 +775,96 @@ static void ane_axpy(float *y, const float *x, float a, uint32_t n)
 		y[i] += a * x[i];
 }
 
+/* Whether an fp16 is infinite or NaN: its exponent all ones. */
+static inline int ane_h_nonfinite(uint16_t h)
+{
+	return (h & 0x7c00u) == 0x7c00u;
+}
+
+/*
+ * Whether output channel @co has an infinite or NaN weight, remembered in
+ * @nf for the channel of the last call (rows of one channel follow each
+ * other within a chunk): an integer scan of its cin_g x KH x KW taps.
+ */
+struct ane_conv_nf {
+	int64_t co;		/* the channel @any is for; -1: none yet */
+	uint32_t any;
+};
+
+static __attribute__((__noinline__)) uint32_t
+ane_conv_w_nonfinite(const struct ane_tensor *w, uint32_t co, uint32_t cin_g,
+		     struct ane_conv_nf *nf)
+{
+	const uint16_t *wc = ane_src(w) + (uint64_t)co * w->stride[ANE_N];
+	uint32_t ci, kh, kw, any = 0;
+
+	if (nf->co == co)
+		return nf->any;
+	for (ci = 0; ci < cin_g; ci++, wc += w->stride[ANE_C])
+		for (kh = 0; kh < w->dim[ANE_H]; kh++)
+			for (kw = 0; kw < w->dim[ANE_W]; kw++)
+				any |= ane_h_nonfinite(wc[kh * w->stride[ANE_H] +
+							  kw * w->stride[ANE_W]]);
+	nf->co = co;
+	nf->any = any;
+	return any;
+}
+
+/*
+ * The padded taps of outputs [o0, o1) of row (co, oh) whose weight is
+ * infinite or NaN: each adds weight * 0, a NaN, as the GEMM's zero-packed
+ * padding does.  Padded taps of finite weights add +-0, which changes no
+ * sum, so ane_conv_seg() skips every padded tap and this adds back the
+ * ones that matter; it runs only for a segment that reads padding of a
+ * channel with a non-finite weight.
+ */
+static __attribute__((__noinline__)) void
+ane_conv_pad_nonfinite(const struct ane_op_desc *d, uint32_t co, uint32_t oh,
+		       uint32_t o0, uint32_t o1, float *acc)
+{
+	const struct ane_conv_params *cp = &d->p.conv;
+	const struct ane_tensor *x = &d->src[0], *w = &d->src[1];
+	uint32_t cin_g = x->dim[ANE_C] / cp->groups, ci, kh, kw, ow;
+	int64_t H = x->dim[ANE_H], W = x->dim[ANE_W];
+	const uint16_t *wc = ane_src(w) + (uint64_t)co * w->stride[ANE_N];
+
+	for (ci = 0; ci < cin_g; ci++, wc += w->stride[ANE_C])
+		for (kh = 0; kh < w->dim[ANE_H]; kh++) {
+			int64_t ih = (int64_t)oh * cp->stride[0] -
+				     cp->pad[ANE_PAD_TOP] +
+				     (int64_t)kh * cp->dilation[0];
+			int row_pad = ih < 0 || ih >= H;
+
+			for (kw = 0; kw < w->dim[ANE_W]; kw++) {
+				uint16_t wb = wc[kh * w->stride[ANE_H] +
+						 kw * w->stride[ANE_W]];
+				int64_t off = (int64_t)kw * cp->dilation[1] -
+					      cp->pad[ANE_PAD_LEFT];
+				float nan;
+
+				if (!ane_h_nonfinite(wb))
+					continue;
+				nan = ane_h2f(wb) * 0.0f;
+				for (ow = o0; ow < o1; ow++) {
+					int64_t iw = (int64_t)ow * cp->stride[1] + off;
+
+					if (row_pad || iw < 0 || iw >= W)
+						acc[ow - o0] += nan;
+				}
+			}
+		}
+}
+
 /*
  * Direct convolution of outputs [o0, o1) of one output row (n, co, oh):
  * depthwise and kin.  @acc holds the outputs, @in one input row segment
  * in fp32.  Each output sums its taps in (ci, kh, kw) order after the bias.
+ * Padded taps are skipped (they add weight * 0) unless the weight is
+ * infinite or NaN, when they make the output NaN, as in IEEE arithmetic.
  */
 static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
-			 uint32_t o0, uint32_t o1, float *acc, float *in)
+			 uint32_t o0, uint32_t o1, float *acc, float *in,
+			 struct ane_conv_nf *nf)
 {
 	const struct ane_conv_params *cp = &d->p.conv;
 	const struct ane_tensor *x = &d->src[0], *w = &d->src[1], *y = &d->dst;
@@ -796,6 +879,10 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 	/* the input columns this segment can reach, clipped to the row */
 	int64_t i_lo = (int64_t)o0 * sw - pl;
 	int64_t i_hi = (int64_t)(o1 - 1) * sw - pl + (kw_n - 1) * dw + 1;
+	int64_t ih_lo = (int64_t)oh * cp->stride[0] - cp->pad[ANE_PAD_TOP];
+	int64_t ih_hi = ih_lo + (int64_t)(kh_n - 1) * cp->dilation[0];
+	/* does any output of the segment read padding? */
+	int padded = i_lo < 0 || i_hi > W || ih_lo < 0 || ih_hi >= x->dim[ANE_H];
 	uint32_t ci, kh, kw, ow, i, len = o1 - o0;
 	uint16_t *yr;
 	float bias = 0.0f;
@@ -850,6 +937,8 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 			}
 		}
 	}
+	if (padded && ane_conv_w_nonfinite(w, co, cin_g, nf))
+		ane_conv_pad_nonfinite(d, co, oh, o0, o1, acc);
 	yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 	     (uint64_t)co * y->stride[ANE_C] + (uint64_t)oh * y->stride[ANE_H];
 	ane_act_vec(d->act, acc, len);
@@ -1028,6 +1117,7 @@ static void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 	uint64_t end = u + p->rows_per_chunk < p->rows ? u + p->rows_per_chunk :
 		       p->rows;
 	float *work = (float *)d->work;
+	struct ane_conv_nf nf = { .co = -1 };
 
 	for (; u < end; u++) {
 		uint64_t row = u / p->nseg;
@@ -1037,7 +1127,7 @@ static void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 		switch (d->op) {
 		case ANE_OP_CONV:
 			ane_conv_seg(d, row, o0, o1, work,
-				     (float *)((char *)d->work + p->b_off));
+				     (float *)((char *)d->work + p->b_off), &nf);
 			break;
 		case ANE_OP_POOL:
 			ane_pool_seg(d, row, o0, o1);

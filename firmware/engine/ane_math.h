@@ -192,7 +192,9 @@ enum ane_pad {
  * @stride: vertical, horizontal; 1 .. ANE_MATH_MAX_KERNEL.
  * @dilation: vertical, horizontal; 1 .. ANE_MATH_MAX_KERNEL.
  * @pad: zero padding per side (enum ane_pad), each smaller than the
- *	dilated kernel extent on its axis.
+ *	dilated kernel extent on its axis.  A tap over padding adds
+ *	weight * 0, as in IEEE arithmetic: NaN for an infinite or NaN
+ *	weight (see engine.rst, "IEEE special values").
  * @groups: Cin and Cout are both multiples of it; groups == Cin == Cout is
  *	depthwise.
  *

@@ -29,6 +29,7 @@
 
 #include "harness.h"
 #include "ane_math.h"
+#include "libane.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -724,7 +725,68 @@ struct conv_case {
 	int bias;
 	uint32_t act;
 	uint32_t pad;		/* row padding of every tensor */
+	uint32_t spec;		/* CONV_SPEC_*: IEEE special values placed */
+	uint64_t chunk;		/* chunk_work; 0 for the default */
 };
+
+/* conv_case.spec: where conv_specials() puts infinities and NaNs. */
+#define CONV_SPEC_W_INF	(1u << 0)	/* +inf, -inf weights in corner taps */
+#define CONV_SPEC_W_NAN	(1u << 1)	/* NaN weights in an edge tap */
+#define CONV_SPEC_X_INF	(1u << 2)	/* +-inf inputs, and some zero weights */
+#define CONV_SPEC_X_NAN	(1u << 3)	/* NaN inputs, one signalling */
+
+#define H_PINF	0x7c00u
+#define H_NINF	0xfc00u
+#define H_QNAN	0x7e00u
+#define H_SNAN	0xfd01u		/* signalling, negative */
+
+/*
+ * Put the special values of @cc->spec into the random data: channel co
+ * gets, by co % 4, a +inf weight in its top-left tap (which reads the top
+ * and left padding), a -inf one in its bottom-right tap (bottom, right
+ * padding), a NaN one in its middle-left tap, or nothing (a finite channel
+ * next to the others) but, with CONV_SPEC_X_INF, a zero top-left tap (so
+ * that inf * 0 occurs over real inputs).  Inputs get infinities on the
+ * borders and NaNs inside.
+ */
+static void conv_specials(const struct conv_case *cc, struct tt *x, struct tt *w)
+{
+	uint32_t cin_g = cc->cin / cc->groups, co, n, c;
+
+	for (co = 0; co < cc->cout; co++) {
+		uint32_t ci = co % cin_g;
+
+		switch (co % 4) {
+		case 0:
+			if (cc->spec & CONV_SPEC_W_INF)
+				w->buf[t_off(&w->t, co, ci, 0, 0)] = H_PINF;
+			break;
+		case 1:
+			if (cc->spec & CONV_SPEC_W_INF)
+				w->buf[t_off(&w->t, co, ci, cc->kh - 1, cc->kw - 1)] = H_NINF;
+			break;
+		case 2:
+			if (cc->spec & CONV_SPEC_W_NAN)
+				w->buf[t_off(&w->t, co, ci, cc->kh / 2, 0)] = H_QNAN;
+			break;
+		default:
+			if (cc->spec & CONV_SPEC_X_INF)
+				w->buf[t_off(&w->t, co, ci, 0, 0)] = 0;
+			break;
+		}
+	}
+	for (n = 0; n < cc->n; n++)
+		for (c = 0; c < cc->cin; c++) {
+			if (cc->spec & CONV_SPEC_X_INF) {
+				x->buf[t_off(&x->t, n, c, 0, c % cc->w)] =
+					c % 2 ? H_NINF : H_PINF;
+				x->buf[t_off(&x->t, n, c, cc->h - 1, cc->w - 1)] = H_PINF;
+			}
+			if ((cc->spec & CONV_SPEC_X_NAN) && c % 3 == 0)
+				x->buf[t_off(&x->t, n, c, cc->h / 2, cc->w / 2)] =
+					c % 2 ? H_SNAN : H_QNAN;
+		}
+}
 
 static void conv_case(const struct conv_case *cc, const char *what)
 {
@@ -742,8 +804,10 @@ static void conv_case(const struct conv_case *cc, const char *what)
 	tt_alloc(&y, cc->n, cc->cout, ho, wo, cc->pad);
 	tt_fill(&x, -1, 1);
 	tt_fill(&w, -1, 1);
+	conv_specials(cc, &x, &w);
 	d.op = ANE_OP_CONV;
 	d.act = cc->act;
+	d.chunk_work = cc->chunk;
 	d.src[0] = x.t;
 	d.src[1] = w.t;
 	d.dst = y.t;
@@ -773,12 +837,12 @@ static void conv_case(const struct conv_case *cc, const char *what)
 							for (kw = 0; kw < cc->kw; kw++) {
 								long ih = (long)oh * cc->sh - cc->pt + (long)kh * cc->dh;
 								long iw = (long)ow * cc->sw - cc->pl + (long)kw * cc->dw;
-								double v;
+								double xv = 0, v;
 
-								if (ih < 0 || ih >= cc->h || iw < 0 || iw >= cc->w)
-									continue;
-								v = tget(&x.t, n, g * cin_g + ci, ih, iw) *
-								    tget(&w.t, co, ci, kh, kw);
+								/* zero padding: a padded tap adds w * 0 */
+								if (ih >= 0 && ih < cc->h && iw >= 0 && iw < cc->w)
+									xv = tget(&x.t, n, g * cin_g + ci, ih, iw);
+								v = xv * tget(&w.t, co, ci, kh, kw);
 								s += v;
 								s_abs += fabs(v);
 							}
@@ -795,7 +859,8 @@ static void conv_case(const struct conv_case *cc, const char *what)
 		tt_free(&b);
 }
 
-#define CONV(...) ((struct conv_case){ __VA_ARGS__ })
+/* n cin h w cout kh kw, sh sw dh dw, pt pb pl pr, groups bias act pad */
+#define CONV(...) ((struct conv_case){ __VA_ARGS__, 0, 0 })
 
 static void test_conv_1x1_and_kxk(void)
 {
@@ -860,6 +925,191 @@ static void test_conv_groups_and_depthwise(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(name, sizeof(name), "group case %u", i);
 		conv_case(&cases[i], name);
+	}
+}
+
+/*
+ * IEEE special values in convolutions, on the direct path (at most two
+ * output channels per group) and on the GEMM, padded and not: infinite
+ * and NaN weights and inputs against the reference above, in which a
+ * padded tap adds weight * 0 -- NaN for an infinite or NaN weight, as
+ * PyTorch's zero padding gives.  Each case runs with the default chunks
+ * and with tiny ones, which cut the direct path's rows into segments that
+ * read padding and segments that do not.
+ */
+static void test_conv_ieee_specials(void)
+{
+	/* n cin h w cout kh kw | sh sw dh dw | pt pb pl pr | groups bias act pad */
+	static const struct conv_case cases[] = {
+		/* direct: depthwise multiplier 1 and 2, Cout 2 over 3 Cin */
+		CONV(1, 5, 9, 11, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 1, 0, 0),
+		CONV(2, 4, 10, 10, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 4, 1, ANE_ACT_RELU, 2),
+		CONV(1, 4, 12, 13, 4, 3, 3, 1, 1, 2, 2, 2, 1, 2, 3, 4, 0, 0, 0),
+		CONV(1, 3, 7, 8, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_SIGMOID, 0),
+		CONV(1, 4, 6, 37, 4, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 4, 1, 0, 0),
+		CONV(1, 5, 8, 9, 5, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 5, 1, 0, 0),
+		/* GEMM: kxk, strided and dilated, grouped, depthwise x3, wide */
+		CONV(1, 3, 8, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0),
+		CONV(1, 3, 14, 14, 8, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1),
+		CONV(1, 8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, ANE_ACT_RELU, 0),
+		CONV(1, 3, 8, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 0, 0),
+		CONV(1, 8, 6, 40, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 0),
+		/* GEMM unpadded: kxk and 1x1 */
+		CONV(1, 4, 9, 10, 6, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0),
+		CONV(2, 6, 5, 7, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 1),
+	};
+	static const uint32_t specs[] = {
+		CONV_SPEC_W_INF, CONV_SPEC_W_NAN, CONV_SPEC_X_INF | CONV_SPEC_X_NAN,
+		CONV_SPEC_W_INF | CONV_SPEC_W_NAN | CONV_SPEC_X_INF | CONV_SPEC_X_NAN,
+	};
+	unsigned int i, j, k;
+	char name[48];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (j = 0; j < sizeof(specs) / sizeof(specs[0]); j++)
+			for (k = 0; k < 2; k++) {
+				struct conv_case cc = cases[i];
+
+				cc.spec = specs[j];
+				cc.chunk = k ? 64 : 0;
+				snprintf(name, sizeof(name),
+					 "ieee case %u spec %#x chunk %llu", i,
+					 cc.spec, (unsigned long long)cc.chunk);
+				conv_case(&cc, name);
+			}
+}
+
+/*
+ * The case the engine used to get wrong, spelt out: a depthwise 3x3 with
+ * padding 1 whose only non-finite weight is +inf in the top-left tap.
+ * Outputs in the top row and left column read padding through that tap
+ * (inf * 0: NaN); the others read a real input (+-inf, by its sign).
+ * The same convolution with four output channels per group runs as a
+ * GEMM, and both give the same NaN pattern.
+ */
+static void test_conv_inf_weight_over_padding_is_nan(void)
+{
+	uint32_t mult;
+
+	for (mult = 1; mult <= 4; mult += 3) {	/* direct, then GEMM */
+		struct ane_op_desc d = { 0 };
+		struct tt x, w, y;
+		uint32_t c, oh, ow, i;
+
+		tt_alloc(&x, 1, 2, 4, 5, 0);
+		tt_alloc(&w, 2 * mult, 1, 3, 3, 0);
+		tt_alloc(&y, 1, 2 * mult, 4, 5, 0);
+		for (i = 0; i < x.elems; i++)
+			x.buf[i] = 0x3c00;		/* 1 */
+		for (i = 0; i < w.elems; i++)
+			w.buf[i] = 0x3800;		/* 0.5 */
+		for (c = 0; c < 2 * mult; c++)
+			w.buf[t_off(&w.t, c, 0, 0, 0)] = H_PINF;
+		d.op = ANE_OP_CONV;
+		d.src[0] = x.t;
+		d.src[1] = w.t;
+		d.dst = y.t;
+		d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+			.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 2 };
+		T_EQ(run_op(&d), 0);
+		for (c = 0; c < 2 * mult; c++)
+			for (oh = 0; oh < 4; oh++)
+				for (ow = 0; ow < 5; ow++) {
+					uint16_t got = y.buf[t_off(&y.t, 0, c, oh, ow)];
+
+					if (oh == 0 || ow == 0)
+						T_CHECK(isnan(h2d(got)),
+							"mult %u [%u,%u,%u]: 0x%04x, want NaN",
+							mult, c, oh, ow, got);
+					else
+						T_CHECK(got == H_PINF,
+							"mult %u [%u,%u,%u]: 0x%04x, want +inf",
+							mult, c, oh, ow, got);
+				}
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&y);
+	}
+}
+
+/*
+ * libane's CPU reference executor (ane_net_reference()) follows the same
+ * rule: a convolution net with infinite and NaN weights over zero padding,
+ * run by the reference and by the engine on the same fp16 data, gives NaN
+ * and infinity in the same places and the same finite values (within the
+ * fp16 tolerance).  Direct (depthwise) and GEMM shapes.
+ */
+static void test_conv_ieee_reference_agrees(void)
+{
+	static const struct { uint32_t cin, cout, groups; } shapes[] = {
+		{ 4, 4, 4 }, { 3, 8, 1 },
+	};
+	unsigned int s;
+
+	for (s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		uint32_t cin = shapes[s].cin, cout = shapes[s].cout;
+		uint32_t groups = shapes[s].groups, cin_g = cin / groups;
+		uint32_t H = 6, W = 7, nx = cin * H * W, nw = cout * cin_g * 9;
+		uint32_t ny = cout * H * W, i, bad = 0;
+		struct ane_net_conv_params cp = { .pad_top = 1, .pad_bottom = 1,
+			.pad_left = 1, .pad_right = 1, .groups = groups };
+		struct ane_net *net = NULL;
+		struct ane_op_desc d = { 0 };
+		float *xf = calloc(nx, sizeof(float)), *wf = calloc(nw, sizeof(float));
+		float *ref = calloc(ny, sizeof(float));
+		const float *ins[1] = { xf };
+		float *outs[1] = { ref };
+		struct tt x, w, y;
+		int xi, wi;
+
+		tt_alloc(&x, 1, cin, H, W, 0);
+		tt_alloc(&w, cout, cin_g, 3, 3, 0);
+		tt_alloc(&y, 1, cout, H, W, 0);
+		tt_fill(&x, -1, 1);
+		tt_fill(&w, -1, 1);
+		w.buf[t_off(&w.t, 0, 0, 0, 0)] = H_PINF;
+		w.buf[t_off(&w.t, 1, 0, 2, 2)] = H_NINF;
+		w.buf[t_off(&w.t, 2, cin_g - 1, 1, 0)] = H_QNAN;
+		x.buf[t_off(&x.t, 0, cin - 1, 2, 3)] = H_PINF;	/* a real inf input */
+		for (i = 0; i < nx; i++)
+			xf[i] = (float)h2d(x.buf[i]);
+		for (i = 0; i < nw; i++)
+			wf[i] = (float)h2d(w.buf[i]);
+
+		T_EQ(ane_net_create(&net), 0);
+		xi = ane_net_input(net, "x", 1, cin, H, W);
+		wi = ane_net_const(net, "w", cout, cin_g, 3, 3, wf);
+		ane_net_output(net, ane_net_conv(net, xi, wi, -1, &cp));
+		T_CHECK(ane_net_reference(net, ins, outs) == 0, "reference: %s",
+			ane_net_errmsg(net));
+
+		d.op = ANE_OP_CONV;
+		d.src[0] = x.t;
+		d.src[1] = w.t;
+		d.dst = y.t;
+		d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+			.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 },
+			.groups = groups };
+		T_EQ(run_op(&d), 0);
+		for (i = 0; i < ny; i++) {
+			double got = h2d(y.buf[i]), want = ref[i];
+			int ok = isnan(want) ? isnan(got) : isinf(want) ? got == want :
+				 fabs(got - want) <= ldexp(fabs(want), -9) + 1e-3;
+
+			if (!ok && bad++ < 5)
+				printf("#   shape %u: element %u: engine %g, reference %g\n",
+				       s, i, got, want);
+		}
+		T_CHECK(bad == 0, "shape %u: %u elements differ", s, bad);
+		/* and the padded outputs of channel 0 are NaN in both */
+		T_CHECK(isnan(ref[0]) && isnan(h2d(y.buf[0])), "shape %u: [0,0,0,0]", s);
+		ane_net_destroy(net);
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&y);
+		free(xf);
+		free(wf);
+		free(ref);
 	}
 }
 
@@ -1766,6 +2016,9 @@ int main(void)
 		T_RUN_ISA(test_conv_stride_padding_dilation, isa);
 		T_RUN_ISA(test_conv_groups_and_depthwise, isa);
 		T_RUN_ISA(test_conv_1x1_is_matmul, isa);
+		T_RUN_ISA(test_conv_ieee_specials, isa);
+		T_RUN_ISA(test_conv_inf_weight_over_padding_is_nan, isa);
+		T_RUN_ISA(test_conv_ieee_reference_agrees, isa);
 		T_RUN_ISA(test_eltwise_ops_with_broadcasting, isa);
 		T_RUN_ISA(test_eltwise_max_min_propagate_nan, isa);
 		T_RUN_ISA(test_activation_op_all_kinds, isa);

@@ -3,7 +3,9 @@
  * KUnit: the compute engine inside the kernel -- operations run in short
  * kernel_fpu_begin()/end() sections, one chunk each, and give exact
  * results on integer-valued fp16 data; bad descriptors are refused before
- * any floating point runs.
+ * any floating point runs; the instruction set picked at boot is the
+ * widest the CPU has; convolutions follow IEEE arithmetic with infinite
+ * and NaN weights and inputs, over zero padding too, on every path.
  *
  * This file itself uses no floating point: values are fp16 bit patterns.
  *
@@ -12,6 +14,10 @@
 
 #include <kunit/test.h>
 #include <linux/slab.h>
+
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#endif
 
 #include "firmware/ane_fw_engine.h"
 
@@ -249,6 +255,303 @@ static void ane_engine_refuses_bad_descriptors_before_running(struct kunit *test
 	KUNIT_EXPECT_EQ(test, ane_fw_engine_errno(-ANE_MATH_EOVERFLOW), -EOVERFLOW);
 }
 
+/* ------------------------------------------------ instruction sets */
+
+/* The widest path, from the CPU's features as the test reads them. */
+static u32 widest_isa(void)
+{
+#ifdef CONFIG_X86_64
+	if (boot_cpu_has(X86_FEATURE_AVX2) && boot_cpu_has(X86_FEATURE_FMA) &&
+	    boot_cpu_has(X86_FEATURE_F16C) && boot_cpu_has(X86_FEATURE_OSXSAVE) &&
+	    ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA))
+		return ANE_MATH_ISA_AVX2_FMA;
+#endif
+	return ANE_MATH_ISA_SSE2;
+}
+
+/* Put the boot-time choice back after a test that forced another. */
+static void restore_isa(void *unused)
+{
+	ane_fw_engine_init();
+}
+
+/*
+ * The pick the firmware makes at boot is the widest path the CPU offers,
+ * whatever was set before, and operations then run on it.
+ */
+static void ane_engine_init_picks_the_widest_isa(struct kunit *test)
+{
+	static const int a[] = { 1, 2 }, b[] = { 3, 4 }, c[] = { 11 };
+	struct ane_op_desc d = { .op = ANE_OP_MATMUL };
+	u32 want = widest_isa();
+	u16 *dst = buf(test, NULL, 1);
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_engine_widest_isa(), want);
+	KUNIT_EXPECT_EQ(test, ane_fw_engine_init(), want);
+	KUNIT_EXPECT_EQ(test, ane_math_get_isa(), want);
+	/* again: the same choice, nothing changes */
+	KUNIT_EXPECT_EQ(test, ane_fw_engine_init(), want);
+	kunit_info(test, "engine isa: %s\n", ane_fw_engine_isa_name(want));
+	ane_tensor_dense(&d.src[0], buf(test, a, 2), 1, 1, 1, 2);
+	ane_tensor_dense(&d.src[1], buf(test, b, 2), 1, 1, 2, 1);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 1, 1);
+	run(test, &d);
+	expect_values(test, dst, c, 1);
+	KUNIT_EXPECT_EQ(test, ane_math_get_isa(), want);
+	KUNIT_EXPECT_STREQ(test, ane_fw_engine_isa_name(ANE_MATH_ISA_SSE2), "sse2");
+	KUNIT_EXPECT_STREQ(test, ane_fw_engine_isa_name(ANE_MATH_ISA_AVX2_FMA),
+			   "avx2+fma+f16c");
+}
+
+/* ------------------------------------------------ IEEE special values */
+
+/*
+ * Values of the specials tests: small integers, exact in fp16 and in every
+ * sum here, or one of these codes.
+ */
+#define V_PINF	10000
+#define V_NINF	(-10000)
+#define V_NAN	20000
+
+static u16 hs(int v)
+{
+	return v == V_PINF ? 0x7c00 : v == V_NINF ? 0xfc00 : v == V_NAN ? 0x7e00 : h(v);
+}
+
+/* A value of the explicit reference: finite (@v) or special. */
+enum { R_FIN, R_PINF, R_NINF, R_NAN };
+struct rv {
+	int kind;
+	int v;
+};
+
+static struct rv rv_of(int v)
+{
+	return (struct rv){ v == V_PINF ? R_PINF : v == V_NINF ? R_NINF :
+			    v == V_NAN ? R_NAN : R_FIN, v };
+}
+
+/* IEEE multiplication: NaN wins, inf * 0 is NaN, signs multiply. */
+static struct rv rv_mul(struct rv a, struct rv b)
+{
+	int neg;
+
+	if (a.kind == R_NAN || b.kind == R_NAN)
+		return (struct rv){ R_NAN, 0 };
+	if (a.kind == R_FIN && b.kind == R_FIN)
+		return (struct rv){ R_FIN, a.v * b.v };
+	if ((a.kind == R_FIN && !a.v) || (b.kind == R_FIN && !b.v))
+		return (struct rv){ R_NAN, 0 };
+	neg = (a.kind == R_NINF || (a.kind == R_FIN && a.v < 0)) !=
+	      (b.kind == R_NINF || (b.kind == R_FIN && b.v < 0));
+	return (struct rv){ neg ? R_NINF : R_PINF, 0 };
+}
+
+/* IEEE addition: NaN wins, inf - inf is NaN. */
+static struct rv rv_add(struct rv a, struct rv b)
+{
+	if (a.kind == R_NAN || b.kind == R_NAN)
+		return (struct rv){ R_NAN, 0 };
+	if (a.kind == R_FIN && b.kind == R_FIN)
+		return (struct rv){ R_FIN, a.v + b.v };
+	if (a.kind == R_FIN)
+		return b;
+	if (b.kind == R_FIN || a.kind == b.kind)
+		return a;
+	return (struct rv){ R_NAN, 0 };
+}
+
+struct ieee_case {
+	const char *desc;
+	u32 isa;
+	u32 cin, h, w, cout, k, stride, dil, pad, groups;
+};
+
+/* name, isa, then: cin h w cout k stride dilation pad groups */
+static const struct ieee_case ieee_cases[] = {
+	{ "direct depthwise 3x3 pad 1 [sse2]", ANE_MATH_ISA_SSE2,
+	  3, 5, 6, 3, 3, 1, 1, 1, 3 },
+	{ "direct depthwise 3x3 pad 1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  3, 5, 6, 3, 3, 1, 1, 1, 3 },
+	{ "direct x2 3x3 stride 2 pad 1 [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 7, 6, 4, 3, 2, 1, 1, 2 },
+	{ "direct x2 3x3 stride 2 pad 1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 7, 6, 4, 3, 2, 1, 1, 2 },
+	{ "direct depthwise dilated pad 2 [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 6, 7, 2, 3, 1, 2, 2, 2 },
+	{ "direct depthwise dilated pad 2 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 6, 7, 2, 3, 1, 2, 2, 2 },
+	{ "direct depthwise unpadded [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 5, 5, 2, 3, 1, 1, 0, 2 },
+	{ "direct depthwise unpadded [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 5, 5, 2, 3, 1, 1, 0, 2 },
+	{ "gemm 3x3 pad 1 [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 5, 6, 6, 3, 1, 1, 1, 1 },
+	{ "gemm 3x3 pad 1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 5, 6, 6, 3, 1, 1, 1, 1 },
+	{ "gemm 3x3 stride 2 dilation 2 pad 2 [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 7, 8, 6, 3, 2, 2, 2, 1 },
+	{ "gemm 3x3 stride 2 dilation 2 pad 2 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 7, 8, 6, 3, 2, 2, 2, 1 },
+	{ "gemm grouped 3x3 pad 1 [sse2]", ANE_MATH_ISA_SSE2,
+	  4, 5, 5, 8, 3, 1, 1, 1, 2 },
+	{ "gemm grouped 3x3 pad 1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  4, 5, 5, 8, 3, 1, 1, 1, 2 },
+	{ "gemm 3x3 unpadded [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 5, 6, 6, 3, 1, 1, 0, 1 },
+	{ "gemm 3x3 unpadded [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 5, 6, 6, 3, 1, 1, 0, 1 },
+	{ "gemm 1x1 [sse2]", ANE_MATH_ISA_SSE2,
+	  3, 4, 5, 6, 1, 1, 1, 0, 1 },
+	{ "gemm 1x1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  3, 4, 5, 6, 1, 1, 1, 0, 1 },
+};
+
+static void ieee_desc(const struct ieee_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ane_ieee, ieee_cases, ieee_desc);
+
+/*
+ * The explicit reference of output (@co, @oh, @ow): the bias plus every
+ * tap, in IEEE arithmetic; a padded tap is weight * 0.
+ */
+static struct rv ieee_ref(const struct ieee_case *c, const int *x,
+			  const int *w, int bias, u32 co, u32 oh, u32 ow)
+{
+	u32 cin_g = c->cin / c->groups, g = co / (c->cout / c->groups);
+	struct rv s = { R_FIN, bias };
+	u32 ci, kh, kw;
+
+	for (ci = 0; ci < cin_g; ci++)
+		for (kh = 0; kh < c->k; kh++)
+			for (kw = 0; kw < c->k; kw++) {
+				int ih = (int)(oh * c->stride + kh * c->dil) - (int)c->pad;
+				int iw = (int)(ow * c->stride + kw * c->dil) - (int)c->pad;
+				int xv = 0;	/* zero padding */
+
+				if (ih >= 0 && ih < (int)c->h && iw >= 0 && iw < (int)c->w)
+					xv = x[((g * cin_g + ci) * c->h + ih) * c->w + iw];
+				s = rv_add(s, rv_mul(rv_of(xv),
+						     rv_of(w[((co * cin_g + ci) * c->k + kh) *
+							     c->k + kw])));
+			}
+	return s;
+}
+
+/*
+ * Convolutions with +inf, -inf and NaN in the weights and the inputs,
+ * against an explicit IEEE reference in which a padded tap adds
+ * weight * 0 (NaN for an infinite or NaN weight): on the direct path (at
+ * most two output channels per group) and the GEMM, padded and not, on
+ * each instruction set the CPU has.
+ */
+static void ane_engine_conv_ieee_specials(struct kunit *test)
+{
+	const struct ieee_case *c = test->param_value;
+	u32 cin_g = c->cin / c->groups, ext = c->dil * (c->k - 1) + 1;
+	u32 ho = (c->h + 2 * c->pad - ext) / c->stride + 1;
+	u32 wo = (c->w + 2 * c->pad - ext) / c->stride + 1;
+	u32 nx = c->cin * c->h * c->w, nw = c->cout * cin_g * c->k * c->k;
+	u32 ny = c->cout * ho * wo, i, co, oh, ow, seed = 12345;
+	struct ane_op_desc d = { .op = ANE_OP_CONV };
+	int *x, *w, *bias;
+	u16 *dst;
+
+	if (c->isa > widest_isa())
+		kunit_skip(test, "this CPU lacks AVX2, FMA or F16C");
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ane_math_set_isa(c->isa), 0);
+
+	x = kunit_kcalloc(test, nx, sizeof(*x), GFP_KERNEL);
+	w = kunit_kcalloc(test, nw, sizeof(*w), GFP_KERNEL);
+	bias = kunit_kcalloc(test, c->cout, sizeof(*bias), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, bias);
+	for (i = 0; i < nx; i++) {
+		seed = seed * 1103515245 + 12345;
+		x[i] = (int)((seed >> 16) % 7) - 3;		/* -3 .. 3 */
+	}
+	for (i = 0; i < nw; i++) {
+		seed = seed * 1103515245 + 12345;
+		w[i] = (int)((seed >> 16) % 5) - 2;		/* -2 .. 2 */
+	}
+	for (i = 0; i < c->cout; i++)
+		bias[i] = (int)i - 1;
+	/*
+	 * Channel 0: +inf in its top-left tap (reads the top and left
+	 * padding); channel 1: -inf in its bottom-right tap; channel 2 (if
+	 * any): NaN in its middle-left tap; the rest finite.  Inputs: +inf,
+	 * -inf and NaN inside the image, some under zero weights.
+	 */
+	w[0] = V_PINF;
+	w[cin_g * c->k * c->k + cin_g * c->k * c->k - 1] = V_NINF;
+	if (c->cout > 2)
+		w[2 * cin_g * c->k * c->k + (c->k / 2) * c->k] = V_NAN;
+	x[c->w + 1] = V_PINF;				/* [0][1][1] */
+	x[nx - 1] = V_NINF;				/* last element */
+	x[(c->cin - 1) * c->h * c->w + (c->h / 2) * c->w + c->w / 2] = V_NAN;
+
+	d.p.conv.stride[0] = c->stride;
+	d.p.conv.stride[1] = c->stride;
+	d.p.conv.dilation[0] = c->dil;
+	d.p.conv.dilation[1] = c->dil;
+	for (i = 0; i < 4; i++)
+		d.p.conv.pad[i] = c->pad;
+	d.p.conv.groups = c->groups;
+	ane_tensor_dense(&d.src[0], buf(test, NULL, nx), 1, c->cin, c->h, c->w);
+	ane_tensor_dense(&d.src[1], buf(test, NULL, nw), c->cout, cin_g, c->k, c->k);
+	ane_tensor_dense(&d.bias, buf(test, bias, c->cout), 1, c->cout, 1, 1);
+	for (i = 0; i < nx; i++)
+		((u16 *)d.src[0].base)[i] = hs(x[i]);
+	for (i = 0; i < nw; i++)
+		((u16 *)d.src[1].base)[i] = hs(w[i]);
+	dst = buf(test, NULL, ny);
+	ane_tensor_dense(&d.dst, dst, 1, c->cout, ho, wo);
+	run(test, &d);
+
+	for (co = 0; co < c->cout; co++)
+		for (oh = 0; oh < ho; oh++)
+			for (ow = 0; ow < wo; ow++) {
+				struct rv r = ieee_ref(c, x, w, bias[co], co, oh, ow);
+				u16 got = dst[(co * ho + oh) * wo + ow], want;
+				bool ok;
+
+				switch (r.kind) {
+				case R_NAN:
+					want = 0x7e00;
+					ok = (got & 0x7c00) == 0x7c00 && (got & 0x3ff);
+					break;
+				case R_PINF:
+					want = 0x7c00;
+					ok = got == want;
+					break;
+				case R_NINF:
+					want = 0xfc00;
+					ok = got == want;
+					break;
+				default:
+					want = h(r.v);
+					ok = got == want || (!r.v && !(got & 0x7fff));
+					break;
+				}
+				KUNIT_EXPECT_TRUE_MSG(test, ok,
+						      "[%u,%u,%u]: got 0x%04x, want 0x%04x",
+						      co, oh, ow, got, want);
+			}
+}
+
+static int ane_engine_suite_init(struct kunit_suite *suite)
+{
+	ane_fw_engine_init();	/* as the firmware does at boot */
+	return 0;
+}
+
 static struct kunit_case ane_engine_cases[] = {
 	KUNIT_CASE(ane_engine_matmul_runs_in_fpu_sections),
 	KUNIT_CASE(ane_engine_conv_with_bias_and_relu),
@@ -258,11 +561,14 @@ static struct kunit_case ane_engine_cases[] = {
 	KUNIT_CASE(ane_engine_pools_max_and_average),
 	KUNIT_CASE(ane_engine_softmax_over_channels),
 	KUNIT_CASE(ane_engine_refuses_bad_descriptors_before_running),
+	KUNIT_CASE(ane_engine_init_picks_the_widest_isa),
+	KUNIT_CASE_PARAM(ane_engine_conv_ieee_specials, ane_ieee_gen_params),
 	{}
 };
 
 static struct kunit_suite ane_engine_suite = {
 	.name = "ane_engine",
+	.suite_init = ane_engine_suite_init,
 	.test_cases = ane_engine_cases,
 };
 

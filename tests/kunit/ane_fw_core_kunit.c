@@ -5,7 +5,9 @@
  * and state machine, the scheduler's weights and ordering, the RTOS pools,
  * the data-chaining machines, and the whole firmware booted behind the
  * emulated hardware by the real host side: boot handshake, round trips,
- * deadline abort, crash dump and recovery, crash storm, boot retries.
+ * deadline abort, crash dump and recovery, crash storm, boot retries,
+ * full command rings waited out, recovery from every firmware state, and
+ * prepared programs loaded again after a crash.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -14,6 +16,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/workqueue.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -568,6 +571,42 @@ static void ane_fw_a_blocked_task_still_serves_interrupts(struct kunit *test)
 	vfree(fw);
 }
 
+/*
+ * An interrupt message whose handler blocks the task (the server finding
+ * no room for its replies when a doorbell comes) waits in the task queue:
+ * the loop does not run it again and again, spinning.
+ */
+static void ane_fw_an_interrupt_that_blocks_waits_with_the_task(struct kunit *test)
+{
+	struct ane_fw *fw = vzalloc(sizeof(*fw));
+	int spins = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	ane_fw_rtos_init(fw);
+	ane_fw_task_create(fw, 0, "ring", 2, rtos_ring_handler);
+	rtos_items = 1;
+	rtos_pool_full = true;
+	ane_fw_post_irq(fw, 0, ANE_FW_MSG_TEST, 7, 0);
+	while (ane_fw_run_one(fw) && spins < 100)
+		spins++;
+	KUNIT_EXPECT_EQ(test, spins, 1);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].state, ANE_FW_TASK_BLOCKED);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].irq_q->count, 0);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].q->count, 1);
+	/* a second doorbell coalesces with the one waiting */
+	ane_fw_post_irq(fw, 0, ANE_FW_MSG_TEST, 7, 0);
+	KUNIT_EXPECT_TRUE(test, ane_fw_run_one(fw));
+	KUNIT_EXPECT_FALSE(test, ane_fw_run_one(fw));
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].q->count, 1);
+	/* unblocked, the work runs */
+	ane_fw_post_irq(fw, 0, ANE_FW_MSG_TEST, 8, 0);
+	while (ane_fw_run_one(fw))
+		;
+	KUNIT_EXPECT_EQ(test, rtos_items, 0);
+	KUNIT_EXPECT_EQ(test, fw->tasks[0].q->count, 0);
+	vfree(fw);
+}
+
 static void ane_fw_chaining_machines(struct kunit *test)
 {
 	struct ane_fw *fw = vzalloc(sizeof(*fw));
@@ -659,6 +698,7 @@ static struct kunit_case ane_fw_rtos_cases[] = {
 	KUNIT_CASE(ane_fw_tasks_run_messages_by_priority),
 	KUNIT_CASE(ane_fw_a_task_reposting_itself_drains_its_work),
 	KUNIT_CASE(ane_fw_a_blocked_task_still_serves_interrupts),
+	KUNIT_CASE(ane_fw_an_interrupt_that_blocks_waits_with_the_task),
 	KUNIT_CASE(ane_fw_chaining_machines),
 	{}
 };
@@ -981,9 +1021,15 @@ static void ane_fw_crash_dumps_and_recovers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 1, 1, 0, &stuck, true), -ENOENT);
 }
 
-static void ane_fw_crash_storm_leaves_the_channel_dead(struct kunit *test)
+/*
+ * More crashes than the rate limit allows: the recovery is deferred, by a
+ * backoff that doubles with each crash of the storm, never given up;
+ * reboot starts afresh.
+ */
+static void ane_fw_crash_storm_backs_off_and_recovers(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
+	unsigned long t0;
 	int i;
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
@@ -992,15 +1038,298 @@ static void ane_fw_crash_storm_leaves_the_channel_dead(struct kunit *test)
 		KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY,
 						      5000));
 	}
+	t0 = jiffies;
 	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
-	KUNIT_EXPECT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_DEAD, 5000));
-	msleep(100);
-	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_DEAD);
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_RECOVERING);
 	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, fw_restarts(e), ANE_FW_HOST_REC_MAX + 1);
-	/* an explicit reboot brings it back */
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), 0);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 10000));
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0),
+			ANE_FW_HOST_BACKOFF_MIN_MS - 100);
+	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, ANE_FW_HOST_BACKOFF_MIN_MS);
 	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	/* the storm goes on: twice as long */
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 10000));
+	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 2 * ANE_FW_HOST_BACKOFF_MIN_MS);
+	KUNIT_EXPECT_EQ(test, fw_restarts(e), ANE_FW_HOST_REC_MAX + 2);
+	/* an explicit reboot starts afresh */
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), 0);
+	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
+	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 0);
+}
+
+struct unmask_work {
+	struct delayed_work dw;
+	struct ane_fw_host *h;
+};
+
+static void unmask_fn(struct work_struct *w)
+{
+	struct unmask_work *u = container_of(to_delayed_work(w),
+					     struct unmask_work, dw);
+
+	ane_hw_write32(u->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, ~0u);
+}
+
+/*
+ * The host does not drain its interrupts for a while: the firmware's
+ * replies fill BUF_T2H and its outbox, its server stops, BUF_H2T fills.
+ * Senders wait for room (flagging the ring) instead of failing with
+ * -EBUSY; once the host drains, the firmware consumes, clears the flag
+ * and every command is answered.
+ */
+static void ane_fw_a_full_command_ring_is_waited_out(struct kunit *test)
+{
+	const u32 n = 250;
+	struct fw_env *e = test->priv;
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CTL_PING, .size = 4,
+				      .program_id = -1, .process_id = -1 };
+	struct unmask_work u = { .h = e->h };
+	struct ane_fw_hreq *rq;
+	u32 v = 0x50494e47, i;
+
+	rq = kunit_kcalloc(test, n, sizeof(*rq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	INIT_DELAYED_WORK_ONSTACK(&u.dw, unmask_fn);
+	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, 0);
+	schedule_delayed_work(&u.dw, msecs_to_jiffies(500));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, ane_fw_host_send(e->h, &rq[i],
+						       ANE_FW_CH_BUF_H2T, &hdr,
+						       &v), 0);
+	flush_delayed_work(&u.dw);
+	destroy_delayed_work_on_stack(&u.dw);
+	KUNIT_EXPECT_GT(test, e->h->ring_waits, 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&rq[i].done,
+								    msecs_to_jiffies(5000)));
+		KUNIT_EXPECT_EQ(test, rq[i].status, 0);
+	}
+	/* the firmware cleared the host's request when it made room */
+	KUNIT_EXPECT_EQ(test,
+			READ_ONCE(e->h->ring[ANE_FW_CH_BUF_H2T].hdr->space_wanted),
+			0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+static const struct ane_fw_load_program t_lp = { .proc_nbr = 2 };
+
+/* A call to resident @r on @q's priority; its completion's errno. */
+static int fw_res_call(struct fw_env *e, const struct ane_fw_resident *r,
+		       u32 prio, struct ane_fw_hreq *rq, bool wait)
+{
+	return fw_proc_call(e, prio, r->slot, r->pid, 0, rq, wait);
+}
+
+static void fw_hang_all(struct kunit *test, struct fw_env *e, bool stuck)
+{
+	u32 q;
+
+	for (q = 0; q < ANE_NUM_HW_QUEUES; q++) {
+		KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "hang", q), 0);
+		if (stuck)
+			KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h,
+								 "abort-stuck",
+								 q), 0);
+	}
+}
+
+/*
+ * Programs loaded through the host survive a crash: the boot loads them
+ * again into their own slot and process, and the call after the crash
+ * runs.  Slots and processes are given back at unload, all of them.
+ */
+static void ane_fw_programs_survive_a_crash(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_resident *r;
+	struct ane_fw_hreq rq = { };
+	s32 slot, pid;
+	int i;
+
+	r = kunit_kcalloc(test, ANE_FW_MAX_PROGRAMS + 1, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[0], &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[1], &t_lp), 0);
+	KUNIT_EXPECT_NE(test, r[0].slot, r[1].slot);
+	KUNIT_EXPECT_NE(test, r[0].pid, r[1].pid);
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r[0], 4, &rq, true), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
+	KUNIT_EXPECT_EQ(test, e->h->reloads, 2);
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r[0], 4, &rq, true), 0);
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r[1], 4, &rq, true), 0);
+	/* unloaded: the firmware forgot it */
+	slot = r[1].slot;
+	pid = r[1].pid;
+	ane_fw_host_unload(e->h, &r[1]);
+	KUNIT_EXPECT_EQ(test, r[1].slot, -1);
+	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, slot, pid, 0, &rq, true),
+			-ENOENT);
+	ane_fw_host_unload(e->h, &r[0]);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->pids, ANE_FW_MAX_PROCESSES));
+
+	/* every slot, then one too many; all of them again after unload */
+	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
+		KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), -EBUSY);
+	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
+		ane_fw_host_unload(e->h, &r[i]);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
+	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
+		KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), 0);
+	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
+		ane_fw_host_unload(e->h, &r[i]);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+/*
+ * TERMINATE_PROCESS for 64 processes at once: the server, of higher
+ * priority than the terminator it hands them to, waits for room in the
+ * terminator's queue instead of losing the ones that do not fit; every
+ * one is answered, and every slot is released.
+ */
+static void ane_fw_a_terminate_storm_loses_nothing(struct kunit *test)
+{
+	const int n = 64;
+	struct fw_env *e = test->priv;
+	struct ane_fw_resident *r;
+	struct ane_fw_hreq *rq;
+	int i;
+
+	r = kunit_kcalloc(test, n, sizeof(*r), GFP_KERNEL);
+	rq = kunit_kcalloc(test, n, sizeof(*rq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), 0);
+	for (i = 0; i < n; i++) {
+		struct ane_fw_cmd_hdr hdr = { .id = ANE_CTL_TERMINATE_PROCESS,
+					      .program_id = r[i].slot,
+					      .process_id = r[i].pid };
+
+		KUNIT_ASSERT_EQ(test, ane_fw_host_send(e->h, &rq[i],
+						       ANE_FW_CH_BUF_H2T, &hdr,
+						       NULL), 0);
+	}
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&rq[i].done,
+								    msecs_to_jiffies(5000)));
+		KUNIT_EXPECT_EQ(test, rq[i].status, 0);
+	}
+	for (i = 0; i < n; i++)
+		ane_fw_host_unload(e->h, &r[i]);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->stale, ANE_FW_MAX_PROGRAMS));
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+/* A crash with every queue hung: the engine's reset ends the hang. */
+static void ane_fw_recovers_from_a_hung_queue(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_resident r;
+	struct ane_fw_hreq stuck = { }, rq = { };
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 60000), 0);
+	fw_hang_all(test, e, false);
+	KUNIT_ASSERT_EQ(test, fw_res_call(e, &r, 4, &stuck, false), 0);
+	msleep(100);
+	KUNIT_EXPECT_FALSE(test, completion_done(&stuck.done));
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
+							    msecs_to_jiffies(5000)));
+	KUNIT_EXPECT_EQ(test, stuck.status, -EIO);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
+	ane_fw_host_unload(e->h, &r);
+}
+
+/* An abort that does not clear faults the firmware: it comes back. */
+static void ane_fw_recovers_after_a_stuck_abort(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_resident r;
+	struct ane_fw_hreq stuck = { }, rq = { };
+	int i;
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 300), 0);
+	fw_hang_all(test, e, true);
+	KUNIT_ASSERT_EQ(test, fw_res_call(e, &r, 4, &stuck, false), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
+							    msecs_to_jiffies(5000)));
+	KUNIT_EXPECT_EQ(test, stuck.status, -EIO);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
+	KUNIT_ASSERT_NOT_NULL(test, e->h->dump_text);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "did not clear"));
+	/* every queue works again, not a crash loop */
+	for (i = 0; i < 2 * ANE_NUM_HW_QUEUES; i++)
+		KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 2 + i % 6, &rq, true), 0);
+	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
+	ane_fw_host_unload(e->h, &r);
+}
+
+/* Boots that fail during recovery are tried again later, not given up. */
+static void ane_fw_recovers_from_a_failed_boot(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_resident r;
+	struct ane_fw_hreq rq = { };
+	u32 failures;
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
+	failures = e->h->boot_failures;
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "stall-boot",
+						 ANE_FW_HOST_BOOT_RETRIES), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 15000));
+	KUNIT_EXPECT_EQ(test, e->h->boot_failures,
+			failures + ANE_FW_HOST_BOOT_RETRIES);
+	KUNIT_EXPECT_EQ(test, e->h->boot_fails, 0);
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
+	/* a failed boot out of reboot is retried the same way */
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "stall-boot",
+						 ANE_FW_HOST_BOOT_RETRIES), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), -EIO);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_RECOVERING);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 15000));
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
+	ane_fw_host_unload(e->h, &r);
+}
+
+/* The firmware crashes again while it is being brought back. */
+static void ane_fw_recovers_from_a_crash_during_recovery(struct kunit *test)
+{
+	struct fw_env *e = test->priv;
+	struct ane_fw_resident r;
+	struct ane_fw_hreq rq = { };
+
+	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "crash-boot", 1), 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 10000));
+	KUNIT_EXPECT_EQ(test, e->h->recoveries, 2);
+	KUNIT_EXPECT_EQ(test, fw_restarts(e), 2);
+	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
+	ane_fw_host_unload(e->h, &r);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
 }
 
 static void ane_fw_rate_limit_counts_a_window(struct kunit *test)
@@ -1025,7 +1354,14 @@ static struct kunit_case ane_fw_e2e_cases[] = {
 	KUNIT_CASE(ane_fw_a_full_ring_asks_for_consumed),
 	KUNIT_CASE(ane_fw_aborts_a_queue_past_the_deadline),
 	KUNIT_CASE(ane_fw_crash_dumps_and_recovers),
-	KUNIT_CASE(ane_fw_crash_storm_leaves_the_channel_dead),
+	KUNIT_CASE(ane_fw_crash_storm_backs_off_and_recovers),
+	KUNIT_CASE(ane_fw_a_full_command_ring_is_waited_out),
+	KUNIT_CASE(ane_fw_programs_survive_a_crash),
+	KUNIT_CASE(ane_fw_a_terminate_storm_loses_nothing),
+	KUNIT_CASE(ane_fw_recovers_from_a_hung_queue),
+	KUNIT_CASE(ane_fw_recovers_after_a_stuck_abort),
+	KUNIT_CASE(ane_fw_recovers_from_a_failed_boot),
+	KUNIT_CASE(ane_fw_recovers_from_a_crash_during_recovery),
 	KUNIT_CASE(ane_fw_rate_limit_counts_a_window),
 	{}
 };

@@ -68,6 +68,18 @@ else
 fi
 rmmod ane 2>/dev/null
 
+# MODULE_VERSION: the release, as the build files name it (check.sh passes
+# it in ANE_VERSION; a bare x.y.z without it).
+want=${ANE_VERSION:-}
+if modprobe ane && v=$(cat /sys/module/ane/version 2>/dev/null) &&
+   echo "$v" | grep -Eq '^[0-9]+[.][0-9]+[.][0-9]+$' &&
+   { [ -z "$want" ] || [ "$v" = "$want" ]; } && rmmod ane; then
+	ok "module version $v"
+else
+	nok "module version: '$(cat /sys/module/ane/version 2>/dev/null)' (want ${want:-x.y.z})"
+	rmmod ane 2>/dev/null
+fi
+
 # Unbind with a client open, unload refused while open, rebind.
 if modprobe ane && unplug_test && rmmod ane; then
 	ok "unplug with open clients"

@@ -282,6 +282,108 @@ static void conv_net_matches_the_reference(void)
 	net_free(&m);
 }
 
+/* ------------------------------------------------------------ the ISA */
+
+/* Whether @word is a whole word of @flags (a /proc/cpuinfo "flags" line). */
+static int cpu_flag(const char *flags, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(flags, word); p; p = strstr(p + n, word))
+		if ((p == flags || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The widest engine path the CPU offers, read from /proc/cpuinfo as a
+ * user would: AVX2 + FMA + F16C, else SSE2 (the kernel drops the AVX
+ * flags when it cannot save the AVX state).  NULL without a flags line.
+ */
+static const char *cpuinfo_isa(void)
+{
+	static char line[16384];
+	const char *isa = NULL;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return NULL;
+	while (!isa && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5))
+			isa = cpu_flag(line, "avx2") && cpu_flag(line, "fma") &&
+			      cpu_flag(line, "f16c") ? "avx2+fma+f16c" : "sse2";
+	fclose(f);
+	return isa;
+}
+
+/*
+ * The engine lines of the firmware's status in debugfs (fw_status): the
+ * instruction set it picked at boot and the operations run on each.
+ */
+static int engine_status(char isa[64], unsigned long long ops[2])
+{
+	char path[320], line[256];
+	int got = 0;
+	FILE *f;
+
+	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "engine isa: %63s", isa) == 1)
+			got |= 1;
+		if (sscanf(line, "engine ops: sse2 %llu, avx2+fma+f16c %llu",
+			   &ops[0], &ops[1]) == 2)
+			got |= 2;
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
+/*
+ * (e) Requests run on the widest path the CPU offers: the firmware's
+ * engine shows the instruction set /proc/cpuinfo's flags call for (in the
+ * VM, QEMU's -cpu max: AVX2), and a real request's operations are counted
+ * on that path and on no other.
+ */
+static void requests_run_on_the_widest_isa(void)
+{
+	unsigned long long before[2] = { 0 }, after[2] = { 0 };
+	const char *want = cpuinfo_isa();
+	struct ane_dev *dev;
+	const float *ins[1];
+	struct net m = { 0 };
+	char isa[64] = "";
+	int w;
+
+	T_CHECK(want != NULL, "no flags line in /proc/cpuinfo");
+	if (!want || build_mlp(&m, 3) || open_dev(&dev)) {
+		t_case_failed = 1;
+		net_free(&m);
+		return;
+	}
+	w = strcmp(want, "sse2") ? 1 : 0;
+	T_OK(engine_status(isa, before));
+	ins[0] = m.in;
+	T_OK(ane_net_run(dev, m.net, ins, m.out));
+	T_OK(engine_status(isa, after));
+	printf("#   cpu offers %s; engine isa %s; ops sse2 %llu -> %llu, avx2+fma+f16c %llu -> %llu\n",
+	       want, isa, before[0], after[0], before[1], after[1]);
+	T_CHECK(!strcmp(isa, want), "engine isa %s, the CPU offers %s", isa, want);
+	T_CHECK(after[w] >= before[w] + ane_net_num_ops(m.net),
+		"%s ops %llu -> %llu for a net of %u ops", want, before[w],
+		after[w], ane_net_num_ops(m.net));
+	T_CHECK(after[!w] == before[!w], "the other path ran: %llu -> %llu",
+		before[!w], after[!w]);
+	T_OK(compare_net(&m));
+	ane_close(dev);
+	net_free(&m);
+}
+
 /* (d) An instance with its own weights computes what those weights do. */
 static void instance_weights_give_the_reference_result(void)
 {
@@ -625,5 +727,6 @@ int main(int argc, char **argv)
 	T_RUN(conv_net_matches_the_reference);
 	bad_images_are_refused();
 	T_RUN(instance_weights_give_the_reference_result);
+	T_RUN(requests_run_on_the_widest_isa);
 	return t_summary("net");
 }

@@ -3,13 +3,16 @@
  * VM tests of programs end to end through the raw selectors: create,
  * prepare, send requests, read completion events, fences through a
  * syncobj, instances with their own weights, every lifecycle errno,
- * concurrent processes, and a process killed with requests in flight.
+ * concurrent processes, a process killed with requests in flight, and
+ * storms of prepare and destroy from threads and exiting processes that
+ * leave every firmware program slot free.
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -21,188 +24,8 @@
 #include "harness.h"
 #include "libane.h"
 #include "vm/vm_util.h"
-
-#define PAGE16K 16384u
-
-static char node[64];
-
-/* fp16 of a small integer, exactly. */
-static uint16_t h16(int v)
-{
-	uint32_t a = (uint32_t)(v < 0 ? -v : v), e = 0;
-
-	if (!a)
-		return 0;
-	while ((a >> e) > 1)
-		e++;
-	return (uint16_t)((v < 0 ? 0x8000 : 0) | ((e + 15) << 10) |
-			  ((a << (10 - e)) & 0x3ff));
-}
-
-/*
- * The image: out = relu(in (2x3) x W (3x2)), W in the image's weights
- * (the KUnit ane_image suite builds the same one).
- */
-#define IMG_SIZE (PAGE16K + 16)
-
-static void build_image(uint8_t *b, const int w[6])
-{
-	struct ane_img_header *h = (void *)b;
-	struct ane_img_procedure *p = (void *)(b + 128);
-	struct ane_img_bar *bar = (void *)(b + 160);
-	struct ane_img_td *td = (void *)(b + 256);
-	struct ane_img_rw *rw = (void *)(b + 544);
-	uint16_t *wt = (void *)(b + PAGE16K);
-	int i;
-
-	memset(b, 0, IMG_SIZE);
-	*h = (struct ane_img_header){
-		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
-		.image_size = IMG_SIZE, .num_procedures = 1, .procedures_offset = 128,
-		.num_tds = 2, .tds_offset = 256, .num_rws = 5, .rws_offset = 544,
-		.num_bars = 4, .bars_offset = 160, .weights_offset = PAGE16K,
-		.weights_size = 12, .intermediate_size = PAGE16K,
-	};
-	*p = (struct ane_img_procedure){ .num_tds = 2, .num_rws = 5, .num_inputs = 1,
-					 .num_outputs = 1, .partitions = 1 };
-	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 12 };
-	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 8 };
-	bar[2] = (struct ane_img_bar){ .slot = 5, .usage = 8, .size = 12 };
-	bar[3] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 64 };
-	td[0].words[ANE_TD_OP] = 2;	/* matmul */
-	memcpy(&td[0].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 3 }, 16);
-	memcpy(&td[0].words[ANE_TD_SRC1_DIMS], (uint32_t[]){ 1, 1, 3, 2 }, 16);
-	memcpy(&td[0].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	td[1].words[ANE_TD_OP] = 4;	/* activation */
-	td[1].words[ANE_TD_ACT] = 1;	/* relu */
-	memcpy(&td[1].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	memcpy(&td[1].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	rw[0] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC0, .bar = 0, .length_lo = 12 };
-	rw[1] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC1, .bar = 5, .length_lo = 12 };
-	rw[2] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_DST, .bar = 7, .length_lo = 8 };
-	rw[3] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_SRC0, .bar = 7, .length_lo = 8 };
-	rw[4] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_DST, .bar = 1, .length_lo = 8 };
-	for (i = 0; i < 6; i++)
-		wt[i] = h16(w[i]);
-}
-
-struct client {
-	int fd;
-	uint64_t token;		/* session */
-};
-
-static int ctl_open(struct client *c)
-{
-	struct drm_ane_device_open op = { .in.usage_type = ANE_USAGE_STANDARD };
-
-	c->fd = open(node, O_RDWR | O_CLOEXEC);
-	if (c->fd < 0 || ioctl(c->fd, DRM_IOCTL_ANE_CTL_DEVICE_OPEN, &op) < 0)
-		return -1;
-	c->token = op.out.token;
-	return 0;
-}
-
-static int create(int fd, const void *img, uint64_t size, uint64_t *tok)
-{
-	struct drm_ane_program_create pc = {
-		.image = (uintptr_t)img, .image_size = size, .token_ptr = (uintptr_t)tok,
-	};
-
-	return ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc);
-}
-
-static int prepare(int fd, uint64_t tok, struct drm_ane_program_prepare *pp)
-{
-	memset(pp, 0, sizeof(*pp));
-	pp->in.token = tok;
-	return ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, pp);
-}
-
-static int destroy(int fd, uint64_t tok)
-{
-	struct drm_ane_program_destroy pd = { .token = tok };
-
-	return ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY, &pd);
-}
-
-struct surf {
-	uint32_t handle;
-	uint16_t *p;
-	uint64_t size;
-};
-
-static int surface(int fd, uint64_t size, struct surf *s)
-{
-	struct drm_ane_surface_create sc = { .size = size };
-
-	if (ioctl(fd, DRM_IOCTL_ANE_SURFACE_CREATE, &sc) < 0)
-		return -1;
-	s->handle = sc.handle;
-	s->size = size;
-	s->p = mmap(NULL, PAGE16K, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)sc.offset);
-	return s->p == MAP_FAILED ? -1 : 0;
-}
-
-static struct drm_ane_send_request sr;
-
-static int submit(int fd, uint64_t tok, uint32_t in, uint32_t out, uint32_t syncobj,
-		  uint64_t *seqno)
-{
-	int ret;
-
-	memset(&sr, 0, sizeof(sr));
-	sr.in.token = tok;
-	sr.in.qos_class = 5;
-	sr.in.exec_priority = 21;
-	sr.in.io_category = 2;
-	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in, .kind = ANE_SURFACE_INPUT };
-	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out,
-							  .kind = ANE_SURFACE_OUTPUT };
-	if (syncobj)
-		sr.in.surfaces[2] = (struct drm_ane_surface_ref){
-			.handle = syncobj, .kind = ANE_SURFACE_OUT_SYNCOBJ };
-	ret = ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
-	if (!ret && seqno)
-		*seqno = sr.out.seqno;
-	return ret;
-}
-
-/* Read one completion event (waiting up to 10 s). */
-static int wait_event(int fd, struct drm_ane_event_complete *ev)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	ssize_t n;
-
-	if (poll(&pfd, 1, 10000) != 1)
-		return -1;
-	n = read(fd, ev, sizeof(*ev));
-	return n == sizeof(*ev) && ev->base.type == DRM_ANE_EVENT_REQUEST_COMPLETE ? 0 : -1;
-}
-
-static const int W[6] = { 1, 0, 0, 1, 1, -1 };
-static const int A[6] = { 1, 2, 3, 4, 5, 6 };
-/* [1 2 3; 4 5 6] x [1 0; 0 1; 1 -1] = [4 -1; 10 -1] -> relu [4 0; 10 0] */
-static const int OUT[4] = { 4, 0, 10, 0 };
-
-static void fill_input(struct surf *s)
-{
-	int i;
-
-	for (i = 0; i < 6; i++)
-		s->p[i] = h16(A[i]);
-}
-
-static int check_out(const struct surf *s, const int want[4])
-{
-	int i, bad = 0;
-
-	for (i = 0; i < 4; i++)
-		if (s->p[i] != h16(want[i])) {
-			printf("#   out[%d] = 0x%04x, want 0x%04x\n", i, s->p[i], h16(want[i]));
-			bad = 1;
-		}
-	return bad;
-}
+/* after vm_util.h, whose helpers take a node argument */
+#include "vm/prog_util.h"
 
 static uint8_t img[IMG_SIZE];
 
@@ -715,10 +538,215 @@ static void killed_process_disturbs_no_one(void)
 	a_program_computes_end_to_end();
 }
 
+/* "slots in use: N of M" of the firmware's program slots; -1 unreadable. */
+static int slots_in_use(void)
+{
+	/* -1 (unreadable) also when the driver is too old to have the view */
+	char path[512], line[256];
+	int n = -1;
+	FILE *f;
+
+	if (vm_debugfs_path(node, "fw_programs", path, sizeof(path)))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "slots in use: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Slots in use back to @base (what earlier cases' clients, still open in
+ * this process through their surface mappings, hold), waiting out
+ * releases still under way.
+ */
+static int wait_slots_free(int base)
+{
+	int i, n = -1;
+
+	for (i = 0; i < 100; i++) {
+		n = slots_in_use();
+		if (n == base)
+			return 0;
+		usleep(50000);
+	}
+	printf("#   %d firmware program slots in use, %d before\n", n, base);
+	errno = EBUSY;
+	return -1;
+}
+
+#define STORM_THREADS	16
+#define STORM_PROCS	4
+#define STORM_ROUNDS	3
+
+static pthread_barrier_t storm_barrier;
+
+/* One client: prepare, wait for everyone, destroy at once; per round. */
+static void *storm_thread(void *arg)
+{
+	struct drm_ane_program_prepare pp;
+	static uint8_t im[IMG_SIZE];
+	uintptr_t bad = 0;
+	struct client c;
+	uint64_t tok;
+	int r;
+
+	(void)arg;
+	if (ctl_open(&c))
+		return (void *)1;
+	build_image(im, W);	/* the same bytes from every thread */
+	for (r = 0; r < STORM_ROUNDS; r++) {
+		tok = 0;
+		if (create(c.fd, im, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp)) {
+			printf("#   round %d: create/prepare: %s\n", r, strerror(errno));
+			bad = 1;
+		}
+		pthread_barrier_wait(&storm_barrier);
+		if (tok && destroy(c.fd, tok))
+			bad = 1;
+		pthread_barrier_wait(&storm_barrier);
+	}
+	close(c.fd);
+	return (void *)bad;
+}
+
+/* STORM_THREADS clients in one process destroying together. */
+static int storm_process(void)
+{
+	pthread_t t[STORM_THREADS];
+	int i, bad = 0;
+	void *ret;
+
+	pthread_barrier_init(&storm_barrier, NULL, STORM_THREADS);
+	for (i = 0; i < STORM_THREADS; i++)
+		if (pthread_create(&t[i], NULL, storm_thread, NULL))
+			return 1;
+	for (i = 0; i < STORM_THREADS; i++) {
+		pthread_join(t[i], &ret);
+		bad |= ret != NULL;
+	}
+	return bad;
+}
+
+/* A process that prepares @n programs and exits without a word. */
+static int exit_with_programs(int n, int close_first)
+{
+	struct drm_ane_program_prepare pp;
+	struct client c;
+	uint64_t tok;
+	int i;
+
+	build_image(img, W);
+	if (ctl_open(&c))
+		return 10;
+	for (i = 0; i < n; i++) {
+		tok = 0;
+		if (create(c.fd, img, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp))
+			return 11;
+	}
+	if (close_first)
+		close(c.fd);
+	return 0;
+}
+
+static int wait_children(pid_t *pid, int n)
+{
+	int i, status, bad = 0;
+
+	for (i = 0; i < n; i++)
+		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("#   child %d: status 0x%x\n", i, status);
+			bad = 1;
+		}
+	return bad;
+}
+
+/*
+ * Prepare every free firmware slot (144 less @base) from 3 clients; one
+ * more fails with -EBUSY.
+ */
+static void a_full_set_prepares(int base)
+{
+	int per[3] = { 64, 64, 144 - 128 - base };
+	struct drm_ane_program_prepare pp;
+	struct client c[3];
+	uint64_t tok[144], extra = 0;
+	int i, k, n = 0;
+
+	build_image(img, W);
+	for (k = 0; k < 3; k++) {
+		T_OK(ctl_open(&c[k]));
+		for (i = 0; i < per[k]; i++, n++) {
+			tok[n] = 0;
+			T_OK(create(c[k].fd, img, IMG_SIZE, &tok[n]));
+			if (prepare(c[k].fd, tok[n], &pp)) {
+				T_CHECK(0, "program %d of 144: prepare: %s", n,
+					strerror(errno));
+				break;
+			}
+		}
+	}
+	T_EQ(slots_in_use(), 144);
+	T_EQ(n, 144 - base);
+	T_OK(create(c[2].fd, img, IMG_SIZE, &extra));
+	T_ERRNO(prepare(c[2].fd, extra, &pp), EBUSY);
+	T_OK(destroy(c[2].fd, extra));
+	n = 0;
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < per[k]; i++, n++)
+			T_OK(destroy(c[k].fd, tok[n]));
+		close(c[k].fd);
+	}
+	T_OK(wait_slots_free(base));
+}
+
+/*
+ * Processes of 16 threads, each thread a client, prepare and then destroy
+ * all at once (64 destroys racing); processes exit with programs
+ * prepared.  Every slot is free afterwards and a full set prepares.
+ */
+static void storms_leave_every_slot_free(void)
+{
+	pid_t pid[STORM_PROCS * 4];
+	int i, round, base;
+
+	usleep(200000);		/* earlier requests are reaped a tick late */
+	base = slots_in_use();
+	T_CHECK(base >= 0 && base <= 16, "fw_programs: %d slots in use", base);
+	if (base > 16)
+		return;
+	/* without the view, the full set below still tells */
+	base = base < 0 ? 0 : base;
+	for (i = 0; i < STORM_PROCS; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0)
+			_exit(storm_process());
+	}
+	T_CHECK(!wait_children(pid, STORM_PROCS), "destroy storm");
+	T_OK(wait_slots_free(base));
+	/* 2 x 16 clients exiting with 8 programs prepared each, at once */
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 16; i++) {
+			pid[i] = fork();
+			if (pid[i] == 0)
+				_exit(exit_with_programs(8, i & 1));
+		}
+		T_CHECK(!wait_children(pid, 16), "exit storm %d", round);
+	}
+	T_OK(wait_slots_free(base));
+	a_full_set_prepares(base);
+}
+
 int main(int argc, char **argv)
 {
 	if (vm_node(argc, argv, node, sizeof(node), "program"))
 		return 1;
+	/* first: no earlier client of this process holds a slot yet */
+	T_RUN(storms_leave_every_slot_free);
 	T_RUN(a_program_computes_end_to_end);
 	T_RUN(lifecycle_errors_are_precise);
 	T_RUN(instances_bind_their_own_weights);

@@ -8,6 +8,9 @@
 #   --project DIR   ane project root to test (default: the repo holding
 #                   this script).  Linked into the kernel tree as
 #                   drivers/accel/ane.
+#   The guest CPU is QEMU's "max" model (-cpu max), so the engine's AVX2
+#   cases run rather than skip, as they do on the VM runner's guest.
+#
 #   --timeout SEC   guest timeout passed to kunit.py (default: 900).  The
 #                   guest runs under TCG (kunit.py's x86_64 QEMU config
 #                   passes no -enable-kvm/-accel); --qemu_args after "--"
@@ -182,6 +185,8 @@ cmd=(python3 tools/testing/kunit/kunit.py run
 	--build_dir="$build"
 	--jobs="$jobs"
 	--timeout="$timeout"
+	--make_options=ANE_WERROR=y
+	"--qemu_args=-cpu max"
 	"${extra[@]}")
 
 log "project: $project"

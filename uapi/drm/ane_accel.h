@@ -11,8 +11,6 @@
 
 #ifdef __KERNEL__
 #include <linux/build_bug.h>
-#else
-#include <assert.h>
 #endif
 
 #if defined(__cplusplus)
@@ -172,7 +170,7 @@ enum drm_ane_surface_kind {
 	ANE_SURFACE_INPUT = 1,
 	ANE_SURFACE_OUTPUT = 2,
 	ANE_SURFACE_INTERMEDIATE = 3,
-	ANE_SURFACE_OUT_SYNCOBJ = 4,
+	ANE_SURFACE_OUT_SYNCOBJ = 4
 };
 
 /**
@@ -316,15 +314,17 @@ struct drm_ane_status {
  * @ANE_FW_STATE_OFF: not booted.
  * @ANE_FW_STATE_BOOTING: boot handshake in progress.
  * @ANE_FW_STATE_READY: accepting commands.
- * @ANE_FW_STATE_RECOVERING: crashed; dump and reset in progress.
- * @ANE_FW_STATE_DEAD: recovery gave up (crash storm); channel not ready.
+ * @ANE_FW_STATE_RECOVERING: crashed or failed to boot; being brought
+ *	back, at once or after a backoff (Documentation/accel/ane/recovery.rst).
+ * @ANE_FW_STATE_DEAD: recovery gave up (eight boots failed in a row);
+ *	channel not ready until a privileged reboot.
  */
 enum drm_ane_fw_state {
 	ANE_FW_STATE_OFF = 0,
 	ANE_FW_STATE_BOOTING = 1,
 	ANE_FW_STATE_READY = 2,
 	ANE_FW_STATE_RECOVERING = 3,
-	ANE_FW_STATE_DEAD = 4,
+	ANE_FW_STATE_DEAD = 4
 };
 
 /** @ANE_CLIENT_CONTROL: the client opened through the control space. */
@@ -627,7 +627,7 @@ enum drm_ane_fault_code {
 	ANE_FAULT_L3_INVALID = 2,
 	ANE_FAULT_APERTURE = 3,
 	ANE_FAULT_CEILING = 4,
-	ANE_FAULT_STREAM = 5,
+	ANE_FAULT_STREAM = 5
 };
 
 /**
@@ -851,7 +851,7 @@ enum ane_td_word {
 	ANE_TD_SRC1_DIMS = 19,
 	ANE_TD_BIAS_DIMS = 23,
 	ANE_TD_DST_DIMS = 27,
-	ANE_TD_RESERVED = 31,
+	ANE_TD_RESERVED = 31
 };
 
 /**
@@ -875,7 +875,7 @@ enum ane_td_operand {
 	ANE_TD_REG_SRC0 = 0,
 	ANE_TD_REG_SRC1 = 1,
 	ANE_TD_REG_BIAS = 2,
-	ANE_TD_REG_DST = 3,
+	ANE_TD_REG_DST = 3
 };
 
 /**
@@ -1042,8 +1042,21 @@ struct drm_ane_event_complete {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DP_CHAINING_SET_ACTIVE, \
 		struct drm_ane_chaining_set_active)
 
-/* Sizes: each selector struct is exactly its seed tuple. */
+/*
+ * Sizes: each selector struct is exactly its seed tuple, checked at compile
+ * time in every language this header serves: static_assert in the kernel
+ * and in C++11 and later; elsewhere (C from C90 on, C++98) a struct tag
+ * per check whose one member is an array of negative size if a struct's
+ * size is wrong.  No libc header is needed.
+ */
+#if defined(__KERNEL__) || (defined(__cplusplus) && __cplusplus >= 201103L)
 #define __ANE_SIZE_CHECK(t, n) static_assert(sizeof(t) == (n), #t " size")
+#else
+#define __ANE_SIZE_CHECK(t, n) __ANE_SIZE_CHECK_AT(t, n, __LINE__)
+#define __ANE_SIZE_CHECK_AT(t, n, l) __ANE_SIZE_CHECK_NAMED(t, n, l)
+#define __ANE_SIZE_CHECK_NAMED(t, n, l) \
+	struct __ane_size_check_ ## l { char ok[sizeof(t) == (n) ? 1 : -1]; }
+#endif
 
 __ANE_SIZE_CHECK(struct drm_ane_device_info_in, ANE_DEVICE_INFO_SIZE);
 __ANE_SIZE_CHECK(struct drm_ane_device_info_out, ANE_DEVICE_INFO_SIZE);
@@ -1085,6 +1098,8 @@ __ANE_SIZE_CHECK(struct ane_img_rw, 44);
 __ANE_SIZE_CHECK(struct ane_img_bar, 24);
 
 #undef __ANE_SIZE_CHECK
+#undef __ANE_SIZE_CHECK_AT
+#undef __ANE_SIZE_CHECK_NAMED
 
 #if defined(__cplusplus)
 }

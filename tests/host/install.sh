@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make install` into a staging directory puts every piece where the
+# documentation says (library and its links, .pc, headers, tools, the udev
+# rule, the module source tree for DKMS), the staged module tree builds on
+# its own against the kernel headers, and `make uninstall` leaves no file
+# behind.  Last line: "install: N passed, N failed".
+top=$(cd "$(dirname "$0")/../.." && pwd)
+stage=$(mktemp -d "${TMPDIR:-/tmp}/ane-install.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+pass=0
+fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+nok() { echo "not ok - $*"; fail=$((fail + 1)); }
+ver=$(sed -n 's/^ANE_VERSION := //p' "$top/Makefile")
+
+if make -s -C "$top" install PREFIX=/usr DESTDIR="$stage" >"$stage.log" 2>&1; then
+	ok "make install PREFIX=/usr DESTDIR=..."
+else
+	nok "make install failed:"; sed 's/^/#   /' "$stage.log"
+fi
+rm -f "$stage.log"
+
+missing=
+for f in usr/lib/libane.so.$ver usr/lib/libane.so.0 usr/lib/libane.so \
+	 usr/lib/libane.a usr/lib/pkgconfig/libane.pc \
+	 usr/include/libane/libane.h usr/include/libane/drm/ane_accel.h \
+	 usr/bin/anectl usr/bin/ane-run usr/bin/ane-bench \
+	 usr/lib/udev/rules.d/70-ane.rules \
+	 usr/share/man/man1/anectl.1 usr/share/man/man1/ane-run.1 \
+	 usr/share/man/man1/ane-bench.1 usr/share/man/man3/libane.3 \
+	 usr/src/ane-$ver/dkms.conf usr/src/ane-$ver/Kbuild \
+	 usr/src/ane-$ver/Kconfig usr/src/ane-$ver/driver/ane_drv.c \
+	 usr/src/ane-$ver/uapi/drm/ane_accel.h; do
+	[ -e "$stage/$f" ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+	ok "every installed file is in place"
+else
+	nok "missing after install:$missing"
+fi
+
+if grep -q 'GROUP="render", MODE="0660"' "$stage/usr/lib/udev/rules.d/70-ane.rules"; then
+	ok "the udev rule gives the render group 0660"
+else
+	nok "the udev rule does not set GROUP=render MODE=0660"
+fi
+
+# The module tree as DKMS gets it builds by itself (no -Werror there).
+kver=$("$top/tools/setup-deps.sh" --kver 2>/dev/null)
+kdir=/lib/modules/$kver/build
+if [ -n "$kver" ] && [ -e "$kdir/Makefile" ]; then
+	src=$stage/usr/src/ane-$ver
+	if make -s -C "$kdir" M="$src" CONFIG_DRM_ACCEL_ANE=m -j2 modules \
+		>"$stage/build.log" 2>&1 && [ -f "$src/ane.ko" ]; then
+		ok "the installed module tree builds ane.ko against $kver"
+	else
+		nok "the installed module tree does not build:"
+		tail -n 20 "$stage/build.log" | sed 's/^/#   /'
+	fi
+	make -s -C "$kdir" M="$src" clean >/dev/null 2>&1
+	rm -f "$stage/build.log"
+else
+	nok "no kernel headers to build the installed module tree (run make deps)"
+fi
+
+if make -s -C "$top" uninstall PREFIX=/usr DESTDIR="$stage" >/dev/null 2>&1 &&
+   [ -z "$(find "$stage" ! -type d)" ]; then
+	ok "make uninstall removes every installed file"
+else
+	nok "left after make uninstall: $(find "$stage" ! -type d | sed "s|$stage/||" | tr '\n' ' ')"
+fi
+
+# Without usable kernel headers, make says what to install instead of
+# letting the compiler fail.
+fake=$(mktemp -d "${TMPDIR:-/tmp}/ane-kdir.XXXXXX")
+touch "$fake/Makefile"
+out1=$(make -s -C "$top" module KDIR="$fake/none" 2>&1)
+rc1=$?
+out2=$(make -s -C "$top" module KDIR="$fake" 2>&1)
+rc2=$?
+rm -rf "$fake"
+if [ $rc1 -ne 0 ] && echo "$out1" | grep -q "make deps" &&
+   [ $rc2 -ne 0 ] && echo "$out2" | grep -q "CONFIG_DRM_ACCEL=y" &&
+   ! echo "$out1$out2" | grep -q "error:"; then
+	ok "make module without usable headers says what to install"
+else
+	nok "make module without usable headers: '$out1' / '$out2'"
+fi
+
+echo "install: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

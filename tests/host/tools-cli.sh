@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every tool answers --version with the release (the Makefile's
+# ANE_VERSION, libane's ane_version()) and exit status 0, and --help with
+# its usage on stdout and exit status 0.  libane.so exports only ane_*
+# functions, each versioned LIBANE_0.1 (lib/libane.map), under the soname
+# libane.so.0.  The manual pages (Documentation/accel/ane/man/) carry the
+# release and render without warnings.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+B=${B:-$top/build}
+ver=$(sed -n 's/^ANE_VERSION := //p' "$top/Makefile")
+so=$(sed -n 's/^ANE_SOVERSION := //p' "$top/Makefile")
+pass=0 fail=0
+
+ok() { echo "ok - $1"; pass=$((pass + 1)); }
+nok() { echo "not ok - $1"; fail=$((fail + 1)); }
+
+# ane-fuzz is left out until it has the two options.
+for t in anectl ane-run ane-bench ane-mathbench; do
+	bin=$B/tools/$t
+	if [ ! -x "$bin" ]; then
+		nok "$t: $bin not built"
+		continue
+	fi
+	out=$("$bin" --version 2>&1)
+	rc=$?
+	first=$(printf '%s\n' "$out" | head -n1)
+	case $first in
+	"$t "*" $ver") [ $rc -eq 0 ] && ok "$t --version: $first" ||
+		nok "$t --version exits $rc" ;;
+	*) nok "$t --version prints '$first' (exit $rc), not '$t (...) $ver'" ;;
+	esac
+	out=$("$bin" --help 2>/dev/null)
+	rc=$?
+	if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^usage: '"$t"; then
+		ok "$t --help"
+	else
+		nok "$t --help exits $rc, stdout '$(printf '%s' "$out" | head -n1)'"
+	fi
+done
+
+lib=$B/lib/libane.so
+if [ ! -e "$lib" ]; then
+	nok "libane.so not built"
+else
+	syms=$(nm -D --defined-only "$lib" | awk '{ print $NF }')
+	n=$(printf '%s\n' "$syms" | grep -c '^ane_[a-z0-9_]*@@LIBANE_0\.1$')
+	bad=$(printf '%s\n' "$syms" | grep -v '^ane_[a-z0-9_]*@@LIBANE_0\.1$' |
+		grep -v '^LIBANE_0\.1$')
+	if [ -z "$bad" ] && [ "$n" -gt 50 ] &&
+	   ! printf '%s\n' "$syms" | grep -q '^ane__'; then
+		ok "libane.so exports $n ane_* symbols, all LIBANE_0.1"
+	else
+		nok "libane.so exports, besides ane_*@@LIBANE_0.1 ($n): $(echo $bad)"
+	fi
+	printf '%s\n' "$syms" | grep -q '^ane_version@@LIBANE_0\.1$' &&
+		ok "ane_version is exported" || nok "ane_version is not exported"
+	sn=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+	[ "$sn" = "libane.so.$so" ] && ok "soname $sn" ||
+		nok "soname '$sn', not libane.so.$so"
+fi
+
+# The manual pages carry the release and render without a warning.
+for m in "$top"/Documentation/accel/ane/man/*.[0-9]; do
+	name=$(basename "$m")
+	if ! grep -q "^\.TH .* \"ane $ver\" " "$m"; then
+		nok "$name: .TH does not name ane $ver"
+	elif ! command -v groff >/dev/null; then
+		ok "$name names ane $ver (groff missing: not rendered)"
+	elif w=$(groff -man -Tutf8 -ww -z "$m" 2>&1) && [ -z "$w" ]; then
+		ok "$name renders cleanly"
+	else
+		nok "$name: groff says: $w"
+	fi
+done
+for t in anectl ane-run ane-bench; do
+	[ -f "$top/Documentation/accel/ane/man/$t.1" ] || nok "no manual page $t.1"
+done
+[ -f "$top/Documentation/accel/ane/man/libane.3" ] || nok "no manual page libane.3"
+
+echo "tools-cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
