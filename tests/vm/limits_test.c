@@ -28,9 +28,9 @@
 
 #include "harness.h"
 #include "libane.h"
+#include "vm/prog_image.h"
 #include "vm/vm_util.h"
 
-#define PAGE16K		16384u
 #define MiB		(1ull << 20)
 #define PARAM		"/sys/module/ane/parameters/"
 #define CGROOT		"/sys/fs/cgroup"
@@ -49,47 +49,12 @@ static char memfile[512];
  */
 static uint8_t *image_new(uint64_t size, uint64_t intermediate)
 {
-	struct ane_img_header *h;
-	struct ane_img_procedure *p;
-	struct ane_img_bar *bar;
-	struct ane_img_td *td;
-	struct ane_img_rw *rw;
 	uint8_t *b;
 
 	b = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (b == MAP_FAILED)
 		return NULL;
-	h = (void *)b;
-	p = (void *)(b + 128);
-	bar = (void *)(b + 160);
-	td = (void *)(b + 256);
-	rw = (void *)(b + 544);
-	*h = (struct ane_img_header){
-		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
-		.image_size = size, .num_procedures = 1, .procedures_offset = 128,
-		.num_tds = 2, .tds_offset = 256, .num_rws = 5, .rws_offset = 544,
-		.num_bars = 4, .bars_offset = 160, .weights_offset = PAGE16K,
-		.weights_size = 12, .intermediate_size = intermediate,
-	};
-	*p = (struct ane_img_procedure){ .num_tds = 2, .num_rws = 5, .num_inputs = 1,
-					 .num_outputs = 1, .partitions = 1 };
-	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 12 };
-	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 8 };
-	bar[2] = (struct ane_img_bar){ .slot = 5, .usage = 8, .size = 12 };
-	bar[3] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 64 };
-	td[0].words[ANE_TD_OP] = 2;	/* matmul */
-	memcpy(&td[0].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 3 }, 16);
-	memcpy(&td[0].words[ANE_TD_SRC1_DIMS], (uint32_t[]){ 1, 1, 3, 2 }, 16);
-	memcpy(&td[0].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	td[1].words[ANE_TD_OP] = 4;	/* activation */
-	td[1].words[ANE_TD_ACT] = 1;	/* relu */
-	memcpy(&td[1].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	memcpy(&td[1].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	rw[0] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC0, .bar = 0, .length_lo = 12 };
-	rw[1] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC1, .bar = 5, .length_lo = 12 };
-	rw[2] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_DST, .bar = 7, .length_lo = 8 };
-	rw[3] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_SRC0, .bar = 7, .length_lo = 8 };
-	rw[4] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_DST, .bar = 1, .length_lo = 8 };
+	build_image_layout(b, size, intermediate);
 	return b;
 }
 
