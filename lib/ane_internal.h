@@ -69,7 +69,7 @@ struct ane_dev {
 #define ANE__RETRY_EBUSY	0x2u	/* wait out -EBUSY until busy_deadline */
 
 #define ANE__BACKOFF_MIN_NS	50000ull	/* 50 us */
-#define ANE__BACKOFF_MAX_NS	4000000ull	/* 4 ms */
+#define ANE__BACKOFF_MAX_NS	50000000ull	/* 50 ms */
 
 /* One call's retry state; ane__retry_init() fills it. */
 struct ane__retry {

@@ -39,9 +39,9 @@
 
 #include "harness.h"
 #include "libane.h"
+#include "vm/prog_image.h"
 #include "vm/vm_util.h"
 
-#define PAGE16K 16384u
 #define MAX_N 1000	/* a step with more allocations than this is a bug */
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
@@ -168,50 +168,9 @@ static int setup_injection(void)
 
 /* ------------------------------------------------------------- the steps */
 
-/* The program image of program_test.c: out = relu(in (2x3) x W (3x2)). */
-#define IMG_SIZE (PAGE16K + 16)
+/* The VM tests' program (prog_image.h), with these weights. */
+static const int W[6] = { 1, 0, 0, 1, 1, -1 };
 static uint8_t img[IMG_SIZE];
-
-static void build_image(uint8_t *b)
-{
-	struct ane_img_header *h = (void *)b;
-	struct ane_img_procedure *p = (void *)(b + 128);
-	struct ane_img_bar *bar = (void *)(b + 160);
-	struct ane_img_td *td = (void *)(b + 256);
-	struct ane_img_rw *rw = (void *)(b + 544);
-	uint16_t *wt = (void *)(b + PAGE16K);
-	int i;
-
-	memset(b, 0, IMG_SIZE);
-	*h = (struct ane_img_header){
-		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
-		.image_size = IMG_SIZE, .num_procedures = 1, .procedures_offset = 128,
-		.num_tds = 2, .tds_offset = 256, .num_rws = 5, .rws_offset = 544,
-		.num_bars = 4, .bars_offset = 160, .weights_offset = PAGE16K,
-		.weights_size = 12, .intermediate_size = PAGE16K,
-	};
-	*p = (struct ane_img_procedure){ .num_tds = 2, .num_rws = 5, .num_inputs = 1,
-					 .num_outputs = 1, .partitions = 1 };
-	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 12 };
-	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 8 };
-	bar[2] = (struct ane_img_bar){ .slot = 5, .usage = 8, .size = 12 };
-	bar[3] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 64 };
-	td[0].words[ANE_TD_OP] = 2;	/* matmul */
-	memcpy(&td[0].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 3 }, 16);
-	memcpy(&td[0].words[ANE_TD_SRC1_DIMS], (uint32_t[]){ 1, 1, 3, 2 }, 16);
-	memcpy(&td[0].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	td[1].words[ANE_TD_OP] = 4;	/* activation */
-	td[1].words[ANE_TD_ACT] = 1;	/* relu */
-	memcpy(&td[1].words[ANE_TD_SRC0_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	memcpy(&td[1].words[ANE_TD_DST_DIMS], (uint32_t[]){ 1, 1, 2, 2 }, 16);
-	rw[0] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC0, .bar = 0, .length_lo = 12 };
-	rw[1] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC1, .bar = 5, .length_lo = 12 };
-	rw[2] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_DST, .bar = 7, .length_lo = 8 };
-	rw[3] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_SRC0, .bar = 7, .length_lo = 8 };
-	rw[4] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_DST, .bar = 1, .length_lo = 8 };
-	for (i = 0; i < 6; i++)
-		wt[i] = (uint16_t)(i & 1 ? 0 : 0x3c00);	/* 1.0, 0 */
-}
 
 /* What a step works on; setup() makes it, teardown() releases all of it. */
 struct ctx {
@@ -934,7 +893,7 @@ int main(int argc, char **argv)
 	have_other = ane_find_node(1, other, sizeof(other)) == 0 && strcmp(other, node);
 	if (!have_other)
 		printf("# one ane device: PRIME imports into a second client of it\n");
-	build_image(img);
+	build_image(img, W);
 	memset(dmabuf, 0x5a, sizeof(dmabuf));
 	if (setup_injection()) {
 		printf("not ok - setup\nfailinject: 0 passed, 1 failed\n");

@@ -106,8 +106,9 @@ if [ ! -e "$build/.ane-done" ]; then
 		die "cannot unpack the kernel source (tools/kunit/run-kunit.sh --print-srcdir)"
 	[ -f "$src/Makefile" ] || die "$src is not a kernel tree"
 	# Builds for another package version or fragment are dead weight.
-	for old in "$ddir"/build-*; do
-		[ -d "$old" ] && [ "$old" != "$build" ] && rm -rf "$old"
+	for old in "$ddir"/build-* "$ddir"/ane-src-*; do
+		[ -d "$old" ] && [ "$old" != "$build" ] && [ "$old" != "$anesrc" ] &&
+			rm -rf "$old"
 	done
 	rm -rf "$build"
 	mkdir -p "$build"
