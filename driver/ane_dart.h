@@ -6,9 +6,12 @@
  * emulated controller: its PTD register window, a translation cache that
  * the driver must invalidate explicitly, the two-level table walk the
  * engine's DMA goes through, and the single-shot fault latch.  The
- * *driver* half (ane_dart.c) builds page tables in memory, allocates
- * device addresses, binds contexts to hardware slots by programming the
- * registers, and turns latched faults into IODARTErrorInfo records.
+ * *driver* half builds page tables in memory (ane_dart_pt.c), allocates
+ * device addresses and evicts idle mappings (ane_dart_evict.c), binds
+ * contexts to hardware slots by programming the registers and turns
+ * latched faults into IODARTErrorInfo records (ane_dart.c), and shows it
+ * all in debugfs (ane_dart_debugfs.c).  What those files share privately
+ * is in ane_dart_internal.h.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -319,7 +322,7 @@ void ane_dart_reg_write(struct ane_dart *dart, u32 off, u32 val);
 int ane_dart_dma(struct ane_dart *dart, u32 sid, u64 iova, void *buf,
 		 size_t len, bool write);
 
-/* Driver side (ane_dart.c). */
+/* Driver side (ane_dart.c, ane_dart_pt.c, ane_dart_evict.c, ane_dart_debugfs.c). */
 void ane_dart_irq(struct ane_dart *dart);
 int ane_dart_set_range(struct ane_dart_ctx *ctx, u64 iova,
 		       const phys_addr_t *frames, u32 n);

@@ -183,6 +183,8 @@ void ane_quota_debugfs_init(struct ane_device *adev);
 
 /* ane_program.c */
 void ane_file_programs_fini(struct ane_file *af);
+
+/* ane_request.c */
 void ane_requests_drain(void);
 
 /* ane_map.c: client mappings and the driver's DART ioctls. */

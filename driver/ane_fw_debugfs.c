@@ -34,6 +34,7 @@
 
 #include "ane_drv.h"
 #include "ane_fw_host.h"
+#include "ane_fw_msg.h"
 #include "ane_hw.h"
 
 static const char *ane_fw_state_str(int s)
@@ -122,22 +123,21 @@ static int ane_fw_status_show(struct seq_file *m, void *data)
 {
 	struct ane_fw_host *h = m->private;
 	struct ane_fw_status_page *p;
-	u64 loc[2] = { };
+	u64 iova, size;
 	int idx, ret;
 	u32 i;
 
 	if (!ane_fw_dbg_enter(h, &idx))
 		return -ENODEV;
-	ret = ane_fw_host_call(h, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET, NULL,
-			       0, loc, sizeof(loc), 2000);
+	ret = ane_host_msg_config_get(h, &iova, &size);
 	if (ret) {
 		seq_printf(m, "firmware not answering: %d (state %s)\n", ret,
 			   ane_fw_state_str(atomic_read(h->fw_state)));
 		goto out;
 	}
-	p = loc[0] >= h->shared_iova &&
-	    loc[0] - h->shared_iova + sizeof(*p) <= h->shared_size ?
-	    (void *)((u8 *)h->shared_va + (loc[0] - h->shared_iova)) : NULL;
+	p = iova >= h->shared_iova &&
+	    iova - h->shared_iova + sizeof(*p) <= h->shared_size ?
+	    (void *)((u8 *)h->shared_va + (iova - h->shared_iova)) : NULL;
 	if (!p || p->magic != ANE_FW_STATUS_MAGIC) {
 		seq_puts(m, "bad status page\n");
 		goto out;

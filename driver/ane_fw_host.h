@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The host side of the firmware: boot handshake, the rings, requests and
- * their replies, notifications, crash dumps and recovery.
+ * their replies, notifications, crash dumps and recovery.  The interface
+ * the rest of the driver uses; ane_fw_msg.h has the typed messages, and
+ * ane_fw_host_internal.h what the host side's own files share.
  *
  * Copyright (C) 2026 The ane authors
  */

@@ -1,31 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Programs: the lifecycle selectors (ProgramCreate, Prepare, Unprepare,
- * Destroy, CreateInstance) and ProgramSendRequest.
+ * Destroy, CreateInstance), the client's list of programs and instances,
+ * and their release when the file closes.
  *
  * A program is a validated image copied into a kernel buffer that the
  * firmware reaches through the DART base context.  Prepare loads it into a
- * firmware program slot and creates its process; a request maps its
- * surfaces into the client's isolation context, binds every bar of the
- * image to a device address and sends one procedure call.  Completion
- * arrives from the firmware as a program event: the request's pins drop,
- * then its fence is signalled and the DRM event queued on the file, all in
- * the completion itself; a work item drops its references afterwards.  A
- * request holds references to its file, program and surfaces, so closing
- * the file never waits for it.
+ * firmware program slot and creates its process; an instance shares its
+ * program's code with weights of its own.  Requests, which run a prepared
+ * program's procedures, are driver/ane_request.c's; each holds a reference
+ * to its program, so a program outlives the file's list while one runs.
  *
  * Copyright (C) 2026 The ane authors
  */
 
-#include <linux/dma-fence.h>
-#include <linux/llist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/workqueue.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_syncobj.h>
 #include <drm/ane_accel.h>
 
 #include "ane_dart.h"
@@ -33,6 +26,7 @@
 #include "ane_fw_host.h"
 #include "ane_gem.h"
 #include "ane_image.h"
+#include "ane_program.h"
 #include "ane_selector.h"
 #include "firmware/ane_fw_abi.h"
 
@@ -40,100 +34,6 @@
 #define ANE_MAX_PROGRAMS_PER_FILE	64
 /* Default priority of a prepared program (application band 2..7). */
 #define ANE_DEFAULT_PRIORITY		5
-
-/**
- * struct ane_program - a program or an instance of one
- * @link: entry in &ane_file.programs.
- * @adev: the device.
- * @kref: the file's reference and one per request and instance.
- * @token: the token the client names it by.
- * @parent: for an instance, the program whose code it shares.
- * @image: the validated image (base context, usage 9); programs only.
- * @hdr: the image's header.
- * @procs: the image's procedure table (inside @image).
- * @bars: the image's bar table (inside @image).
- * @prepared: loaded into the firmware.
- * @fw: its residency in the firmware while prepared: the device-wide
- *	record every firmware boot loads again (ane_fw_host_load()).
- * @slot: firmware program slot while prepared (@fw.slot).
- * @pid: firmware process id while prepared (@fw.pid).
- * @priority: scheduling priority while prepared.
- * @queue_depth: requests it may have in flight.
- * @inter: the intermediate buffer while prepared, or NULL.
- * @inter_map: its mapping in the client's context.
- * @weights: an instance's own weights surface, or NULL.
- * @weights_map: its mapping in the client's context.
- * @inflight: requests submitted and not yet released.
- * @instances: instances of this program.
- *
- * All but @kref, @inflight and @fw are protected by &ane_file.prog_lock;
- * @fw is the firmware host's (&ane_fw_host.res_lock) from prepare to
- * unprepare.  Lock order: &ane_file.prog_lock, then the host's gate (for
- * reading), then &ane_fw_host.res_lock; the host's recovery holds the
- * gate for writing and never takes a client's lock.
- * @inflight grows under it and drops without it, at a request's
- * completion (atomic context), so a check for zero under it stays true.
- */
-struct ane_program {
-	struct list_head link;
-	struct ane_device *adev;
-	struct kref kref;
-	u64 token;
-	struct ane_program *parent;
-	struct ane_kbuf image;
-	struct ane_img_header hdr;
-	const struct ane_img_procedure *procs;
-	const struct ane_img_bar *bars;
-	bool prepared;
-	struct ane_fw_resident fw;
-	int slot;
-	int pid;
-	u32 priority;
-	u32 queue_depth;
-	struct ane_bo *inter;
-	struct ane_dart_mapping *inter_map;
-	struct drm_gem_object *weights;
-	struct ane_dart_mapping *weights_map;
-	atomic_t inflight;
-	unsigned int instances;
-};
-
-/* The DRM event of a request; DRM frees it once read or the file closes. */
-struct ane_request_event {
-	struct drm_pending_event base;
-	struct drm_ane_event_complete ev;
-};
-
-/**
- * struct ane_request - one ProgramSendRequest until released
- * @fence: signalled at completion; the request lives as long as it.
- * @hreq: the firmware command, completed by the program event.
- * @reap: entry in the list of completed requests the reaper releases.
- * @af: the client (a reference).
- * @prog: the program or instance (a reference).
- * @event: the DRM event, handed to DRM at completion.
- * @nmaps: entries of @maps in use.
- * @maps: mappings pinned for the request (the surfaces' cached mappings).
- * @bos: references on the request's surfaces.
- * @nbos: entries of @bos.
- */
-struct ane_request {
-	struct dma_fence fence;
-	struct ane_fw_hreq hreq;
-	struct llist_node reap;
-	struct ane_file *af;
-	struct ane_program *prog;
-	struct ane_request_event *event;
-	u32 nmaps;
-	struct ane_dart_mapping *maps[ANE_IMG_MAX_IO * 2 + 2];
-	struct drm_gem_object *bos[ANE_IMG_MAX_IO * 2 + 1];
-	u32 nbos;
-};
-
-static struct ane_program *ane_program_code(struct ane_program *p)
-{
-	return p->parent ?: p;
-}
 
 static void ane_program_release(struct kref *kref)
 {
@@ -150,12 +50,26 @@ static void ane_program_release(struct kref *kref)
 	kfree(p);
 }
 
-static void ane_program_put(struct ane_program *p)
+/**
+ * ane_program_put() - drop a reference to a program or an instance
+ * @p: the program.
+ *
+ * The last reference unmaps and frees it, and drops an instance's
+ * reference to its program.  Process context.
+ */
+void ane_program_put(struct ane_program *p)
 {
 	kref_put(&p->kref, ane_program_release);
 }
 
-static struct ane_program *ane_program_find_locked(struct ane_file *af, u64 token)
+/**
+ * ane_program_find_locked() - the client's program or instance of a token
+ * @af: the client, its &ane_file.prog_lock held.
+ * @token: the token the client names it by.
+ *
+ * Return: the program (no reference taken), or NULL.
+ */
+struct ane_program *ane_program_find_locked(struct ane_file *af, u64 token)
 {
 	struct ane_program *p;
 
@@ -322,11 +236,6 @@ static int ane_prepare_args_check(const struct drm_ane_program_prepare_args *a,
 	if (a->priority && (a->priority < 2 || a->priority > 7))
 		return -EINVAL;
 	return 0;
-}
-
-static struct ane_fw_host *ane_host(struct ane_file *af)
-{
-	return af->adev->fwh;
 }
 
 /*
@@ -531,477 +440,6 @@ int ane_sel_program_create_instance(struct ane_file *af,
 err:
 	mutex_unlock(&af->prog_lock);
 	ane_program_put(inst);
-	return ret;
-}
-
-/* ------------------------------------------------------------- requests */
-
-static const char *ane_fence_driver_name(struct dma_fence *f)
-{
-	return ANE_DRIVER_NAME;
-}
-
-static const char *ane_fence_timeline_name(struct dma_fence *f)
-{
-	return "ane-requests";
-}
-
-static void ane_fence_release(struct dma_fence *f)
-{
-	kfree(container_of(f, struct ane_request, fence));
-}
-
-static const struct dma_fence_ops ane_fence_ops = {
-	.get_driver_name = ane_fence_driver_name,
-	.get_timeline_name = ane_fence_timeline_name,
-	.release = ane_fence_release,
-};
-
-/*
- * Unpin what the request used and tell userspace: the pins and the
- * program's in-flight count drop before the fence and the DRM event, so a
- * client that saw the completion finds the program idle.  Any context.
- */
-static void ane_request_unpin(struct ane_request *rq)
-{
-	u32 i;
-
-	for (i = 0; i < rq->nmaps; i++)
-		ane_dart_unuse(rq->maps[i]);
-	atomic_dec(&ane_program_code(rq->prog)->inflight);
-}
-
-/* Drop the request's references.  Process context. */
-static void ane_request_put(struct ane_request *rq)
-{
-	struct ane_file *af = rq->af;
-	u32 i;
-
-	for (i = 0; i < rq->nbos; i++)
-		drm_gem_object_put(rq->bos[i]);
-	ane_file_surfaces_reap(af);
-	ane_program_put(rq->prog);
-	ane_file_put(af);
-	dma_fence_put(&rq->fence);
-}
-
-/*
- * Completed requests are released in batches, off the completion path: a
- * completion only queues the request here, and the reaper, run a tick
- * later, drops the references of every request queued meanwhile.  The
- * client has heard of each completion already; what waits is the memory.
- */
-static LLIST_HEAD(ane_reap_list);
-
-static void ane_request_reaper(struct work_struct *work)
-{
-	struct llist_node *list = llist_del_all(&ane_reap_list);
-	struct ane_request *rq, *tmp;
-
-	llist_for_each_entry_safe(rq, tmp, list, reap)
-		ane_request_put(rq);
-}
-
-static DECLARE_DELAYED_WORK(ane_reap_work, ane_request_reaper);
-
-/**
- * ane_requests_drain() - release every completed request now
- *
- * At module exit, once no device is left to complete one.
- */
-void ane_requests_drain(void)
-{
-	cancel_delayed_work_sync(&ane_reap_work);
-	ane_request_reaper(NULL);
-}
-
-/*
- * The firmware's program event (or a cancellation) completed the request.
- * Called under the firmware host's spinlock: no sleeping, no sending.  The
- * client hears of it here, directly; only the reference drops wait for
- * the work item.
- */
-static void ane_request_complete(struct ane_fw_hreq *hreq)
-{
-	struct ane_request *rq = container_of(hreq, struct ane_request, hreq);
-	const struct ane_fw_program_event *pe = (const void *)hreq->data;
-	struct ane_file *af = rq->af;
-	int status = hreq->status;
-
-	/* A translation fault reads -EFAULT from the firmware's status. */
-	if (status == -EFAULT)
-		status = -ENXIO;
-	rq->event->ev.status = status;
-	if (hreq->len >= sizeof(*pe)) {
-		rq->event->ev.exec_ns = pe->exec_ns;
-		atomic64_add(pe->exec_ns, &af->engine_ns);
-		atomic64_add(pe->exec_ns, &af->adev->engine_ns);
-	}
-
-	ane_request_unpin(rq);
-	if (status)
-		dma_fence_set_error(&rq->fence, status);
-	dma_fence_signal(&rq->fence);
-	atomic64_inc(&af->completed);
-	drm_send_event(&af->adev->drm, &rq->event->base);
-	if (llist_add(&rq->reap, &ane_reap_list))
-		queue_delayed_work(ane_wq, &ane_reap_work, 1);
-}
-
-/* The surface's pinned mapping for the request; 0 or an errno. */
-static int ane_request_map(struct ane_request *rq, struct ane_file *af,
-			   struct drm_gem_object *obj, u32 usage, u8 prot)
-{
-	struct ane_dart_mapping *map;
-
-	map = ane_file_surface_map(af, obj, usage, prot);
-	if (IS_ERR(map))
-		return PTR_ERR(map);
-	rq->maps[rq->nmaps++] = map;
-	return 0;
-}
-
-/* Pin a program's own mapping; one the DART evicted is placed again. */
-static int ane_request_pin(struct ane_request *rq, struct ane_dart_mapping *map)
-{
-	int ret = ane_dart_use_placed(map);
-
-	if (!ret)
-		rq->maps[rq->nmaps++] = map;
-	return ret;
-}
-
-struct ane_req_surfaces {
-	struct drm_gem_object *in[ANE_IMG_MAX_IO];
-	struct drm_gem_object *out[ANE_IMG_MAX_IO];
-	struct drm_gem_object *inter;
-	u32 syncobj;
-};
-
-/* Parse and look up the request's surfaces; references go to @rq->bos. */
-static int ane_request_surfaces(struct ane_file *af, struct ane_request *rq,
-				const struct drm_ane_request *in,
-				const struct ane_img_procedure *pr,
-				struct ane_req_surfaces *s)
-{
-	u32 i, nin = 0, nout = 0;
-
-	for (i = 0; i < ANE_REQ_MAX_SURFACES; i++) {
-		const struct drm_ane_surface_ref *r = &in->surfaces[i];
-		struct drm_gem_object **slot;
-
-		if (!r->handle) {
-			if (memchr_inv(&in->surfaces[i], 0,
-				       (ANE_REQ_MAX_SURFACES - i) * sizeof(*r)))
-				return -EINVAL;
-			break;
-		}
-		if (r->reserved)
-			return -EINVAL;
-		switch (r->kind) {
-		case ANE_SURFACE_INPUT:
-			if (r->bar >= pr->num_inputs || s->in[r->bar])
-				return -EINVAL;
-			slot = &s->in[r->bar];
-			nin++;
-			break;
-		case ANE_SURFACE_OUTPUT:
-			if (r->bar >= pr->num_outputs || s->out[r->bar])
-				return -EINVAL;
-			slot = &s->out[r->bar];
-			nout++;
-			break;
-		case ANE_SURFACE_INTERMEDIATE:
-			if (r->bar || s->inter)
-				return -EINVAL;
-			slot = &s->inter;
-			break;
-		case ANE_SURFACE_OUT_SYNCOBJ:
-			if (r->bar || s->syncobj)
-				return -EINVAL;
-			s->syncobj = r->handle;
-			continue;
-		default:
-			return -EINVAL;
-		}
-		if (rq->nbos == ARRAY_SIZE(rq->bos))
-			return -EINVAL;
-		*slot = drm_gem_object_lookup(af->drm_file, r->handle);
-		if (!*slot)
-			return -ENOENT;
-		rq->bos[rq->nbos++] = *slot;
-	}
-	return nin == pr->num_inputs && nout == pr->num_outputs ? 0 : -EINVAL;
-}
-
-/* Fill the custom bar of image bar @b; 0, or -EINVAL for a short surface. */
-static int ane_request_bar(struct ane_request *rq, struct ane_program *p,
-			   const struct ane_img_bar *b, const struct ane_req_surfaces *s,
-			   struct ane_dart_mapping **maps, u32 sid, struct ane_fw_bar *fb)
-{
-	const struct ane_program *code = ane_program_code(p);
-	struct ane_dart_mapping *m = NULL;
-
-	fb->type = ANE_CUSTOM_BAR_GENERIC;
-	fb->config = ANE_CUSTOM_BAR_HW_32BIT;
-	fb->bar_id = b->slot;
-	fb->sid = sid;
-	switch (b->usage) {
-	case ANE_USAGE_INPUT:
-		m = maps[b->io_index];
-		break;
-	case ANE_USAGE_OUTPUT:
-		m = maps[ANE_IMG_MAX_IO + b->io_index];
-		break;
-	case ANE_USAGE_INTERMEDIATE:
-		m = maps[2 * ANE_IMG_MAX_IO];
-		break;
-	case ANE_USAGE_WEIGHTS:
-		if (p->weights_map) {
-			m = p->weights_map;
-			break;
-		}
-		fb->sid = ANE_DART_BASE_SID;
-		fb->value = code->image.iova + code->hdr.weights_offset;
-		fb->buf_size = code->hdr.weights_size;
-		return 0;
-	case ANE_USAGE_CONSTANTS:
-		fb->sid = ANE_DART_BASE_SID;
-		fb->value = code->image.iova + code->hdr.constants_offset;
-		fb->buf_size = code->hdr.constants_size;
-		return 0;
-	}
-	if (!m || m->size < b->size)
-		return -EINVAL;
-	fb->value = m->iova;
-	fb->buf_size = m->size;
-	return 0;
-}
-
-/*
- * Selector 2's 2384 input bytes are mostly its surface list, of which a
- * request uses a few entries and leaves the rest zero.  Copy the head and
- * the entries up to the first empty one; the rest is read word by word
- * (check_zeroed_user()) and copied only if it is not all zero, so the
- * handler sees exactly what a whole copy would have given it.
- */
-int ane_send_request_copy_in(void *kdata, const void __user *uarg,
-			     unsigned int size)
-{
-	const size_t first = offsetof(struct drm_ane_send_request, in.surfaces);
-	const size_t chunk = 8 * sizeof(struct drm_ane_surface_ref);
-	struct drm_ane_send_request *sr = kdata;
-	size_t done = first, n;
-	u32 i;
-	int ret;
-
-	if (copy_from_user(kdata, uarg, first))
-		return -EFAULT;
-	while (done < size) {
-		n = min(chunk, size - done);
-		if (copy_from_user((u8 *)kdata + done, uarg + done, n))
-			return -EFAULT;
-		for (i = (done - first) / sizeof(sr->in.surfaces[0]);
-		     i < (done + n - first) / sizeof(sr->in.surfaces[0]); i++)
-			if (!sr->in.surfaces[i].handle)
-				break;
-		done += n;
-		if (i < (done - first) / sizeof(sr->in.surfaces[0]))
-			break;
-	}
-	if (done == size)
-		return 0;
-	ret = check_zeroed_user(uarg + done, size - done);
-	if (ret < 0)
-		return ret;
-	if (ret) {
-		memset((u8 *)kdata + done, 0, size - done);
-		return 0;
-	}
-	return copy_from_user((u8 *)kdata + done, uarg + done, size - done) ?
-	       -EFAULT : 0;
-}
-
-/* Shared selector 2 of both spaces. */
-int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
-			 void *args)
-{
-	struct drm_ane_send_request *sr = args;
-	const struct drm_ane_request *in = &sr->in;
-	struct ane_dart_mapping *maps[2 * ANE_IMG_MAX_IO + 1] = { };
-	struct ane_device *adev = af->adev;
-	struct ane_req_surfaces s = { };
-	const struct ane_img_procedure *pr;
-	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS };
-	struct ane_program *p, *code;
-	struct drm_syncobj *syncobj = NULL;
-	struct ane_fw_proc_call *call;
-	struct ane_fw_bar *bars;
-	struct ane_dart_ctx *ctx;
-	struct ane_request *rq;
-	u32 i, nbars = 0;
-	int ret, sid;
-
-	if (sr->doorbell >= ANE_MAX_DOORBELL)
-		return -EINVAL;
-	if (!ane_host(af))
-		return -ENODEV;
-	ctx = ane_file_ctx(af);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
-
-	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
-	/* The call, its bars, and a one-entry execute order, all written. */
-	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(*bars) + sizeof(u32),
-		       GFP_KERNEL);
-	if (!rq || !call) {
-		kfree(rq);
-		kfree(call);
-		return -ENOMEM;
-	}
-	bars = (struct ane_fw_bar *)(call + 1);
-
-	mutex_lock(&af->prog_lock);
-	p = ane_program_find_locked(af, in->token);
-	code = p ? ane_program_code(p) : NULL;
-	ret = !p ? -ENOENT : !code->prepared ? -EBADFD :
-	      in->procedure >= code->hdr.num_procedures ? -EINVAL :
-	      atomic_read(&code->inflight) >= code->queue_depth ? -EBUSY : 0;
-	if (ret)
-		goto err_unlock;
-	pr = &code->procs[in->procedure];
-	ret = ane_request_surfaces(af, rq, in, pr, &s);
-	if (ret)
-		goto err_unlock;
-
-	/* Map the surfaces and pin every mapping the call names. */
-	for (i = 0; i < ANE_IMG_MAX_IO && !ret; i++) {
-		if (s.in[i]) {
-			ret = ane_request_map(rq, af, s.in[i], ANE_USAGE_INPUT,
-					      ane_dart_prot_from_dir(1));
-			maps[i] = ret ? NULL : rq->maps[rq->nmaps - 1];
-		}
-		if (!ret && s.out[i]) {
-			ret = ane_request_map(rq, af, s.out[i], ANE_USAGE_OUTPUT,
-					      ane_dart_prot_from_dir(2));
-			maps[ANE_IMG_MAX_IO + i] = ret ? NULL : rq->maps[rq->nmaps - 1];
-		}
-	}
-	if (!ret && s.inter) {
-		ret = ane_request_map(rq, af, s.inter, ANE_USAGE_INTERMEDIATE,
-				      ANE_PROT_READ_WRITE);
-		maps[2 * ANE_IMG_MAX_IO] = ret ? NULL : rq->maps[rq->nmaps - 1];
-	} else if (!ret && code->inter_map) {
-		ret = ane_request_pin(rq, code->inter_map);
-		maps[2 * ANE_IMG_MAX_IO] = code->inter_map;
-	}
-	if (!ret && p->weights_map)
-		ret = ane_request_pin(rq, p->weights_map);
-	if (ret)
-		goto err_release;
-
-	/* Pinned mappings keep the context's slot: bind it for the stream. */
-	sid = ane_dart_bind(ctx);
-	if (sid < 0) {
-		ret = sid;
-		goto err_release;
-	}
-	for (i = 0; i < code->hdr.num_bars; i++) {
-		const struct ane_img_bar *b = &code->bars[i];
-
-		if ((b->usage == ANE_USAGE_INPUT && b->io_index >= pr->num_inputs) ||
-		    (b->usage == ANE_USAGE_OUTPUT && b->io_index >= pr->num_outputs))
-			continue;
-		ret = ane_request_bar(rq, p, b, &s, maps, sid, &bars[nbars]);
-		if (ret)
-			goto err_release;
-		nbars++;
-	}
-
-	memset(call, 0, sizeof(*call));
-	call->nbr_output_buffer_sets = 1;
-	call->nbr_custom_bars = nbars;
-	call->nbr_td_partitions = 1;
-	call->nbr_event_masks = 1;
-	call->task_queue = code->slot + 1;
-	call->nbr_custom_exec_order = 1;
-	call->custom_exec_order_offset = sizeof(*call) + nbars * sizeof(*bars);
-	hdr.size = call->custom_exec_order_offset + sizeof(u32);
-	*(u32 *)((u8 *)call + call->custom_exec_order_offset) = 0;
-	hdr.priority = code->priority;
-	hdr.program_id = code->slot;
-	hdr.process_id = code->pid;
-	hdr.procedure_id = in->procedure;
-
-	if (s.syncobj) {
-		syncobj = drm_syncobj_find(af->drm_file, s.syncobj);
-		if (!syncobj) {
-			ret = -ENOENT;
-			goto err_release;
-		}
-	}
-	rq->event = kzalloc(sizeof(*rq->event), GFP_KERNEL);
-	if (!rq->event) {
-		ret = -ENOMEM;
-		goto err_release;
-	}
-	rq->event->ev.base.type = DRM_ANE_EVENT_REQUEST_COMPLETE;
-	rq->event->ev.base.length = sizeof(rq->event->ev);
-	rq->event->ev.token = in->token;
-	rq->event->ev.sequence = in->sequence;
-	/* -ENOMEM also when the file's unread events fill its space. */
-	ret = drm_event_reserve_init(&adev->drm, af->drm_file, &rq->event->base,
-				     &rq->event->ev.base);
-	if (ret) {
-		kfree(rq->event);
-		goto err_release;
-	}
-
-	rq->af = af;
-	ane_file_get(af);
-	rq->prog = p;
-	kref_get(&p->kref);
-	atomic_inc(&code->inflight);
-	dma_fence_init(&rq->fence, &ane_fence_ops, &adev->fence_lock,
-		       adev->fence_ctx, atomic64_inc_return(&adev->fence_seq));
-	rq->event->ev.seqno = rq->fence.seqno;
-	rq->hreq.complete = ane_request_complete;
-	if (syncobj)
-		drm_syncobj_replace_fence(syncobj, &rq->fence);
-	mutex_unlock(&af->prog_lock);
-
-	memset(&sr->out, 0, sizeof(sr->out));
-	sr->out.sequence = in->sequence;
-	sr->out.token = in->token;
-	sr->out.seqno = rq->fence.seqno;
-
-	ret = ane_fw_host_send(ane_host(af), &rq->hreq, ANE_FW_CH_IO, &hdr, call);
-	if (ret) {
-		/* Never sent: fail the fence, drop the event, release now. */
-		ane_request_unpin(rq);
-		dma_fence_set_error(&rq->fence, ret);
-		dma_fence_signal(&rq->fence);
-		drm_event_cancel_free(&adev->drm, &rq->event->base);
-		ane_request_put(rq);
-	} else {
-		atomic64_inc(&af->submitted);
-	}
-	if (syncobj)
-		drm_syncobj_put(syncobj);
-	kfree(call);
-	return ret;
-
-err_release:
-	for (i = 0; i < rq->nmaps; i++)
-		ane_dart_unuse(rq->maps[i]);
-err_unlock:
-	mutex_unlock(&af->prog_lock);
-	if (syncobj)
-		drm_syncobj_put(syncobj);
-	for (i = 0; i < rq->nbos; i++)
-		drm_gem_object_put(rq->bos[i]);
-	kfree(rq);
-	kfree(call);
 	return ret;
 }
 

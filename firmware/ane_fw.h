@@ -535,12 +535,15 @@ const char *ane_fw_task_state_name(u32 state);
 struct ane_fw_req *ane_fw_req_alloc(struct ane_fw *fw);
 void ane_fw_req_free(struct ane_fw *fw, struct ane_fw_req *r);
 
-/* ane_fw_proto.c: validation, pure functions */
+/* ane_fw_proto.c: validation, data chaining, stats; pure functions */
 int ane_fw_hdr_check(const struct ane_fw_cmd_hdr *hdr, u32 max_cmd_buf);
 int ane_fw_prio_check(u32 priority, bool normal_only);
 bool ane_fw_exeloop_accepts(u32 id);
 int ane_fw_proc_call_check(u32 id, const struct ane_fw_cmd_hdr *hdr,
 			   const void *body, u32 len);
+int ane_fw_rpc_check(const struct ane_fw_rpc *rpc, u32 len);
+
+/* ane_fw_sched.c: the execution-loop state machine, the scheduler */
 int ane_fw_fsm_post(struct ane_fw_fsm *fsm, u32 event);
 void ane_fw_fsm_resume(struct ane_fw_fsm *fsm);
 void ane_fw_fsm_arm(struct ane_fw_fsm *fsm);
@@ -550,6 +553,8 @@ void ane_fw_sched_init(struct ane_fw_sched *s, u32 max_inflight);
 int ane_fw_sched_queue(struct ane_fw_sched *s, struct ane_fw_req *r);
 struct ane_fw_req *ane_fw_sched_pick(struct ane_fw_sched *s);
 void ane_fw_sched_done(struct ane_fw_sched *s, struct ane_fw_req *r);
+
+/* ane_fw_proto.c: data chaining, stats */
 u64 ane_fw_cr_handle(u32 idx, u32 gen);
 int ane_fw_cr_lookup(const struct ane_fw *fw, u64 handle);
 int ane_fw_cr_install(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
@@ -561,20 +566,59 @@ int ane_fw_cr_invalidate(struct ane_fw *fw, u64 handle);
 void ane_fw_cr_done(struct ane_fw *fw, u64 handle, u32 output_set);
 int ane_fw_cr_group_select(struct ane_fw *fw,
 			   const struct ane_fw_cr_group_select *gs);
-int ane_fw_rpc_check(const struct ane_fw_rpc *rpc, u32 len);
 void ane_fw_stats_fill(struct ane_fw_stats_hdr *h,
 		       struct ane_fw_stats_engine *e, u64 size, u64 exec_ns,
 		       u32 seq, u32 proc, u64 counter);
 
-/* ane_fw_main.c */
+/* The build string: the image's, and the BUILDINFO reply. */
+#define ANE_FW_BUILD		"ane-fw 1.0 (H13G emulation)"
+
+/* ane_fw_main.c: entry, bring-up, the CPU's registers and interrupts */
 bool ane_fw_should_halt(struct ane_fw *fw);
-void ane_fw_panic(struct ane_fw *fw, u32 exc_class, const char *fmt, ...)
-	__printf(3, 4);
 u64 ane_fw_now(struct ane_fw *fw);
+u32 ane_fw_rd(struct ane_fw *fw, u32 off);
+void ane_fw_wr(struct ane_fw *fw, u32 off, u32 val);
+void ane_fw_raise(struct ane_fw *fw, u32 bit);
+void ane_fw_wfi(struct ane_fw *fw, u64 timeout_ns);
+u32 ane_fw_irq_take(struct ane_fw *fw);
+
+/* ane_fw_ring.c: the channel table, the rings, notifications */
+extern const char *const ane_fw_blocked_t2h;
+int ane_fw_channels_init(struct ane_fw *fw);
+int ane_fw_ring_peek(struct ane_fw *fw, u32 ch, struct ane_fw_cmd_hdr *hdr,
+		     u32 *seq);
+int ane_fw_ring_body(struct ane_fw *fw, u32 ch, u32 seq, void *buf, u32 len);
+void ane_fw_ring_consume(struct ane_fw *fw, u32 ch);
+int ane_fw_ring_push(struct ane_fw *fw, u32 ch, const void *msg, u32 len);
+bool ane_fw_ring_want_space(struct ane_fw *fw, u32 ch);
+void ane_fw_outbox_flush(struct ane_fw *fw);
 int ane_fw_notify(struct ane_fw *fw, u32 chan, u32 id,
 		  const struct ane_fw_cmd_hdr *like, const void *body,
 		  u32 len);
+int ane_fw_reply(struct ane_fw *fw, u32 chan, u32 seq,
+		 const struct ane_fw_cmd_hdr *req, int status,
+		 const void *data, u32 len);
 void ane_fw_print(struct ane_fw *fw, const char *fmt, ...) __printf(2, 3);
+
+/* ane_fw_server.c: the control server, the terminator */
+enum ane_fw_result ane_fw_server_handle(struct ane_fw *fw,
+					struct ane_fw_task *t,
+					const struct ane_fw_msg *m);
+enum ane_fw_result ane_fw_terminator_handle(struct ane_fw *fw,
+					    struct ane_fw_task *t,
+					    const struct ane_fw_msg *m);
+enum ane_fw_result ane_fw_exeloop_task(struct ane_fw *fw,
+				       struct ane_fw_task *t,
+				       const struct ane_fw_msg *m);
+
+/* ane_fw_crash.c: the fault handler and the crash dump */
+void ane_fw_panic(struct ane_fw *fw, u32 exc_class, const char *fmt, ...)
+	__printf(3, 4);
+struct ane_fw_dump_cmd *ane_fw_cmd_log(struct ane_fw *fw, u32 chan, u32 seq,
+				       const struct ane_fw_cmd_hdr *hdr);
+void ane_fw_fill_tasks(struct ane_fw *fw, struct ane_fw_dump_task *out,
+		       u32 max, u32 *n);
+void ane_fw_crash(struct ane_fw *fw);
 
 /* ane_fw_exec.c */
 void ane_fw_exec_init(struct ane_fw *fw);
@@ -584,9 +628,6 @@ enum ane_fw_result ane_fw_exeloop_handle(struct ane_fw *fw,
 int ane_fw_exeloop_cmd(struct ane_fw *fw, u32 chan, u32 seq,
 		       const struct ane_fw_cmd_hdr *hdr, const void *body);
 bool ane_fw_exec_can_accept(struct ane_fw *fw);
-enum ane_fw_result ane_fw_exeloop_task(struct ane_fw *fw,
-				       struct ane_fw_task *t,
-				       const struct ane_fw_msg *m);
 int ane_fw_exec_queue(struct ane_fw *fw, struct ane_fw_req *r);
 void ane_fw_exec_kick(struct ane_fw *fw);
 int ane_fw_secure_switch(struct ane_fw *fw, bool enter);

@@ -2236,7 +2236,7 @@ static int op_sysfs(struct worker *w, struct rng *r)
 	static const char *const dbg[] = {
 		"fw_state", "fw_status", "fw_log", "fw_crash", "fw_ping", "dart",
 		"dart_faults", "dart_mappings", "dart_tables", "name", "clients",
-		"gem_names",
+		"gem_names", "memory",
 	};
 	static const char *const props[] = {
 		"architecture", "version", "minor_version", "board_type",
@@ -2783,6 +2783,72 @@ static int canary_child(const char *node)
 	return 0;
 }
 
+/* The debugfs file @name of node @node on stdout, for a failure report. */
+static void dump_debugfs(int node, const char *name)
+{
+	char path[400], buf[2048];
+	ssize_t n;
+	int fd;
+
+	if (!debugfs_dir[node][0])
+		return;
+	snprintf(path, sizeof(path), "%.300s/%s", debugfs_dir[node], name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		buf[n] = 0;
+		printf("ane-fuzz: %s:\n%s", path, buf);
+	}
+}
+
+/*
+ * With every client gone, the device's memory charge (debugfs "memory",
+ * root only) must return to zero: anything left is a leaked object or a
+ * leaked charge.  Returns 1 on a leak.
+ */
+static int charge_leak(void)
+{
+	int i, t, bad = 0;
+
+	for (i = 0; i < opt.nnodes; i++) {
+		char path[400], buf[512], *p;
+		long long charged = -1;
+
+		if (!debugfs_dir[i][0])
+			continue;
+		snprintf(path, sizeof(path), "%.300s/memory", debugfs_dir[i]);
+		for (t = 0; t < 100; t++) {	/* 10 s for deferred frees */
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			ssize_t n;
+
+			if (fd < 0)
+				break;
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n <= 0)
+				break;
+			buf[n] = 0;
+			p = strstr(buf, "charged ");
+			if (!p)
+				break;
+			charged = strtoll(p + 8, NULL, 10);
+			if (!charged)
+				break;
+			usleep(100000);
+		}
+		if (charged > 0) {
+			printf("ane-fuzz: leak: %s charges %lld bytes with no client open\n",
+			       opt.nodes[i], charged);
+			dump_debugfs(i, "memory");
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 static int canary(void)
 {
 	int i, bad = 0;
@@ -2813,6 +2879,8 @@ static int canary(void)
 				printf("ane-fuzz: canary: killed by signal %d\n", WTERMSIG(st));
 			bad = 1;
 		}
+		if (bad)
+			dump_debugfs(i, "memory");
 	}
 	return bad;
 }
@@ -3273,6 +3341,8 @@ int main(int argc, char **argv)
 				snprintf(path, sizeof(path), "%.300s/fw_inject", debugfs_dir[i]);
 				inject_write(path, "unhang");
 			}
+	if (!hung && charge_leak())
+		failed++;
 	if (hung) {
 		printf("ane-fuzz: canary skipped: an operation is stuck in the kernel\n");
 		failed++;

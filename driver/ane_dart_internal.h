@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The DART, driver half: what its files share and the rest of the driver
+ * does not see.  ane_dart.c (contexts, slots, faults, the public API),
+ * ane_dart_pt.c (page tables), ane_dart_evict.c (addresses and eviction)
+ * and ane_dart_debugfs.c (debugfs views) include it; everything else uses
+ * ane_dart.h.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_DART_INTERNAL_H__
+#define __ANE_DART_INTERNAL_H__
+
+#include <linux/types.h>
+
+#include "ane_dart.h"
+
+/* Page tables (ane_dart_pt.c). */
+u64 *ane_dart_table_alloc(phys_addr_t *pa);
+void ane_dart_table_free(u64 *table);
+void ane_dart_flush_ctx(struct ane_dart_ctx *ctx);
+
+/* Addresses and eviction (ane_dart_evict.c). */
+void ane_dart_mapping_free(struct ane_dart_mapping *map);
+bool ane_dart_evict_one(struct ane_dart_ctx *ctx);
+
+#endif /* __ANE_DART_INTERNAL_H__ */

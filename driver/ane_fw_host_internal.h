@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the files of the firmware's host side share and nobody else uses:
+ * the core (ane_fw_host.c: rings, send and wait, the host interrupt, the
+ * pending requests), the boot (ane_fw_boot.c), program residency
+ * (ane_fw_resident.c), recovery and fault injection (ane_fw_recovery.c)
+ * and the typed messages (ane_fw_msg.c).  The rest of the driver uses
+ * ane_fw_host.h and ane_fw_msg.h only.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef __ANE_FW_HOST_INTERNAL_H__
+#define __ANE_FW_HOST_INTERNAL_H__
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+#include <drm/ane_accel.h>
+
+#include "ane_fw_host.h"
+#include "ane_hw.h"
+
+extern const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS];
+extern const u32 ane_fw_chan_dir[ANE_FW_NUM_CHANNELS];
+
+/* A register of the engine's own bank. */
+static inline u32 ane_rd(struct ane_fw_host *h, u32 off)
+{
+	return ane_hw_read32(h->hw, ANE_BANK_ANE, off);
+}
+
+static inline void ane_wr(struct ane_fw_host *h, u32 off, u32 val)
+{
+	ane_hw_write32(h->hw, ANE_BANK_ANE, off, val);
+}
+
+/* Publish &enum drm_ane_fw_state (GetStatus, debugfs). */
+static inline void ane_fw_set_state(struct ane_fw_host *h, int state)
+{
+	atomic_set(h->fw_state, state);
+}
+
+/* core: ane_fw_host.c */
+void *ane_fw_host_va(struct ane_fw_host *h, u64 iova, u64 size);
+struct ane_fw_hreq *ane_fw_find(struct ane_fw_host *h, u32 src_t2h, u32 id,
+				u32 seq, bool any_id);
+void ane_fw_hreq_finish(struct ane_fw_hreq *rq, int err, s32 fw_status,
+			const void *data, u32 len);
+int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
+		       u32 chan, const struct ane_fw_cmd_hdr *hdr,
+		       const void *body);
+int ane_fw_host_send_wait(struct ane_fw_host *h, bool gated,
+			  struct ane_fw_hreq *rq, u32 chan,
+			  const struct ane_fw_cmd_hdr *hdr, const void *body,
+			  unsigned int timeout_ms);
+int ane_fw_host_wait(struct ane_fw_host *h, struct ane_fw_hreq *rq,
+		     unsigned int timeout_ms);
+int __ane_fw_host_call_hdr(struct ane_fw_host *h, bool gated, u32 chan,
+			   const struct ane_fw_cmd_hdr *hdr, const void *body,
+			   void *out, u32 out_len, unsigned int timeout_ms);
+int __ane_fw_host_call(struct ane_fw_host *h, bool gated, u32 chan, u32 id,
+		       const void *body, u32 len, void *out, u32 out_len,
+		       unsigned int timeout_ms);
+void ane_fw_host_cancel_all_locked(struct ane_fw_host *h, int err);
+void ane_fw_host_cancel_all(struct ane_fw_host *h, int err);
+
+/* boot: ane_fw_boot.c */
+__printf(2, 3) void ane_fw_bootlog(struct ane_fw_host *h, const char *fmt,
+				   ...);
+int __ane_fw_host_boot(struct ane_fw_host *h, bool warm);
+
+/* residency: ane_fw_resident.c */
+bool ane_fw_host_up(struct ane_fw_host *h);
+int ane_fw_host_restore(struct ane_fw_host *h);
+
+/* recovery: ane_fw_recovery.c */
+void ane_fw_host_dump_msg(struct ane_fw_host *h, u32 ch,
+			  const struct ane_fw_cmd_hdr *hdr, const u8 *body);
+void ane_fw_host_recover(struct work_struct *work);
+void ane_fw_host_crash_now(struct ane_fw_host *h);
+
+/* messages: ane_fw_msg.c */
+void ane_host_msg_dispatch(struct ane_fw_host *h, u32 ch,
+			   const struct ane_fw_cmd_hdr *hdr, const u8 *body);
+
+#endif /* __ANE_FW_HOST_INTERNAL_H__ */

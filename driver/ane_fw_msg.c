@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The host side's typed messages (ch. 30): one function per command the
+ * host sends to the firmware, each filling the header and the body
+ * itself and sending it on its channel, and one per message the host
+ * takes from the firmware-to-host rings (replies and notifications).
+ * Callers say what they want ("load this program into slot 3"), never
+ * how the wire spells it.
+ *
+ * Commands sent while the caller holds the command gate -- the boot
+ * sequence (gate held for writing) and the program lifecycle (held for
+ * reading across the whole sequence) -- do not take it again; the others
+ * take it for each send attempt.  Each function's kernel-doc says which.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "ane_fw_host.h"
+#include "ane_fw_host_internal.h"
+#include "ane_fw_msg.h"
+
+/* How long a boot command or a ping waits, for room and for its reply. */
+#define ANE_HOST_MSG_CTL_MS	2000
+/* How long the crash injection waits for the crash to fail its command. */
+#define ANE_HOST_MSG_CRASH_MS	5000
+
+/* A control command of the boot sequence: the boot holds the gate. */
+static int ane_host_msg_boot_ctl(struct ane_fw_host *h, u32 id,
+				 const void *body, u32 len, void *out,
+				 u32 out_len)
+{
+	return __ane_fw_host_call(h, false, ANE_FW_CH_BUF_H2T, id, body, len,
+				  out, out_len, ANE_HOST_MSG_CTL_MS);
+}
+
+/* A program lifecycle command: the caller holds the gate for reading. */
+static int ane_host_msg_prog(struct ane_fw_host *h, u32 id, s32 slot,
+			     s32 pid, const void *body, u32 len)
+{
+	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len,
+				      .program_id = slot, .process_id = pid };
+
+	return __ane_fw_host_call_hdr(h, false, ANE_FW_CH_BUF_H2T, &hdr, body,
+				      NULL, 0, ANE_FW_HOST_CALL_MS);
+}
+
+/* ------------------------------------------------------ control commands */
+
+/**
+ * ane_host_msg_ping() - PING: one no-op round trip
+ * @h: the host side; takes the gate for each send attempt.
+ *
+ * Return: 0 or a negative errno (as ane_fw_host_call()).
+ */
+int ane_host_msg_ping(struct ane_fw_host *h)
+{
+	u32 v = 0x50494e47;	/* "PING" */
+
+	return __ane_fw_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_PING,
+				  &v, sizeof(v), NULL, 0, ANE_HOST_MSG_CTL_MS);
+}
+
+/**
+ * ane_host_msg_print_enable() - PRINT_ENABLE: the firmware's TERMINAL log
+ * @h: the host side; the boot holds the gate.
+ * @enable: log or not.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_print_enable(struct ane_fw_host *h, bool enable)
+{
+	u32 v = enable;
+
+	return ane_host_msg_boot_ctl(h, ANE_CTL_PRINT_ENABLE, &v, sizeof(v),
+				     NULL, 0);
+}
+
+/**
+ * ane_host_msg_start() - START: the firmware's services run
+ * @h: the host side; the boot holds the gate.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_start(struct ane_fw_host *h)
+{
+	return ane_host_msg_boot_ctl(h, ANE_CTL_START, NULL, 0, NULL, 0);
+}
+
+/**
+ * ane_host_msg_endpoint_set() - IPC_ENDPOINT_SET
+ * @h: the host side; the boot holds the gate.
+ * @endpoint: the endpoint (%ANE_FW_ENDPOINT_ID).
+ * @type: its type (%ANE_FW_ENDPOINT_DATA_CHAINING).
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_endpoint_set(struct ane_fw_host *h, u32 endpoint, u32 type)
+{
+	struct ane_fw_endpoint_set ep = { .endpoint = endpoint, .type = type };
+
+	return ane_host_msg_boot_ctl(h, ANE_CTL_IPC_ENDPOINT_SET, &ep,
+				     sizeof(ep), NULL, 0);
+}
+
+/**
+ * ane_host_msg_pmu_base() - PMU_BASE_SET
+ * @h: the host side; the boot holds the gate.
+ * @base: the PMU aperture base.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_pmu_base(struct ane_fw_host *h, u64 base)
+{
+	struct ane_fw_pmu_base pmu = { .base = base };
+
+	return ane_host_msg_boot_ctl(h, ANE_CTL_PMU_BASE_SET, &pmu,
+				     sizeof(pmu), NULL, 0);
+}
+
+/**
+ * ane_host_msg_time_sync() - TIME_SYNC
+ * @h: the host side; the boot holds the gate.
+ * @host_ns: the host's monotonic time.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_time_sync(struct ane_fw_host *h, u64 host_ns)
+{
+	struct ane_fw_time_sync ts = { .host_ns = host_ns };
+
+	return ane_host_msg_boot_ctl(h, ANE_CTL_TIME_SYNC, &ts, sizeof(ts),
+				     NULL, 0);
+}
+
+/**
+ * ane_host_msg_ch_property_write() - CH_PROPERTY_WRITE: one property
+ * @h: the host side.
+ * @gated: take the gate for each send attempt (false: the boot holds it).
+ * @reg_addr: the property register (%ANE_FW_PROP_DEADLINE_MS, ...).
+ * @value: its new value.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_ch_property_write(struct ane_fw_host *h, bool gated,
+				   u64 reg_addr, u32 value)
+{
+	struct ane_fw_property p = { .reg_addr = reg_addr,
+				     .reg_value = value };
+
+	return __ane_fw_host_call(h, gated, ANE_FW_CH_BUF_H2T,
+				  ANE_CTL_CH_PROPERTY_WRITE, &p, sizeof(p),
+				  NULL, 0, ANE_HOST_MSG_CTL_MS);
+}
+
+/**
+ * ane_host_msg_resource_info_get() - RESOURCE_INFO_GET
+ * @h: the host side; the boot holds the gate.
+ * @res: the firmware's resources, from its reply.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_resource_info_get(struct ane_fw_host *h,
+				   struct ane_fw_resource_info *res)
+{
+	return ane_host_msg_boot_ctl(h, ANE_CTL_RESOURCE_INFO_GET, NULL, 0,
+				     res, sizeof(*res));
+}
+
+/**
+ * ane_host_msg_default_settings() - DEFAULT_SETTINGS_SET
+ * @h: the host side; the boot holds the gate.
+ * @ctx_switch_latency_us: the context-switch latency threshold.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_default_settings(struct ane_fw_host *h,
+				  u32 ctx_switch_latency_us)
+{
+	struct ane_fw_default_settings ds = {
+		.ctx_switch_latency_us = ctx_switch_latency_us,
+	};
+
+	return ane_host_msg_boot_ctl(h, ANE_CTL_DEFAULT_SETTINGS_SET, &ds,
+				     sizeof(ds), NULL, 0);
+}
+
+/**
+ * ane_host_msg_mcache_power_on() - MCACHE_POWER_ON
+ * @h: the host side; the boot holds the gate.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_mcache_power_on(struct ane_fw_host *h)
+{
+	return ane_host_msg_boot_ctl(h, ANE_CTL_MCACHE_POWER_ON, NULL, 0,
+				     NULL, 0);
+}
+
+/**
+ * ane_host_msg_shared_event_init() - SHARED_EVENT_INIT, no event page
+ * @h: the host side; the boot holds the gate.
+ * @num_events: active shared events (below %ANE_FW_MAX_SHARED_EVENTS).
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_shared_event_init(struct ane_fw_host *h, u32 num_events)
+{
+	struct ane_fw_shared_event_init se = { .num_events = num_events };
+
+	return ane_host_msg_boot_ctl(h, ANE_CTL_SHARED_EVENT_INIT, &se,
+				     sizeof(se), NULL, 0);
+}
+
+/**
+ * ane_host_msg_config_get() - CONFIG_GET: where the status page is
+ * @h: the host side; takes the gate for each send attempt.
+ * @page_iova: device address of the fresh &struct ane_fw_status_page.
+ * @page_size: its size.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_config_get(struct ane_fw_host *h, u64 *page_iova,
+			    u64 *page_size)
+{
+	u64 loc[2] = { };
+	int ret;
+
+	ret = __ane_fw_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET,
+				 NULL, 0, loc, sizeof(loc),
+				 ANE_HOST_MSG_CTL_MS);
+	*page_iova = loc[0];
+	*page_size = loc[1];
+	return ret;
+}
+
+/* ------------------------------------------------------ program lifecycle */
+
+/**
+ * ane_host_msg_load_program() - LOAD_PROGRAM into a slot
+ * @h: the host side; the caller holds the gate.
+ * @slot: the firmware program slot.
+ * @lp: the body: image address, size, procedure count.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_load_program(struct ane_fw_host *h, s32 slot,
+			      const struct ane_fw_load_program *lp)
+{
+	return ane_host_msg_prog(h, ANE_CTL_LOAD_PROGRAM, slot, -1, lp,
+				 sizeof(*lp));
+}
+
+/**
+ * ane_host_msg_create_process() - CREATE_PROCESS of a loaded program
+ * @h: the host side; the caller holds the gate.
+ * @slot: the program slot.
+ * @pid: the firmware process id.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_create_process(struct ane_fw_host *h, s32 slot, s32 pid)
+{
+	return ane_host_msg_prog(h, ANE_CTL_CREATE_PROCESS, slot, pid, NULL, 0);
+}
+
+/**
+ * ane_host_msg_terminate_process() - TERMINATE_PROCESS
+ * @h: the host side; the caller holds the gate.
+ * @slot: the program slot.
+ * @pid: the firmware process id.
+ *
+ * Return: 0, -ENOENT if there is no such process, or a negative errno.
+ */
+int ane_host_msg_terminate_process(struct ane_fw_host *h, s32 slot, s32 pid)
+{
+	return ane_host_msg_prog(h, ANE_CTL_TERMINATE_PROCESS, slot, pid,
+				 NULL, 0);
+}
+
+/**
+ * ane_host_msg_unload_program() - UNLOAD_PROGRAM
+ * @h: the host side; the caller holds the gate.
+ * @slot: the program slot.
+ *
+ * Return: 0, -ENOENT if the slot holds nothing, or a negative errno.
+ */
+int ane_host_msg_unload_program(struct ane_fw_host *h, s32 slot)
+{
+	return ane_host_msg_prog(h, ANE_CTL_UNLOAD_PROGRAM, slot, -1, NULL, 0);
+}
+
+/* ------------------------------------------------------ execution loop */
+
+/**
+ * ane_host_msg_proc_call_init() - fill a PROCEDURE_CALL_WITH_CUSTOM_BARS
+ * @hdr: the header to fill.
+ * @call: the body: its @nbars &struct ane_fw_bar follow it already, and
+ *	there is room for one u32 after them (the execute order).
+ * @nbars: custom bars following @call.
+ * @slot: the program slot (its task queue is @slot + 1).
+ * @pid: the firmware process id.
+ * @priority: the request's priority.
+ * @procedure: the procedure called.
+ *
+ * Fills the fixed part of @call (one output set, one partition, one event
+ * mask, a one-entry execute order running the whole network) and @hdr;
+ * the bars are left as they are.  Send it with ane_host_msg_proc_call().
+ */
+void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
+				 struct ane_fw_proc_call *call, u32 nbars,
+				 s32 slot, s32 pid, u32 priority,
+				 u32 procedure)
+{
+	memset(call, 0, sizeof(*call));
+	call->nbr_output_buffer_sets = 1;
+	call->nbr_custom_bars = nbars;
+	call->nbr_td_partitions = 1;
+	call->nbr_event_masks = 1;
+	call->task_queue = slot + 1;
+	call->nbr_custom_exec_order = 1;
+	call->custom_exec_order_offset = sizeof(*call) +
+					 nbars * sizeof(struct ane_fw_bar);
+	*(u32 *)((u8 *)call + call->custom_exec_order_offset) = 0;
+	*hdr = (struct ane_fw_cmd_hdr){
+		.id = ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS,
+		.size = call->custom_exec_order_offset + sizeof(u32),
+		.priority = priority,
+		.program_id = slot,
+		.process_id = pid,
+		.procedure_id = procedure,
+	};
+}
+
+/**
+ * ane_host_msg_proc_call() - send a procedure call on the IO channel
+ * @h: the host side; takes the gate for each send attempt.
+ * @rq: the request; its PROGRAM_EVENT completes it (set @rq->complete).
+ * @hdr: the header ane_host_msg_proc_call_init() filled.
+ * @call: the body it filled.
+ *
+ * Return: as ane_fw_host_send().
+ */
+int ane_host_msg_proc_call(struct ane_fw_host *h, struct ane_fw_hreq *rq,
+			   const struct ane_fw_cmd_hdr *hdr,
+			   const struct ane_fw_proc_call *call)
+{
+	return ane_fw_host_send(h, rq, ANE_FW_CH_IO, hdr, call);
+}
+
+/**
+ * ane_host_msg_io_ping() - PING on the execution-loop channel (a fault)
+ * @h: the host side.
+ * @gated: take the gate and wait out a full ring (false: the caller holds
+ *	the gate and a full ring fails the send).
+ * @answer: the status the command ended with: -EIO once the crash
+ *	interrupt failed it.
+ *
+ * The execution loop takes no control command: the firmware faults.
+ * Used by fault injection only.
+ *
+ * Return: 0 once sent (then @answer is set), or the send's errno.
+ */
+int ane_host_msg_io_ping(struct ane_fw_host *h, bool gated, int *answer)
+{
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_PING, .program_id = -1,
+				      .process_id = -1 };
+	struct ane_fw_hreq rq = { };
+	int ret;
+
+	ret = gated ? ane_fw_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL) :
+		      __ane_fw_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL);
+	if (!ret)
+		*answer = ane_fw_host_wait(h, &rq, ANE_HOST_MSG_CRASH_MS);
+	return ret;
+}
+
+/* ------------------------------------------------ from the firmware */
+
+/* A reply (id | %ANE_FW_ID_REPLY): completes the command it answers. */
+static void ane_host_msg_on_reply(struct ane_fw_host *h, u32 ch,
+				  const struct ane_fw_cmd_hdr *hdr,
+				  const u8 *body)
+{
+	const struct ane_fw_reply *r = (const void *)body;
+	struct ane_fw_hreq *rq;
+
+	if (hdr->size < sizeof(*r))
+		return;
+	rq = ane_fw_find(h, ch, hdr->id & ~ANE_FW_ID_REPLY, r->seq, false);
+	if (rq)
+		ane_fw_hreq_finish(rq, 0, r->status, r + 1,
+				   min_t(u32, r->len, hdr->size - sizeof(*r)));
+}
+
+/* PROGRAM_EVENT: a procedure call completed. */
+static void ane_host_msg_on_program_event(struct ane_fw_host *h, u32 ch,
+					  const struct ane_fw_cmd_hdr *hdr,
+					  const u8 *body)
+{
+	const struct ane_fw_program_event *ev = (const void *)body;
+	struct ane_fw_hreq *rq;
+
+	if (hdr->size < sizeof(*ev))
+		return;
+	rq = ane_fw_find(h, ch, 0, ev->seq, true);
+	if (rq)
+		ane_fw_hreq_finish(rq, 0, ev->status, ev, sizeof(*ev));
+}
+
+/* CH_ERROR_NOTIFICATION: counted (debugfs). */
+static void ane_host_msg_on_error(struct ane_fw_host *h)
+{
+	h->errors++;
+}
+
+/* CH_RESET_NOTIFICATION: counted (debugfs). */
+static void ane_host_msg_on_reset(struct ane_fw_host *h)
+{
+	h->resets++;
+}
+
+/* DATA_CHAINING_EVENT: counted (debugfs). */
+static void ane_host_msg_on_data_chaining(struct ane_fw_host *h)
+{
+	h->chain_events++;
+}
+
+/**
+ * ane_host_msg_dispatch() - one message from BUF_T2H or IO_T2H
+ * @h: the host side, @h->lock held (the host interrupt).
+ * @ch: the ring it came on.
+ * @hdr: its header.
+ * @body: @hdr->size bytes of body.
+ *
+ * Replies complete their command; notifications go to their handler;
+ * the rest (signposts) are counted only.
+ */
+void ane_host_msg_dispatch(struct ane_fw_host *h, u32 ch,
+			   const struct ane_fw_cmd_hdr *hdr, const u8 *body)
+{
+	if (hdr->id & ANE_FW_ID_REPLY) {
+		ane_host_msg_on_reply(h, ch, hdr, body);
+		return;
+	}
+	h->notes++;
+	switch (hdr->id) {
+	case ANE_CMD_PROGRAM_EVENT:
+		ane_host_msg_on_program_event(h, ch, hdr, body);
+		return;
+	case ANE_CMD_CH_ERROR_NOTIFICATION:
+		ane_host_msg_on_error(h);
+		return;
+	case ANE_CMD_CH_RESET_NOTIFICATION:
+		ane_host_msg_on_reset(h);
+		return;
+	case ANE_CMD_DATA_CHAINING_EVENT:
+		ane_host_msg_on_data_chaining(h);
+		return;
+	}
+}

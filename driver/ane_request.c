@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Requests: ProgramSendRequest (selector 2 of both spaces) and the life of
+ * the request it starts, from submission to release.
+ *
+ * A request runs one procedure of a prepared program (driver/ane_program.c).
+ * Sending one goes in steps, a function each, under the client's program
+ * lock: validate the request and look up its surfaces; map the surfaces
+ * into the client's isolation context and pin every mapping the call
+ * names; bind the context to a stream and fill a custom bar for each bar
+ * of the image; build the procedure call; reserve the DRM event and start
+ * the fence.  Then, unlocked, it is submitted.  Completion arrives from
+ * the firmware as a program event: the request's pins drop, then its
+ * fence is signalled and the DRM event queued on the file, all in the
+ * completion itself; a batched reaper drops its references afterwards.  A
+ * request holds references to its file, program and surfaces, so closing
+ * the file never waits for it.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/llist.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
+#include <drm/ane_accel.h>
+
+#include "ane_dart.h"
+#include "ane_drv.h"
+#include "ane_fw_host.h"
+#include "ane_fw_msg.h"
+#include "ane_gem.h"
+#include "ane_program.h"
+#include "ane_selector.h"
+#include "firmware/ane_fw_abi.h"
+
+/* The DRM event of a request; DRM frees it once read or the file closes. */
+struct ane_request_event {
+	struct drm_pending_event base;
+	struct drm_ane_event_complete ev;
+};
+
+/**
+ * struct ane_request - one ProgramSendRequest until released
+ * @fence: signalled at completion; the request lives as long as it.
+ * @hreq: the firmware command, completed by the program event.
+ * @reap: entry in the list of completed requests the reaper releases.
+ * @af: the client (a reference).
+ * @prog: the program or instance (a reference).
+ * @event: the DRM event, handed to DRM at completion.
+ * @nmaps: entries of @maps in use.
+ * @maps: mappings pinned for the request (the surfaces' cached mappings).
+ * @bos: references on the request's surfaces.
+ * @nbos: entries of @bos.
+ */
+struct ane_request {
+	struct dma_fence fence;
+	struct ane_fw_hreq hreq;
+	struct llist_node reap;
+	struct ane_file *af;
+	struct ane_program *prog;
+	struct ane_request_event *event;
+	u32 nmaps;
+	struct ane_dart_mapping *maps[ANE_IMG_MAX_IO * 2 + 2];
+	struct drm_gem_object *bos[ANE_IMG_MAX_IO * 2 + 1];
+	u32 nbos;
+};
+
+/**
+ * struct ane_req_build - what ane_sel_send_request() gathers on its way
+ * @p: the program or instance the request names.
+ * @code: the program whose code runs (ane_program_code() of @p).
+ * @pr: the procedure called, in @code's image.
+ * @in: the input surfaces, by bar index.
+ * @out: the output surfaces, by bar index.
+ * @inter: the intermediate surface the request gives, or NULL.
+ * @syncobj_handle: the syncobj the request names for its fence, or 0.
+ * @maps: the pinned mapping of each bar index: the inputs, then the
+ *	outputs, then the intermediate buffer (NULL where none).
+ * @nbars: custom bars filled in after the call.
+ * @syncobj: the syncobj of @syncobj_handle, a reference held until the
+ *	request is submitted.
+ *
+ * On the stack of one call, built under &ane_file.prog_lock.
+ */
+struct ane_req_build {
+	struct ane_program *p;
+	struct ane_program *code;
+	const struct ane_img_procedure *pr;
+	struct drm_gem_object *in[ANE_IMG_MAX_IO];
+	struct drm_gem_object *out[ANE_IMG_MAX_IO];
+	struct drm_gem_object *inter;
+	u32 syncobj_handle;
+	struct ane_dart_mapping *maps[2 * ANE_IMG_MAX_IO + 1];
+	u32 nbars;
+	struct drm_syncobj *syncobj;
+};
+
+static const char *ane_fence_driver_name(struct dma_fence *f)
+{
+	return ANE_DRIVER_NAME;
+}
+
+static const char *ane_fence_timeline_name(struct dma_fence *f)
+{
+	return "ane-requests";
+}
+
+static void ane_fence_release(struct dma_fence *f)
+{
+	kfree(container_of(f, struct ane_request, fence));
+}
+
+static const struct dma_fence_ops ane_fence_ops = {
+	.get_driver_name = ane_fence_driver_name,
+	.get_timeline_name = ane_fence_timeline_name,
+	.release = ane_fence_release,
+};
+
+/*
+ * Unpin what the request used and tell userspace: the pins and the
+ * program's in-flight count drop before the fence and the DRM event, so a
+ * client that saw the completion finds the program idle.  Any context.
+ */
+static void ane_request_unpin(struct ane_request *rq)
+{
+	u32 i;
+
+	for (i = 0; i < rq->nmaps; i++)
+		ane_dart_unuse(rq->maps[i]);
+	atomic_dec(&ane_program_code(rq->prog)->inflight);
+}
+
+/* Drop the request's references.  Process context. */
+static void ane_request_put(struct ane_request *rq)
+{
+	struct ane_file *af = rq->af;
+	u32 i;
+
+	for (i = 0; i < rq->nbos; i++)
+		drm_gem_object_put(rq->bos[i]);
+	ane_file_surfaces_reap(af);
+	ane_program_put(rq->prog);
+	ane_file_put(af);
+	dma_fence_put(&rq->fence);
+}
+
+/*
+ * Completed requests are released in batches, off the completion path: a
+ * completion only queues the request here, and the reaper, run a tick
+ * later, drops the references of every request queued meanwhile.  The
+ * client has heard of each completion already; what waits is the memory.
+ */
+static LLIST_HEAD(ane_reap_list);
+
+static void ane_request_reaper(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&ane_reap_list);
+	struct ane_request *rq, *tmp;
+
+	llist_for_each_entry_safe(rq, tmp, list, reap)
+		ane_request_put(rq);
+}
+
+static DECLARE_DELAYED_WORK(ane_reap_work, ane_request_reaper);
+
+/**
+ * ane_requests_drain() - release every completed request now
+ *
+ * At module exit, once no device is left to complete one.
+ */
+void ane_requests_drain(void)
+{
+	cancel_delayed_work_sync(&ane_reap_work);
+	ane_request_reaper(NULL);
+}
+
+/*
+ * The firmware's program event (or a cancellation) completed the request.
+ * Called under the firmware host's spinlock: no sleeping, no sending.  The
+ * client hears of it here, directly; only the reference drops wait for
+ * the work item.
+ */
+static void ane_request_complete(struct ane_fw_hreq *hreq)
+{
+	struct ane_request *rq = container_of(hreq, struct ane_request, hreq);
+	const struct ane_fw_program_event *pe = (const void *)hreq->data;
+	struct ane_file *af = rq->af;
+	int status = hreq->status;
+
+	/* A translation fault reads -EFAULT from the firmware's status. */
+	if (status == -EFAULT)
+		status = -ENXIO;
+	rq->event->ev.status = status;
+	if (hreq->len >= sizeof(*pe)) {
+		rq->event->ev.exec_ns = pe->exec_ns;
+		atomic64_add(pe->exec_ns, &af->engine_ns);
+		atomic64_add(pe->exec_ns, &af->adev->engine_ns);
+	}
+
+	ane_request_unpin(rq);
+	if (status)
+		dma_fence_set_error(&rq->fence, status);
+	dma_fence_signal(&rq->fence);
+	atomic64_inc(&af->completed);
+	drm_send_event(&af->adev->drm, &rq->event->base);
+	if (llist_add(&rq->reap, &ane_reap_list))
+		queue_delayed_work(ane_wq, &ane_reap_work, 1);
+}
+
+/* The surface's pinned mapping for the request; 0 or an errno. */
+static int ane_request_map(struct ane_request *rq, struct ane_file *af,
+			   struct drm_gem_object *obj, u32 usage, u8 prot)
+{
+	struct ane_dart_mapping *map;
+
+	map = ane_file_surface_map(af, obj, usage, prot);
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	rq->maps[rq->nmaps++] = map;
+	return 0;
+}
+
+/* Pin a program's own mapping; one the DART evicted is placed again. */
+static int ane_request_pin(struct ane_request *rq, struct ane_dart_mapping *map)
+{
+	int ret = ane_dart_use_placed(map);
+
+	if (!ret)
+		rq->maps[rq->nmaps++] = map;
+	return ret;
+}
+
+/*
+ * Parse and look up the request's surfaces into @rb; the references go
+ * to @rq->bos.
+ */
+static int ane_request_surfaces(struct ane_file *af, struct ane_request *rq,
+				const struct drm_ane_request *in,
+				struct ane_req_build *rb)
+{
+	u32 i, nin = 0, nout = 0;
+
+	for (i = 0; i < ANE_REQ_MAX_SURFACES; i++) {
+		const struct drm_ane_surface_ref *r = &in->surfaces[i];
+		struct drm_gem_object **slot;
+
+		if (!r->handle) {
+			if (memchr_inv(&in->surfaces[i], 0,
+				       (ANE_REQ_MAX_SURFACES - i) * sizeof(*r)))
+				return -EINVAL;
+			break;
+		}
+		if (r->reserved)
+			return -EINVAL;
+		switch (r->kind) {
+		case ANE_SURFACE_INPUT:
+			if (r->bar >= rb->pr->num_inputs || rb->in[r->bar])
+				return -EINVAL;
+			slot = &rb->in[r->bar];
+			nin++;
+			break;
+		case ANE_SURFACE_OUTPUT:
+			if (r->bar >= rb->pr->num_outputs || rb->out[r->bar])
+				return -EINVAL;
+			slot = &rb->out[r->bar];
+			nout++;
+			break;
+		case ANE_SURFACE_INTERMEDIATE:
+			if (r->bar || rb->inter)
+				return -EINVAL;
+			slot = &rb->inter;
+			break;
+		case ANE_SURFACE_OUT_SYNCOBJ:
+			if (r->bar || rb->syncobj_handle)
+				return -EINVAL;
+			rb->syncobj_handle = r->handle;
+			continue;
+		default:
+			return -EINVAL;
+		}
+		if (rq->nbos == ARRAY_SIZE(rq->bos))
+			return -EINVAL;
+		*slot = drm_gem_object_lookup(af->drm_file, r->handle);
+		if (!*slot)
+			return -ENOENT;
+		rq->bos[rq->nbos++] = *slot;
+	}
+	return nin == rb->pr->num_inputs && nout == rb->pr->num_outputs ? 0 : -EINVAL;
+}
+
+/* Fill the custom bar of image bar @b; 0, or -EINVAL for a short surface. */
+static int ane_request_bar(const struct ane_req_build *rb,
+			   const struct ane_img_bar *b, u32 sid,
+			   struct ane_fw_bar *fb)
+{
+	const struct ane_program *code = rb->code;
+	struct ane_dart_mapping *m = NULL;
+
+	fb->type = ANE_CUSTOM_BAR_GENERIC;
+	fb->config = ANE_CUSTOM_BAR_HW_32BIT;
+	fb->bar_id = b->slot;
+	fb->sid = sid;
+	switch (b->usage) {
+	case ANE_USAGE_INPUT:
+		m = rb->maps[b->io_index];
+		break;
+	case ANE_USAGE_OUTPUT:
+		m = rb->maps[ANE_IMG_MAX_IO + b->io_index];
+		break;
+	case ANE_USAGE_INTERMEDIATE:
+		m = rb->maps[2 * ANE_IMG_MAX_IO];
+		break;
+	case ANE_USAGE_WEIGHTS:
+		if (rb->p->weights_map) {
+			m = rb->p->weights_map;
+			break;
+		}
+		fb->sid = ANE_DART_BASE_SID;
+		fb->value = code->image.iova + code->hdr.weights_offset;
+		fb->buf_size = code->hdr.weights_size;
+		return 0;
+	case ANE_USAGE_CONSTANTS:
+		fb->sid = ANE_DART_BASE_SID;
+		fb->value = code->image.iova + code->hdr.constants_offset;
+		fb->buf_size = code->hdr.constants_size;
+		return 0;
+	}
+	if (!m || m->size < b->size)
+		return -EINVAL;
+	fb->value = m->iova;
+	fb->buf_size = m->size;
+	return 0;
+}
+
+/*
+ * Step 1, validation: the program the request names, prepared, with the
+ * procedure and room in its queue; then the request's surfaces.
+ */
+static int ane_request_validate(struct ane_file *af, struct ane_request *rq,
+				const struct drm_ane_request *in,
+				struct ane_req_build *rb)
+{
+	struct ane_program *p, *code;
+	int ret;
+
+	lockdep_assert_held(&af->prog_lock);
+	p = ane_program_find_locked(af, in->token);
+	code = p ? ane_program_code(p) : NULL;
+	ret = !p ? -ENOENT : !code->prepared ? -EBADFD :
+	      in->procedure >= code->hdr.num_procedures ? -EINVAL :
+	      atomic_read(&code->inflight) >= code->queue_depth ? -EBUSY : 0;
+	if (ret)
+		return ret;
+	rb->p = p;
+	rb->code = code;
+	rb->pr = &code->procs[in->procedure];
+	return ane_request_surfaces(af, rq, in, rb);
+}
+
+/*
+ * Step 2, mapping and pinning: map the surfaces and pin every mapping the
+ * call names (the program's intermediate buffer unless the request gives
+ * one, an instance's weights).  The pins are in @rq->maps; @rb->maps says
+ * which mapping each bar index uses.
+ */
+static int ane_request_map_surfaces(struct ane_file *af, struct ane_request *rq,
+				    struct ane_req_build *rb)
+{
+	struct ane_program *code = rb->code;
+	int ret = 0;
+	u32 i;
+
+	for (i = 0; i < ANE_IMG_MAX_IO && !ret; i++) {
+		if (rb->in[i]) {
+			ret = ane_request_map(rq, af, rb->in[i], ANE_USAGE_INPUT,
+					      ane_dart_prot_from_dir(1));
+			rb->maps[i] = ret ? NULL : rq->maps[rq->nmaps - 1];
+		}
+		if (!ret && rb->out[i]) {
+			ret = ane_request_map(rq, af, rb->out[i], ANE_USAGE_OUTPUT,
+					      ane_dart_prot_from_dir(2));
+			rb->maps[ANE_IMG_MAX_IO + i] = ret ? NULL : rq->maps[rq->nmaps - 1];
+		}
+	}
+	if (!ret && rb->inter) {
+		ret = ane_request_map(rq, af, rb->inter, ANE_USAGE_INTERMEDIATE,
+				      ANE_PROT_READ_WRITE);
+		rb->maps[2 * ANE_IMG_MAX_IO] = ret ? NULL : rq->maps[rq->nmaps - 1];
+	} else if (!ret && code->inter_map) {
+		ret = ane_request_pin(rq, code->inter_map);
+		rb->maps[2 * ANE_IMG_MAX_IO] = code->inter_map;
+	}
+	if (!ret && rb->p->weights_map)
+		ret = ane_request_pin(rq, rb->p->weights_map);
+	return ret;
+}
+
+/*
+ * Step 3, bar binding: pinned mappings keep the context's slot, so bind
+ * it for the stream; then fill @bars with a custom bar for each bar of
+ * the image the procedure uses, and count them in @rb->nbars.
+ */
+static int ane_request_bind_bars(struct ane_dart_ctx *ctx,
+				 struct ane_req_build *rb, struct ane_fw_bar *bars)
+{
+	const struct ane_program *code = rb->code;
+	const struct ane_img_procedure *pr = rb->pr;
+	int ret, sid;
+	u32 i;
+
+	sid = ane_dart_bind(ctx);
+	if (sid < 0)
+		return sid;
+	for (i = 0; i < code->hdr.num_bars; i++) {
+		const struct ane_img_bar *b = &code->bars[i];
+
+		if ((b->usage == ANE_USAGE_INPUT && b->io_index >= pr->num_inputs) ||
+		    (b->usage == ANE_USAGE_OUTPUT && b->io_index >= pr->num_outputs))
+			continue;
+		ret = ane_request_bar(rb, b, sid, &bars[rb->nbars]);
+		if (ret)
+			return ret;
+		rb->nbars++;
+	}
+	return 0;
+}
+
+/*
+ * Step 5, event and fence: find the syncobj the request names, reserve
+ * the DRM event on the file; then, past the last failure, take the
+ * request's references (file, program, an in-flight slot), start its
+ * fence and hand it to the syncobj.
+ */
+static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
+			   const struct drm_ane_request *in,
+			   struct ane_req_build *rb)
+{
+	struct ane_device *adev = af->adev;
+	int ret;
+
+	if (rb->syncobj_handle) {
+		rb->syncobj = drm_syncobj_find(af->drm_file, rb->syncobj_handle);
+		if (!rb->syncobj)
+			return -ENOENT;
+	}
+	rq->event = kzalloc(sizeof(*rq->event), GFP_KERNEL);
+	if (!rq->event)
+		return -ENOMEM;
+	rq->event->ev.base.type = DRM_ANE_EVENT_REQUEST_COMPLETE;
+	rq->event->ev.base.length = sizeof(rq->event->ev);
+	rq->event->ev.token = in->token;
+	rq->event->ev.sequence = in->sequence;
+	/* -ENOMEM also when the file's unread events fill its space. */
+	ret = drm_event_reserve_init(&adev->drm, af->drm_file, &rq->event->base,
+				     &rq->event->ev.base);
+	if (ret) {
+		kfree(rq->event);
+		return ret;
+	}
+
+	rq->af = af;
+	ane_file_get(af);
+	rq->prog = rb->p;
+	kref_get(&rb->p->kref);
+	atomic_inc(&rb->code->inflight);
+	dma_fence_init(&rq->fence, &ane_fence_ops, &adev->fence_lock,
+		       adev->fence_ctx, atomic64_inc_return(&adev->fence_seq));
+	rq->event->ev.seqno = rq->fence.seqno;
+	rq->hreq.complete = ane_request_complete;
+	if (rb->syncobj)
+		drm_syncobj_replace_fence(rb->syncobj, &rq->fence);
+	return 0;
+}
+
+/*
+ * Step 6, submission: send the call on the I/O channel; its program event
+ * completes the request (ane_request_complete()).  A call never sent
+ * fails the fence, drops the event and releases the request here.
+ */
+static int ane_request_submit(struct ane_file *af, struct ane_request *rq,
+			      const struct ane_fw_cmd_hdr *hdr,
+			      const struct ane_fw_proc_call *call)
+{
+	int ret;
+
+	ret = ane_host_msg_proc_call(ane_host(af), &rq->hreq, hdr, call);
+	if (ret) {
+		/* Never sent: fail the fence, drop the event, release now. */
+		ane_request_unpin(rq);
+		dma_fence_set_error(&rq->fence, ret);
+		dma_fence_signal(&rq->fence);
+		drm_event_cancel_free(&af->adev->drm, &rq->event->base);
+		ane_request_put(rq);
+	} else {
+		atomic64_inc(&af->submitted);
+	}
+	return ret;
+}
+
+/*
+ * Selector 2's 2384 input bytes are mostly its surface list, of which a
+ * request uses a few entries and leaves the rest zero.  Copy the head and
+ * the entries up to the first empty one; the rest is read word by word
+ * (check_zeroed_user()) and copied only if it is not all zero, so the
+ * handler sees exactly what a whole copy would have given it.
+ */
+int ane_send_request_copy_in(void *kdata, const void __user *uarg,
+			     unsigned int size)
+{
+	const size_t first = offsetof(struct drm_ane_send_request, in.surfaces);
+	const size_t chunk = 8 * sizeof(struct drm_ane_surface_ref);
+	struct drm_ane_send_request *sr = kdata;
+	size_t done = first, n;
+	u32 i;
+	int ret;
+
+	if (copy_from_user(kdata, uarg, first))
+		return -EFAULT;
+	while (done < size) {
+		n = min(chunk, size - done);
+		if (copy_from_user((u8 *)kdata + done, uarg + done, n))
+			return -EFAULT;
+		for (i = (done - first) / sizeof(sr->in.surfaces[0]);
+		     i < (done + n - first) / sizeof(sr->in.surfaces[0]); i++)
+			if (!sr->in.surfaces[i].handle)
+				break;
+		done += n;
+		if (i < (done - first) / sizeof(sr->in.surfaces[0]))
+			break;
+	}
+	if (done == size)
+		return 0;
+	ret = check_zeroed_user(uarg + done, size - done);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		memset((u8 *)kdata + done, 0, size - done);
+		return 0;
+	}
+	return copy_from_user((u8 *)kdata + done, uarg + done, size - done) ?
+	       -EFAULT : 0;
+}
+
+/* Shared selector 2 of both spaces: the steps above, in order. */
+int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
+			 void *args)
+{
+	struct drm_ane_send_request *sr = args;
+	const struct drm_ane_request *in = &sr->in;
+	struct ane_req_build rb = { };
+	struct ane_fw_proc_call *call;
+	struct ane_fw_cmd_hdr hdr;
+	struct ane_dart_ctx *ctx;
+	struct ane_request *rq;
+	u32 i;
+	int ret;
+
+	if (sr->doorbell >= ANE_MAX_DOORBELL)
+		return -EINVAL;
+	if (!ane_host(af))
+		return -ENODEV;
+	ctx = ane_file_ctx(af);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+
+	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
+	/* The call, its bars, and a one-entry execute order, all written. */
+	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(struct ane_fw_bar) +
+		       sizeof(u32), GFP_KERNEL);
+	if (!rq || !call) {
+		kfree(rq);
+		kfree(call);
+		return -ENOMEM;
+	}
+
+	mutex_lock(&af->prog_lock);
+	ret = ane_request_validate(af, rq, in, &rb);
+	if (ret)
+		goto err_unlock;
+	ret = ane_request_map_surfaces(af, rq, &rb);
+	if (ret)
+		goto err_release;
+	ret = ane_request_bind_bars(ctx, &rb, (struct ane_fw_bar *)(call + 1));
+	if (ret)
+		goto err_release;
+	/* Step 4: the call, built by the message layer (ane_fw_msg.c). */
+	ane_host_msg_proc_call_init(&hdr, call, rb.nbars, rb.code->slot,
+				    rb.code->pid, rb.code->priority, in->procedure);
+	ret = ane_request_arm(af, rq, in, &rb);
+	if (ret)
+		goto err_release;
+	mutex_unlock(&af->prog_lock);
+
+	memset(&sr->out, 0, sizeof(sr->out));
+	sr->out.sequence = in->sequence;
+	sr->out.token = in->token;
+	sr->out.seqno = rq->fence.seqno;
+
+	ret = ane_request_submit(af, rq, &hdr, call);
+	if (rb.syncobj)
+		drm_syncobj_put(rb.syncobj);
+	kfree(call);
+	return ret;
+
+err_release:
+	for (i = 0; i < rq->nmaps; i++)
+		ane_dart_unuse(rq->maps[i]);
+err_unlock:
+	mutex_unlock(&af->prog_lock);
+	if (rb.syncobj)
+		drm_syncobj_put(rb.syncobj);
+	for (i = 0; i < rq->nbos; i++)
+		drm_gem_object_put(rq->bos[i]);
+	kfree(rq);
+	kfree(call);
+	return ret;
+}
