@@ -408,11 +408,16 @@ int ane_sel_program_create_instance(struct ane_file *af,
 		goto err;
 	if (ci->weights) {
 		obj = drm_gem_object_lookup(af->drm_file, ci->weights);
-		ret = !obj ? -ENOENT : !prog->hdr.weights_size ||
-		      obj->size < prog->hdr.weights_size ? -EINVAL : 0;
-		if (ret)
+		if (!obj) {
+			ret = -ENOENT;
 			goto err;
+		}
+		/* From here the instance holds the reference, also on error. */
 		inst->weights = obj;
+		if (!prog->hdr.weights_size || obj->size < prog->hdr.weights_size) {
+			ret = -EINVAL;
+			goto err;
+		}
 		inst->weights_map = ane_dart_map(ctx, to_ane_bo(obj)->frame_pa,
 						 to_ane_bo(obj)->nframes, ANE_USAGE_WEIGHTS,
 						 ANE_PROT_READ_WRITE, inst);

@@ -512,6 +512,45 @@ static void charges_return_after_unplug(void)
 	munmap(img, SMALL_IMG);
 }
 
+/*
+ * A refused CreateInstance keeps nothing: one whose weights surface is
+ * too small (-EINVAL) used to keep its reference to the surface, so the
+ * surface and its charge outlived every client (found by ane-fuzz).
+ */
+static void refused_instances_hold_no_surface(void)
+{
+	uint8_t *img = image_new(3 * PAGE16K, PAGE16K);
+	uint64_t tok = 0, itok = 0;
+	struct drm_ane_program_create pc = {
+		.image = (uintptr_t)img, .image_size = 3 * PAGE16K,
+		.token_ptr = (uintptr_t)&tok,
+	};
+	struct drm_ane_program_create_instance ci = { .token_ptr = (uintptr_t)&itok };
+	int fd = ctl_open(), i;
+
+	T_CHECK(fd >= 0 && img, "open");
+	if (fd < 0 || !img)
+		return;
+	/* 32 KiB of weights: a one-granule (16 KiB) surface is too small. */
+	((struct ane_img_header *)img)->weights_size = 2 * PAGE16K;
+	T_OK(ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc));
+	ci.program = tok;
+	for (i = 0; i < 8; i++) {
+		struct drm_ane_surface_create sc = { .size = PAGE16K };
+
+		T_OK(ioctl(fd, DRM_IOCTL_ANE_SURFACE_CREATE, &sc));
+		ci.weights = sc.handle;
+		T_CHECK(ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci) < 0 &&
+			errno == EINVAL, "CreateInstance, small weights: errno %d", errno);
+		ci.weights = 0xdead;
+		T_CHECK(ioctl(fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci) < 0 &&
+			errno == ENOENT, "CreateInstance, no surface: errno %d", errno);
+	}
+	close(fd);
+	T_EQ(charged_settles(), 0);
+	munmap(img, 3 * PAGE16K);
+}
+
 #define BURST_CHILDREN	6
 #define BURST_SIZE	(64 * MiB)
 
@@ -624,6 +663,7 @@ int main(int argc, char **argv)
 		printf("# memcg_is_charged_and_not_oom_killed: not run, no memory cgroups in this kernel (CONFIG_MEMCG)\n");
 	RUN(burst_of_large_creates_ends_clean);
 	RUN(charges_return_after_unplug);
+	RUN(refused_instances_hold_no_surface);
 	params_reset();
 	return t_summary("limits");
 }
