@@ -47,8 +47,13 @@ struct drm_gem_object;
 #define ANE_FW_HOST_BACKOFF_MAX_MS	32000	/* ... up to this */
 /* Consecutive failed boots after which recovery gives up (DEAD). */
 #define ANE_FW_HOST_BOOT_GIVEUP		8
-/* How long a lifecycle command (load, create, terminate, unload) takes. */
-#define ANE_FW_HOST_CALL_MS		2000
+/*
+ * How long a lifecycle command (load, create, terminate, unload) may take:
+ * one takes microseconds, but dozens queued behind each other on a debug
+ * kernel under emulation have taken over 2 s.  A dead firmware fails them
+ * at once (its crash interrupt), so only a slow one is waited for.
+ */
+#define ANE_FW_HOST_CALL_MS		5000
 
 /**
  * struct ane_fw_resident - a program the firmware holds for a client

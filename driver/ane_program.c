@@ -189,10 +189,14 @@ int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 		goto err_free;
 	}
 	ret = ane_image_validate(p->image.vaddr, pc->image_size, field);
-	if (ret) {
+	if (ret == -EINVAL) {
 		dev_info_ratelimited(adev->drm.dev,
 				     "ProgramCreate: image refused at field %s (%d)\n",
 				     field[0] ? field : "?", ret);
+		goto err_free;
+	} else if (ret) {
+		/* Not the image's fault (-ENOMEM while checking it). */
+		ane_dbg(adev, "ProgramCreate: image not checked: %d\n", ret);
 		goto err_free;
 	}
 	p->hdr = hdr;

@@ -478,6 +478,15 @@ struct ane_fw {
 
 	struct ane_fw_dump_cmd cmd_ring[ANE_FW_DUMP_CMD_RING];
 	u32 cmd_ring_next;
+	/*
+	 * The crash path's dump sections, built here rather than on the
+	 * stack: the crash handler runs on the firmware thread's kernel
+	 * stack, which a 2 KB frame (more under KASAN) does not belong on.
+	 */
+	struct {
+		struct ane_fw_dump_task tasks[ANE_FW_NUM_TASKS];
+		struct ane_fw_dump_cmd cmds[ANE_FW_DUMP_CMD_RING];
+	} crash_scratch;
 	struct ane_fw_task *current_task;
 	bool in_irq;
 

@@ -165,8 +165,8 @@ void ane_fw_crash(struct ane_fw *fw)
 {
 	struct ane_fw_reset_note note;
 	struct ane_fw_dump_header h = { };
-	struct ane_fw_dump_task tasks[ANE_FW_NUM_TASKS];
-	struct ane_fw_dump_cmd cmds[ANE_FW_DUMP_CMD_RING];
+	struct ane_fw_dump_task *tasks = fw->crash_scratch.tasks;
+	struct ane_fw_dump_cmd *cmds = fw->crash_scratch.cmds;
 	u32 i, n, idx = 0;
 
 	fw->restart_count++;
