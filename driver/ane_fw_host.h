@@ -48,12 +48,12 @@ struct drm_gem_object;
 /* Consecutive failed boots after which recovery gives up (DEAD). */
 #define ANE_FW_HOST_BOOT_GIVEUP		8
 /*
- * How long a lifecycle command (load, create, terminate, unload) may take:
- * one takes microseconds, but dozens queued behind each other on a debug
- * kernel under emulation have taken over 2 s.  A dead firmware fails them
- * at once (its crash interrupt), so only a slow one is waited for.
+ * How long a lifecycle command (load, create, terminate, unload) may take.
+ * A release the firmware does not confirm in time leaves its slot stale,
+ * retried later (Documentation/accel/ane/recovery.rst); a longer wait
+ * would only hold the caller's ioctl past its own timeout.
  */
-#define ANE_FW_HOST_CALL_MS		5000
+#define ANE_FW_HOST_CALL_MS		2000
 
 /**
  * struct ane_fw_resident - a program the firmware holds for a client
