@@ -17,6 +17,7 @@
 #include "ane_dart_internal.h"
 #include "ane_drv.h"
 #include "ane_gem.h"
+#include "ane_trace.h"
 
 /**
  * ane_dart_ctx_create() - a new translation context
@@ -345,6 +346,7 @@ void ane_dart_irq(struct ane_dart *dart)
 	f->axi_id[0] = sid;
 	f->ctx_id = READ_ONCE(dart->sid_ctx[sid]);
 	f->seq = ++dart->fault_seq;
+	trace_ane_dart_fault(dart->adev->drm.dev, f);
 	spin_unlock(&dart->fault_lock);
 
 	drm_dbg_driver(&dart->adev->drm,

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "ane_dart_internal.h"
+#include "ane_trace.h"
 
 /**
  * ane_dart_mapping_free() - free a mapping's memory
@@ -139,6 +140,7 @@ ane_dart_map(struct ane_dart_ctx *ctx, const phys_addr_t *frames, u32 nframes,
 		goto err_unlock;
 	list_add_tail(&map->link, &ctx->mappings);
 	mutex_unlock(&ctx->lock);
+	trace_ane_map(ctx->id, map->iova, map->size, usage, prot);
 	return map;
 
 err_unlock:
@@ -172,6 +174,7 @@ int ane_dart_unmap(struct ane_dart_mapping *map)
 		drm_mm_remove_node(&map->node);
 		list_del(&map->lru);
 	}
+	trace_ane_unmap(ctx->id, map->iova, map->size, map->usage, map->prot);
 	ane_dart_mapping_free(map);
 	mutex_unlock(&ctx->lock);
 	return 0;

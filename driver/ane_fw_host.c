@@ -28,6 +28,7 @@
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
 #include "ane_hw.h"
+#include "ane_trace.h"
 #include "firmware/ane_fw_image.h"
 
 /* The eight channels: names and directions the firmware must publish. */
@@ -324,6 +325,7 @@ int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 	list_add_tail(&rq->node, &h->pending);
 	smp_wmb();	/* the slot before the head that publishes it */
 	WRITE_ONCE(r->hdr->head, ++r->idx);
+	trace_ane_fw_cmd(h->dev, chan, hdr->id, rq->seq, hdr->size);
 	spin_unlock_irqrestore(&h->lock, flags);
 
 	ane_wr(h, ANE_REG_FW_DOORBELL, ane_fw_chan_db[chan]);

@@ -21,6 +21,7 @@
 #include "ane_fw_host.h"
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
+#include "ane_trace.h"
 
 /* How long a boot command or a ping waits, for room and for its reply. */
 #define ANE_HOST_MSG_CTL_MS	2000
@@ -441,6 +442,7 @@ static void ane_host_msg_on_data_chaining(struct ane_fw_host *h)
 void ane_host_msg_dispatch(struct ane_fw_host *h, u32 ch,
 			   const struct ane_fw_cmd_hdr *hdr, const u8 *body)
 {
+	trace_ane_fw_note(h->dev, ch, hdr->id, hdr->size);
 	if (hdr->id & ANE_FW_ID_REPLY) {
 		ane_host_msg_on_reply(h, ch, hdr, body);
 		return;

@@ -25,6 +25,7 @@
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
 #include "ane_hw.h"
+#include "ane_trace.h"
 
 /**
  * ane_fw_host_dump_msg() - one dump section from DEBUG into the raw dump
@@ -207,6 +208,7 @@ static void ane_fw_host_collect(struct ane_fw_host *h)
 		ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
 
 	h->recoveries++;
+	trace_ane_recovery(h->dev, "crash", atomic_read(h->fw_state), h->recoveries);
 	ane_dwp_save(h, h->dump, h->dump_len);
 	text = vmalloc(ANE_FW_HOST_DUMP_MAX);
 	if (text) {
@@ -234,6 +236,7 @@ static void ane_fw_host_defer(struct ane_fw_host *h, const char *why)
 			min(2 * h->backoff_ms, ANE_FW_HOST_BACKOFF_MAX_MS) :
 			ANE_FW_HOST_BACKOFF_MIN_MS;
 	ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+	trace_ane_recovery(h->dev, why, ANE_FW_STATE_RECOVERING, h->recoveries);
 	ane_fw_bootlog(h, "%s: next boot in %u ms", why, h->backoff_ms);
 	dev_err(h->dev, "firmware %s: next boot in %u ms\n", why,
 		h->backoff_ms);
@@ -256,6 +259,7 @@ static int ane_fw_host_restart(struct ane_fw_host *h)
 	if (!ret) {
 		h->boot_needed = false;
 		h->boot_fails = 0;
+		trace_ane_recovery(h->dev, "booted", atomic_read(h->fw_state), h->recoveries);
 		return 0;
 	}
 	spin_lock_irq(&h->lock);
@@ -267,6 +271,7 @@ static int ane_fw_host_restart(struct ane_fw_host *h)
 	}
 	if (++h->boot_fails >= ANE_FW_HOST_BOOT_GIVEUP) {
 		ane_fw_set_state(h, ANE_FW_STATE_DEAD);
+		trace_ane_recovery(h->dev, "dead", ANE_FW_STATE_DEAD, h->recoveries);
 		ane_fw_bootlog(h, "%u boots failed in a row: dead until rebooted",
 			       h->boot_fails);
 		dev_err(h->dev, "firmware: %u boots failed in a row, giving up (fw_inject reboot)\n",

@@ -37,6 +37,7 @@
 #include "ane_gem.h"
 #include "ane_program.h"
 #include "ane_selector.h"
+#include "ane_trace.h"
 #include "firmware/ane_fw_abi.h"
 
 /* The DRM event of a request; DRM frees it once read or the file closes. */
@@ -202,6 +203,7 @@ static void ane_request_complete(struct ane_fw_hreq *hreq)
 		atomic64_add(pe->exec_ns, &af->engine_ns);
 		atomic64_add(pe->exec_ns, &af->adev->engine_ns);
 	}
+	trace_ane_complete(af->adev->drm.dev, rq->fence.seqno, status, rq->event->ev.exec_ns);
 
 	ane_request_unpin(rq);
 	if (status)
@@ -602,6 +604,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	sr->out.token = in->token;
 	sr->out.seqno = rq->fence.seqno;
 
+	trace_ane_submit(af->drm_file, in, rq->fence.seqno, rb.nbars);
 	ret = ane_request_submit(af, rq, &hdr, call);
 	if (rb.syncobj)
 		drm_syncobj_put(rb.syncobj);

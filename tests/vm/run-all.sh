@@ -49,4 +49,12 @@ rmmod ane || { echo "vm-rmmod-deadfw: 0 passed, 1 failed"; rc=1; }
 # can open, a dead firmware; the health attributes in sysfs.
 doctor_test || rc=1
 rmmod ane || { echo "vm-rmmod-doctor: 0 passed, 1 failed"; rc=1; }
+# anectl top: no client, then a busy client's engine time, requests, memory.
+modprobe ane || { echo "vm-setup-top: 0 passed, 1 failed"; exit 1; }
+top_test || rc=1
+rmmod ane || { echo "vm-rmmod-top: 0 passed, 1 failed"; rc=1; }
+# The ane: tracepoints: one request, a DART fault, a firmware crash.
+modprobe ane || { echo "vm-setup-trace: 0 passed, 1 failed"; exit 1; }
+trace_test || rc=1
+rmmod ane || { echo "vm-rmmod-trace: 0 passed, 1 failed"; rc=1; }
 exit $rc
