@@ -47,20 +47,33 @@ else
 	nok "the udev rule does not set GROUP=render MODE=0660"
 fi
 
-# The module tree as DKMS gets it builds by itself (no -Werror there).
+# The module tree as DKMS gets it builds by itself, and a compiler
+# warning does not fail it: a probe header with a #warning is forced into
+# every object.  The same warning fails the project's own build
+# (ANE_WERROR=y, as make check, KUnit and lint build).
 kver=$("$top/tools/setup-deps.sh" --kver 2>/dev/null)
 kdir=/lib/modules/$kver/build
 if [ -n "$kver" ] && [ -e "$kdir/Makefile" ]; then
 	src=$stage/usr/src/ane-$ver
-	if make -s -C "$kdir" M="$src" CONFIG_DRM_ACCEL_ANE=m -j2 modules \
-		>"$stage/build.log" 2>&1 && [ -f "$src/ane.ko" ]; then
-		ok "the installed module tree builds ane.ko against $kver"
+	probe=$stage/warn-probe.h
+	echo '#warning "ane install test: a new compiler warning"' >"$probe"
+	if make -s -C "$kdir" M="$src" CONFIG_DRM_ACCEL_ANE=m KCFLAGS="-include $probe" \
+		-j2 modules >"$stage/build.log" 2>&1 && [ -f "$src/ane.ko" ] &&
+	   grep -q 'a new compiler warning' "$stage/build.log"; then
+		ok "the installed module tree builds ane.ko against $kver, warnings and all"
 	else
-		nok "the installed module tree does not build:"
+		nok "the installed module tree does not build (with a warning in it):"
 		tail -n 20 "$stage/build.log" | sed 's/^/#   /'
 	fi
+	if ! make -s -C "$kdir" M="$src" CONFIG_DRM_ACCEL_ANE=m ANE_WERROR=y \
+		KCFLAGS="-include $probe" driver/ane_sysfs.o >"$stage/build.log" 2>&1 &&
+	   grep -q 'error: #warning "ane install test' "$stage/build.log"; then
+		ok "with ANE_WERROR=y the same warning is an error"
+	else
+		nok "ANE_WERROR=y let a warning through"
+	fi
 	make -s -C "$kdir" M="$src" clean >/dev/null 2>&1
-	rm -f "$stage/build.log"
+	rm -f "$stage/build.log" "$probe"
 else
 	nok "no kernel headers to build the installed module tree (run make deps)"
 fi

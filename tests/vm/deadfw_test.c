@@ -298,8 +298,13 @@ static void ane_run_says_nothing_ran_and_why(void)
 		"ane-run: status 0x%x, not exit 3: %s", o.status, o.text);
 	T_CHECK(o.wall <= TIMEOUT_NS + 2 * slack_ns, "ane-run took %llu ms",
 		(unsigned long long)(o.wall / MS));
-	/* (A run that ends at once, e.g. on a usage error, is not timed.) */
-	T_CHECK(o.wall < 1000 * MS || o.cpu * 5 < o.wall,
+	/*
+	 * (A run that ends at once, e.g. on a usage error, is not timed.)
+	 * ane-run also builds its nets and their CPU reference, a few hundred
+	 * ms on a debug kernel: half the wall time is the bound here, where a
+	 * spinning retry takes all of it.
+	 */
+	T_CHECK(o.wall < 1000 * MS || o.cpu * 2 < o.wall,
 		"ane-run used %llu ms of CPU in %llu ms (spinning?)",
 		(unsigned long long)(o.cpu / MS), (unsigned long long)(o.wall / MS));
 	T_CHECK(strstr(o.text, "check: NOT RUN: nothing ran on the engine: ane: "),

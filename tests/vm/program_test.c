@@ -583,12 +583,14 @@ static int wait_slots_free(int base)
 #define STORM_ROUNDS	3
 
 static pthread_barrier_t storm_barrier;
+/* Built once before the threads start: they only read it. */
+static uint8_t storm_img[IMG_SIZE];
 
 /* One client: prepare, wait for everyone, destroy at once; per round. */
 static void *storm_thread(void *arg)
 {
 	struct drm_ane_program_prepare pp;
-	static uint8_t im[IMG_SIZE];
+	const uint8_t *im = storm_img;
 	uintptr_t bad = 0;
 	struct client c;
 	uint64_t tok;
@@ -597,7 +599,6 @@ static void *storm_thread(void *arg)
 	(void)arg;
 	if (ctl_open(&c))
 		return (void *)1;
-	build_image(im, W);	/* the same bytes from every thread */
 	for (r = 0; r < STORM_ROUNDS; r++) {
 		tok = 0;
 		if (create(c.fd, im, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp)) {
@@ -620,6 +621,11 @@ static int storm_process(void)
 	int i, bad = 0;
 	void *ret;
 
+	/*
+	 * Once, here: built by every thread into one buffer, one thread's
+	 * memset raced another's ProgramCreate, which then read zeroes.
+	 */
+	build_image(storm_img, W);
 	pthread_barrier_init(&storm_barrier, NULL, STORM_THREADS);
 	for (i = 0; i < STORM_THREADS; i++)
 		if (pthread_create(&t[i], NULL, storm_thread, NULL))
