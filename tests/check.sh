@@ -71,6 +71,8 @@ layer_vm() {
 	# The runner's own self-test: it must pass clean runs, return the
 	# command's status and fail on kernel failure reports.
 	run_suite vm-smoke "$top/tests/vm/smoke.sh"
+	# `make run` as a user runs it: the demo's result, not the console.
+	run_suite make-run "$top/tests/vm/make-run.sh"
 	run_suite vm "$top/tools/vm/ane-vm" --quiet --no-load --timeout 300 \
 		--bin "$B/tests/vm/abi_test" --bin "$B/tests/vm/unplug_test" \
 		--bin "$B/tests/vm/dart_test" --bin "$B/tests/vm/program_test" \
