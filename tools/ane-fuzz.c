@@ -3012,6 +3012,7 @@ static void usage(FILE *f)
 		"  --ring K           operations per reproducer (default 32, at most %d)\n"
 		"  --hang-timeout S   an operation running longer is a hang (default 60)\n"
 		"  --verbose          log every operation to stderr\n"
+		"  -V, --version      libane's version\n"
 		"\n"
 		"Operations: open close dup share, the 26 selectors (ctl.* dp.*),\n"
 		"ane.SurfaceCreate ane.Dma ane.GetFault, drm (every DRM core ioctl) syncobj\n"
@@ -3031,6 +3032,9 @@ static int parse_args(int argc, char **argv)
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("ane-fuzz (libane) %s\n", ane_version());
 			exit(0);
 		} else if (!strcmp(a, "--inject")) {
 			opt.inject = 1;

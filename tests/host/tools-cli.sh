@@ -16,8 +16,7 @@ pass=0 fail=0
 ok() { echo "ok - $1"; pass=$((pass + 1)); }
 nok() { echo "not ok - $1"; fail=$((fail + 1)); }
 
-# ane-fuzz is left out until it has the two options.
-for t in anectl ane-run ane-bench ane-mathbench; do
+for t in anectl ane-run ane-bench ane-mathbench ane-fuzz; do
 	bin=$B/tools/$t
 	if [ ! -x "$bin" ]; then
 		nok "$t: $bin not built"
