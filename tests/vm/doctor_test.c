@@ -37,36 +37,9 @@ static char out[16384];		/* the last doctor's output */
 /* Run `anectl doctor` (as nobody if @nobody); its exit status, or -1. */
 static int doctor(int nobody)
 {
-	size_t got = 0;
-	int p[2], status;
-	ssize_t n;
-	pid_t pid;
+	static const char *const argv[] = { "anectl", "doctor", NULL };
 
-	out[0] = '\0';
-	fflush(stdout);
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		if (nobody && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
-			_exit(126);
-		execlp("anectl", "anectl", "doctor", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	while (got < sizeof(out) - 1 &&
-	       (n = read(p[0], out + got, sizeof(out) - 1 - got)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
-	close(p[0]);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return vm_run_capture(argv, nobody ? NOBODY : 0, out, sizeof(out));
 }
 
 /* Print the doctor's output when the case failed. */

@@ -35,10 +35,7 @@ static int top(const char *dnode, const char *a, const char *b, const char *c,
 	       const char *d)
 {
 	const char *argv[10];
-	size_t got = 0;
-	int p[2], status, n = 0;
-	ssize_t r;
-	pid_t pid;
+	int n = 0;
 
 	argv[n++] = "anectl";
 	if (dnode) {
@@ -51,29 +48,7 @@ static int top(const char *dnode, const char *a, const char *b, const char *c,
 	argv[n++] = c;
 	argv[n++] = d;
 	argv[n] = NULL;
-	out[0] = '\0';
-	fflush(stdout);
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		execvp("anectl", (char *const *)argv);
-		_exit(127);
-	}
-	close(p[1]);
-	while (got < sizeof(out) - 1 &&
-	       (r = read(p[0], out + got, sizeof(out) - 1 - got)) > 0)
-		got += (size_t)r;
-	out[got] = '\0';
-	close(p[0]);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return vm_run_capture(argv, 0, out, sizeof(out));
 }
 
 static void show(void)

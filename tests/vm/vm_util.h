@@ -9,8 +9,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libane.h"
@@ -63,6 +66,45 @@ static inline int vm_debugfs_path(const char *node, const char *name,
 	dev = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s", dev, name);
 	return 0;
+}
+
+/*
+ * Run @argv (searched in PATH) with stdout and stderr into @out (@len
+ * bytes, NUL-terminated), as user and group @uid unless @uid is 0.
+ * Return: its exit status, or -1 if it could not run or did not exit.
+ */
+static inline int vm_run_capture(const char *const argv[], uid_t uid,
+				 char *out, size_t len)
+{
+	size_t got = 0;
+	int p[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	out[0] = '\0';
+	fflush(stdout);
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(p[0]);
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		if (uid && (setgroups(0, NULL) || setgid(uid) || setuid(uid)))
+			_exit(126);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while (got < len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 #endif /* ANE_VM_UTIL_H */
