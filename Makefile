@@ -55,7 +55,7 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # -mavx2 -mfma -mf16c and ane_math.c with -DANE_MATH_AVX2 to call it; it
 # runs only when the program selects it (ane_math_set_isa()).
 ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c)
-ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h)
+ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h) $(SRC)/firmware/spec/ane_isa.h
 ENGINE_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/engine/%.o,$(ENGINE_SRCS))
 ENGINE_SAN_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/san/engine/%.o,$(ENGINE_SRCS))
 ENGINE_INC := -I$(SRC)/firmware/engine
@@ -67,7 +67,7 @@ endif
 # The kernel's program-image validator and task-descriptor decoder, built
 # unchanged for the host tests through a few stand-in kernel headers
 # (tests/host/kshim), so the host tests check the very code the kernel runs.
-KIMAGE_SRCS := $(SRC)/driver/ane_image.c $(SRC)/firmware/ane_td.c
+KIMAGE_SRCS := $(SRC)/driver/ane_image.c $(SRC)/firmware/spec/ane_td.c
 KIMAGE_OBJS := $(patsubst $(SRC)/%.c,$(B)/kshim/%.o,$(KIMAGE_SRCS))
 KIMAGE_SAN_OBJS := $(patsubst $(SRC)/%.c,$(B)/san/kshim/%.o,$(KIMAGE_SRCS))
 KIMAGE_CFLAGS := -I$(SRC)/tests/host/kshim -I$(SRC)
@@ -167,11 +167,11 @@ tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/host-san/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/vm/,$(VM_TESTS))
 
-$(B)/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/ane_td.h $(ENGINE_HDRS)
+$(B)/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/ane_td.h $(SRC)/firmware/spec/ane_isa.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(KIMAGE_CFLAGS) -c -o $@ $<
 
-$(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/ane_td.h $(ENGINE_HDRS)
+$(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/ane_td.h $(SRC)/firmware/spec/ane_isa.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(KIMAGE_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 

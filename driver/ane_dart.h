@@ -28,81 +28,14 @@
 #include <drm/drm_mm.h>
 
 #include "ane_limits.h"
+#include "firmware/spec/ane_dart_regs.h"
 
 struct ane_bo;
 struct ane_device;
 struct seq_file;
 
-/* Table 28.1: granule (ane_limits.h) and aperture. */
-#define ANE_DART_APERTURE_BASE	0x0ull
-#define ANE_DART_APERTURE_END	0xe0000000ull
-/* Every address the engine is programmed with is below 4 GiB. */
-#define ANE_DART_CEILING	BIT_ULL(32)
 /* Device address 0 is never handed out, so a null address always faults. */
 #define ANE_DART_ALLOC_START	ANE_DART_PAGE_SIZE
-
-/* Two levels of 2048 eight-byte entries: L2 bits 35:25, L3 bits 24:14. */
-#define ANE_DART_PTES		2048
-#define ANE_DART_L3_SHIFT	14
-#define ANE_DART_L2_SHIFT	25
-#define ANE_DART_IDX_MASK	(ANE_DART_PTES - 1)
-#define ANE_DART_L2_USED	(ANE_DART_APERTURE_END >> ANE_DART_L2_SHIFT)
-
-/* Table 28.4: leaf PTE.  Table descriptors (L2) use the same format. */
-#define ANE_DART_PTE_VALID	BIT_ULL(63)
-#define ANE_DART_PTE_PA_MASK	GENMASK_ULL(46, 14)
-
-static inline u32 ane_dart_l2_index(u64 iova)
-{
-	return (iova >> ANE_DART_L2_SHIFT) & ANE_DART_IDX_MASK;
-}
-
-static inline u32 ane_dart_l3_index(u64 iova)
-{
-	return (iova >> ANE_DART_L3_SHIFT) & ANE_DART_IDX_MASK;
-}
-
-static inline u64 ane_dart_make_pte(phys_addr_t pa)
-{
-	return ANE_DART_PTE_VALID | ((u64)pa & ANE_DART_PTE_PA_MASK);
-}
-
-/* Stream slots and contexts: slot 0 is the base context, 1..7 iso1..iso7. */
-#define ANE_DART_NUM_STREAMS	16
-#define ANE_DART_NUM_SLOTS	8
-#define ANE_DART_BASE_SID	0
-
-/* Table 28.3: register offsets in the PTD window. */
-#define ANE_DART_ERROR_STATUS	0x40
-#define  ANE_DART_ERR_FLAG	BIT(31)
-#define  ANE_DART_ERR_WRITE	BIT(30)
-#define  ANE_DART_ERR_SID_SHIFT	24
-#define  ANE_DART_ERR_SID_MASK	GENMASK(27, 24)
-#define  ANE_DART_ERR_CODE_MASK	GENMASK(7, 0)
-#define ANE_DART_ERROR_ADDR_LO	0x50
-#define ANE_DART_ERROR_ADDR_HI	0x54
-#define ANE_DART_ENABLED_STREAMS 0xfc
-#define ANE_DART_TCR(sid)	(0x100 + 4 * (sid))
-#define  ANE_DART_TCR_TRANSLATE	BIT(7)
-#define ANE_DART_TTBR(sid)	(0x200 + 4 * (sid))
-#define  ANE_DART_TTBR_VALID	BIT(31)
-#define  ANE_DART_TTBR_SHIFT	12
-#define ANE_DART_TLB_CMD	0x1000	/* translation-buffer control */
-#define  ANE_DART_TLB_FLUSH	BIT(31)	/* | stream mask in bits 15:0 */
-#define ANE_DART_TLB_STATUS	0x100c
-#define  ANE_DART_TLB_BUSY	BIT(2)
-#define ANE_DART_TLB_ERROR	0x1020
-#define ANE_DART_TLB_ERROR_INFO	0x1028
-
-/* Fault codes in ERROR_STATUS[7:0], the emulation's HwError values. */
-enum ane_dart_fault_code {
-	ANE_DART_FAULT_NONE = 0,
-	ANE_DART_FAULT_L2_INVALID = 1,	/* no table descriptor */
-	ANE_DART_FAULT_L3_INVALID = 2,	/* no leaf PTE */
-	ANE_DART_FAULT_APERTURE = 3,	/* outside 0..0xe0000000 */
-	ANE_DART_FAULT_CEILING = 4,	/* at or above 4 GiB */
-	ANE_DART_FAULT_STREAM = 5,	/* stream disabled or no valid TTBR */
-};
 
 /* Protection classes of the direction-to-protection mapper. */
 #define ANE_PROT_DEVICE_WRITE	1

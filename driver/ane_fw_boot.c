@@ -23,7 +23,7 @@
 #include "ane_fw_host.h"
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
-#include "ane_hw.h"
+#include "firmware/hw/ane_hw.h"
 #include "firmware/ane_fw_image.h"
 
 /*

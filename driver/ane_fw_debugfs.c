@@ -35,7 +35,7 @@
 #include "ane_drv.h"
 #include "ane_fw_host.h"
 #include "ane_fw_msg.h"
-#include "ane_hw.h"
+#include "firmware/hw/ane_hw.h"
 
 static const char *ane_fw_state_str(int s)
 {

@@ -21,7 +21,7 @@
 #include <linux/workqueue.h>
 
 #include "ane_dart.h"
-#include "firmware/ane_fw_abi.h"
+#include "firmware/spec/ane_fw_abi.h"
 
 struct ane_device;
 struct ane_hw;

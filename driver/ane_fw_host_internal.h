@@ -18,7 +18,7 @@
 #include <drm/ane_accel.h>
 
 #include "ane_fw_host.h"
-#include "ane_hw.h"
+#include "firmware/hw/ane_hw.h"
 
 extern const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS];
 extern const u32 ane_fw_chan_dir[ANE_FW_NUM_CHANNELS];

@@ -11,7 +11,7 @@
 
 #include <linux/types.h>
 
-#include "firmware/ane_fw_abi.h"
+#include "firmware/spec/ane_fw_abi.h"
 
 struct ane_fw_host;
 struct ane_fw_hreq;

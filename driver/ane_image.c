@@ -16,8 +16,8 @@
 
 #include "ane_image.h"
 #include "ane_limits.h"
-#include "firmware/ane_td.h"
-#include "firmware/engine/ane_math.h"
+#include "firmware/spec/ane_td.h"
+#include "firmware/spec/ane_isa.h"
 
 #define ANE_IMG_TABLE_ALIGN	16	/* DMA width granule */
 #define ANE_IMG_TD_ALIGN	256	/* segment alignment */

@@ -11,10 +11,8 @@
 
 #include <linux/bits.h>
 
-/* Table 28.1: the DART granule. */
-#define ANE_DART_PAGE_SHIFT	14
-#define ANE_DART_PAGE_SIZE	BIT(ANE_DART_PAGE_SHIFT)
-#define ANE_DART_PAGE_MASK	(ANE_DART_PAGE_SIZE - 1)
+/* Table 28.1: the DART granule is in the DART's specification header. */
+#include "firmware/spec/ane_dart_regs.h"
 
 /* Table 28.5: usage codes.  The 0x1000 bit marks firmware-owned codes. */
 #define ANE_USAGE_INPUT		1

@@ -28,7 +28,7 @@
 #include "ane_image.h"
 #include "ane_program.h"
 #include "ane_selector.h"
-#include "firmware/ane_fw_abi.h"
+#include "firmware/spec/ane_fw_abi.h"
 
 /* Programs and instances one client may hold. */
 #define ANE_MAX_PROGRAMS_PER_FILE	64

@@ -38,7 +38,7 @@
 #include "ane_program.h"
 #include "ane_selector.h"
 #include "ane_trace.h"
-#include "firmware/ane_fw_abi.h"
+#include "firmware/spec/ane_fw_abi.h"
 
 /* The DRM event of a request; DRM frees it once read or the file closes. */
 struct ane_request_event {

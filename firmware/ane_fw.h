@@ -20,7 +20,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
-#include "ane_fw_abi.h"
+#include "spec/ane_fw_abi.h"
 
 struct ane_hw;
 struct ane_fw;

@@ -14,7 +14,7 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
-#include "driver/ane_hw.h"
+#include "hw/ane_cpu.h"
 #include "ane_fw.h"
 
 /**

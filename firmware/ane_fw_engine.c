@@ -23,7 +23,7 @@
 #include <asm/cpufeature.h>
 #endif
 
-#include "ane_fw_abi.h"
+#include "spec/ane_fw_abi.h"
 #include "ane_fw_engine.h"
 
 /**

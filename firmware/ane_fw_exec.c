@@ -15,8 +15,8 @@
 #include <linux/time64.h>
 #include <linux/string.h>
 
-#include "driver/ane_hw.h"
-#include "driver/ane_rebase.h"
+#include "hw/ane_cpu.h"
+#include "spec/ane_rebase.h"
 #include "ane_fw.h"
 
 #define ANE_FW_TD_WORDS		35	/* task-descriptor register block */

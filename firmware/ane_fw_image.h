@@ -9,7 +9,7 @@
 #ifndef __ANE_FW_IMAGE_H__
 #define __ANE_FW_IMAGE_H__
 
-struct ane_hw_cpu_image;
+#include "hw/ane_cpu.h"
 
 extern const struct ane_hw_cpu_image ane_fw_image;
 

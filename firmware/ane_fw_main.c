@@ -19,7 +19,7 @@
 
 #include <kunit/visibility.h>
 
-#include "driver/ane_hw.h"
+#include "hw/ane_cpu.h"
 #include "ane_fw.h"
 #include "ane_fw_engine.h"
 #include "ane_fw_image.h"

@@ -40,11 +40,11 @@
 
 #include <drm/ane_accel.h>
 
-#include "driver/ane_hw.h"
-#include "driver/ane_rebase.h"
+#include "hw/ane_cpu.h"
+#include "spec/ane_rebase.h"
 #include "ane_fw.h"
 #include "ane_fw_engine.h"
-#include "ane_td.h"
+#include "spec/ane_td.h"
 
 #define ANE_FW_OPERANDS		(ANE_TD_REG_DST + 1)
 #define ANE_FW_DMA_BURST	SZ_1M

@@ -12,7 +12,7 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
-#include "driver/ane_hw.h"
+#include "hw/ane_cpu.h"
 #include "ane_fw.h"
 
 #define ANE_FW_CHTBL_OFFSET	0x1000

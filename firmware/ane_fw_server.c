@@ -12,7 +12,7 @@
 #include <linux/ktime.h>
 #include <linux/string.h>
 
-#include "driver/ane_hw.h"
+#include "hw/ane_cpu.h"
 #include "ane_fw.h"
 
 /* What the server waiting for room in the terminator's queue shows. */

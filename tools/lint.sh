@@ -3,7 +3,8 @@
 #
 # make lint: checkpatch --strict (from the unpacked linux-source-6.12 the
 # KUnit runner caches), sparse (an out-of-tree build with C=2) and
-# kernel-doc -none -Wall over the kernel code and the uapi header.
+# kernel-doc -none -Wall over the kernel code and the uapi header, and
+# the include graph of the three parts (tools/check-includes.sh).
 # Prints every finding and exits non-zero if there is any.
 set -uo pipefail
 
@@ -13,7 +14,7 @@ kdir=${KDIR:-/lib/modules/$kver/build}
 fail=0
 
 mapfile -t kfiles < <(cd "$top" && ls driver/*.[ch] firmware/*.[ch] \
-	tests/kunit/*.[ch] uapi/drm/ane_accel.h 2>/dev/null)
+	firmware/spec/*.[ch] firmware/hw/*.[ch] tests/kunit/*.[ch] uapi/drm/ane_accel.h 2>/dev/null)
 
 step() { printf '=== lint: %s\n' "$*"; }
 
@@ -39,6 +40,11 @@ out=$("$kdir/scripts/kernel-doc" -none -Wall \
 	$(cd "$top" && printf "$top/%s " "${kfiles[@]}") 2>&1)
 if [ -n "$out" ]; then
 	printf '%s\n' "$out"
+	fail=1
+fi
+
+step "include graph (driver, device model, firmware)"
+if ! "$top/tools/check-includes.sh" "$top"; then
 	fail=1
 fi
 

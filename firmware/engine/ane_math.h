@@ -37,8 +37,10 @@
  *   (kernel_fpu_begin() saves and restores the full AVX state).
  *   Without it the engine is SSE2 only; see ane_math_set_isa().
  *
- * None includes anything but this header; this header includes only
- * <linux/types.h> (kernel) or <stdint.h>/<stddef.h> (userspace).  The
+ * None includes anything but this header; this header includes only the
+ * instruction-set specification, ../spec/ane_isa.h (the descriptor, the
+ * tensors and the shape rules), which includes only <linux/types.h>
+ * (kernel) or <stdint.h>/<stddef.h> (userspace).  The
  * prototypes that take or return float are visible only to userspace and
  * to code that defines ANE_MATH_FPU (ane_math.c), so non-FPU kernel code
  * cannot call them by accident.
@@ -48,36 +50,7 @@
 #ifndef ANE_MATH_H
 #define ANE_MATH_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/stddef.h>
-#else
-#include <stddef.h>
-#include <stdint.h>
-#endif
-
-/*
- * Error codes, returned negated.  The values are Linux's errno values, so
- * the kernel can pass them on as they are; they are defined here so that
- * this code depends on no errno header.
- */
-#define ANE_MATH_EINVAL		22	/* malformed descriptor */
-#define ANE_MATH_ENOSPC		28	/* a buffer or the workspace too small */
-#define ANE_MATH_EOVERFLOW	75	/* a size computation would overflow */
-
-/* Limits that validation enforces; they keep every size well inside u64. */
-#define ANE_MATH_MAX_DIM	(1u << 24)	/* any one dimension */
-#define ANE_MATH_MAX_REDUCE	(1u << 14)	/* terms in one dot product */
-#define ANE_MATH_MAX_SOFTMAX	(1u << 16)	/* channels of a softmax */
-#define ANE_MATH_MAX_KERNEL	64u	/* conv/pool window side, stride, dilation */
-#define ANE_MATH_MAX_ELEMS	(1ull << 40)	/* elements in one tensor */
-
-/* Default chunk size, in multiply-add equivalents (see ane_op_desc). */
-#define ANE_MATH_CHUNK_WORK_DEFAULT	(1ull << 21)
-
-/* Alignment the workspace must have, in bytes. */
-#define ANE_MATH_WORK_ALIGN	64u
-
+#include "../spec/ane_isa.h"
 /**
  * enum ane_math_isa - the instruction set ane_op_run() uses
  * @ANE_MATH_ISA_SSE2: SSE/SSE2 only, what the kernel's CC_FLAGS_FPU allows
@@ -102,248 +75,7 @@ enum ane_math_isa {
 	ANE_MATH_ISA_COUNT,
 };
 
-/* Dimension indices into ane_tensor.dim[] and .stride[]. */
-enum ane_dim {
-	ANE_N = 0,
-	ANE_C = 1,
-	ANE_H = 2,
-	ANE_W = 3,
-	ANE_NDIM = 4,
-};
-
-/**
- * struct ane_tensor - a strided view of fp16 elements
- * @base: address of element [0][0][0][0] (a kernel virtual address in the
- *	kernel); 2-byte aligned.  NULL marks an absent optional tensor.
- * @size: bytes the engine may access from @base; every element the view
- *	reaches must lie inside [base, base + size).
- * @dim: extents, in the order N, C, H, W; each 1 .. ANE_MATH_MAX_DIM.
- * @stride: distance between neighbours along each dimension, in elements.
- *	Any value is allowed for inputs (0 broadcasts); an output's strides
- *	must not make two of its elements share memory.
- *
- * Element [n][c][h][w] is at base + 2 * (n*stride[0] + c*stride[1] +
- * h*stride[2] + w*stride[3]) bytes.  A dense NCHW tensor has strides
- * {C*H*W, H*W, W, 1}; see ane_tensor_dense().
- */
-struct ane_tensor {
-	void *base;
-	uint64_t size;
-	uint32_t dim[ANE_NDIM];
-	uint64_t stride[ANE_NDIM];
-};
-
-/* Operations. */
-enum ane_op {
-	ANE_OP_NONE = 0,
-	ANE_OP_CONV,		/* convolution, groups, depthwise, bias */
-	ANE_OP_MATMUL,		/* batched matrix multiply */
-	ANE_OP_ELTWISE,		/* binary elementwise with broadcasting */
-	ANE_OP_ACT,		/* unary activation */
-	ANE_OP_POOL,		/* max / average pooling */
-	ANE_OP_SOFTMAX,		/* softmax over C */
-	ANE_OP_COUNT,
-};
-
-/* Activations, applied in fp32 before the final rounding. */
-enum ane_act {
-	ANE_ACT_NONE = 0,
-	ANE_ACT_RELU,		/* max(x, 0) */
-	ANE_ACT_RELU6,		/* min(max(x, 0), 6) */
-	ANE_ACT_SIGMOID,	/* 1 / (1 + exp(-x)) */
-	ANE_ACT_TANH,
-	ANE_ACT_GELU,		/* exact: x * Phi(x) = x/2 * erfc(-x/sqrt 2) */
-	ANE_ACT_GELU_TANH,	/* x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-	ANE_ACT_COUNT,
-};
-
-/* Binary elementwise operations: dst = act(a OP b). */
-enum ane_eltwise_op {
-	ANE_ELT_ADD = 0,
-	ANE_ELT_SUB,		/* a - b */
-	ANE_ELT_MUL,
-	ANE_ELT_MAX,		/* NaN if either operand is NaN */
-	ANE_ELT_MIN,		/* NaN if either operand is NaN */
-	ANE_ELT_COUNT,
-};
-
-enum ane_pool_kind {
-	ANE_POOL_MAX = 0,
-	ANE_POOL_AVG,
-	ANE_POOL_COUNT,
-};
-
-/* ane_pool_params.flags */
-#define ANE_POOL_AVG_INCLUDE_PAD	(1u << 0)	/* divide by the full window */
-
-/* ane_matmul_params.flags */
-#define ANE_MATMUL_TRANS_B		(1u << 0)	/* src[1] is [.., N, K] */
-
-/* Padding order in the pad[] arrays below. */
-enum ane_pad {
-	ANE_PAD_TOP = 0,
-	ANE_PAD_BOTTOM = 1,
-	ANE_PAD_LEFT = 2,
-	ANE_PAD_RIGHT = 3,
-};
-
-/**
- * struct ane_conv_params - ANE_OP_CONV
- * @stride: vertical, horizontal; 1 .. ANE_MATH_MAX_KERNEL.
- * @dilation: vertical, horizontal; 1 .. ANE_MATH_MAX_KERNEL.
- * @pad: zero padding per side (enum ane_pad), each smaller than the
- *	dilated kernel extent on its axis.  A tap over padding adds
- *	weight * 0, as in IEEE arithmetic: NaN for an infinite or NaN
- *	weight (see engine.rst, "IEEE special values").
- * @groups: Cin and Cout are both multiples of it; groups == Cin == Cout is
- *	depthwise.
- *
- * src[0] is the input [N, Cin, H, W]; src[1] the weights
- * [Cout, Cin/groups, KH, KW]; bias, if its base is not NULL, is
- * [1, Cout, 1, 1]; dst is [N, Cout, Ho, Wo] with
- * Ho = (H + pad_top + pad_bottom - (dilation_h * (KH - 1) + 1)) / stride_h + 1
- * and Wo likewise.
- */
-struct ane_conv_params {
-	uint32_t stride[2];
-	uint32_t dilation[2];
-	uint32_t pad[4];
-	uint32_t groups;
-};
-
-/**
- * struct ane_matmul_params - ANE_OP_MATMUL
- * @flags: ANE_MATMUL_TRANS_B or 0.
- *
- * dst[n][c] (M x N, in H x W) = src[0][n][c] (M x K) * src[1][n][c]
- * (K x N, or N x K with ANE_MATMUL_TRANS_B).  The batch dimensions N and C
- * of each source are either the destination's or 1 (broadcast).
- */
-struct ane_matmul_params {
-	uint32_t flags;
-};
-
-/**
- * struct ane_eltwise_params - ANE_OP_ELTWISE
- * @op: enum ane_eltwise_op.
- *
- * dst = act(src[0] OP src[1]).  Each dimension of each source is either
- * the destination's or 1, which broadcasts it: [1, C, 1, 1] is a
- * per-channel operand, [1, 1, 1, 1] a scalar.
- */
-struct ane_eltwise_params {
-	uint32_t op;
-};
-
-/**
- * struct ane_pool_params - ANE_OP_POOL
- * @kind: enum ane_pool_kind.
- * @flags: ANE_POOL_AVG_INCLUDE_PAD (average pooling only).
- * @kernel: window height, width; 1 .. ANE_MATH_MAX_KERNEL.
- * @stride: vertical, horizontal; 1 .. ANE_MATH_MAX_KERNEL.
- * @pad: per side (enum ane_pad), each smaller than the window on its axis,
- *	so every window holds at least one real element.
- *
- * Padding never wins a max.  An average divides by the number of real
- * elements in the window unless ANE_POOL_AVG_INCLUDE_PAD is set, in which
- * case padding counts as zeros and the divisor is KH * KW.
- * Output size as for ane_conv_params with dilation 1.
- */
-struct ane_pool_params {
-	uint32_t kind;
-	uint32_t flags;
-	uint32_t kernel[2];
-	uint32_t stride[2];
-	uint32_t pad[4];
-};
-
-/**
- * struct ane_op_desc - one operation, plain data
- * @op: enum ane_op.
- * @act: enum ane_act, fused into the result of CONV, MATMUL, ELTWISE and
- *	POOL; the operation itself for ACT; must be NONE for SOFTMAX.
- * @chunk_work: target size of one chunk in multiply-add equivalents; 0
- *	means ANE_MATH_CHUNK_WORK_DEFAULT.  It changes only how the work is
- *	split, never the result (bit for bit).
- * @src: inputs.  CONV: input, weights.  MATMUL: A, B.  ELTWISE: a, b.
- *	ACT, POOL, SOFTMAX: src[0] only; src[1] must be all zero.
- * @bias: CONV only, optional (base NULL for none); otherwise all zero.
- * @dst: the output.  It must not overlap any input, except that ELTWISE,
- *	ACT and SOFTMAX may run in place on an input of identical view.
- * @work: scratch memory of at least ane_op_workspace_size() bytes,
- *	ANE_MATH_WORK_ALIGN-aligned; may be NULL when that size is 0.  The
- *	chunks of one run keep state in it, so it is not shared between
- *	operations running at the same time.
- * @work_size: its size in bytes.
- * @p: the parameters of @op.
- */
-struct ane_op_desc {
-	uint32_t op;
-	uint32_t act;
-	uint64_t chunk_work;
-	struct ane_tensor src[2];
-	struct ane_tensor bias;
-	struct ane_tensor dst;
-	void *work;
-	uint64_t work_size;
-	union {
-		struct ane_conv_params conv;
-		struct ane_matmul_params matmul;
-		struct ane_eltwise_params eltwise;
-		struct ane_pool_params pool;
-	} p;
-};
-
 /* --- ane_math_plan.c: integer only, callable from any kernel context --- */
-
-/**
- * ane_op_workspace_size() - scratch memory a descriptor needs
- * @d: the descriptor; @d->work and @d->work_size are not looked at.
- * @size: set to the bytes needed (0 if none) on success.
- *
- * Validates everything ane_op_validate() does except the workspace.
- *
- * Return: 0, or a negative ANE_MATH_E* code (then @size is untouched).
- */
-int ane_op_workspace_size(const struct ane_op_desc *d, uint64_t *size);
-
-/**
- * ane_op_validate() - check a descriptor completely before running it
- * @d: the descriptor, possibly built from untrusted input.
- *
- * Checks shapes against the operation, parameters against their ranges,
- * that unused tensors and parameter bytes are zero, that every extent fits
- * its buffer size with every product checked for overflow, that the output
- * does not overlap itself or (but for the in-place cases) any input, and
- * the workspace: present, aligned, large enough, not overlapping a tensor.
- * Nothing else here may be given a descriptor that has not passed it.
- *
- * Return: 0, -ANE_MATH_EINVAL (malformed), -ANE_MATH_ENOSPC (a buffer or
- * the workspace too small) or -ANE_MATH_EOVERFLOW (a size overflows).
- */
-int ane_op_validate(const struct ane_op_desc *d);
-
-/**
- * ane_op_chunks() - number of chunks of a validated descriptor
- * @d: the descriptor.
- *
- * Return: the chunk count, at least 1.
- */
-uint64_t ane_op_chunks(const struct ane_op_desc *d);
-
-/**
- * ane_tensor_dense() - describe a dense NCHW tensor
- * @t: the tensor to fill.
- * @base: address of its first element.
- * @n: extent of N.
- * @c: extent of C.
- * @h: extent of H.
- * @w: extent of W.
- *
- * Sets strides {C*H*W, H*W, W, 1} and the size to exactly the elements.
- */
-void ane_tensor_dense(struct ane_tensor *t, void *base, uint32_t n,
-		      uint32_t c, uint32_t h, uint32_t w);
 
 /**
  * ane_math_set_isa() - choose the instruction set of ane_op_run()
@@ -375,25 +107,6 @@ uint32_t ane_math_get_isa(void);
  * Return: 1 if ane_math_set_isa(@isa) would succeed, else 0.
  */
 int ane_math_isa_built(uint32_t isa);
-
-/**
- * ane_fp16_from_fp32_bits() - fp32 to fp16 on bit patterns
- * @f: the fp32 bits.
- *
- * Round to nearest, ties to even; overflow to infinity; NaN stays NaN,
- * made quiet, with the top payload bits kept.  No floating point.
- *
- * Return: the fp16 bits.
- */
-uint16_t ane_fp16_from_fp32_bits(uint32_t f);
-
-/**
- * ane_fp16_to_fp32_bits() - fp16 to fp32 on bit patterns, exactly
- * @h: the fp16 bits.
- *
- * Return: the fp32 bits.
- */
-uint32_t ane_fp16_to_fp32_bits(uint16_t h);
 
 /* --- ane_math.c: floating point; in the kernel, inside kernel_fpu_begin() --- */
 

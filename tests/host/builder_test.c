@@ -25,7 +25,7 @@
 #include "libane.h"
 #include "ane_math.h"
 #include "driver/ane_image.h"
-#include "firmware/ane_td.h"
+#include "firmware/spec/ane_td.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

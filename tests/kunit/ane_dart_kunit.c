@@ -17,7 +17,7 @@
 
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
-#include "driver/ane_rebase.h"
+#include "firmware/spec/ane_rebase.h"
 
 #define FRAME_ORDER	(ANE_DART_PAGE_SHIFT - PAGE_SHIFT)
 

@@ -24,7 +24,7 @@
 #include <drm/ane_accel.h>
 
 #include "driver/ane_fw_host.h"
-#include "driver/ane_hw.h"
+#include "firmware/hw/ane_hw.h"
 #include "firmware/ane_fw.h"
 
 /* ------------------------------------------------------------ protocol */

@@ -29,7 +29,7 @@
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
 #include "driver/ane_fw_host.h"
-#include "driver/ane_hw.h"
+#include "firmware/hw/ane_hw.h"
 #include "firmware/ane_fw.h"
 #include "firmware/engine/ane_math.h"
 

@@ -25,10 +25,12 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
+typedef uint64_t phys_addr_t;
 
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
 #define GENMASK(h, l)		(((~0UL) << (l)) & (~0UL >> (63 - (h))))
+#define GENMASK_ULL(h, l)	(((~0ULL) << (l)) & (~0ULL >> (63 - (h))))
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define GFP_KERNEL		0
 

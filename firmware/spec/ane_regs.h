@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The emulated engine hardware: the boundary between the driver and the
- * firmware.  Neither side calls the other: they meet only at the register
- * apertures, at memory reached through the DART, and at doorbells.
+ * The engine's register map: the seven apertures of Table 29.2, the
+ * control bank's scratch, reset-vector, doorbell and interrupt registers,
+ * and the per-queue block of Table 29.7.  A specification header: the
+ * driver, the device model and the firmware all include it, and nothing
+ * else of each other's.  Documentation/accel/ane/hardware.rst is its
+ * programming guide.
  *
  * Copyright (C) 2026 The ane authors
  */
-#ifndef __ANE_HW_H__
-#define __ANE_HW_H__
-
-#include <linux/spinlock.h>
-#include <linux/types.h>
-
-struct ane_dart;
-struct ane_hw;
+#ifndef __ANE_REGS_H__
+#define __ANE_REGS_H__
 
 /* The seven register apertures of Table 29.2, in construction order. */
 enum ane_hw_bank {
@@ -61,41 +58,6 @@ enum ane_hw_bank {
 #define ANE_REG_Q_BAR(q, i)	(0x250a0 + (q) * ANE_QUEUE_STRIDE + 4 * (i))
 #define ANE_NUM_HW_QUEUES	8
 
-/**
- * struct ane_hw_cpu_ops - the engine controller "CPU", i.e. the firmware
- * @run: entry at the reset vector; runs in the firmware thread until the
- *	CPU is halted (returns then).  @ctx is the firmware's own state.
- * @doorbell: a host doorbell write arrived (any context; must not sleep).
- * @halt: stop @run as soon as possible (reset asserted).
- */
-struct ane_hw_cpu_ops {
-	int (*run)(struct ane_hw *hw, void *ctx, u64 reset_vector);
-	void (*doorbell)(struct ane_hw *hw, void *ctx, u32 bits);
-	void (*halt)(struct ane_hw *hw, void *ctx);
-};
-
-/**
- * struct ane_hw_host_ops - the host side's interrupt
- * @irq: the firmware stored @bits to the host doorbell target; called in
- *	the firmware's context, must not sleep.
- */
-struct ane_hw_host_ops {
-	void (*irq)(struct ane_hw *hw, void *ctx, u32 bits);
-};
-
-u32 ane_hw_read32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off);
-void ane_hw_write32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off, u32 val);
-
-/*
- * Engine DMA: read or write @len bytes at device address @iova of stream
- * @sid, translated by the DART.  A translation fault latches the DART's
- * error registers and returns -EFAULT; nothing is transferred past it.
- */
-int ane_hw_dma(struct ane_hw *hw, u32 sid, u64 iova, void *buf, size_t len,
-	       bool write);
-
-struct ane_dart *ane_hw_dart(struct ane_hw *hw);
-
 /*
  * Emulation-side registers of the ANE bank (this emulation's offsets, next
  * to the host interrupt ones above).
@@ -113,34 +75,4 @@ struct ane_dart *ane_hw_dart(struct ane_hw *hw);
 #define  ANE_Q_DONE		0x4
 #define  ANE_Q_ABORTED		0x8
 
-/**
- * struct ane_hw_cpu_image - the firmware image the CPU runs ("linked in")
- * @cpu: its entry points; only the hw layer calls them.
- * @sram_size: bytes of controller SRAM the image needs; the hw layer
- *	allocates them zeroed and passes them as the entry points' context.
- * @sram_init: called once when the image is loaded into fresh SRAM.
- * @boot_addr: the image's boot address, to be written to the RVBAR.
- * @build: build string.
- */
-struct ane_hw_cpu_image {
-	const struct ane_hw_cpu_ops *cpu;
-	size_t sram_size;
-	void (*sram_init)(void *sram);
-	u64 boot_addr;
-	const char *build;
-};
-
-struct device;
-
-struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
-			     const struct ane_hw_cpu_image *image,
-			     const struct ane_hw_host_ops *host,
-			     void *host_ctx);
-void ane_hw_destroy(struct ane_hw *hw);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-void ane_hw_set_test_mem(struct ane_hw *hw, void *mem, u64 base, size_t size);
-void *ane_hw_test_sram(struct ane_hw *hw);
-#endif
-
-#endif /* __ANE_HW_H__ */
+#endif /* __ANE_REGS_H__ */

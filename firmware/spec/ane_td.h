@@ -9,7 +9,7 @@
 
 #include <drm/ane_accel.h>
 
-#include "engine/ane_math.h"
+#include "ane_isa.h"
 
 int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d);
 struct ane_tensor *ane_td_operand(struct ane_op_desc *d, __u32 reg);

@@ -34,7 +34,7 @@
 
 #include <kunit/visibility.h>
 
-#include "ane_dart.h"
+#include "driver/ane_dart.h"
 #include "ane_hw.h"
 
 /**

@@ -18,8 +18,8 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
-#include "ane_dart.h"
-#include "ane_drv.h"
+#include "driver/ane_dart.h"
+#include "driver/ane_drv.h"
 
 static u32 ane_dart_tlb_slot(u64 iova_page)
 {

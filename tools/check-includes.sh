@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The include graph of the three parts (Documentation/accel/ane/design.rst,
+# "Three parts"): every quoted #include of the kernel code is resolved to
+# a file and the arrow from the including part to the included one must
+# be allowed:
+#
+#   driver    driver/                 -> driver, spec
+#   firmware  firmware/*.[ch]         -> firmware, spec, cpu
+#   cpu       firmware/hw/ane_cpu.h   -> spec          (the firmware's view
+#                                                       of its own chip)
+#   hw        firmware/hw/            -> hw, cpu, spec, engine
+#   engine    firmware/engine/        -> engine, spec
+#   spec      firmware/spec/          -> spec
+#
+# tests/kunit/ may include anything.  Angle-bracket includes are the
+# kernel's and the uapi header's and are not checked.
+#
+# Usage: check-includes.sh [TOP]    (default: this tree)
+# Prints every forbidden arrow as FILE:LINE: PART -> PART (HEADER) and
+# exits 1 if there is one, 0 otherwise.
+set -uo pipefail
+
+top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$top" || exit 2
+
+part() {
+	case $1 in
+	driver/*) echo driver ;;
+	firmware/spec/*) echo spec ;;
+	firmware/hw/ane_cpu.h) echo cpu ;;
+	firmware/hw/*) echo hw ;;
+	firmware/engine/*) echo engine ;;
+	firmware/*) echo firmware ;;
+	*) echo other ;;
+	esac
+}
+
+allowed() {
+	case "$1>$2" in
+	driver\>driver | driver\>spec) return 0 ;;
+	firmware\>firmware | firmware\>spec | firmware\>cpu) return 0 ;;
+	cpu\>spec | cpu\>cpu) return 0 ;;
+	hw\>hw | hw\>cpu | hw\>spec | hw\>engine) return 0 ;;
+	engine\>engine | engine\>spec) return 0 ;;
+	spec\>spec) return 0 ;;
+	esac
+	return 1
+}
+
+# Resolve "name" as the compiler does with Kbuild's -I$(src) -I$(src)/uapi:
+# the including file's directory first, then the tree's root.
+resolve() {
+	local dir=$1 name=$2 p
+	for p in "$dir/$name" "$name"; do
+		if [ -f "$p" ]; then
+			realpath -m --relative-to=. "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+bad=0
+while IFS= read -r f; do
+	from=$(part "$f")
+	while IFS=: read -r line name; do
+		if ! to_file=$(resolve "$(dirname "$f")" "$name"); then
+			echo "$f:$line: cannot resolve \"$name\""
+			bad=1
+			continue
+		fi
+		to=$(part "$to_file")
+		if ! allowed "$from" "$to"; then
+			echo "$f:$line: $from -> $to ($to_file)"
+			bad=1
+		fi
+	done < <(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
+		match($0, /"[^"]*"/)
+		print NR ":" substr($0, RSTART + 1, RLENGTH - 2)
+	}' "$f")
+done < <(find driver firmware -name '*.[ch]' | sort)
+
+if [ $bad -ne 0 ]; then
+	echo "check-includes: forbidden arrows above (see Documentation/accel/ane/design.rst)"
+fi
+exit $bad
