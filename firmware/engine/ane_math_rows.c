@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The engine's row operations: convolution by output rows (for the shapes
+ * the GEMM does not take), elementwise, pooling and softmax, each a
+ * segment of a row per work unit of the plan.
+ *
+ * Floating point: built and run as ane_math.c is (see there and
+ * Documentation/accel/ane/engine.rst).
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include "ane_math_fpu.h"
+
+/* sparse cannot parse the vector types (see ane_math.c). */
+#ifndef __CHECKER__
+
+/* ------------------------------------------------------------ row ops */
+
+/* y[i] += a * x[i], four at a time; the same operations as the scalar loop. */
+static void ane_axpy(float *y, const float *x, float a, uint32_t n)
+{
+	ane_v4 av = { a, a, a, a }, xv, yv;
+	uint32_t i;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		__builtin_memcpy(&xv, x + i, 16);
+		__builtin_memcpy(&yv, y + i, 16);
+		yv += av * xv;
+		__builtin_memcpy(y + i, &yv, 16);
+	}
+	for (; i < n; i++)
+		y[i] += a * x[i];
+}
+
+/* Whether an fp16 is infinite or NaN: its exponent all ones. */
+static inline int ane_h_nonfinite(uint16_t h)
+{
+	return (h & 0x7c00u) == 0x7c00u;
+}
+
+/*
+ * Whether output channel @co has an infinite or NaN weight, remembered in
+ * @nf for the channel of the last call (rows of one channel follow each
+ * other within a chunk): an integer scan of its cin_g x KH x KW taps.
+ */
+struct ane_conv_nf {
+	int64_t co;		/* the channel @any is for; -1: none yet */
+	uint32_t any;
+};
+
+static __attribute__((__noinline__)) uint32_t
+ane_conv_w_nonfinite(const struct ane_tensor *w, uint32_t co, uint32_t cin_g,
+		     struct ane_conv_nf *nf)
+{
+	const uint16_t *wc = ane_src(w) + (uint64_t)co * w->stride[ANE_N];
+	uint32_t ci, kh, kw, any = 0;
+
+	if (nf->co == co)
+		return nf->any;
+	for (ci = 0; ci < cin_g; ci++, wc += w->stride[ANE_C])
+		for (kh = 0; kh < w->dim[ANE_H]; kh++)
+			for (kw = 0; kw < w->dim[ANE_W]; kw++)
+				any |= ane_h_nonfinite(wc[kh * w->stride[ANE_H] +
+							  kw * w->stride[ANE_W]]);
+	nf->co = co;
+	nf->any = any;
+	return any;
+}
+
+/*
+ * The padded taps of outputs [o0, o1) of row (co, oh) whose weight is
+ * infinite or NaN: each adds weight * 0, a NaN, as the GEMM's zero-packed
+ * padding does.  Padded taps of finite weights add +-0, which changes no
+ * sum, so ane_conv_seg() skips every padded tap and this adds back the
+ * ones that matter; it runs only for a segment that reads padding of a
+ * channel with a non-finite weight.
+ */
+static __attribute__((__noinline__)) void
+ane_conv_pad_nonfinite(const struct ane_op_desc *d, uint32_t co, uint32_t oh,
+		       uint32_t o0, uint32_t o1, float *acc)
+{
+	const struct ane_conv_params *cp = &d->p.conv;
+	const struct ane_tensor *x = &d->src[0], *w = &d->src[1];
+	uint32_t cin_g = x->dim[ANE_C] / cp->groups, ci, kh, kw, ow;
+	int64_t H = x->dim[ANE_H], W = x->dim[ANE_W];
+	const uint16_t *wc = ane_src(w) + (uint64_t)co * w->stride[ANE_N];
+
+	for (ci = 0; ci < cin_g; ci++, wc += w->stride[ANE_C])
+		for (kh = 0; kh < w->dim[ANE_H]; kh++) {
+			int64_t ih = (int64_t)oh * cp->stride[0] -
+				     cp->pad[ANE_PAD_TOP] +
+				     (int64_t)kh * cp->dilation[0];
+			int row_pad = ih < 0 || ih >= H;
+
+			for (kw = 0; kw < w->dim[ANE_W]; kw++) {
+				uint16_t wb = wc[kh * w->stride[ANE_H] +
+						 kw * w->stride[ANE_W]];
+				int64_t off = (int64_t)kw * cp->dilation[1] -
+					      cp->pad[ANE_PAD_LEFT];
+				float nan;
+
+				if (!ane_h_nonfinite(wb))
+					continue;
+				nan = ane_h2f(wb) * 0.0f;
+				for (ow = o0; ow < o1; ow++) {
+					int64_t iw = (int64_t)ow * cp->stride[1] + off;
+
+					if (row_pad || iw < 0 || iw >= W)
+						acc[ow - o0] += nan;
+				}
+			}
+		}
+}
+
+/*
+ * Direct convolution of outputs [o0, o1) of one output row (n, co, oh):
+ * depthwise and kin.  @acc holds the outputs, @in one input row segment
+ * in fp32.  Each output sums its taps in (ci, kh, kw) order after the bias.
+ * Padded taps are skipped (they add weight * 0) unless the weight is
+ * infinite or NaN, when they make the output NaN, as in IEEE arithmetic.
+ */
+static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
+			 uint32_t o0, uint32_t o1, float *acc, float *in,
+			 struct ane_conv_nf *nf)
+{
+	const struct ane_conv_params *cp = &d->p.conv;
+	const struct ane_tensor *x = &d->src[0], *w = &d->src[1], *y = &d->dst;
+	uint32_t ho = y->dim[ANE_H], cout = y->dim[ANE_C];
+	uint32_t oh = (uint32_t)(row % ho), co = (uint32_t)(row / ho % cout);
+	uint64_t n = row / ho / cout;
+	uint32_t cin_g = x->dim[ANE_C] / cp->groups;
+	uint32_t cout_g = cout / cp->groups, gi = co / cout_g;
+	uint32_t kh_n = w->dim[ANE_H], kw_n = w->dim[ANE_W];
+	int64_t W = x->dim[ANE_W], sw = cp->stride[1], dw = cp->dilation[1];
+	int64_t pl = cp->pad[ANE_PAD_LEFT];
+	/* the input columns this segment can reach, clipped to the row */
+	int64_t i_lo = (int64_t)o0 * sw - pl;
+	int64_t i_hi = (int64_t)(o1 - 1) * sw - pl + (kw_n - 1) * dw + 1;
+	int64_t ih_lo = (int64_t)oh * cp->stride[0] - cp->pad[ANE_PAD_TOP];
+	int64_t ih_hi = ih_lo + (int64_t)(kh_n - 1) * cp->dilation[0];
+	/* does any output of the segment read padding? */
+	int padded = i_lo < 0 || i_hi > W || ih_lo < 0 || ih_hi >= x->dim[ANE_H];
+	uint32_t ci, kh, kw, ow, i, len = o1 - o0;
+	uint16_t *yr;
+	float bias = 0.0f;
+
+	if (i_lo < 0)
+		i_lo = 0;
+	if (i_hi > W)
+		i_hi = W;
+	/* Start from the bias (a runtime value, so no memset call either). */
+	if (d->bias.base)
+		bias = ane_h2f(ane_src(&d->bias)[(uint64_t)co * d->bias.stride[ANE_C]]);
+	for (i = 0; i < len; i++)
+		acc[i] = bias;
+	for (ci = 0; ci < cin_g && i_lo < i_hi; ci++) {
+		const uint16_t *xc = ane_src(x) + n * x->stride[ANE_N] +
+				     (uint64_t)(gi * cin_g + ci) * x->stride[ANE_C];
+		const uint16_t *wc = ane_src(w) + (uint64_t)co * w->stride[ANE_N] +
+				     (uint64_t)ci * w->stride[ANE_C];
+
+		for (kh = 0; kh < kh_n; kh++) {
+			int64_t ih = (int64_t)oh * cp->stride[0] - cp->pad[ANE_PAD_TOP] +
+				     (int64_t)kh * cp->dilation[0];
+			const uint16_t *xr;
+
+			if (ih < 0 || ih >= x->dim[ANE_H])
+				continue;
+			xr = xc + (uint64_t)ih * x->stride[ANE_H] +
+			     (uint64_t)i_lo * x->stride[ANE_W];
+			for (i = 0; i < i_hi - i_lo; i++)
+				in[i] = ane_h2f(xr[(uint64_t)i * x->stride[ANE_W]]);
+			for (kw = 0; kw < kw_n; kw++) {
+				float wt = ane_h2f(wc[kh * w->stride[ANE_H] +
+						      kw * w->stride[ANE_W]]);
+				int64_t off = (int64_t)kw * dw - pl, lo = o0, hi = o1;
+
+				/* ow such that 0 <= ow*sw + off < W */
+				if (off < 0 && (-off + sw - 1) / sw > lo)
+					lo = (-off + sw - 1) / sw;
+				if (W - off <= 0)
+					continue;
+				if ((W - off + sw - 1) / sw < hi)
+					hi = (W - off + sw - 1) / sw;
+				if (lo >= hi)
+					continue;
+				if (sw == 1) {
+					ane_axpy(acc + (lo - o0), in + (lo + off - i_lo),
+						 wt, (uint32_t)(hi - lo));
+					continue;
+				}
+				for (ow = (uint32_t)lo; ow < hi; ow++)
+					acc[ow - o0] += wt * in[(int64_t)ow * sw + off - i_lo];
+			}
+		}
+	}
+	if (padded && ane_conv_w_nonfinite(w, co, cin_g, nf))
+		ane_conv_pad_nonfinite(d, co, oh, o0, o1, acc);
+	yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
+	     (uint64_t)co * y->stride[ANE_C] + (uint64_t)oh * y->stride[ANE_H];
+	ane_act_vec(d->act, acc, len);
+	for (i = 0; i < len; i++)
+		yr[(uint64_t)(o0 + i) * y->stride[ANE_W]] = ane_f2h(acc[i]);
+}
+
+/* a[i] = a[i] OP b[i]; MAX and MIN let a NaN in either operand through. */
+static void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n)
+{
+	uint32_t i;
+
+	switch (op) {
+	case ANE_ELT_ADD:
+		for (i = 0; i < n; i++)
+			a[i] += b[i];
+		break;
+	case ANE_ELT_SUB:
+		for (i = 0; i < n; i++)
+			a[i] -= b[i];
+		break;
+	case ANE_ELT_MUL:
+		for (i = 0; i < n; i++)
+			a[i] *= b[i];
+		break;
+	case ANE_ELT_MAX:
+		for (i = 0; i < n; i++) {
+			float r = a[i] > b[i] ? a[i] : b[i];	/* NaN in b wins */
+
+			a[i] = a[i] != a[i] ? a[i] : r;		/* NaN in a wins */
+		}
+		break;
+	default:	/* ANE_ELT_MIN */
+		for (i = 0; i < n; i++) {
+			float r = a[i] < b[i] ? a[i] : b[i];
+
+			a[i] = a[i] != a[i] ? a[i] : r;
+		}
+		break;
+	}
+}
+
+/* Elements [o0, o1) of dst row (n, c, h) of ELTWISE or ACT, by blocks. */
+static void ane_eltwise_seg(const struct ane_op_desc *d, uint64_t row,
+			    uint32_t o0, uint32_t o1)
+{
+	const struct ane_tensor *y = &d->dst, *a = &d->src[0], *b = &d->src[1];
+	uint64_t h = row % y->dim[ANE_H], t = row / y->dim[ANE_H];
+	uint64_t c = t % y->dim[ANE_C], n = t / y->dim[ANE_C];
+	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
+		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
+	const uint16_t *ar = ane_src(a) + n * ane_bstride(a, ANE_N) +
+			     c * ane_bstride(a, ANE_C) + h * ane_bstride(a, ANE_H);
+	const uint16_t *br = NULL;
+	uint64_t as = ane_bstride(a, ANE_W), bs = 0, ys = y->stride[ANE_W];
+	uint32_t i0, i, len;
+	float va[ANE_BLOCK], vb[ANE_BLOCK];
+
+	if (d->op == ANE_OP_ELTWISE) {
+		br = ane_src(b) + n * ane_bstride(b, ANE_N) +
+		     c * ane_bstride(b, ANE_C) + h * ane_bstride(b, ANE_H);
+		bs = ane_bstride(b, ANE_W);
+	}
+	for (i0 = o0; i0 < o1; i0 += len) {
+		len = o1 - i0 < ANE_BLOCK ? o1 - i0 : ANE_BLOCK;
+		for (i = 0; i < len; i++)
+			va[i] = ane_h2f(ar[(uint64_t)(i0 + i) * as]);
+		if (br) {
+			for (i = 0; i < len; i++)
+				vb[i] = ane_h2f(br[(uint64_t)(i0 + i) * bs]);
+			ane_elt_vec(d->p.eltwise.op, va, vb, len);
+		}
+		ane_act_vec(d->act, va, len);
+		for (i = 0; i < len; i++)
+			yr[(uint64_t)(i0 + i) * ys] = ane_f2h(va[i]);
+	}
+}
+
+/* Outputs [o0, o1) of dst row (n, c, oh) of POOL. */
+static void ane_pool_seg(const struct ane_op_desc *d, uint64_t row,
+			 uint32_t o0, uint32_t o1)
+{
+	const struct ane_pool_params *pp = &d->p.pool;
+	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
+	uint64_t oh = row % y->dim[ANE_H], t = row / y->dim[ANE_H];
+	uint64_t c = t % y->dim[ANE_C], n = t / y->dim[ANE_C];
+	uint64_t xs_h = x->stride[ANE_H], xs_w = x->stride[ANE_W];
+	const uint16_t *xp = ane_src(x) + n * x->stride[ANE_N] + c * x->stride[ANE_C];
+	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
+		       c * y->stride[ANE_C] + oh * y->stride[ANE_H];
+	int64_t H = x->dim[ANE_H], W = x->dim[ANE_W];
+	int64_t h0 = (int64_t)oh * pp->stride[0] - pp->pad[ANE_PAD_TOP];
+	int64_t h1 = h0 + pp->kernel[0], hl = h0 < 0 ? 0 : h0, hh = h1 > H ? H : h1;
+	float full = (float)(pp->kernel[0] * pp->kernel[1]);
+	float out[ANE_BLOCK];
+	uint32_t ow, j;
+
+	for (ow = o0; ow < o1; ow++) {
+		int64_t w0 = (int64_t)ow * pp->stride[1] - pp->pad[ANE_PAD_LEFT];
+		int64_t w1 = w0 + pp->kernel[1], wl = w0 < 0 ? 0 : w0;
+		int64_t wh = w1 > W ? W : w1, ih, iw;
+		const uint16_t *xr = xp + hl * xs_h + wl * xs_w;
+		float r;
+
+		if (pp->kind == ANE_POOL_MAX) {
+			uint32_t nan = 0;
+
+			/* branch-free: maxss, and NaN noted on the side */
+			r = -ANE_INF;
+			for (ih = hl; ih < hh; ih++, xr += xs_h) {
+				const uint16_t *xe = xr;
+
+				for (iw = wl; iw < wh; iw++, xe += xs_w) {
+					float v = ane_h2f(*xe);
+
+					nan |= v != v;
+					r = v > r ? v : r;
+				}
+			}
+			if (nan)
+				r = ane_bits_f(0x7fc00000u);
+		} else {
+			r = 0.0f;
+			for (ih = hl; ih < hh; ih++, xr += xs_h) {
+				const uint16_t *xe = xr;
+
+				for (iw = wl; iw < wh; iw++, xe += xs_w)
+					r += ane_h2f(*xe);
+			}
+			r = r / ((pp->flags & ANE_POOL_AVG_INCLUDE_PAD) ? full :
+				 (float)((hh - hl) * (wh - wl)));
+		}
+		out[ow - o0] = r;
+		if (ow + 1 - o0 == ANE_BLOCK || ow + 1 == o1) {
+			ane_act_vec(d->act, out, ow + 1 - o0);
+			for (j = o0; j <= ow; j++)
+				yr[j * y->stride[ANE_W]] = ane_f2h(out[j - o0]);
+			o0 = ow + 1;
+		}
+	}
+}
+
+/* Softmax over C at one position (n, h, w); @e holds C floats. */
+static void ane_softmax_pos(const struct ane_op_desc *d, uint64_t pos,
+			    float *e)
+{
+	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
+	uint64_t w = pos % y->dim[ANE_W], t = pos / y->dim[ANE_W];
+	uint64_t h = t % y->dim[ANE_H], n = t / y->dim[ANE_H];
+	uint32_t C = y->dim[ANE_C], c;
+	const uint16_t *xw = ane_src(x) + n * x->stride[ANE_N] +
+			     h * x->stride[ANE_H] + w * x->stride[ANE_W];
+	uint16_t *yw = (uint16_t *)y->base + n * y->stride[ANE_N] +
+		       h * y->stride[ANE_H] + w * y->stride[ANE_W];
+	float mx = -ANE_INF, sum = 0.0f, inv;
+
+	for (c = 0; c < C; c++) {
+		e[c] = ane_h2f(xw[(uint64_t)c * x->stride[ANE_C]]);
+		mx = e[c] > mx ? e[c] : mx;
+	}
+	/* subtract the max: every exponent <= 0, the sum in [1, C] */
+	for (c = 0; c < C; c++) {
+		e[c] = ane_expf(e[c] - mx);
+		sum += e[c];
+	}
+	inv = 1.0f / sum;
+	for (c = 0; c < C; c++)
+		yw[(uint64_t)c * y->stride[ANE_C]] = ane_f2h(e[c] * inv);
+}
+
+/* Work units [chunk * per, ...) of a ROWS plan: a row segment each. */
+void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
+		  uint64_t chunk)
+{
+	uint64_t u = chunk * p->rows_per_chunk;
+	uint64_t end = u + p->rows_per_chunk < p->rows ? u + p->rows_per_chunk :
+		       p->rows;
+	float *work = (float *)d->work;
+	struct ane_conv_nf nf = { .co = -1 };
+
+	for (; u < end; u++) {
+		uint64_t row = u / p->nseg;
+		uint32_t o0 = (uint32_t)(u % p->nseg) * p->seg_w;
+		uint32_t o1 = o0 + p->seg_w < p->width ? o0 + p->seg_w : p->width;
+
+		switch (d->op) {
+		case ANE_OP_CONV:
+			ane_conv_seg(d, row, o0, o1, work,
+				     (float *)((char *)d->work + p->b_off), &nf);
+			break;
+		case ANE_OP_POOL:
+			ane_pool_seg(d, row, o0, o1);
+			break;
+		case ANE_OP_SOFTMAX:
+			ane_softmax_pos(d, row, work);
+			break;
+		default:
+			ane_eltwise_seg(d, row, o0, o1);
+			break;
+		}
+	}
+}
+
+#endif /* __CHECKER__ */
