@@ -6,10 +6,13 @@
  * The firmware programs a queue -- enable, priority, size, the bar
  * registers, the address and port of its task-descriptor block
  * (firmware/spec/ane_tdb.h) -- and rings its doorbell.  The queue turns
- * BUSY and the engine's own thread (one per engine, "ane-eng/<dev>")
- * takes it: queues waiting are served by priority (the lowest
- * ANE_REG_Q_PRIO priority first, then the lowest queue), one at a time.
- * The thread reads the block and the operands by DMA, decodes every task
+ * BUSY and the engine's own context takes it -- the work item of the
+ * engine's workqueue ("ane-eng/<dev>", one per engine; a work item never
+ * runs on two CPUs at once, so the engine runs one queue at a time):
+ * queues waiting are served by priority (the lowest ANE_REG_Q_PRIO
+ * priority first, then the lowest queue).  The work is queued on the CPU
+ * that rang the doorbell, so a doorbell costs a wake-up on that CPU and
+ * no cross-CPU one.  The engine reads the block and the operands by DMA, decodes every task
  * (spec/ane_td.c), takes each operand register back to a device address
  * with the queue's Q_BAR register and the block's bar table, stages the
  * sources, runs the operation (engine/ane_math) one chunk per
@@ -18,7 +21,7 @@
  * The end latches the queue's bit in ANE_REG_ENG_IRQ and raises the
  * CPU's engine interrupt line.
  *
- * Between tasks, chunks and DMA bursts the thread looks at the queue's
+ * Between tasks, chunks and DMA bursts the engine looks at the queue's
  * enable bit and at the engine's reset: writing 0 to a busy queue's
  * ANE_REG_Q_ENABLE aborts it, and the write returns once the engine has
  * left the queue -- the queue is then VACANT | ABORTED, or still BUSY
@@ -29,7 +32,7 @@
  * doorbell and never runs; ANE_REG_ENG_LATENCY_NS is the least time a
  * submission takes (the engine holds the queue that long, abortable).
  * Reset (the CPU's, ane_engine_reset_assert()) stops the running queue
- * and waits for the thread to leave it, then every queue is vacant and
+ * and waits for the engine to leave it, then every queue is vacant and
  * the injected faults are gone.
  *
  * Copyright (C) 2026 The ane authors
@@ -39,7 +42,6 @@
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/fpu.h>
-#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
@@ -49,6 +51,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #ifdef CONFIG_X86_64
 #include <asm/cpufeature.h>
@@ -114,14 +117,16 @@ struct ane_engine_queue {
  * @isa: ANE_REG_ENG_ISA, picked at every reset.
  * @ops: ANE_REG_ENG_OPS_LO/HI, per instruction set.
  * @stage_peak: ANE_REG_ENG_STAGE_PEAK.
- * @pending: queues rung and waiting for the thread.
- * @running: the queue the thread runs, -1 when idle.
+ * @pending: queues rung and waiting for the engine.
+ * @running: the queue the engine runs, -1 when idle.
  * @in_reset: reset asserted: doorbells are ignored, the running queue
  *	stops.
- * @wq: the thread sleeps here for work, and for a submission's latency.
- * @idle: woken when @running changes (abort and reset wait for it).
- * @thread: the engine's thread.
- * @job: the thread's job state (too big for its stack).
+ * @wq: a submission's latency waits here (an abort or reset cuts it).
+ * @idle: woken when @running changes (abort, reset and the doorbell
+ *	wait for it).
+ * @workq: the engine's workqueue: its own context.
+ * @work: the engine running its queues; never runs twice at once.
+ * @job: the running queue's state, the work's alone.
  */
 struct ane_engine {
 	struct ane_hw *hw;
@@ -142,12 +147,13 @@ struct ane_engine {
 
 	wait_queue_head_t wq;
 	wait_queue_head_t idle;
-	struct task_struct *thread;
+	struct workqueue_struct *workq;
+	struct work_struct work;
 	struct ane_engine_job *job;
 };
 
 /**
- * struct ane_engine_job - the queue the thread runs, as read at its start
+ * struct ane_engine_job - the queue the engine runs, as read at its start
  * @e: the engine.
  * @q: the queue.
  * @td: device address of its block.
@@ -424,25 +430,35 @@ u32 ane_engine_read(struct ane_engine *e, u32 off)
 	return val;
 }
 
-/* The doorbell: the queue turns BUSY and waits for the engine. */
+/*
+ * The doorbell: the queue turns BUSY and waits for the engine.  An idle
+ * engine takes it before the write returns: the writer's CPU goes to the
+ * engine's work at once (queued on this CPU) instead of when the writer
+ * next sleeps, and the writer runs on while the engine computes.  A busy
+ * engine takes it when it is done with the others.
+ */
 static void ane_engine_doorbell(struct ane_engine *e, u32 qid)
 {
 	struct ane_engine_queue *q = &e->q[qid];
-	unsigned long flags;
-	bool wake = false;
+	bool wake = false, idle = false;
 
-	spin_lock_irqsave(&e->lock, flags);
+	might_sleep();
+	spin_lock_irq(&e->lock);
 	if (!e->in_reset && (q->enable & 1) && !(q->status & ANE_Q_BUSY)) {
 		q->status = ANE_Q_BUSY;
 		q->error = ANE_ENG_E_NONE;
 		if (!(e->hang & BIT(qid))) {	/* a hung queue never runs */
 			e->pending |= BIT(qid);
 			wake = true;
+			idle = e->running < 0;
 		}
 	}
-	spin_unlock_irqrestore(&e->lock, flags);
-	if (wake)
-		wake_up(&e->wq);
+	spin_unlock_irq(&e->lock);
+	if (!wake)
+		return;
+	queue_work(e->workq, &e->work);
+	if (idle)
+		wait_event(e->idle, !(READ_ONCE(e->pending) & BIT(qid)));
 }
 
 /*
@@ -466,7 +482,7 @@ static void ane_engine_enable(struct ane_engine *e, u32 qid, u32 val)
 		spin_unlock_irq(&e->lock);
 		return;
 	}
-	e->pending &= ~BIT(qid);
+	WRITE_ONCE(e->pending, e->pending & ~BIT(qid));
 	while (e->running == qid) {
 		spin_unlock_irq(&e->lock);
 		wake_up(&e->wq);	/* cut a latency wait short */
@@ -485,7 +501,8 @@ static void ane_engine_enable(struct ane_engine *e, u32 qid, u32 val)
  * @val: the value.
  *
  * Context: process context: disabling a busy queue waits for the engine
- * to leave it.  Read-only registers ignore the write.
+ * to leave it, a doorbell for an idle engine for the engine to take the
+ * queue.  Read-only registers ignore the write.
  */
 void ane_engine_write(struct ane_engine *e, u32 off, u32 val)
 {
@@ -515,11 +532,11 @@ void ane_engine_write(struct ane_engine *e, u32 off, u32 val)
 
 /* ------------------------------------------------------- running a queue */
 
-/* The running queue must stop: disabled, reset, or the engine going. */
+/* The running queue must stop: disabled, or the engine reset. */
 static bool ane_engine_stop(struct ane_engine_job *j)
 {
 	return !(READ_ONCE(j->e->q[j->q].enable) & 1) ||
-	       READ_ONCE(j->e->in_reset) || kthread_should_stop();
+	       READ_ONCE(j->e->in_reset);
 }
 
 /*
@@ -754,11 +771,6 @@ static int ane_engine_pick(struct ane_engine *e)
 	return best;
 }
 
-static bool ane_engine_has_work(struct ane_engine *e)
-{
-	return READ_ONCE(e->pending) || kthread_should_stop();
-}
-
 /* Run queue @j->q (claimed by the caller) and end it. */
 static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 {
@@ -790,22 +802,22 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 		e->irq(e->hw);
 }
 
-static int ane_engine_thread(void *data)
+/* The engine: every waiting queue, by priority, until none waits. */
+static void ane_engine_work(struct work_struct *work)
 {
-	struct ane_engine *e = data;
+	struct ane_engine *e = container_of(work, struct ane_engine, work);
 	struct ane_engine_job *j = e->job;
 	u64 latency;
 	int q;
 
-	while (!kthread_should_stop()) {
-		wait_event_idle(e->wq, ane_engine_has_work(e));
+	for (;;) {
 		spin_lock_irq(&e->lock);
-		q = ane_engine_pick(e);
+		q = e->in_reset ? -1 : ane_engine_pick(e);
 		if (q < 0) {
 			spin_unlock_irq(&e->lock);
-			continue;
+			return;
 		}
-		e->pending &= ~BIT(q);
+		WRITE_ONCE(e->pending, e->pending & ~BIT(q));
 		WRITE_ONCE(e->running, q);
 		memset(j, 0, sizeof(*j));
 		j->e = e;
@@ -815,9 +827,9 @@ static int ane_engine_thread(void *data)
 		memcpy(j->base, e->q[q].bar, sizeof(j->base));
 		latency = e->latency_ns;
 		spin_unlock_irq(&e->lock);
+		wake_up_all(&e->idle);		/* the doorbell's writer */
 		ane_engine_run_queue(j, latency);
 	}
-	return 0;
 }
 
 /* ----------------------------------------------------------------- reset */
@@ -828,7 +840,8 @@ static int ane_engine_thread(void *data)
  *
  * Doorbells are ignored from now on; the running queue stops at the
  * engine's next look and this returns once the engine has left it, so
- * nothing the engine reads or writes is in use afterwards.
+ * nothing the engine reads or writes is in use afterwards (a work item
+ * still queued finds the engine in reset and returns).
  *
  * Context: process context; sleeps.
  */
@@ -838,9 +851,10 @@ void ane_engine_reset_assert(struct ane_engine *e)
 		return;
 	spin_lock_irq(&e->lock);
 	WRITE_ONCE(e->in_reset, true);
-	e->pending = 0;
+	WRITE_ONCE(e->pending, 0);
 	spin_unlock_irq(&e->lock);
 	wake_up(&e->wq);
+	wake_up_all(&e->idle);
 	wait_event(e->idle, READ_ONCE(e->running) < 0);
 }
 
@@ -879,7 +893,7 @@ void ane_engine_reset_deassert(struct ane_engine *e)
 /**
  * ane_engine_create() - power on an engine
  * @hw: the chip, for DMA.
- * @name: the device's name, for the thread's.
+ * @name: the device's name, for the workqueue's.
  * @irq: raises the CPU's engine interrupt line (any context).
  *
  * Return: the engine, out of reset, or an ERR_PTR().
@@ -888,7 +902,6 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
 				     void (*irq)(struct ane_hw *hw))
 {
 	struct ane_engine *e;
-	struct task_struct *t;
 
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
@@ -904,14 +917,15 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
 	spin_lock_init(&e->lock);
 	init_waitqueue_head(&e->wq);
 	init_waitqueue_head(&e->idle);
-	ane_engine_reset_deassert(e);
-	t = kthread_run(ane_engine_thread, e, "ane-eng/%s", name);
-	if (IS_ERR(t)) {
+	INIT_WORK(&e->work, ane_engine_work);
+	/* per-CPU: the work runs where the doorbell rang */
+	e->workq = alloc_workqueue("ane-eng/%s", 0, 1, name);
+	if (!e->workq) {
 		kfree(e->job);
 		kfree(e);
-		return ERR_CAST(t);
+		return ERR_PTR(-ENOMEM);
 	}
-	e->thread = t;
+	ane_engine_reset_deassert(e);
 	return e;
 }
 
@@ -919,14 +933,14 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
  * ane_engine_destroy() - power off: stop the engine and free it
  * @e: the engine, or NULL.
  *
- * Context: process context; sleeps until the engine's thread is gone.
+ * Context: process context; sleeps until the engine's work is done.
  */
 void ane_engine_destroy(struct ane_engine *e)
 {
 	if (!e)
 		return;
 	ane_engine_reset_assert(e);
-	kthread_stop(e->thread);
+	destroy_workqueue(e->workq);
 	kfree(e->job);
 	kfree(e);
 }

@@ -907,8 +907,10 @@ static bool ex_queue_busy(struct ex_env *e, u32 q)
  * hardware queue 4; meanwhile the firmware answers a ping, answers a call
  * it refuses at acceptance, refuses another on a free hardware queue at
  * dispatch, and accepts a call at another priority and dispatches it to
- * its own hardware queue -- all before the first call completes.  A firmware that computed in its own thread would answer
- * none of them until the first call was done.
+ * its own hardware queue -- all before the first call completes.  A
+ * firmware that computed in its own thread would answer none of them
+ * until the first call was done (and would not hold a queue busy for
+ * ENG_LATENCY_NS at all).
  */
 static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit *test)
 {
