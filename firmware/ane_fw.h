@@ -2,7 +2,7 @@
 /*
  * The emulated engine controller firmware: internal interfaces.  Nothing
  * here is visible to the driver; the driver sees only the hardware
- * (driver/ane_hw.h) and the wire ABI (ane_fw_abi.h).
+ * (firmware/hw/ane_cpu.h) and the wire ABI (ane_fw_abi.h).
  *
  * All firmware state lives in the controller's SRAM (struct ane_fw),
  * handed to the CPU entry points as their context.  Everything but the
@@ -210,12 +210,8 @@ enum ane_fw_proc_state {
 #define ANE_FW_APERTURE_LOAD	0x1000u		/* moves at every load */
 #define ANE_FW_APERTURE_LOADS	256u		/* ... modulo this */
 
-/* Engine staging: operands and workspace of one task, at most. */
-#define ANE_FW_STAGE_MAX	(64ull << 20)
-/* Work per engine chunk: the deadline is checked between chunks. */
-#define ANE_FW_CHUNK_WORK	BIT_ULL(18)
-
 struct ane_fw_prog_image;
+struct ane_tdb_hdr;
 
 /**
  * struct ane_fw_program - a program slot
@@ -295,6 +291,8 @@ struct ane_fw_cache_req {
  * @t_start: when it was dispatched.
  * @timer: deadline timer id, -1 for none.
  * @prog_gen: &ane_fw_program.gen of the program it was queued for.
+ * @tdb: its task-descriptor block while its queue has it, NULL for none.
+ * @tdb_bytes: size of @tdb.
  */
 struct ane_fw_req {
 	struct list_head node;
@@ -316,6 +314,8 @@ struct ane_fw_req {
 	u64 t_start;
 	int timer;
 	u32 prog_gen;
+	struct ane_tdb_hdr *tdb;
+	size_t tdb_bytes;
 };
 
 #define ANE_FW_NUM_HWQ		8
@@ -399,10 +399,12 @@ enum ane_fw_task_id {
  * boot.
  *
  * Firmware memory: the loaded programs' copies (&ane_fw_program.img) and
- * the engine's staging are kvmalloc()ed by the firmware thread, which
- * alone touches them, and accounted in @mem_bytes and @mem_allocs.  A
- * program's copy is freed at UNLOAD_PROGRAM, staging when its task ends,
- * and everything before the firmware returns from its reset vector, so
+ * the task-descriptor blocks of requests on the engine (&ane_fw_req.tdb)
+ * are kvmalloc()ed by the firmware thread, which alone writes them (the
+ * engine reads a block while its queue runs), and accounted in
+ * @mem_bytes and @mem_allocs.  A program's copy is freed at
+ * UNLOAD_PROGRAM, a block when its queue has ended or been aborted, and
+ * everything before the firmware returns from its reset vector, so
  * the two counters -- never reset -- are back to zero whenever the
  * controller is halted.
  */
@@ -474,7 +476,6 @@ struct ane_fw {
 	u64 stats_premap_addr;
 	u64 stats_premap_size;
 	u32 prog_gen;
-	u64 stage_peak;		/* most staging bytes one task used */
 
 	struct ane_fw_dump_cmd cmd_ring[ANE_FW_DUMP_CMD_RING];
 	u32 cmd_ring_next;
@@ -499,8 +500,7 @@ struct ane_fw {
 	u64 chain_dropped;
 	u64 ring_full;
 	u64 busy_ns;
-	u32 engine_isa;		/* enum ane_math_isa, picked at boot */
-	u64 engine_ops[ANE_FW_ENGINE_ISAS];	/* ops completed on each ISA */
+	u32 engine_isa;		/* ANE_REG_ENG_ISA, read at boot */
 
 	/* Fault state: set by ane_fw_panic(), acted on by the main loop. */
 	bool crashed;
@@ -637,6 +637,8 @@ enum ane_fw_result ane_fw_exeloop_handle(struct ane_fw *fw,
 int ane_fw_exeloop_cmd(struct ane_fw *fw, u32 chan, u32 seq,
 		       const struct ane_fw_cmd_hdr *hdr, const void *body);
 bool ane_fw_exec_can_accept(struct ane_fw *fw);
+bool ane_fw_exec_level_has_room(struct ane_fw *fw,
+				const struct ane_fw_cmd_hdr *hdr);
 int ane_fw_exec_queue(struct ane_fw *fw, struct ane_fw_req *r);
 void ane_fw_exec_kick(struct ane_fw *fw);
 int ane_fw_secure_switch(struct ane_fw *fw, bool enter);
@@ -646,7 +648,7 @@ int ane_fw_program_load(struct ane_fw *fw, s32 slot,
 			const struct ane_fw_load_program *lp);
 int ane_fw_program_unload(struct ane_fw *fw, s32 slot);
 void ane_fw_programs_free(struct ane_fw *fw);
-int ane_fw_program_exec(struct ane_fw *fw, struct ane_fw_req *r,
-			u64 deadline_ns);
+int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r);
+void ane_fw_program_release(struct ane_fw *fw, struct ane_fw_req *r);
 
 #endif /* __ANE_FW_H__ */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The execution loop: the commands of the execution-loop channel, the
- * submit path to the engine's task queues (Table 29.7) and the engine's
- * execution of the procedure (ane_fw_program.c), completions, the
- * software deadline, the stats buffer and the chaining triggers.
+ * submit path to the engine's task queues (Table 29.7) -- program the
+ * queue, ring its doorbell, arm the deadline and go on with the next
+ * command -- and the engine's interrupt: completions and faults, the
+ * software deadline's abort, the stats buffer and the chaining triggers.
  *
  * Hardware is touched only with the loop in EXEC or EXEC-SECURE; any other
  * attempt is an invariant failure.
@@ -17,9 +18,8 @@
 
 #include "hw/ane_cpu.h"
 #include "spec/ane_rebase.h"
+#include "spec/ane_tdb.h"
 #include "ane_fw.h"
-
-#define ANE_FW_TD_WORDS		35	/* task-descriptor register block */
 
 void ane_fw_exec_init(struct ane_fw *fw)
 {
@@ -33,6 +33,34 @@ void ane_fw_exec_init(struct ane_fw *fw)
 bool ane_fw_exec_can_accept(struct ane_fw *fw)
 {
 	return fw->reqs_used < ANE_FW_NUM_REQS;
+}
+
+/**
+ * ane_fw_exec_level_has_room() - whether a call may be taken off the ring
+ * @fw: the firmware.
+ * @hdr: the header of the command at the head of the IO ring, unchecked.
+ *
+ * The engine computes while the loop takes commands, so a burst at one
+ * priority can fill its level; the call then stays on the ring
+ * (backpressure) until a completion drains the level, rather than being
+ * answered BUSY.
+ *
+ * Return: false for a procedure call whose priority level is full.
+ */
+bool ane_fw_exec_level_has_room(struct ane_fw *fw,
+				const struct ane_fw_cmd_hdr *hdr)
+{
+	switch (hdr->id) {
+	case ANE_CMD_PROCEDURE_CALL:
+	case ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS:
+	case ANE_CMD_PROCEDURE_CALL_WITH_EVENTS:
+	case ANE_CMD_PROCEDURE_CALL_VERIFY:
+		break;
+	default:
+		return true;
+	}
+	return hdr->priority >= ANE_FW_NUM_PRIORITIES ||
+	       fw->sched.count[hdr->priority] < ANE_FW_LEVEL_DEPTH;
 }
 
 /* The hardware gate of the ~7 handlers: EXEC or EXEC-SECURE only. */
@@ -127,6 +155,8 @@ static void ane_fw_exec_bars(struct ane_fw *fw, struct ane_fw_req *r)
 			.dva_base = b->value, .region_size = b->buf_size,
 			.mapped_base = p ? p->mapped_base : 0 };
 
+		if (b->bar_id >= ANE_NUM_Q_BARS)
+			continue;
 		if (ane_rebase(&ap, b->value, 1, &runtime))
 			runtime = 0;
 		ane_fw_qwr(fw, ANE_REG_Q_BAR(q, b->bar_id), runtime);
@@ -134,14 +164,17 @@ static void ane_fw_exec_bars(struct ane_fw *fw, struct ane_fw_req *r)
 }
 
 /*
- * Write the submission to the queue's registers, let the engine execute
- * the procedure, and ring the queue's doorbell; a procedure that fails on
- * the engine completes at once with its status.
+ * Build the request's task-descriptor block, program the queue with it
+ * and ring the doorbell; the deadline timer runs from here.  The engine
+ * computes on its own and interrupts when the queue ends
+ * (ane_fw_exec_engine_irq()); the loop meanwhile takes the next command.
+ * A request the firmware refuses before the engine (its program unloaded,
+ * a binding refused) completes at once with its status.
  */
 static void ane_fw_exec_submit(struct ane_fw *fw, struct ane_fw_req *r)
 {
 	u32 q = r->hw_queue;
-	u64 deadline, spent;
+	u64 deadline, td;
 	int st;
 
 	if (!ane_fw_hw_gate(fw, "queue submit"))
@@ -151,41 +184,30 @@ static void ane_fw_exec_submit(struct ane_fw *fw, struct ane_fw_req *r)
 			     "hardware queue %u not vacant at submit", q);
 		return;
 	}
-	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 1);
-	ane_fw_qwr(fw, ANE_REG_Q_PRIO(q), r->hdr.priority << 8 | r->task_queue);
-	ane_fw_qwr(fw, ANE_REG_Q_SIZE(q), ANE_FW_TD_PARTITIONS << 16 |
-		   ANE_FW_TD_WORDS);
-	ane_fw_exec_bars(fw, r);
-
-	deadline = (u64)fw->props[ANE_FW_PROP_DEADLINE_MS / 4] * NSEC_PER_MSEC;
 	r->t_start = ane_fw_now(fw);
-	st = ane_fw_program_exec(fw, r, deadline);
-	if (fw->crashed)
-		return;
+	st = ane_fw_program_prepare(fw, r);
 	if (st) {
-		if (st == ANE_FW_ST_TIMEOUT) {
-			fw->deadline_aborts++;
-			ane_fw_print(fw, "queue %u (tq %u) did not finish in %u ms: abort",
-				     q, r->task_queue,
-				     fw->props[ANE_FW_PROP_DEADLINE_MS / 4]);
-			ane_fw_exec_error(fw, r, ANE_FW_ERR_QUEUE_ABORT);
-		} else if (st == ANE_FW_ST_FAULT) {
-			ane_fw_exec_error(fw, r, ANE_FW_ERR_DART_FAULT);
-		}
-		ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 0);
 		ane_fw_exec_complete(fw, r, st);
 		return;
 	}
-
-	/* The queue has what is left of the deadline. */
-	spent = ane_fw_now(fw) - r->t_start;
 	r->timer = ane_fw_timer_alloc(fw, &fw->tasks[ANE_FW_T_EXELOOP]);
 	if (r->timer < 0) {
 		ane_fw_panic(fw, ANE_FW_EXC_SYNC, "timer pool exhausted");
 		return;
 	}
-	ane_fw_timer_arm(fw, r->timer, spent < deadline ? deadline - spent : 1,
-			 r - fw->reqs);
+
+	td = (uintptr_t)r->tdb;
+	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 1);
+	ane_fw_qwr(fw, ANE_REG_Q_PRIO(q), r->hdr.priority << 8 | r->task_queue);
+	ane_fw_qwr(fw, ANE_REG_Q_SIZE(q), ANE_FW_TD_PARTITIONS << 16 |
+		   ANE_TD_WORDS);
+	ane_fw_exec_bars(fw, r);
+	ane_fw_qwr(fw, ANE_REG_Q_TD_LO(q), lower_32_bits(td));
+	ane_fw_qwr(fw, ANE_REG_Q_TD_HI(q), upper_32_bits(td));
+	ane_fw_qwr(fw, ANE_REG_Q_TD_SID(q), ANE_ENG_SID_CTRL);
+
+	deadline = (u64)fw->props[ANE_FW_PROP_DEADLINE_MS / 4] * NSEC_PER_MSEC;
+	ane_fw_timer_arm(fw, r->timer, deadline ?: 1, r - fw->reqs);
 	ane_fw_qwr(fw, ANE_REG_Q_DOORBELL(q), 1);
 }
 
@@ -238,6 +260,7 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 
 	if (!ane_fw_hw_gate(fw, "queue completion"))
 		return;
+	ane_fw_program_release(fw, r);
 	if (status == ANE_FW_ST_OK && ane_fw_exec_stats(fw, r, exec_ns)) {
 		status = ANE_FW_ST_FAULT;
 		ane_fw_exec_error(fw, r, ANE_FW_ERR_DART_FAULT);
@@ -278,18 +301,65 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 		fw->tasks[ANE_FW_T_EXELOOP].state = ANE_FW_TASK_RUNNABLE;
 }
 
+/* The engine's error codes as request statuses. */
+static int ane_fw_exec_engine_status(u32 err)
+{
+	switch (err) {
+	case ANE_ENG_E_NONE:
+		return ANE_FW_ST_OK;
+	case ANE_ENG_E_DMA:
+		return ANE_FW_ST_FAULT;
+	case ANE_ENG_E_TOO_BIG:
+		return ANE_FW_ST_TOO_BIG;
+	case ANE_ENG_E_NOMEM:
+		return ANE_FW_ST_NOMEM;
+	case ANE_ENG_E_NOFPU:
+		return ANE_FW_ST_UNSUPPORTED;
+	default:
+		return ANE_FW_ST_INVALID;
+	}
+}
+
+/*
+ * The engine interrupted for @r's queue: done or faulted.  A queue still
+ * busy (the interrupt of an earlier request on it) or aborted (the
+ * deadline path ended it) is not this request's end.
+ */
+static void ane_fw_exec_engine_irq(struct ane_fw *fw, struct ane_fw_req *r)
+{
+	u32 q = r->hw_queue, status;
+	int st;
+
+	status = ane_fw_qrd(fw, ANE_REG_Q_STATUS(q));
+	if (status & ANE_Q_BUSY || !(status & (ANE_Q_DONE | ANE_Q_FAULT)))
+		return;
+	st = ANE_FW_ST_OK;
+	if (status & ANE_Q_FAULT)
+		st = ane_fw_exec_engine_status(ane_fw_qrd(fw, ANE_REG_Q_ERROR(q)));
+	if (st == ANE_FW_ST_FAULT)
+		ane_fw_exec_error(fw, r, ANE_FW_ERR_DART_FAULT);
+	ane_fw_exec_complete(fw, r, st);
+}
+
 /* The software deadline fired: abort the queue, or escalate. */
 static void ane_fw_exec_deadline(struct ane_fw *fw, struct ane_fw_req *r)
 {
-	u32 q = r->hw_queue;
+	u32 q = r->hw_queue, status;
 
 	if (!ane_fw_hw_gate(fw, "queue abort"))
 		return;
+	/* returns once the engine has left the queue */
+	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 0);
+	status = ane_fw_qrd(fw, ANE_REG_Q_STATUS(q));
+	if (status & (ANE_Q_DONE | ANE_Q_FAULT)) {
+		/* it ended as the deadline fired: its end stands */
+		ane_fw_exec_engine_irq(fw, r);
+		return;
+	}
 	fw->deadline_aborts++;
 	ane_fw_print(fw, "queue %u (tq %u) did not quiesce in %u ms: abort", q,
 		     r->task_queue, fw->props[ANE_FW_PROP_DEADLINE_MS / 4]);
-	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 0);
-	if (ane_fw_qrd(fw, ANE_REG_Q_STATUS(q)) & ANE_Q_BUSY) {
+	if (status & ANE_Q_BUSY) {
 		struct ane_fw_reset_note rn = { .first_tq = r->task_queue,
 						.last_tq = r->task_queue };
 
@@ -325,9 +395,8 @@ enum ane_fw_result ane_fw_exeloop_handle(struct ane_fw *fw,
 		if (m->arg >= ANE_FW_NUM_HWQ)
 			break;
 		r = fw->sched.hwq[m->arg];
-		if (!r)
-			break;		/* completion of an aborted request */
-		ane_fw_exec_complete(fw, r, ANE_FW_ST_OK);
+		if (r)
+			ane_fw_exec_engine_irq(fw, r);
 		break;
 	case ANE_FW_MSG_TIMER:
 		if (m->data >= ANE_FW_NUM_REQS)

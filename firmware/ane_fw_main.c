@@ -21,10 +21,10 @@
 
 #include "hw/ane_cpu.h"
 #include "ane_fw.h"
-#include "ane_fw_engine.h"
 #include "ane_fw_image.h"
 
 static_assert(ANE_FW_DB_ENGINE == ANE_CPU_IRQ_ENGINE);
+static_assert(ANE_FW_ENGINE_ISAS == ANE_ENG_NUM_ISAS);
 
 #define ANE_FW_BOOT_TIMEOUT_NS	(2ull * NSEC_PER_SEC)
 
@@ -236,7 +236,7 @@ static int ane_fw_kernel_init(struct ane_fw *fw)
 		return -ENOSPC;
 	ane_fw_timer_arm(fw, fw->load_timer, NSEC_PER_SEC, 0);
 	ane_fw_exec_init(fw);
-	fw->engine_isa = ane_fw_engine_init();	/* the widest ISA the CPU has */
+	fw->engine_isa = ane_fw_rd(fw, ANE_REG_ENG_ISA);	/* the chip's */
 	return 0;
 }
 

@@ -10,31 +10,28 @@
  * weights and constants stay in the image buffer, reached like any other
  * bar.
  *
- * A procedure call runs the procedure's task descriptors in order.  Each
- * operand is bound by the procedure's register-write records to a custom
- * bar of the call (the image's bar slot -> device address, size, stream),
- * rebased into the program's firmware aperture with the aperture-config
- * triple of ch. 28 (dvaBase = the bar's address, regionSize = its size,
- * mappedBase = the load's aperture base), and that 32-bit value is what
- * the engine's operand register holds.  The engine's DMA translates it
- * back and moves the bytes through the DART on the bar's stream; sources
- * are staged into firmware memory, the operation runs on kernel pointers
- * in kernel_fpu_begin()/kernel_fpu_end() chunks, and the destination is
- * written back.
+ * A procedure call becomes a task-descriptor block for the engine
+ * (firmware/spec/ane_tdb.h, built by ane_fw_program_prepare()): the
+ * procedure's task descriptors, each operand bound by the procedure's
+ * register-write records to a custom bar of the call (the image's bar
+ * slot -> device address, size, stream) and rebased into the program's
+ * firmware aperture with the aperture-config triple of ch. 28 (dvaBase =
+ * the bar's address, regionSize = its size, mappedBase = the load's
+ * aperture base): that 32-bit value is what the engine's operand
+ * register holds.  The engine (firmware/hw/ane_engine.c) translates it
+ * back with the queue's bar registers and the block's bar table, moves
+ * the bytes through the DART and computes; the firmware does not.
  *
  * Everything here runs in the firmware thread: no locks.  Memory is
  * kvmalloc()ed and accounted in &ane_fw.mem_bytes / &ane_fw.mem_allocs:
  * a program's copy lives until UNLOAD_PROGRAM or until the firmware stops
- * (ane_fw_programs_free()), staging only while its task runs.
+ * (ane_fw_programs_free()), a block while its queue runs.  Firmware
+ * memory is on the engine's bus: the engine reads a block at its address
+ * on the controller port (ANE_ENG_SID_CTRL), never writes it.
  *
  * Copyright (C) 2026 The ane authors
  */
 
-#include <linux/align.h>
-#include <linux/fpu.h>
-#include <linux/overflow.h>
-#include <linux/sched.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -42,12 +39,8 @@
 
 #include "hw/ane_cpu.h"
 #include "spec/ane_rebase.h"
+#include "spec/ane_tdb.h"
 #include "ane_fw.h"
-#include "ane_fw_engine.h"
-#include "spec/ane_td.h"
-
-#define ANE_FW_OPERANDS		(ANE_TD_REG_DST + 1)
-#define ANE_FW_DMA_BURST	SZ_1M
 
 /**
  * struct ane_fw_prog_image - the firmware's copy of a program image
@@ -67,52 +60,6 @@ struct ane_fw_prog_image {
 	struct ane_img_bar bars[ANE_IMG_MAX_BARS];
 	const struct ane_img_bar *slot[ANE_IMG_MAX_BARS];
 	size_t bytes;
-};
-
-/**
- * struct ane_fw_operand - one operand register of one task, as bound
- * @set: the procedure's register writes bind it.
- * @bar: the image bar slot it lives in.
- * @runtime: the rebased address, the register's value.
- * @len: bytes the operand may span.
- */
-struct ane_fw_operand {
-	bool set;
-	u8 bar;
-	u32 runtime;
-	u64 len;
-};
-
-/**
- * struct ane_fw_run - one procedure call on the engine
- * @fw: the firmware.
- * @img: the program's tables.
- * @proc: the procedure.
- * @deadline: firmware time the call must finish by.
- * @ap: aperture config of each bar slot the call provides.
- * @sid: stream of each bar slot.
- * @have: bar slots the call provides.
- * @ops: the operands of each of the procedure's tasks.
- * @ops_bytes: size of @ops.
- * @buf: staging of each operand of the running task.
- * @len: bytes of each @buf.
- * @work: the running task's workspace allocation.
- * @work_len: its bytes.
- */
-struct ane_fw_run {
-	struct ane_fw *fw;
-	const struct ane_fw_prog_image *img;
-	const struct ane_img_procedure *proc;
-	u64 deadline;
-	struct ane_aperture_cfg ap[ANE_IMG_MAX_BARS];
-	u32 sid[ANE_IMG_MAX_BARS];
-	u32 have;
-	struct ane_fw_operand (*ops)[ANE_FW_OPERANDS];
-	size_t ops_bytes;
-	void *buf[ANE_FW_OPERANDS];
-	size_t len[ANE_FW_OPERANDS];
-	void *work;
-	size_t work_len;
 };
 
 /* ---------------------------------------------------------------- memory */
@@ -328,12 +275,23 @@ int ane_fw_program_unload(struct ane_fw *fw, s32 slot)
 }
 
 /**
- * ane_fw_programs_free() - drop every loaded program
+ * ane_fw_programs_free() - drop every loaded program and block
  * @fw: the firmware, stopping: nothing it holds survives a boot.
  */
 void ane_fw_programs_free(struct ane_fw *fw)
 {
 	s32 i;
+
+	for (i = 0; i < ANE_FW_NUM_REQS; i++) {
+		struct ane_fw_req *r = &fw->reqs[i];
+
+		if (!r->tdb)
+			continue;
+		/* the engine leaves the queue before its block goes */
+		ane_hw_write32(fw->hw, ANE_BANK_ANE,
+			       ANE_REG_Q_ENABLE(r->hw_queue), 0);
+		ane_fw_program_release(fw, r);
+	}
 
 	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
 		if (fw->programs[i].valid || fw->programs[i].img)
@@ -342,48 +300,9 @@ void ane_fw_programs_free(struct ane_fw *fw)
 
 /* ------------------------------------------------------------- execution */
 
-/*
- * The engine's DMA: a rebased operand back to its bar's device address
- * (runtime - mappedBase + dvaBase), moved through the DART on the bar's
- * stream a bounded burst at a time.
- */
-static int ane_fw_engine_dma(struct ane_fw_run *x,
-			     const struct ane_fw_operand *o, void *buf,
-			     size_t len, bool write)
-{
-	const struct ane_aperture_cfg *ap = &x->ap[o->bar];
-	u64 off, iova;
-	size_t done, n;
-
-	if (o->runtime < ap->mapped_base)
-		return ANE_FW_ST_INVALID;
-	off = o->runtime - ap->mapped_base;
-	if (off >= ap->region_size || len > ap->region_size - off)
-		return ANE_FW_ST_INVALID;
-	iova = ap->dva_base + off;
-	for (done = 0; done < len; done += n) {
-		n = min_t(size_t, len - done, ANE_FW_DMA_BURST);
-		if (ane_hw_dma(x->fw->hw, x->sid[o->bar], iova + done,
-			       (u8 *)buf + done, n, write))
-			return ANE_FW_ST_FAULT;
-		cond_resched();
-	}
-	return ANE_FW_ST_OK;
-}
-
-/* Between tasks and chunks: the deadline, and a halt of the controller. */
-static int ane_fw_run_stop(struct ane_fw_run *x)
-{
-	if (ane_fw_should_halt(x->fw))
-		return ANE_FW_ST_RESET;
-	if (ane_fw_now(x->fw) > x->deadline)
-		return ANE_FW_ST_TIMEOUT;
-	return ANE_FW_ST_OK;
-}
-
-/* The call's custom bars, by image slot. */
-static int ane_fw_run_bars(struct ane_fw_run *x, const struct ane_fw_req *r,
-			   u32 mapped_base)
+/* The call's custom bars, by image slot, into the block's bar table. */
+static int ane_fw_tdb_bars(struct ane_tdb_hdr *h, struct ane_aperture_cfg *ap,
+			   const struct ane_fw_req *r, u32 mapped_base)
 {
 	u32 i;
 
@@ -391,11 +310,12 @@ static int ane_fw_run_bars(struct ane_fw_run *x, const struct ane_fw_req *r,
 		const struct ane_fw_bar *b = &r->bars[i];
 
 		if (b->bar_id >= ANE_IMG_MAX_BARS || b->sid >= ANE_FW_NUM_STREAMS ||
-		    x->have & BIT(b->bar_id))
+		    h->bars_valid & BIT(b->bar_id))
 			return ANE_FW_ST_INVALID;
-		x->have |= BIT(b->bar_id);
-		x->sid[b->bar_id] = b->sid;
-		x->ap[b->bar_id] = (struct ane_aperture_cfg){
+		h->bars_valid |= BIT(b->bar_id);
+		h->bar[b->bar_id] = (struct ane_tdb_bar){
+			.dva = b->value, .size = b->buf_size, .sid = b->sid };
+		ap[b->bar_id] = (struct ane_aperture_cfg){
 			.dva_base = b->value, .region_size = b->buf_size,
 			.mapped_base = mapped_base };
 	}
@@ -403,204 +323,70 @@ static int ane_fw_run_bars(struct ane_fw_run *x, const struct ane_fw_req *r,
 }
 
 /*
- * Bind every operand of the procedure before any task runs: the record's
- * task and bar exist, the call provides the bar with at least the image's
- * size, and the operand rebases into the aperture.
+ * Bind every operand of the procedure before the engine sees it: the
+ * record's task and bar exist, the call provides the bar with at least
+ * the image's size, and the operand rebases into the aperture.
  */
-static int ane_fw_run_bind(struct ane_fw_run *x)
+static int ane_fw_tdb_bind(struct ane_tdb_hdr *h, struct ane_tdb_task *tasks,
+			   const struct ane_aperture_cfg *ap,
+			   const struct ane_fw_prog_image *img,
+			   const struct ane_img_procedure *pr)
 {
-	const struct ane_img_procedure *pr = x->proc;
 	u32 k;
 
 	for (k = 0; k < pr->num_rws; k++) {
-		const struct ane_img_rw *rw = &x->img->rws[pr->first_rw + k];
+		const struct ane_img_rw *rw = &img->rws[pr->first_rw + k];
 		const struct ane_img_bar *ib;
-		struct ane_fw_operand *o;
+		struct ane_tdb_operand *o;
 		u64 off, len;
 		u32 runtime;
 
 		if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds ||
-		    rw->reg >= ANE_FW_OPERANDS || rw->bar >= ANE_IMG_MAX_BARS)
+		    rw->reg >= ANE_TDB_OPERANDS || rw->bar >= ANE_IMG_MAX_BARS)
 			return ANE_FW_ST_INVALID;
-		ib = x->img->slot[rw->bar];
-		if (!ib || !(x->have & BIT(rw->bar)) ||
-		    x->ap[rw->bar].region_size < ib->size)
+		ib = img->slot[rw->bar];
+		if (!ib || !(h->bars_valid & BIT(rw->bar)) ||
+		    ap[rw->bar].region_size < ib->size)
 			return ANE_FW_ST_INVALID;
-		o = &x->ops[rw->td - pr->first_td][rw->reg];
+		o = &tasks[rw->td - pr->first_td].op[rw->reg];
 		off = (u64)rw->offset_hi << 32 | rw->offset_lo;
 		len = (u64)rw->length_hi << 32 | rw->length_lo;
 		if (o->set || !len || off >= ib->size || len > ib->size - off)
 			return ANE_FW_ST_INVALID;
-		if (ane_rebase(&x->ap[rw->bar], x->ap[rw->bar].dva_base + off,
-			       len, &runtime))
+		if (ane_rebase(&ap[rw->bar], ap[rw->bar].dva_base + off, len,
+			       &runtime))
 			return ANE_FW_ST_INVALID;
-		*o = (struct ane_fw_operand){ .set = true, .bar = rw->bar,
-					      .runtime = runtime, .len = len };
+		*o = (struct ane_tdb_operand){ .set = 1, .bar = rw->bar,
+					       .runtime = runtime, .len = len };
 	}
 	return ANE_FW_ST_OK;
-}
-
-static void ane_fw_run_release(struct ane_fw_run *x)
-{
-	u32 k;
-
-	for (k = 0; k < ANE_FW_OPERANDS; k++) {
-		ane_fw_mem_free(x->fw, x->buf[k], x->len[k]);
-		x->buf[k] = NULL;
-		x->len[k] = 0;
-	}
-	ane_fw_mem_free(x->fw, x->work, x->work_len);
-	x->work = NULL;
-	x->work_len = 0;
-}
-
-/* Bytes of a dense fp16 tensor of @dim, 0 if it overflows. */
-static u64 ane_fw_dense_bytes(const u32 *dim)
-{
-	u64 n = 2;
-	u32 i;
-
-	for (i = 0; i < ANE_NDIM; i++)
-		if (check_mul_overflow(n, (u64)dim[i], &n))
-			return 0;
-	return n;
-}
-
-/*
- * The operation, chunk by chunk, as ane_fw_engine_run() runs it, with the
- * deadline and a halt checked between chunks, on the instruction set
- * picked at boot (ane_fw_engine_init()); counted per instruction set.
- */
-static int ane_fw_run_op(struct ane_fw_run *x, const struct ane_op_desc *d)
-{
-	u32 isa = ane_math_get_isa();
-	u64 i, n;
-	int st;
-
-	if (ane_fw_engine_errno(ane_op_validate(d)))
-		return ANE_FW_ST_INVALID;
-	if (!kernel_fpu_available())
-		return ANE_FW_ST_UNSUPPORTED;
-	n = ane_op_chunks(d);
-	for (i = 0; i < n; i++) {
-		if (i) {
-			st = ane_fw_run_stop(x);
-			if (st)
-				return st;
-		}
-		kernel_fpu_begin();
-		st = ane_op_run(d, i);
-		kernel_fpu_end();
-		if (st)
-			return ANE_FW_ST_INVALID;
-		cond_resched();
-	}
-	if (isa < ANE_FW_ENGINE_ISAS)
-		x->fw->engine_ops[isa]++;
-	return ANE_FW_ST_OK;
-}
-
-/* One task: decode, stage the sources, run, write the destination back. */
-static int ane_fw_run_task(struct ane_fw_run *x, u32 i)
-{
-	const struct ane_fw_operand *ops = x->ops[i];
-	struct ane_tensor *t[ANE_FW_OPERANDS];
-	u64 bytes[ANE_FW_OPERANDS] = { };
-	struct ane_op_desc d;
-	u64 total = 0, ws;
-	u32 k;
-	int st;
-
-	if (ane_image_td_desc(&x->img->tds[x->proc->first_td + i], &d))
-		return ANE_FW_ST_INVALID;
-	for (k = 0; k < ANE_FW_OPERANDS; k++)
-		t[k] = ane_td_operand(&d, k);
-
-	/* What the task stages, within the cap, before anything moves. */
-	for (k = 0; k < ANE_FW_OPERANDS; k++) {
-		const u32 *dim = t[k]->dim;
-		bool present = dim[0] | dim[1] | dim[2] | dim[3];
-
-		if (present != ops[k].set)
-			return ANE_FW_ST_INVALID;
-		if (!present)
-			continue;
-		/* The engine reaches exactly the dense extent; stage that. */
-		bytes[k] = ane_fw_dense_bytes(dim);
-		if (!bytes[k] || bytes[k] > ops[k].len)
-			return ANE_FW_ST_INVALID;
-		if (bytes[k] > ANE_FW_STAGE_MAX - total)
-			return ANE_FW_ST_TOO_BIG;
-		total += bytes[k];
-	}
-
-	for (k = 0; k < ANE_FW_OPERANDS; k++) {
-		const u32 *dim = t[k]->dim;
-
-		if (!bytes[k])
-			continue;
-		x->buf[k] = ane_fw_mem_alloc(x->fw, bytes[k],
-					     k == ANE_TD_REG_DST);
-		if (!x->buf[k])
-			return ANE_FW_ST_NOMEM;
-		x->len[k] = bytes[k];
-		if (k != ANE_TD_REG_DST) {
-			st = ane_fw_engine_dma(x, &ops[k], x->buf[k], bytes[k],
-					       false);
-			if (st)
-				return st;
-		}
-		ane_tensor_dense(t[k], x->buf[k], dim[0], dim[1], dim[2],
-				 dim[3]);
-	}
-
-	d.chunk_work = ANE_FW_CHUNK_WORK;
-	if (ane_fw_engine_errno(ane_op_workspace_size(&d, &ws)))
-		return ANE_FW_ST_INVALID;
-	if (ws) {
-		if (ws + ANE_MATH_WORK_ALIGN > ANE_FW_STAGE_MAX - total)
-			return ANE_FW_ST_TOO_BIG;
-		x->work_len = ws + ANE_MATH_WORK_ALIGN;
-		x->work = ane_fw_mem_alloc(x->fw, x->work_len, false);
-		if (!x->work)
-			return ANE_FW_ST_NOMEM;
-		total += x->work_len;
-		d.work = PTR_ALIGN(x->work, ANE_MATH_WORK_ALIGN);
-		d.work_size = ws;
-	}
-	x->fw->stage_peak = max(x->fw->stage_peak, total);
-
-	st = ane_fw_run_op(x, &d);
-	if (st)
-		return st;
-	return ane_fw_engine_dma(x, &ops[ANE_TD_REG_DST], x->buf[ANE_TD_REG_DST],
-				 x->len[ANE_TD_REG_DST], true);
 }
 
 /**
- * ane_fw_program_exec() - run a request's procedure on the engine
+ * ane_fw_program_prepare() - build a request's task-descriptor block
  * @fw: the firmware, the loop in EXEC.
- * @r: the request, dispatched; @r->t_start set.
- * @deadline_ns: time it may take from @r->t_start.
+ * @r: the request, dispatched.
  *
- * Tasks run in order; the first failure ends the request and the rest of
- * the procedure does not run.  A program without an image, and a chaining
- * trigger, compute nothing.
+ * The block (firmware/spec/ane_tdb.h) holds the call's bar table and the
+ * procedure's tasks with their operand registers bound and rebased; it
+ * is firmware memory the engine reads on its controller port, freed by
+ * ane_fw_program_release() once the engine has left the queue.  A
+ * program without an image, and a chaining trigger, compute nothing:
+ * they get no block (@r->tdb stays NULL) and run empty on the engine.
  *
  * Return: %ANE_FW_ST_OK; %ANE_FW_ST_NOENT if the program was unloaded
  * since the request was queued; %ANE_FW_ST_INVALID for a bar the call
- * does not provide (or provides too small), a binding or task the engine
- * refuses; %ANE_FW_ST_FAULT for a DART fault on the engine's DMA;
- * %ANE_FW_ST_TIMEOUT past the deadline; %ANE_FW_ST_TOO_BIG when a task's
- * operands and workspace exceed %ANE_FW_STAGE_MAX; %ANE_FW_ST_NOMEM;
- * %ANE_FW_ST_UNSUPPORTED without a usable FPU; %ANE_FW_ST_RESET when the
- * controller is being halted.
+ * does not provide (or provides too small), or a binding refused;
+ * %ANE_FW_ST_NOMEM.
  */
-int ane_fw_program_exec(struct ane_fw *fw, struct ane_fw_req *r,
-			u64 deadline_ns)
+int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
 {
+	struct ane_aperture_cfg ap[ANE_IMG_MAX_BARS];
+	const struct ane_img_procedure *pr;
 	const struct ane_fw_program *p;
-	struct ane_fw_run *x;
+	struct ane_tdb_task *tasks;
+	struct ane_tdb_hdr *h;
+	size_t bytes;
 	u32 i;
 	int st;
 
@@ -613,34 +399,38 @@ int ane_fw_program_exec(struct ane_fw *fw, struct ane_fw_req *r,
 		return ANE_FW_ST_OK;
 	if (r->hdr.procedure_id >= p->img->hdr.num_procedures)
 		return ANE_FW_ST_INVALID;
+	pr = &p->img->procs[r->hdr.procedure_id];
 
-	/* @ap and @sid are read only for the bars in @have: left unzeroed. */
-	x = ane_fw_mem_alloc(fw, sizeof(*x), false);
-	if (!x)
+	/* num_tds <= ANE_IMG_MAX_TDS: about 1 MB at most */
+	bytes = sizeof(*h) + (size_t)pr->num_tds * sizeof(*tasks);
+	h = ane_fw_mem_alloc(fw, bytes, true);
+	if (!h)
 		return ANE_FW_ST_NOMEM;
-	memset((u8 *)x + offsetof(struct ane_fw_run, have), 0,
-	       sizeof(*x) - offsetof(struct ane_fw_run, have));
-	x->fw = fw;
-	x->img = p->img;
-	x->proc = &p->img->procs[r->hdr.procedure_id];
-	x->deadline = r->t_start + deadline_ns;
-	x->ops_bytes = x->proc->num_tds * sizeof(*x->ops);
-	x->ops = ane_fw_mem_alloc(fw, x->ops_bytes, true);
-	if (!x->ops) {
-		st = ANE_FW_ST_NOMEM;
-		goto out;
-	}
-	st = ane_fw_run_bars(x, r, p->mapped_base);
+	tasks = (void *)(h + 1);
+	h->magic = ANE_TDB_MAGIC;
+	h->num_tasks = pr->num_tds;
+	for (i = 0; i < pr->num_tds; i++)
+		tasks[i].td = p->img->tds[pr->first_td + i];
+	st = ane_fw_tdb_bars(h, ap, r, p->mapped_base);
 	if (!st)
-		st = ane_fw_run_bind(x);
-	for (i = 0; !st && i < x->proc->num_tds; i++) {
-		st = ane_fw_run_stop(x);
-		if (!st)
-			st = ane_fw_run_task(x, i);
-		ane_fw_run_release(x);
+		st = ane_fw_tdb_bind(h, tasks, ap, p->img, pr);
+	if (st) {
+		ane_fw_mem_free(fw, h, bytes);
+		return st;
 	}
-out:
-	ane_fw_mem_free(fw, x->ops, x->ops_bytes);
-	ane_fw_mem_free(fw, x, sizeof(*x));
-	return st;
+	r->tdb = h;
+	r->tdb_bytes = bytes;
+	return ANE_FW_ST_OK;
+}
+
+/**
+ * ane_fw_program_release() - free a request's task-descriptor block
+ * @fw: the firmware.
+ * @r: the request; its hardware queue no longer runs it.
+ */
+void ane_fw_program_release(struct ane_fw *fw, struct ane_fw_req *r)
+{
+	ane_fw_mem_free(fw, r->tdb, r->tdb_bytes);
+	r->tdb = NULL;
+	r->tdb_bytes = 0;
 }

@@ -50,7 +50,8 @@ static int ane_fw_status_snapshot(struct ane_fw *fw)
 	p->uptime_ns = ane_fw_now(fw);
 	p->engine_isa = fw->engine_isa;
 	for (i = 0; i < ANE_FW_ENGINE_ISAS; i++)
-		p->engine_ops[i] = fw->engine_ops[i];
+		p->engine_ops[i] = (u64)ane_fw_rd(fw, ANE_REG_ENG_OPS_HI(i)) << 32 |
+				   ane_fw_rd(fw, ANE_REG_ENG_OPS_LO(i));
 	ane_fw_fill_tasks(fw, p->tasks, ANE_FW_STATUS_TASKS, &p->ntasks);
 	p->npools = ANE_FW_NUM_POOLS;
 	for (i = 0; i < ANE_FW_NUM_POOLS; i++) {
@@ -371,6 +372,12 @@ static enum ane_fw_result ane_fw_ring_handle(struct ane_fw *fw,
 	}
 	if (ane_fw_ring_peek(fw, ch, &hdr, &seq))
 		return ANE_FW_DONE;
+	/* a call for a full priority level waits for the level to drain */
+	if (ch == ANE_FW_CH_IO && !ane_fw_exec_level_has_room(fw, &hdr)) {
+		t->state = ANE_FW_TASK_BLOCKED;
+		t->blocked_on = "priority level";
+		return ANE_FW_BLOCK;
+	}
 	log = ane_fw_cmd_log(fw, ch, seq, &hdr);
 
 	st = ane_fw_hdr_check(&hdr, fw->ring[ch].slot_size);

@@ -14,10 +14,10 @@
  *  - ANE_REG_HOST_IRQ: raises the host interrupt with the written bits;
  *    bits masked off in ANE_REG_HOST_IRQ_MASK are latched and delivered
  *    when unmasked; ANE_REG_HOST_IRQ_CLR clears latched bits.
- *  - ANE_REG_Q_DOORBELL(q): submits the queue's task-descriptor block to
- *    the engine; ANE_REG_Q_ENABLE(q) = 0 aborts a busy queue.  The engine
- *    reports completion in ANE_REG_ENG_IRQ (W1C) and on the CPU's
- *    interrupt line (ANE_CPU_IRQ_ENGINE).
+ *  - the queue block and the ENG_* registers are the neural engine's
+ *    (ane_engine.c): it runs the queues in its own thread and raises the
+ *    CPU's engine interrupt line (ANE_CPU_IRQ_ENGINE) through
+ *    ane_hw_engine_irq().  Its reset follows the CPU's.
  *  - the PTD bank is the DART's register window.
  *
  * Copyright (C) 2026 The ane authors
@@ -35,6 +35,7 @@
 #include <kunit/visibility.h>
 
 #include "driver/ane_dart.h"
+#include "ane_engine.h"
 #include "ane_hw.h"
 
 /**
@@ -54,6 +55,7 @@
  * @cpu_lock: serializes reset release and assertion; protects @thread.
  *	Outside @lock.
  * @thread: the CPU thread while out of reset.
+ * @engine: the neural engine.
  * @test_mem: KUnit: identity-mapped memory standing in for the DART.
  * @test_base: device address of @test_mem.
  * @test_size: its size.
@@ -74,6 +76,8 @@ struct ane_hw {
 
 	struct mutex cpu_lock;		/* reset release/assert, @thread */
 	struct task_struct *thread;
+
+	struct ane_engine *engine;
 
 	void *test_mem;
 	u64 test_base;
@@ -99,6 +103,8 @@ u32 ane_hw_read32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off)
 		return ~0u;
 	if (bank == ANE_BANK_PTD)
 		return hw->dart ? ane_dart_reg_read(hw->dart, off) : 0;
+	if (bank == ANE_BANK_ANE && ane_engine_owns(off))
+		return ane_engine_read(hw->engine, off);
 
 	spin_lock_irqsave(&hw->lock, flags);
 	val = *ane_hw_reg(hw, bank, off);
@@ -160,28 +166,6 @@ out:
 	mutex_unlock(&hw->cpu_lock);
 }
 
-/*
- * The engine's reset, part of the controller's: every task queue vacant
- * and disabled, no completion pending, and the injected faults (a hung
- * queue, an abort that does not clear) gone -- a hang is a state of the
- * engine that its reset ends, so no firmware boots onto a busy queue.
- * Called under @lock.
- */
-static void ane_hw_engine_reset_locked(struct ane_hw *hw)
-{
-	u32 q;
-
-	lockdep_assert_held(&hw->lock);
-	for (q = 0; q < ANE_NUM_HW_QUEUES; q++) {
-		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q)) = ANE_Q_VACANT;
-		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_ENABLE(q)) = 0;
-		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_DOORBELL(q)) = 0;
-	}
-	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_IRQ) = 0;
-	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_HANG) = 0;
-	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_ABORT_STUCK) = 0;
-}
-
 static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 {
 	mutex_lock(&hw->cpu_lock);
@@ -189,6 +173,8 @@ static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = 0;
 	hw->cpu_running = false;
 	spin_unlock_irq(&hw->lock);
+	/* the engine stops first: nothing it uses is freed under it */
+	ane_engine_reset_assert(hw->engine);
 	if (hw->thread) {
 		hw->image->cpu->halt(hw, hw->sram);
 		kthread_stop(hw->thread);
@@ -196,45 +182,23 @@ static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 	}
 	spin_lock_irq(&hw->lock);
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
-	/* the CPU is stopped: nothing submits to the engine any more */
-	ane_hw_engine_reset_locked(hw);
 	spin_unlock_irq(&hw->lock);
+	/* the CPU is stopped: nothing submits to the engine any more */
+	ane_engine_reset_deassert(hw->engine);
 	mutex_unlock(&hw->cpu_lock);
 }
 
-/* The engine takes a submission: done at once unless made to hang. */
-static void ane_hw_engine_submit(struct ane_hw *hw, u32 q)
+/* The engine's interrupt line into the CPU, while it runs. */
+static void ane_hw_engine_irq(struct ane_hw *hw)
 {
 	unsigned long flags;
-	bool irq = false;
-	u32 *status;
+	bool running;
 
 	spin_lock_irqsave(&hw->lock, flags);
-	status = ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q));
-	if (*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_ENABLE(q)) & 1) {
-		if (*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_HANG) & BIT(q)) {
-			*status = ANE_Q_BUSY;
-		} else {
-			*status = ANE_Q_VACANT | ANE_Q_DONE;
-			*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_IRQ) |= BIT(q);
-			irq = hw->cpu_running;
-		}
-	}
+	running = hw->cpu_running;
 	spin_unlock_irqrestore(&hw->lock, flags);
-	if (irq)
+	if (running)
 		hw->image->cpu->doorbell(hw, hw->sram, ANE_CPU_IRQ_ENGINE);
-}
-
-/* Disabling a busy queue aborts it, unless the abort is made to fail. */
-static void ane_hw_engine_enable_locked(struct ane_hw *hw, u32 q, u32 val)
-{
-	u32 *status = ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q));
-
-	if (!(val & 1) && (*status & ANE_Q_BUSY) &&
-	    !(*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_ENG_ABORT_STUCK) & BIT(q)))
-		*status = ANE_Q_VACANT | ANE_Q_ABORTED;
-	if ((val & 1) && !(*status & ANE_Q_BUSY))
-		*status = ANE_Q_VACANT;
 }
 
 static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
@@ -253,16 +217,8 @@ static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
 	case ANE_REG_CHIP_REV:
 		return;		/* read-only */
 	}
-	if (off >= ANE_REG_Q_DOORBELL(0) &&
-	    off < ANE_REG_Q_DOORBELL(ANE_NUM_HW_QUEUES) &&
-	    !((off - ANE_REG_Q_DOORBELL(0)) % ANE_QUEUE_STRIDE)) {
-		u32 q = (off - ANE_REG_Q_DOORBELL(0)) / ANE_QUEUE_STRIDE;
-
-		spin_lock_irqsave(&hw->lock, flags);
-		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
-		spin_unlock_irqrestore(&hw->lock, flags);
-		if (val)
-			ane_hw_engine_submit(hw, q);
+	if (ane_engine_owns(off)) {
+		ane_engine_write(hw->engine, off, val);
 		return;
 	}
 
@@ -291,17 +247,7 @@ static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
 		hw->host_latched &= ~val;
 		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ) = hw->host_latched;
 		break;
-	case ANE_REG_ENG_IRQ:
-		*ane_hw_reg(hw, ANE_BANK_ANE, off) &= ~val;
-		break;
 	default:
-		if (off >= ANE_REG_Q_ENABLE(0) &&
-		    off < ANE_REG_Q_ENABLE(ANE_NUM_HW_QUEUES) &&
-		    !((off - ANE_REG_Q_ENABLE(0)) % ANE_QUEUE_STRIDE)) {
-			u32 q = (off - ANE_REG_Q_ENABLE(0)) / ANE_QUEUE_STRIDE;
-
-			ane_hw_engine_enable_locked(hw, q, val);
-		}
 		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
 		break;
 	}
@@ -380,7 +326,6 @@ struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
 {
 	struct ane_hw *hw;
 	int b;
-	u32 q;
 
 	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
 	if (!hw)
@@ -410,8 +355,11 @@ struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
 
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CHIP_REV) = ANE_CHIP_REV_H13G;
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
-	for (q = 0; q < ANE_NUM_HW_QUEUES; q++)
-		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q)) = ANE_Q_VACANT;
+	hw->engine = ane_engine_create(hw, dev_name(dev), ane_hw_engine_irq);
+	if (IS_ERR(hw->engine)) {
+		hw->engine = NULL;
+		goto err;
+	}
 	return hw;
 
 err:
@@ -431,6 +379,7 @@ void ane_hw_destroy(struct ane_hw *hw)
 		return;
 	if (hw->regs[ANE_BANK_ANE])
 		ane_hw_cpu_assert_reset(hw);
+	ane_engine_destroy(hw->engine);
 	vfree(hw->sram);
 	for (b = 0; b < ANE_NUM_BANKS; b++)
 		vfree(hw->regs[b]);

@@ -57,6 +57,27 @@ enum ane_hw_bank {
 #define ANE_REG_Q_STATUS(q)	(0x2500c + (q) * ANE_QUEUE_STRIDE)
 #define ANE_REG_Q_BAR(q, i)	(0x250a0 + (q) * ANE_QUEUE_STRIDE + 4 * (i))
 #define ANE_NUM_HW_QUEUES	8
+#define ANE_NUM_Q_BARS		32	/* Q_BAR(q, 0..31) */
+/*
+ * This emulation's additions to the queue block (free words of Table
+ * 29.7): where the queue's task-descriptor block is, on which port the
+ * engine reads it, and why a queue stopped.  The block's layout is
+ * firmware/spec/ane_tdb.h; Documentation/accel/ane/engine.rst, "The
+ * engine model", is the programming guide.
+ */
+#define ANE_REG_Q_TD_LO(q)	(0x25010 + (q) * ANE_QUEUE_STRIDE) /* block address */
+#define ANE_REG_Q_TD_HI(q)	(0x25014 + (q) * ANE_QUEUE_STRIDE)
+#define ANE_REG_Q_TD_SID(q)	(0x25018 + (q) * ANE_QUEUE_STRIDE) /* its stream */
+#define ANE_REG_Q_ERROR(q)	(0x2501c + (q) * ANE_QUEUE_STRIDE) /* ANE_ENG_E_* */
+/* Q_TD_SID: the controller's own memory, not a DART stream. */
+#define  ANE_ENG_SID_CTRL	0x100
+/* Q_ERROR: why a queue ended with ANE_Q_FAULT (0 otherwise). */
+#define  ANE_ENG_E_NONE		0
+#define  ANE_ENG_E_INVALID	1	/* a descriptor or binding refused */
+#define  ANE_ENG_E_DMA		2	/* a DART fault on the engine's DMA */
+#define  ANE_ENG_E_TOO_BIG	3	/* staging cap exceeded */
+#define  ANE_ENG_E_NOMEM	4	/* no staging memory */
+#define  ANE_ENG_E_NOFPU	5	/* no FPU the engine can use */
 
 /*
  * Emulation-side registers of the ANE bank (this emulation's offsets, next
@@ -67,6 +88,12 @@ enum ane_hw_bank {
 #define ANE_REG_ENG_HANG	0x1504	/* fault injection: queues that hang (reset clears) */
 #define ANE_REG_ENG_ABORT_STUCK	0x1508	/* fault injection: aborts that fail (reset clears) */
 #define ANE_REG_ENG_LATENCY_NS	0x150c	/* emulated time per submission */
+#define ANE_REG_ENG_ISA		0x1510	/* read-only: ANE_FW_ENGINE_ISA_* in use */
+#define ANE_REG_ENG_STAGE_PEAK	0x1514	/* read-only: most bytes one task staged */
+/* read-only: operations completed on each instruction set since reset */
+#define ANE_REG_ENG_OPS_LO(i)	(0x1520 + 8 * (i))
+#define ANE_REG_ENG_OPS_HI(i)	(0x1524 + 8 * (i))
+#define ANE_ENG_NUM_ISAS	2
 /* The engine's interrupt line into the CPU, delivered as a doorbell bit. */
 #define ANE_CPU_IRQ_ENGINE	0x80000000u
 /* ANE_REG_Q_STATUS bits */
@@ -74,5 +101,6 @@ enum ane_hw_bank {
 #define  ANE_Q_BUSY		0x2
 #define  ANE_Q_DONE		0x4
 #define  ANE_Q_ABORTED		0x8
+#define  ANE_Q_FAULT		0x10	/* ended on an error: see Q_ERROR */
 
 #endif /* __ANE_REGS_H__ */

@@ -19,7 +19,7 @@
 #include <asm/cpufeature.h>
 #endif
 
-#include "firmware/ane_fw_engine.h"
+#include "firmware/hw/ane_engine.h"
 
 /* fp16 of a small integer, exactly (|v| < 2048). */
 static u16 h(int v)
@@ -65,7 +65,7 @@ static void run(struct kunit *test, struct ane_op_desc *d)
 		KUNIT_ASSERT_NOT_NULL(test, d->work);
 		d->work_size = wsize;
 	}
-	KUNIT_ASSERT_EQ(test, ane_fw_engine_run(d), 0);
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(d), 0);
 }
 
 static void ane_engine_matmul_runs_in_fpu_sections(struct kunit *test)
@@ -244,15 +244,15 @@ static void ane_engine_refuses_bad_descriptors_before_running(struct kunit *test
 	ane_tensor_dense(&d.src[0], a, 1, 1, 2, 3);
 	ane_tensor_dense(&d.src[1], a, 1, 1, 2, 3);	/* K mismatch */
 	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 2);
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_run(&d), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
 
 	ane_tensor_dense(&d.src[1], a, 1, 1, 3, 2);
 	d.dst.size = 2;					/* buffer too small */
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_run(&d), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -ENOSPC);
 
 	d.op = ANE_OP_COUNT;
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_run(&d), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_errno(-ANE_MATH_EOVERFLOW), -EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ane_engine_errno(-ANE_MATH_EOVERFLOW), -EOVERFLOW);
 }
 
 /* ------------------------------------------------ instruction sets */
@@ -272,7 +272,7 @@ static u32 widest_isa(void)
 /* Put the boot-time choice back after a test that forced another. */
 static void restore_isa(void *unused)
 {
-	ane_fw_engine_init();
+	ane_engine_isa_init();
 }
 
 /*
@@ -288,20 +288,20 @@ static void ane_engine_init_picks_the_widest_isa(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
 	KUNIT_ASSERT_EQ(test, ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_widest_isa(), want);
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_init(), want);
+	KUNIT_EXPECT_EQ(test, ane_engine_widest_isa(), want);
+	KUNIT_EXPECT_EQ(test, ane_engine_isa_init(), want);
 	KUNIT_EXPECT_EQ(test, ane_math_get_isa(), want);
 	/* again: the same choice, nothing changes */
-	KUNIT_EXPECT_EQ(test, ane_fw_engine_init(), want);
-	kunit_info(test, "engine isa: %s\n", ane_fw_engine_isa_name(want));
+	KUNIT_EXPECT_EQ(test, ane_engine_isa_init(), want);
+	kunit_info(test, "engine isa: %s\n", ane_engine_isa_name(want));
 	ane_tensor_dense(&d.src[0], buf(test, a, 2), 1, 1, 1, 2);
 	ane_tensor_dense(&d.src[1], buf(test, b, 2), 1, 1, 2, 1);
 	ane_tensor_dense(&d.dst, dst, 1, 1, 1, 1);
 	run(test, &d);
 	expect_values(test, dst, c, 1);
 	KUNIT_EXPECT_EQ(test, ane_math_get_isa(), want);
-	KUNIT_EXPECT_STREQ(test, ane_fw_engine_isa_name(ANE_MATH_ISA_SSE2), "sse2");
-	KUNIT_EXPECT_STREQ(test, ane_fw_engine_isa_name(ANE_MATH_ISA_AVX2_FMA),
+	KUNIT_EXPECT_STREQ(test, ane_engine_isa_name(ANE_MATH_ISA_SSE2), "sse2");
+	KUNIT_EXPECT_STREQ(test, ane_engine_isa_name(ANE_MATH_ISA_AVX2_FMA),
 			   "avx2+fma+f16c");
 }
 
@@ -548,7 +548,7 @@ static void ane_engine_conv_ieee_specials(struct kunit *test)
 
 static int ane_engine_suite_init(struct kunit_suite *suite)
 {
-	ane_fw_engine_init();	/* as the firmware does at boot */
+	ane_engine_isa_init();	/* as the engine does at reset */
 	return 0;
 }
 

@@ -7,7 +7,8 @@
  * matmul + relu program computes through DART-mapped buffers; a missing
  * or short bar, a DART fault, an image refused at LOAD_PROGRAM, the
  * aperture base moving per load, the deadline inside a procedure, and the
- * firmware's memory coming back at unload and at reset.
+ * firmware's memory coming back at unload and at reset, and the firmware
+ * accepting commands while the engine computes.
  *
  * fp16 values are written as bit patterns of small integers: no floating
  * point here.
@@ -17,6 +18,7 @@
 
 #include <kunit/device.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -29,6 +31,7 @@
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
 #include "driver/ane_fw_host.h"
+#include "firmware/hw/ane_engine.h"
 #include "firmware/hw/ane_hw.h"
 #include "firmware/ane_fw.h"
 #include "firmware/engine/ane_math.h"
@@ -127,6 +130,12 @@ static struct ex_buf *ex_buf_new(struct kunit *test, struct ane_dart_ctx *ctx,
 static struct ane_fw *ex_fw(struct ex_env *e)
 {
 	return ane_hw_test_sram(e->h->hw);
+}
+
+/* The most bytes one task staged on the engine. */
+static u32 ex_stage_peak(struct ex_env *e)
+{
+	return ane_hw_read32(e->h->hw, ANE_BANK_ANE, ANE_REG_ENG_STAGE_PEAK);
 }
 
 static int ex_init(struct kunit *test)
@@ -239,12 +248,12 @@ static int ex_load(struct kunit *test, s32 slot, u32 proc_nbr, u64 iova,
  * Send a procedure call with @nbars custom bars: on BUF_H2T as the
  * control command 0x41, on IO as 0x20c (0x204 without bars).
  */
-static int ex_call_send(struct kunit *test, u32 chan, s32 prog, s32 proc,
-			const struct ane_fw_bar *bars, u32 nbars,
-			struct ane_fw_hreq *rq)
+static int ex_call_send_prio(struct kunit *test, u32 chan, s32 prog,
+			     s32 proc, const struct ane_fw_bar *bars,
+			     u32 nbars, u32 prio, struct ane_fw_hreq *rq)
 {
 	struct ex_env *e = test->priv;
-	struct ane_fw_cmd_hdr hdr = { .priority = EX_PRIO, .program_id = prog,
+	struct ane_fw_cmd_hdr hdr = { .priority = prio, .program_id = prog,
 				      .process_id = proc };
 	struct ane_fw_proc_call *pc;
 	u8 *body;
@@ -273,6 +282,14 @@ static int ex_call_send(struct kunit *test, u32 chan, s32 prog, s32 proc,
 	else
 		hdr.id = ANE_CTL_PROCEDURE_CALL;
 	return ane_fw_host_send(e->h, rq, chan, &hdr, body);
+}
+
+static int ex_call_send(struct kunit *test, u32 chan, s32 prog, s32 proc,
+			const struct ane_fw_bar *bars, u32 nbars,
+			struct ane_fw_hreq *rq)
+{
+	return ex_call_send_prio(test, chan, prog, proc, bars, nbars, EX_PRIO,
+				 rq);
 }
 
 static int ex_call(struct kunit *test, u32 chan, s32 prog, s32 proc,
@@ -464,8 +481,8 @@ static void ane_fw_exec_matmul_relu_through_the_dart(struct kunit *test)
 	mm_expect(test, m.out->va, mm_out);
 	/* nothing staged is left behind */
 	KUNIT_EXPECT_EQ(test, fw->mem_allocs, 1);
-	KUNIT_EXPECT_GT(test, fw->stage_peak, 0);
-	KUNIT_EXPECT_LE(test, fw->stage_peak, ANE_FW_STAGE_MAX);
+	KUNIT_EXPECT_GT(test, ex_stage_peak(e), 0);
+	KUNIT_EXPECT_LE(test, ex_stage_peak(e), ANE_ENGINE_STAGE_MAX);
 
 	/* and the execution-loop channel's 0x20c, bars in any order */
 	memset(m.out->va, 0, 8);
@@ -824,8 +841,8 @@ static void ane_fw_exec_staging_is_capped(struct kunit *test)
 	s32 st = -1;
 	int ret;
 
-	static_assert(BIG_BYTES <= ANE_FW_STAGE_MAX);
-	static_assert(2 * BIG_BYTES > ANE_FW_STAGE_MAX);
+	static_assert(BIG_BYTES <= ANE_ENGINE_STAGE_MAX);
+	static_assert(2 * BIG_BYTES > ANE_ENGINE_STAGE_MAX);
 	img = ex_buf_new(test, e->dart->base, LONG_SIZE, ANE_USAGE_PROGRAM);
 	buf = ex_buf_new(test, e->iso, ANE_DART_PAGE_SIZE, ANE_USAGE_INPUT);
 	h = img->va;
@@ -859,15 +876,96 @@ static void ane_fw_exec_staging_is_capped(struct kunit *test)
 				     NULL, 0), 0);
 
 	/* refused before anything is allocated or moved */
-	peak = ex_fw(e)->stage_peak;
+	peak = ex_stage_peak(e);
 	bars[0] = ex_bar(0, e->sid, buf->iova, BIG_BYTES);
 	bars[1] = ex_bar(1, e->sid, buf->iova + BIG_BYTES, BIG_BYTES);
 	ret = ex_call(test, ANE_FW_CH_IO, 11, 11, bars, 2, &st);
 	KUNIT_EXPECT_LT(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, st, ANE_FW_ST_TOO_BIG);
-	KUNIT_EXPECT_EQ(test, ex_fw(e)->stage_peak, peak);
+	KUNIT_EXPECT_EQ(test, ex_stage_peak(e), peak);
 	KUNIT_EXPECT_EQ(test, ex_fw(e)->mem_allocs, 1);
 	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+}
+
+/* Wait up to a second for hardware queue @q to be busy. */
+static bool ex_queue_busy(struct ex_env *e, u32 q)
+{
+	unsigned long end = jiffies + HZ;
+
+	do {
+		if (ane_hw_read32(e->h->hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q)) &
+		    ANE_Q_BUSY)
+			return true;
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/*
+ * The firmware goes on while the engine computes.  With every submission
+ * held 1.5 s on the engine (ENG_LATENCY_NS), a call is in flight on
+ * hardware queue 4; meanwhile the firmware answers a ping, answers a call
+ * it refuses at acceptance, refuses another on a free hardware queue at
+ * dispatch, and accepts a call at another priority and dispatches it to
+ * its own hardware queue -- all before the first call completes.  A
+ * firmware that computed in its own thread would answer none of them
+ * until the first call was done (and would not hold a queue busy for
+ * ENG_LATENCY_NS at all).
+ */
+static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit *test)
+{
+	struct ex_env *e = test->priv;
+	struct ane_fw_hreq *a, *c;
+	struct mm m;
+	s32 st = -1;
+
+	mm_setup(test, &m);
+	mm_load(test, &m, 4, 4);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	/* the engine runs one queue at a time: the last call waits 3 s */
+	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 10000), 0);
+	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_ENG_LATENCY_NS,
+		       1500 * NSEC_PER_MSEC);
+
+	KUNIT_ASSERT_EQ(test, ex_call_send(test, ANE_FW_CH_IO, 4, 4, m.bars, 4,
+					   a), 0);
+	KUNIT_EXPECT_TRUE(test, ex_queue_busy(e, EX_PRIO));
+	/* a control command is answered */
+	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a->done));
+	/* a call of a program nobody loaded is refused at once */
+	KUNIT_EXPECT_LT(test, ex_call(test, ANE_FW_CH_IO, 6, 6, m.bars, 4, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, st, ANE_FW_ST_NOENT);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a->done));
+	/*
+	 * a call without its weights bar, at another priority, is dispatched
+	 * to its free queue and refused there
+	 */
+	KUNIT_ASSERT_EQ(test, ex_call_send_prio(test, ANE_FW_CH_IO, 4, 4,
+						m.bars, 3, EX_PRIO + 1, c), 0);
+	KUNIT_EXPECT_EQ(test, ex_wait(c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, c->fw_status, ANE_FW_ST_INVALID);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a->done));
+	memset(c, 0, sizeof(*c));
+	/* a call at another priority is queued on its own hardware queue */
+	KUNIT_ASSERT_EQ(test, ex_call_send_prio(test, ANE_FW_CH_IO, 4, 4,
+						m.bars, 4, EX_PRIO + 1, c), 0);
+	KUNIT_EXPECT_TRUE(test, ex_queue_busy(e, EX_PRIO + 1));
+	KUNIT_EXPECT_FALSE(test, completion_done(&a->done));
+
+	/* then both complete, and compute */
+	KUNIT_EXPECT_EQ(test, ex_wait(a), 0);
+	KUNIT_EXPECT_EQ(test, ex_wait(c), 0);
+	mm_expect(test, m.out->va, mm_out);
+	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_ENG_LATENCY_NS, 0);
+	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "deadline",
+						 ANE_FW_DEADLINE_MS), 0);
+	KUNIT_EXPECT_EQ(test, ex_fw(e)->mem_allocs, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 }
 
 static struct kunit_case ane_fw_exec_cases[] = {
@@ -879,6 +977,7 @@ static struct kunit_case ane_fw_exec_cases[] = {
 	KUNIT_CASE(ane_fw_exec_corrupt_image_is_refused),
 	KUNIT_CASE_SLOW(ane_fw_exec_deadline_aborts_a_long_procedure),
 	KUNIT_CASE(ane_fw_exec_staging_is_capped),
+	KUNIT_CASE_SLOW(ane_fw_exec_firmware_goes_on_while_the_engine_computes),
 	{}
 };
 
