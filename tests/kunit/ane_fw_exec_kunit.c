@@ -22,6 +22,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/regmap.h>
 #include <linux/vmalloc.h>
 
 #include <drm/ane_accel.h>
@@ -29,7 +30,8 @@
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
 #include "driver/ane_fw_host.h"
-#include "firmware/hw/ane_hw.h"
+#include "firmware/hw/ane_board.h"
+#include "firmware/spec/ane_platform.h"
 #include "firmware/ane_fw.h"
 #include "firmware/engine/ane_math.h"
 
@@ -49,6 +51,9 @@ struct ex_buf {
 };
 
 struct ex_env {
+	struct ane_board *board;
+	struct regmap *regs[ANE_NUM_BANKS];
+	int dart_irq;
 	struct ane_device *adev;
 	struct ane_dart *dart;
 	struct ane_dart_ctx *iso;
@@ -124,9 +129,17 @@ static struct ex_buf *ex_buf_new(struct kunit *test, struct ane_dart_ctx *ctx,
 	return b;
 }
 
+static u32 ex_rd(struct ex_env *e, u32 off)
+{
+	unsigned int v = 0;
+
+	regmap_read(e->regs[ANE_BANK_ANE], off, &v);
+	return v;
+}
+
 static struct ane_fw *ex_fw(struct ex_env *e)
 {
-	return ane_hw_test_sram(e->h->hw);
+	return ane_board_kunit_sram(e->board);
 }
 
 static int ex_init(struct kunit *test)
@@ -143,13 +156,24 @@ static int ex_init(struct kunit *test)
 	dev = kunit_device_register(test, "ane-fw-exec-kunit");
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
+	e->board = ane_board_kunit_create(dev, true);
+	if (IS_ERR(e->board))
+		return PTR_ERR(e->board);
+	ret = ane_regmaps_init(dev, ane_board_kunit_pdata(e->board), e->regs);
+	if (ret)
+		return ret;
 	e->adev = kzalloc(sizeof(*e->adev), GFP_KERNEL);
 	if (!e->adev)
 		return -ENOMEM;
-	ret = ane_dart_init(e->adev);
+	ret = ane_dart_init(e->adev, e->regs[ANE_BANK_PTD]);
 	if (ret)
 		return ret;
 	e->dart = e->adev->dart;
+	ret = request_irq(ane_board_kunit_irq(e->board, ANE_IRQ_DART),
+			  ane_dart_irq, 0, "ane-fw-exec-kunit:dart", e->dart);
+	if (ret)
+		return ret;
+	e->dart_irq = ane_board_kunit_irq(e->board, ANE_IRQ_DART);
 	e->iso = ane_dart_ctx_create(e->dart);
 	if (IS_ERR(e->iso)) {
 		ret = PTR_ERR(e->iso);
@@ -173,7 +197,10 @@ static int ex_init(struct kunit *test)
 	e->h->shared_size = shared->size;
 	e->h->heap_iova = heap->iova;
 	e->h->heap_size = heap->size;
-	ret = ane_fw_host_setup(e->h, dev, e->dart, &e->state);
+	ret = ane_fw_host_setup(e->h, dev, e->regs,
+				ane_board_kunit_pdata(e->board)->boot_addr,
+				ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
+				&e->state);
 	if (ret)
 		return ret;
 	down_write(&e->h->gate);
@@ -189,9 +216,11 @@ static void ex_exit(struct kunit *test)
 
 	if (!e)
 		return;
-	if (e->h && e->h->hw)
+	if (e->h && e->h->regs[ANE_BANK_ANE])
 		ane_fw_host_teardown(e->h);
 	kfree(e->h);
+	if (e->dart_irq)
+		free_irq(e->dart_irq, e->dart);
 	/* the firmware is halted: nothing reaches the buffers any more */
 	ane_dart_ctx_put(e->iso);
 	if (e->adev)
@@ -199,6 +228,8 @@ static void ex_exit(struct kunit *test)
 	for (i = 0; i < e->nbufs; i++)
 		ex_buf_free(e->bufs[i]);
 	kfree(e->adev);
+	ane_regmaps_exit(e->regs);
+	ane_board_kunit_destroy(e->board);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -639,8 +670,7 @@ static void ane_fw_exec_rebase_moves_at_each_load(struct kunit *test)
 					      4, NULL), 0);
 		mm_expect(test, m.out->va, mm_out);
 		/* the bar registers hold the rebased buffers, not the IOVAs */
-		KUNIT_EXPECT_EQ(test, ane_hw_read32(e->h->hw, ANE_BANK_ANE,
-						    ANE_REG_Q_BAR(EX_PRIO, MM_OUT)),
+		KUNIT_EXPECT_EQ(test, ex_rd(e, ANE_REG_Q_BAR(EX_PRIO, MM_OUT)),
 				base[i]);
 		KUNIT_EXPECT_NE(test, (u64)base[i], m.out->iova);
 		mm_unload(test, 0, 0);
