@@ -27,9 +27,6 @@
 /* MODULE_VERSION: the release, as dkms.conf and libane.pc name it. */
 #define ANE_VERSION_STRING	"0.1.0"
 
-/* Upper bound of the "devices" module parameter. */
-#define ANE_MAX_DEVICES		8
-
 /*
  * Device properties of Table 27.9, published in sysfs and reported by the
  * selectors.  They describe the M1 (H13G) engine that is emulated.

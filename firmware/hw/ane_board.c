@@ -31,7 +31,7 @@
 #include "ane_dart_hw.h"
 #include "ane_hw.h"
 
-/* Engines a module can create (the driver's ANE_MAX_DEVICES). */
+/* Engines a module can create: the "devices" parameter's bound. */
 #define ANE_BOARD_MAX		8
 
 /* The interrupt controller's lines (hardware irq numbers). */
