@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The DART, driver half: translation contexts (creation, release, the
- * base context), binding contexts to hardware slots, engine DMA on behalf
- * of a context, fault records, kernel buffers in the base context, and
- * setup.  The page tables are in ane_dart_pt.c, the address allocator and
+ * base context), binding contexts to hardware slots, DMA on behalf of a
+ * context (a software walk of its tables), the fault interrupt and the
+ * fault records, kernel buffers in the base context, and setup.  The
+ * controller is reached only through its registers and its interrupt.
+ * The page tables are in ane_dart_pt.c, the address allocator and
  * eviction in ane_dart_evict.c, the debugfs views in ane_dart_debugfs.c.
  *
  * Copyright (C) 2026 The ane authors
  */
 
+#include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "ane_dart_internal.h"
@@ -137,23 +141,33 @@ int ane_dart_usage_check(u32 usage, bool kernel)
 	}
 }
 
+/*
+ * Program a slot's registers.  Once the device is unplugged the hardware
+ * may belong to the next binding: the registers are left alone then, and
+ * the state kept here only tracks what the contexts still hold.
+ */
 static void ane_dart_program_slot(struct ane_dart *dart, int slot,
 				  struct ane_dart_ctx *ctx)
 {
-	u32 enabled = ane_dart_reg_read(dart, ANE_DART_ENABLED_STREAMS);
+	u32 enabled;
+	int idx;
 
+	if (!drm_dev_enter(&dart->adev->drm, &idx))
+		return;
+	enabled = ane_dart_rd(dart, ANE_DART_ENABLED_STREAMS);
 	if (ctx) {
-		ane_dart_reg_write(dart, ANE_DART_TTBR(slot), ANE_DART_TTBR_VALID |
-				   (u32)(virt_to_phys(ctx->l2) >> ANE_DART_TTBR_SHIFT));
-		ane_dart_reg_write(dart, ANE_DART_TCR(slot), ANE_DART_TCR_TRANSLATE);
+		ane_dart_wr(dart, ANE_DART_TTBR(slot), ANE_DART_TTBR_VALID |
+			    (u32)(virt_to_phys(ctx->l2) >> ANE_DART_TTBR_SHIFT));
+		ane_dart_wr(dart, ANE_DART_TCR(slot), ANE_DART_TCR_TRANSLATE);
 		enabled |= BIT(slot);
 	} else {
-		ane_dart_reg_write(dart, ANE_DART_TCR(slot), 0);
-		ane_dart_reg_write(dart, ANE_DART_TTBR(slot), 0);
+		ane_dart_wr(dart, ANE_DART_TCR(slot), 0);
+		ane_dart_wr(dart, ANE_DART_TTBR(slot), 0);
 		enabled &= ~BIT(slot);
 	}
-	ane_dart_reg_write(dart, ANE_DART_ENABLED_STREAMS, enabled);
-	ane_dart_reg_write(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
+	ane_dart_wr(dart, ANE_DART_ENABLED_STREAMS, enabled);
+	ane_dart_wr(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
+	drm_dev_exit(idx);
 }
 
 static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
@@ -251,8 +265,35 @@ static void ane_dart_ctx_unpin(struct ane_dart_ctx *ctx)
 	atomic_dec(&ctx->inflight);
 }
 
+/*
+ * The walk the controller does, in software over the context's own
+ * tables: the physical address of @iova, or the fault code the hardware
+ * would latch.  Called under &ane_dart_ctx.lock.
+ */
+static enum ane_dart_fault_code
+ane_dart_ctx_walk(struct ane_dart_ctx *ctx, u64 iova, phys_addr_t *pa)
+{
+	u32 l2i = ane_dart_l2_index(iova);
+	u64 pte;
+
+	lockdep_assert_held(&ctx->lock);
+	if (iova >= ANE_DART_CEILING)
+		return ANE_DART_FAULT_CEILING;
+	if (iova >= ANE_DART_APERTURE_END)
+		return ANE_DART_FAULT_APERTURE;
+	if (!(ctx->l2[l2i] & ANE_DART_PTE_VALID) || !ctx->l3[l2i])
+		return ANE_DART_FAULT_L2_INVALID;
+	pte = ctx->l3[l2i][ane_dart_l3_index(iova)];
+	if (!(pte & ANE_DART_PTE_VALID))
+		return ANE_DART_FAULT_L3_INVALID;
+	*pa = (pte & ANE_DART_PTE_PA_MASK) + (iova & ANE_DART_PAGE_MASK);
+	return ANE_DART_FAULT_NONE;
+}
+
+static void ane_dart_record(struct ane_dart *dart, u32 status, u64 addr);
+
 /**
- * ane_dart_ctx_dma() - engine DMA on behalf of a context
+ * ane_dart_ctx_dma() - DMA on behalf of a context (DRM_IOCTL_ANE_DMA)
  * @ctx: the context.
  * @iova: device address.
  * @buf: kernel buffer.
@@ -261,14 +302,21 @@ static void ane_dart_ctx_unpin(struct ane_dart_ctx *ctx)
  * @fault: filled with the fault record when the access faults (may be
  *	NULL).
  *
- * Binds @ctx to a slot and issues the access on that slot's stream, so it
- * sees exactly what the engine would for this context.
+ * Binds @ctx to a slot, as an engine access would, and walks the
+ * context's tables in software page by page, copying through the kernel
+ * mapping of each frame.  The tables are the ones the controller walks
+ * and the driver flushes the controller's cache whenever it changes them,
+ * so the result is what the engine would see.  A fault stops the copy at
+ * the faulting page and is recorded as the fault interrupt records one
+ * (the status word the controller would latch, for the bound slot).
  *
  * Return: 0; -ENXIO on a translation fault; -EBUSY if no slot can be had.
  */
 int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,
 		     size_t len, bool write, struct ane_dart_fault *fault)
 {
+	enum ane_dart_fault_code code = ANE_DART_FAULT_NONE;
+	u8 *p = buf;
 	int slot, ret;
 
 	ret = ane_dart_ctx_pin(ctx);
@@ -279,11 +327,35 @@ int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,
 		ane_dart_ctx_unpin(ctx);
 		return slot;
 	}
-	ret = ane_dart_dma(ctx->dart, slot, iova, buf, len, write);
-	if (ret == -EFAULT) {
-		mutex_lock(&ctx->lock);
+	/* The lock keeps each frame mapped while it is copied. */
+	mutex_lock(&ctx->lock);
+	while (len) {
+		size_t chunk = min_t(size_t, len, ANE_DART_PAGE_SIZE -
+				     (iova & ANE_DART_PAGE_MASK));
+		phys_addr_t pa;
+		void *va;
+
+		code = ane_dart_ctx_walk(ctx, iova, &pa);
+		if (code != ANE_DART_FAULT_NONE)
+			break;
+		/* A 16 KB frame is contiguous and linearly mapped. */
+		va = phys_to_virt(pa);
+		if (write)
+			memcpy(va, p, chunk);
+		else
+			memcpy(p, va, chunk);
+		iova += chunk;
+		p += chunk;
+		len -= chunk;
+	}
+	if (code != ANE_DART_FAULT_NONE)
 		ctx->faults++;
-		mutex_unlock(&ctx->lock);
+	mutex_unlock(&ctx->lock);
+
+	if (code != ANE_DART_FAULT_NONE) {
+		ane_dart_record(ctx->dart, ANE_DART_ERR_FLAG |
+				(write ? ANE_DART_ERR_WRITE : 0) |
+				(slot << ANE_DART_ERR_SID_SHIFT) | code, iova);
 		if (fault)
 			ane_dart_last_fault(ctx->dart, ctx->id, fault);
 		ret = -ENXIO;
@@ -306,28 +378,14 @@ static const char *ane_dart_fault_class(u32 code)
 	}
 }
 
-/**
- * ane_dart_irq() - the DART interrupt: capture and contain a fault
- * @dart: the controller.
- *
- * Reads the latched error registers, keeps an IODARTErrorInfo-shaped
- * record, and clears the latch.  The fault fails only the access that
- * caused it.  Runs in the context of the faulting access; does not sleep.
- */
-void ane_dart_irq(struct ane_dart *dart)
+/* Keep an IODARTErrorInfo-shaped record of a fault with @status at @addr. */
+static void ane_dart_record(struct ane_dart *dart, u32 status, u64 addr)
 {
-	u32 status = ane_dart_reg_read(dart, ANE_DART_ERROR_STATUS);
+	u32 sid = (status & ANE_DART_ERR_SID_MASK) >> ANE_DART_ERR_SID_SHIFT;
 	struct ane_dart_fault *f;
-	u64 addr;
-	u32 sid;
+	unsigned long flags;
 
-	if (!(status & ANE_DART_ERR_FLAG))
-		return;
-	addr = (u64)ane_dart_reg_read(dart, ANE_DART_ERROR_ADDR_HI) << 32 |
-	       ane_dart_reg_read(dart, ANE_DART_ERROR_ADDR_LO);
-	sid = (status & ANE_DART_ERR_SID_MASK) >> ANE_DART_ERR_SID_SHIFT;
-
-	spin_lock(&dart->fault_lock);
+	spin_lock_irqsave(&dart->fault_lock, flags);
 	f = &dart->faults[dart->fault_head];
 	dart->fault_head = (dart->fault_head + 1) % ANE_DART_FAULT_LOG;
 	if (dart->fault_count < ANE_DART_FAULT_LOG)
@@ -347,7 +405,7 @@ void ane_dart_irq(struct ane_dart *dart)
 	f->ctx_id = READ_ONCE(dart->sid_ctx[sid]);
 	f->seq = ++dart->fault_seq;
 	trace_ane_dart_fault(dart->adev->drm.dev, f);
-	spin_unlock(&dart->fault_lock);
+	spin_unlock_irqrestore(&dart->fault_lock, flags);
 
 	drm_dbg_driver(&dart->adev->drm,
 		       "DART %s fault: sid %u ctx %u iova 0x%llx %s code %u\n",
@@ -355,8 +413,33 @@ void ane_dart_irq(struct ane_dart *dart)
 		       READ_ONCE(dart->sid_ctx[sid]), addr,
 		       status & ANE_DART_ERR_WRITE ? "write" : "read",
 		       (u32)(status & ANE_DART_ERR_CODE_MASK));
+}
 
-	ane_dart_reg_write(dart, ANE_DART_ERROR_STATUS, ANE_DART_ERR_FLAG);
+/**
+ * ane_dart_irq() - the DART interrupt: capture and contain a fault
+ * @irq: the "dart" line.
+ * @data: the &struct ane_dart.
+ *
+ * Reads the latched error registers, keeps an IODARTErrorInfo-shaped
+ * record, and clears the latch.  The fault fails only the access that
+ * caused it.  The emulated controller raises the line from the faulting
+ * access, so the record exists when the access returns.
+ *
+ * Return: IRQ_HANDLED, or IRQ_NONE if no fault was latched.
+ */
+irqreturn_t ane_dart_irq(int irq, void *data)
+{
+	struct ane_dart *dart = data;
+	u32 status = ane_dart_rd(dart, ANE_DART_ERROR_STATUS);
+	u64 addr;
+
+	if (!(status & ANE_DART_ERR_FLAG))
+		return IRQ_NONE;
+	addr = (u64)ane_dart_rd(dart, ANE_DART_ERROR_ADDR_HI) << 32 |
+	       ane_dart_rd(dart, ANE_DART_ERROR_ADDR_LO);
+	ane_dart_record(dart, status, addr);
+	ane_dart_wr(dart, ANE_DART_ERROR_STATUS, ANE_DART_ERR_FLAG);
+	return IRQ_HANDLED;
 }
 
 /**
@@ -371,9 +454,10 @@ bool ane_dart_last_fault(struct ane_dart *dart, u32 ctx_id,
 			 struct ane_dart_fault *out)
 {
 	unsigned int i, idx;
+	unsigned long flags;
 	bool found = false;
 
-	spin_lock(&dart->fault_lock);
+	spin_lock_irqsave(&dart->fault_lock, flags);
 	for (i = 1; i <= dart->fault_count; i++) {
 		idx = (dart->fault_head + ANE_DART_FAULT_LOG - i) % ANE_DART_FAULT_LOG;
 		if (dart->faults[idx].ctx_id == ctx_id) {
@@ -382,7 +466,7 @@ bool ane_dart_last_fault(struct ane_dart *dart, u32 ctx_id,
 			break;
 		}
 	}
-	spin_unlock(&dart->fault_lock);
+	spin_unlock_irqrestore(&dart->fault_lock, flags);
 	return found;
 }
 
@@ -441,7 +525,17 @@ void ane_kbuf_free(struct ane_device *adev, struct ane_kbuf *kb)
 
 /* ------------------------------------------------------------ init */
 
-int ane_dart_init(struct ane_device *adev)
+/**
+ * ane_dart_init() - the driver's DART state, the base context in slot 0
+ * @adev: the device.
+ * @regs: the PTD bank.
+ *
+ * Every stream is disabled and every cache flushed first: a previous
+ * binding may have left slots programmed.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_dart_init(struct ane_device *adev, struct regmap *regs)
 {
 	struct ane_dart *dart;
 	struct ane_dart_ctx *base;
@@ -451,7 +545,7 @@ int ane_dart_init(struct ane_device *adev)
 	if (!dart)
 		return -ENOMEM;
 	dart->adev = adev;
-	spin_lock_init(&dart->hw_lock);
+	dart->regs = regs;
 	spin_lock_init(&dart->fault_lock);
 	mutex_init(&dart->ctx_lock);
 	INIT_LIST_HEAD(&dart->ctx_list);
@@ -465,6 +559,9 @@ int ane_dart_init(struct ane_device *adev)
 		return PTR_ERR(base);
 	}
 	dart->base = base;
+	ane_dart_wr(dart, ANE_DART_ENABLED_STREAMS, 0);
+	ane_dart_wr(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH |
+		    GENMASK(ANE_DART_NUM_STREAMS - 1, 0));
 
 	/* The base context owns slot 0, stream 0, for the device's lifetime. */
 	mutex_lock(&dart->ctx_lock);

@@ -2,16 +2,16 @@
 /*
  * The DART: the engine's IOMMU at a 16 KB granule (ch. 28).
  *
- * Two halves live here.  The *hardware* half (ane_dart_hw.c) is the
- * emulated controller: its PTD register window, a translation cache that
- * the driver must invalidate explicitly, the two-level table walk the
- * engine's DMA goes through, and the single-shot fault latch.  The
- * *driver* half builds page tables in memory (ane_dart_pt.c), allocates
- * device addresses and evicts idle mappings (ane_dart_evict.c), binds
- * contexts to hardware slots by programming the registers and turns
- * latched faults into IODARTErrorInfo records (ane_dart.c), and shows it
- * all in debugfs (ane_dart_debugfs.c).  What those files share privately
- * is in ane_dart_internal.h.
+ * This is the driver half; the controller itself is part of the device
+ * model (firmware/hw/ane_dart_hw.c), reached only through the PTD bank's
+ * registers (a regmap) and the "dart" interrupt line.  The driver builds
+ * page tables in memory (ane_dart_pt.c), allocates device addresses and
+ * evicts idle mappings (ane_dart_evict.c), binds contexts to hardware
+ * slots by programming the registers, turns latched faults into
+ * IODARTErrorInfo records in its interrupt handler and serves the DMA
+ * ioctl by walking a context's tables in software (ane_dart.c), and shows
+ * it all in debugfs (ane_dart_debugfs.c).  What those files share
+ * privately is in ane_dart_internal.h.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -19,6 +19,7 @@
 #define __ANE_DART_H__
 
 #include <linux/bits.h>
+#include <linux/interrupt.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -32,6 +33,7 @@
 
 struct ane_bo;
 struct ane_device;
+struct regmap;
 struct seq_file;
 
 /* Device address 0 is never handed out, so a null address always faults. */
@@ -44,9 +46,6 @@ struct seq_file;
 
 /* Outstanding requests per pool (context). */
 #define ANE_DART_MAX_INFLIGHT	127
-
-/* Translation cache entries per stream (direct mapped). */
-#define ANE_DART_TLB_ENTRIES	64
 
 /* Fault records kept per device. */
 #define ANE_DART_FAULT_LOG	32
@@ -85,29 +84,12 @@ struct ane_dart_fault {
 };
 
 /**
- * struct ane_dart_tlb_entry - one cached translation
- * @iova_page: device address >> 14, plus one (0 marks an empty entry).
- * @pte: the leaf PTE read by the walk.
- */
-struct ane_dart_tlb_entry {
-	u64 iova_page;
-	u64 pte;
-};
-
-/**
- * struct ane_dart - one emulated DART controller and its driver state
+ * struct ane_dart - the driver's state of one DART controller
  * @adev: the device.
- * @hw_lock: protects @regs, @tlb and the fault latch: the hardware side.
- *	Held across each page of a table walk and its copy, so after a
- *	TTBR change or flush returns no walk uses the old tables.
- * @regs: the PTD register window (16 KB).
- * @tlb: per-stream translation caches.
- * @tlb_hits: translations served from @tlb.
- * @tlb_misses: translations that walked the tables.
+ * @regs: the controller's PTD register window (a regmap of the bank).
  * @ctx_lock: protects @slots, @sid_ctx writes, @ctx_list, @next_ctx_id,
- *	@bind_clock, @slot_switches and each context's slot binding: the
- *	driver side.  Nests outside &ane_dart_ctx.lock, which nests outside
- *	@hw_lock.
+ *	@bind_clock, @slot_switches and each context's slot binding.  Nests
+ *	outside &ane_dart_ctx.lock.
  * @slots: the context bound to each hardware slot (NULL: free).
  * @sid_ctx: id of the context last bound to each stream, for fault
  *	records (read locklessly by the interrupt).
@@ -125,12 +107,7 @@ struct ane_dart_tlb_entry {
  */
 struct ane_dart {
 	struct ane_device *adev;
-
-	spinlock_t hw_lock;		/* registers, TLB, fault latch */
-	u32 regs[0x4000 / 4];
-	struct ane_dart_tlb_entry tlb[ANE_DART_NUM_STREAMS][ANE_DART_TLB_ENTRIES];
-	u64 tlb_hits;
-	u64 tlb_misses;
+	struct regmap *regs;
 
 	struct mutex ctx_lock;		/* slots, context list */
 	struct ane_dart_ctx *slots[ANE_DART_NUM_SLOTS];
@@ -249,18 +226,11 @@ struct ane_kbuf {
 	struct ane_dart_mapping *map;
 };
 
-/* Hardware side (ane_dart_hw.c). */
-u32 ane_dart_reg_read(struct ane_dart *dart, u32 off);
-void ane_dart_reg_write(struct ane_dart *dart, u32 off, u32 val);
-int ane_dart_dma(struct ane_dart *dart, u32 sid, u64 iova, void *buf,
-		 size_t len, bool write);
-
-/* Driver side (ane_dart.c, ane_dart_pt.c, ane_dart_evict.c, ane_dart_debugfs.c). */
-void ane_dart_irq(struct ane_dart *dart);
+irqreturn_t ane_dart_irq(int irq, void *data);
 int ane_dart_set_range(struct ane_dart_ctx *ctx, u64 iova,
 		       const phys_addr_t *frames, u32 n);
 void ane_dart_clear_range(struct ane_dart_ctx *ctx, u64 iova, u32 n);
-int ane_dart_init(struct ane_device *adev);
+int ane_dart_init(struct ane_device *adev, struct regmap *regs);
 void ane_dart_fini(struct ane_device *adev);
 
 struct ane_dart_ctx *ane_dart_ctx_create(struct ane_dart *dart);

@@ -24,21 +24,27 @@ static int ane_dart_debugfs_summary(struct seq_file *m, void *data)
 	struct drm_debugfs_entry *entry = m->private;
 	struct ane_dart *dart = to_ane_device(entry->dev)->dart;
 	struct ane_dart_ctx *ctx;
+	u64 hits, misses;
 	int slot;
 
+	/* LO latches HI (Documentation/accel/ane/dart.rst, "Registers"). */
+	hits = ane_dart_rd(dart, ANE_DART_TLB_HITS_LO);
+	hits |= (u64)ane_dart_rd(dart, ANE_DART_TLB_HITS_HI) << 32;
+	misses = ane_dart_rd(dart, ANE_DART_TLB_MISSES_LO);
+	misses |= (u64)ane_dart_rd(dart, ANE_DART_TLB_MISSES_HI) << 32;
 	mutex_lock(&dart->ctx_lock);
 	seq_printf(m, "granule 0x%lx aperture 0x%llx-0x%llx ceiling 0x%llx\n",
 		   ANE_DART_PAGE_SIZE, ANE_DART_APERTURE_BASE,
 		   ANE_DART_APERTURE_END, ANE_DART_CEILING);
 	seq_printf(m, "enabled streams 0x%08x  tlb hits %llu misses %llu  ttbr switches %llu\n",
-		   ane_dart_reg_read(dart, ANE_DART_ENABLED_STREAMS),
-		   dart->tlb_hits, dart->tlb_misses, dart->slot_switches);
+		   ane_dart_rd(dart, ANE_DART_ENABLED_STREAMS),
+		   hits, misses, dart->slot_switches);
 	for (slot = 0; slot < ANE_DART_NUM_SLOTS; slot++) {
 		ctx = dart->slots[slot];
 		seq_printf(m, "slot %d (%s%d): ttbr 0x%08x tcr 0x%08x ctx %s",
 			   slot, slot ? "iso" : "base", slot,
-			   ane_dart_reg_read(dart, ANE_DART_TTBR(slot)),
-			   ane_dart_reg_read(dart, ANE_DART_TCR(slot)), ctx ? "" : "-\n");
+			   ane_dart_rd(dart, ANE_DART_TTBR(slot)),
+			   ane_dart_rd(dart, ANE_DART_TCR(slot)), ctx ? "" : "-\n");
 		if (ctx)
 			seq_printf(m, "%u\n", ctx->id);
 	}
@@ -122,7 +128,7 @@ static int ane_dart_debugfs_faults(struct seq_file *m, void *data)
 	struct ane_dart *dart = to_ane_device(entry->dev)->dart;
 	unsigned int i, idx;
 
-	spin_lock(&dart->fault_lock);
+	spin_lock_irq(&dart->fault_lock);
 	seq_printf(m, "faults %llu (last %u kept)\n", dart->fault_seq, dart->fault_count);
 	for (i = dart->fault_count; i >= 1; i--) {
 		struct ane_dart_fault *f;
@@ -134,7 +140,7 @@ static int ane_dart_debugfs_faults(struct seq_file *m, void *data)
 			   f->is_write ? "write" : "read", f->sid, f->ctx_id,
 			   f->address, f->ttbr_index, f->l2_index, f->l3_index);
 	}
-	spin_unlock(&dart->fault_lock);
+	spin_unlock_irq(&dart->fault_lock);
 	return 0;
 }
 

@@ -11,9 +11,24 @@
 #ifndef __ANE_DART_INTERNAL_H__
 #define __ANE_DART_INTERNAL_H__
 
+#include <linux/regmap.h>
 #include <linux/types.h>
 
 #include "ane_dart.h"
+
+/* A register of the PTD window (a bus that cannot fail: no error path). */
+static inline u32 ane_dart_rd(struct ane_dart *dart, u32 off)
+{
+	unsigned int val = 0;
+
+	regmap_read(dart->regs, off, &val);
+	return val;
+}
+
+static inline void ane_dart_wr(struct ane_dart *dart, u32 off, u32 val)
+{
+	regmap_write(dart->regs, off, val);
+}
 
 /* Page tables (ane_dart_pt.c). */
 u64 *ane_dart_table_alloc(phys_addr_t *pa);

@@ -13,6 +13,7 @@
 #include <linux/iopoll.h>
 #include <linux/mm.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "ane_dart_internal.h"
@@ -60,15 +61,18 @@ void ane_dart_flush_ctx(struct ane_dart_ctx *ctx)
 	struct ane_dart *dart = ctx->dart;
 	int slot = READ_ONCE(ctx->slot);
 	u32 status;
+	int idx;
 
-	if (slot < 0)
+	/* Unplugged: the registers are the next binding's (ane_dart.c). */
+	if (slot < 0 || !drm_dev_enter(&dart->adev->drm, &idx))
 		return;
-	ane_dart_reg_write(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
+	ane_dart_wr(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
 	/* The emulated flush is synchronous; poll as on silicon anyway. */
-	if (read_poll_timeout_atomic(ane_dart_reg_read, status,
-				     !(status & ANE_DART_TLB_BUSY), 0, 1000, false,
-				     dart, ANE_DART_TLB_STATUS))
+	if (regmap_read_poll_timeout_atomic(dart->regs, ANE_DART_TLB_STATUS,
+					    status, !(status & ANE_DART_TLB_BUSY),
+					    0, 1000))
 		drm_warn_once(&dart->adev->drm, "DART TLB flush timed out\n");
+	drm_dev_exit(idx);
 }
 
 /* Leaf-table slot for @iova, allocating the L3 table if @alloc. */

@@ -9,10 +9,12 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
+#include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
 #include <linux/platform_device.h>
 #include <linux/random.h>
+#include <linux/regmap.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -25,18 +27,14 @@
 #include <drm/drm_print.h>
 #include <drm/ane_accel.h>
 
+#include <kunit/visibility.h>
+
 #include "ane_dart.h"
 #include "ane_fw_host.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
 #include "ane_syncobj.h"
-
-static unsigned int ane_num_devices = 1;
-module_param_named(devices, ane_num_devices, uint, 0444);
-MODULE_PARM_DESC(devices, "Number of emulated engines to create (1-8, default 1)");
-
-/* The platform devices this module created; only touched at init/exit. */
-static struct platform_device *ane_pdevs[ANE_MAX_DEVICES];
+#include "firmware/spec/ane_platform.h"
 
 /*
  * Work that may outlive every file and device, such as releasing a request
@@ -228,10 +226,91 @@ static void ane_dart_fini_action(struct drm_device *drm, void *arg)
 	ane_dart_fini(arg);
 }
 
+static const char * const ane_bank_names[ANE_NUM_BANKS] = {
+	[ANE_BANK_ANE] = "ane",
+	[ANE_BANK_PS] = "ps",
+	[ANE_BANK_PWGATE] = "pwgate",
+	[ANE_BANK_PTD] = "ptd",
+	[ANE_BANK_HAL1] = "hal1",
+	[ANE_BANK_HAL2] = "hal2",
+	[ANE_BANK_HAL3] = "hal3",
+};
+
+/**
+ * ane_regmaps_init() - one regmap per register bank
+ * @dev: the device.
+ * @pd: its platform data: the bus and each bank's context and size.
+ * @regs: the regmaps, by &enum ane_hw_bank.
+ *
+ * 32-bit registers at byte offsets, no cache (every register has side
+ * effects or changes under the hardware), and no lock of regmap's own:
+ * the hardware serializes its registers itself, and neither of regmap's
+ * locks fits every caller -- its mutex cannot be taken by the interrupt
+ * handlers, its spinlock (fast_io) cannot be held across the write of
+ * ANE_REG_CPU_CTRL that asserts reset, which sleeps until the controller
+ * has stopped (Documentation/accel/ane/design.rst).  Not device-managed:
+ * the regmaps live with the DRM device, as the DART's contexts do.
+ *
+ * Return: 0 or a negative errno (nothing is left then).
+ */
+int ane_regmaps_init(struct device *dev, const struct ane_platform_data *pd,
+		     struct regmap **regs)
+{
+	int b;
+
+	for (b = 0; b < ANE_NUM_BANKS; b++) {
+		const struct regmap_config cfg = {
+			.name = ane_bank_names[b],
+			.reg_bits = 32,
+			.val_bits = 32,
+			.reg_stride = 4,
+			.max_register = pd->bank_size[b] - 4,
+			.cache_type = REGCACHE_NONE,
+			.disable_locking = true,
+		};
+
+		regs[b] = regmap_init(dev, pd->bus, pd->bank[b], &cfg);
+		if (IS_ERR(regs[b])) {
+			int ret = PTR_ERR(regs[b]);
+
+			regs[b] = NULL;
+			ane_regmaps_exit(regs);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_regmaps_init);
+
+/**
+ * ane_regmaps_exit() - free the regmaps of ane_regmaps_init()
+ * @regs: the regmaps (NULL entries are skipped and left NULL).
+ */
+void ane_regmaps_exit(struct regmap **regs)
+{
+	int b;
+
+	for (b = 0; b < ANE_NUM_BANKS; b++) {
+		if (regs[b])
+			regmap_exit(regs[b]);
+		regs[b] = NULL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_regmaps_exit);
+
+static void ane_regmaps_fini_action(struct drm_device *drm, void *arg)
+{
+	ane_regmaps_exit(arg);
+}
+
 static int ane_probe(struct platform_device *pdev)
 {
+	const struct ane_platform_data *pd = dev_get_platdata(&pdev->dev);
 	struct ane_device *adev;
-	int ret;
+	int ret, irq;
+
+	if (!pd)
+		return -ENODEV;
 
 	adev = devm_drm_dev_alloc(&pdev->dev, &ane_drm_driver,
 				  struct ane_device, drm);
@@ -253,11 +332,33 @@ static int ane_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	ret = ane_regmaps_init(&pdev->dev, pd, adev->regs);
+	if (ret)
+		return ret;
+	ret = drmm_add_action_or_reset(&adev->drm, ane_regmaps_fini_action,
+				       adev->regs);
+	if (ret)
+		return ret;
+	adev->boot_addr = pd->boot_addr;
+	adev->host_irq = platform_get_irq_byname(pdev, ANE_IRQ_HOST);
+	if (adev->host_irq < 0)
+		return adev->host_irq;
+	irq = platform_get_irq_byname(pdev, ANE_IRQ_DART);
+	if (irq < 0)
+		return irq;
+
 	/* The DART outlives the binding: open files keep their contexts. */
-	ret = ane_dart_init(adev);
+	ret = ane_dart_init(adev, adev->regs[ANE_BANK_PTD]);
 	if (ret)
 		return ret;
 	ret = drmm_add_action_or_reset(&adev->drm, ane_dart_fini_action, adev);
+	if (ret)
+		return ret;
+	/* The fault interrupt only while bound. */
+	ret = devm_request_irq(&pdev->dev, irq, ane_dart_irq, 0,
+			       devm_kasprintf(&pdev->dev, GFP_KERNEL, "%s:%s",
+					      dev_name(&pdev->dev), ANE_IRQ_DART),
+			       adev->dart);
 	if (ret)
 		return ret;
 	ane_dart_debugfs_init(adev);
@@ -293,72 +394,45 @@ static struct platform_driver ane_platform_driver = {
 	.probe = ane_probe,
 	.remove = ane_remove,
 	.driver = {
-		.name = ANE_DRIVER_NAME,
+		.name = ANE_PLATFORM_NAME,
 		.dev_groups = ane_sysfs_groups,
 	},
 };
 
-static void ane_destroy_devices(void)
+/**
+ * ane_driver_init() - the driver's part of the module's init
+ *
+ * Called by the module's init (firmware/hw/ane_board.c) before the
+ * devices are registered.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_driver_init(void)
 {
-	int i;
-
-	for (i = ANE_MAX_DEVICES - 1; i >= 0; i--) {
-		platform_device_unregister(ane_pdevs[i]);
-		ane_pdevs[i] = NULL;
-	}
-}
-
-static int __init ane_init(void)
-{
-	unsigned int i;
 	int ret;
-
-	if (ane_num_devices < 1 || ane_num_devices > ANE_MAX_DEVICES) {
-		pr_err("ane: devices=%u is out of range 1..%d\n",
-		       ane_num_devices, ANE_MAX_DEVICES);
-		return -EINVAL;
-	}
 
 	ane_wq = alloc_workqueue("ane", WQ_UNBOUND, 0);
 	if (!ane_wq)
 		return -ENOMEM;
 	ret = platform_driver_register(&ane_platform_driver);
-	if (ret) {
+	if (ret)
 		destroy_workqueue(ane_wq);
-		return ret;
-	}
-
-	for (i = 0; i < ane_num_devices; i++) {
-		struct platform_device *pdev;
-
-		pdev = platform_device_register_simple(ANE_DRIVER_NAME, i,
-						       NULL, 0);
-		if (IS_ERR(pdev)) {
-			ret = PTR_ERR(pdev);
-			goto err_devices;
-		}
-		ane_pdevs[i] = pdev;
-	}
-	return 0;
-
-err_devices:
-	ane_destroy_devices();
-	platform_driver_unregister(&ane_platform_driver);
-	destroy_workqueue(ane_wq);
 	return ret;
 }
 
-static void __exit ane_exit(void)
+/**
+ * ane_driver_exit() - the driver's part of the module's exit
+ *
+ * Called once every device is unregistered (each was unplugged by
+ * ane_remove()), before the hardware is powered off.
+ */
+void ane_driver_exit(void)
 {
-	ane_destroy_devices();
 	platform_driver_unregister(&ane_platform_driver);
 	/* Requests of clients already gone may still be releasing. */
 	ane_requests_drain();
 	destroy_workqueue(ane_wq);
 }
-
-module_init(ane_init);
-module_exit(ane_exit);
 
 MODULE_DESCRIPTION(ANE_DRIVER_DESC);
 MODULE_AUTHOR("The ane authors");

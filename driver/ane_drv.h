@@ -17,6 +17,8 @@
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
+#include "firmware/spec/ane_regs.h"
+
 #define ANE_DRIVER_NAME		"ane"
 #define ANE_DRIVER_DESC		"Emulated Apple Neural Engine"
 #define ANE_DRIVER_MAJOR	0
@@ -24,9 +26,6 @@
 #define ANE_DRIVER_PATCHLEVEL	0
 /* MODULE_VERSION: the release, as dkms.conf and libane.pc name it. */
 #define ANE_VERSION_STRING	"0.1.0"
-
-/* Upper bound of the "devices" module parameter. */
-#define ANE_MAX_DEVICES		8
 
 /*
  * Device properties of Table 27.9, published in sysfs and reported by the
@@ -46,7 +45,10 @@ struct ane_account;
 struct ane_dart;
 struct ane_dart_ctx;
 struct ane_fw_host;
+struct ane_platform_data;
+struct device;
 struct dma_buf_attachment;
+struct regmap;
 struct sg_table;
 
 /**
@@ -58,6 +60,11 @@ struct sg_table;
  * @fw_state: &enum drm_ane_fw_state of the engine's firmware.
  * @open_clients: clients between DeviceOpen and DeviceClose.
  * @dart: the DART (ane_dart.c); lives as long as @drm.
+ * @regs: one regmap per register bank (&enum ane_hw_bank), from the
+ *	platform data; lives as long as @drm (the DART's contexts outlive
+ *	the binding), used for the hardware only while bound.
+ * @boot_addr: the controller's boot address, from the platform data.
+ * @host_irq: the "host" interrupt line.
  * @fence_lock: the lock of every request fence.
  * @fence_ctx: the fence context of requests.
  * @fence_seq: the last request sequence number (the fence seqno).
@@ -78,6 +85,9 @@ struct ane_device {
 	atomic_t fw_state;
 	atomic_t open_clients;
 	struct ane_dart *dart;
+	struct regmap *regs[ANE_NUM_BANKS];
+	u64 boot_addr;
+	int host_irq;
 	spinlock_t fence_lock;		/* request fences */
 	u64 fence_ctx;
 	atomic64_t fence_seq;
@@ -170,6 +180,11 @@ struct ane_file {
 
 extern const struct attribute_group *ane_sysfs_groups[];
 extern struct workqueue_struct *ane_wq;
+
+/* ane_drv.c */
+int ane_regmaps_init(struct device *dev, const struct ane_platform_data *pd,
+		     struct regmap **regs);
+void ane_regmaps_exit(struct regmap **regs);
 
 /* ane_client.c */
 u64 ane_new_token(struct ane_device *adev);

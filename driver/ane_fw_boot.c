@@ -23,8 +23,6 @@
 #include "ane_fw_host.h"
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
-#include "firmware/hw/ane_hw.h"
-#include "firmware/ane_fw_image.h"
 
 /*
  * The firmware's idle poll (&ane_fw_boot_args.idle_poll_us), taken at each
@@ -113,10 +111,10 @@ static int ane_fw_wait_scratch(struct ane_fw_host *h, u32 n, u32 want,
 static void ane_fw_host_power_cycle(struct ane_fw_host *h)
 {
 	ane_wr(h, ANE_REG_CPU_CTRL, 0);
-	ane_hw_write32(h->hw, ANE_BANK_PWGATE, 0, 0);
-	ane_hw_write32(h->hw, ANE_BANK_PS, 0, 0);
-	ane_hw_write32(h->hw, ANE_BANK_PS, 0, 1);
-	ane_hw_write32(h->hw, ANE_BANK_PWGATE, 0, 1);
+	regmap_write(h->regs[ANE_BANK_PWGATE], 0, 0);
+	regmap_write(h->regs[ANE_BANK_PS], 0, 0);
+	regmap_write(h->regs[ANE_BANK_PS], 0, 1);
+	regmap_write(h->regs[ANE_BANK_PWGATE], 0, 1);
 }
 
 /* Walk the published table; resolve the eight channels. */
@@ -307,10 +305,10 @@ int __ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 		ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ACK), 0);
 		ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_BOOT),
 		       warm ? ANE_FW_BOOT_WARM : ANE_FW_BOOT_COLD);
-		ane_wr(h, ANE_REG_RVBAR_LO, lower_32_bits(ane_fw_image.boot_addr));
-		ane_wr(h, ANE_REG_RVBAR_HI, upper_32_bits(ane_fw_image.boot_addr));
+		ane_wr(h, ANE_REG_RVBAR_LO, lower_32_bits(h->boot_addr));
+		ane_wr(h, ANE_REG_RVBAR_HI, upper_32_bits(h->boot_addr));
 		ane_fw_bootlog(h, "reset vector %#llx, scratch7=%u, release reset",
-			       ane_fw_image.boot_addr, warm);
+			       h->boot_addr, warm);
 		ane_wr(h, ANE_REG_CPU_CTRL, ANE_CPU_RUN);
 
 		ret = ane_fw_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,

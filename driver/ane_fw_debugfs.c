@@ -35,7 +35,6 @@
 #include "ane_drv.h"
 #include "ane_fw_host.h"
 #include "ane_fw_msg.h"
-#include "firmware/hw/ane_hw.h"
 
 static const char *ane_fw_state_str(int s)
 {
@@ -367,7 +366,8 @@ int ane_fw_host_init(struct ane_device *adev)
 	h->heap_iova = h->heap.iova;
 	h->heap_size = h->heap.size;
 
-	ret = ane_fw_host_setup(h, dev, adev->dart, &adev->fw_state);
+	ret = ane_fw_host_setup(h, dev, adev->regs, adev->boot_addr,
+				adev->host_irq, &adev->fw_state);
 	if (ret) {
 		ane_kbuf_free(adev, &h->heap);
 		ane_kbuf_free(adev, &h->shared);

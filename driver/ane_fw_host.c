@@ -9,14 +9,15 @@
  * (ane_fw_recovery.c), one function per message (ane_fw_msg.c) and
  * debugfs (ane_fw_debugfs.c).
  *
- * Only the emulated hardware is touched: registers, shared memory (the
- * kernel mapping of buffers the firmware reaches through the DART) and
- * doorbells.
+ * Only the hardware is touched: registers (the regmaps of the banks),
+ * shared memory (the kernel mapping of buffers the firmware reaches
+ * through the DART), doorbells and the host interrupt line.
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <linux/device.h>
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -27,9 +28,8 @@
 #include "ane_fw_host.h"
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
-#include "firmware/hw/ane_hw.h"
 #include "ane_trace.h"
-#include "firmware/ane_fw_image.h"
+#include "firmware/spec/ane_platform.h"
 
 /* The eight channels: names and directions the firmware must publish. */
 const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS] = {
@@ -215,12 +215,21 @@ void ane_fw_host_cancel_all_locked(struct ane_fw_host *h, int err)
 		ane_fw_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
 }
 
-/* The host interrupt: runs in the firmware's context, never sleeps. */
-static void ane_fw_host_irq(struct ane_hw *hw, void *ctx, u32 bits)
+/*
+ * The host interrupt, the "host" line: the latched doorbell bits the mask
+ * enables are read and acknowledged (write one to clear), then served.
+ * A bit the firmware raises after the read gives the line a new edge.
+ */
+static irqreturn_t ane_fw_host_irq(int irq, void *data)
 {
-	struct ane_fw_host *h = ctx;
+	struct ane_fw_host *h = data;
 	unsigned long flags;
 	bool consumed = false, crash = false;
+	u32 bits = ane_rd(h, ANE_REG_HOST_IRQ);
+
+	if (!bits)
+		return IRQ_NONE;
+	ane_wr(h, ANE_REG_HOST_IRQ_CLR, bits);
 
 	spin_lock_irqsave(&h->lock, flags);
 	h->irqs++;
@@ -258,11 +267,8 @@ static void ane_fw_host_irq(struct ane_hw *hw, void *ctx, u32 bits)
 		wake_up(&h->space_wq);
 	if (crash)
 		mod_delayed_work(system_long_wq, &h->recovery_work, 0);
+	return IRQ_HANDLED;
 }
-
-static const struct ane_fw_host_ops_wrap {
-	struct ane_hw_host_ops ops;
-} ane_fw_host_hw_ops = { .ops = { .irq = ane_fw_host_irq } };
 
 /**
  * __ane_fw_host_send() - write one command into an H2T ring
@@ -563,18 +569,25 @@ void ane_fw_host_cancel_all(struct ane_fw_host *h, int err)
 /* ------------------------------------------------------------- lifetime */
 
 /**
- * ane_fw_host_setup() - create the hardware; memory must be set already
+ * ane_fw_host_setup() - attach to the hardware; memory must be set already
  * @h: zeroed host side with @shared_va/@shared_iova/@shared_size and
  *	@heap_iova/@heap_size filled in.
  * @dev: the device.
- * @dart: the DART (NULL in KUnit).
+ * @regs: the register banks (copied).
+ * @boot_addr: the reset vector to boot the controller at.
+ * @irq: the host interrupt line, requested here.
  * @fw_state: where to publish the firmware state.
+ *
+ * The controller stays in reset until the boot.
  *
  * Return: 0 or a negative errno.
  */
 int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
-		      struct ane_dart *dart, atomic_t *fw_state)
+		      struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
+		      int irq, atomic_t *fw_state)
 {
+	int ret;
+
 	h->dev = dev;
 	h->fw_state = fw_state;
 	init_rwsem(&h->gate);
@@ -590,12 +603,18 @@ int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
 	h->dump = kzalloc(ANE_FW_HOST_DUMP_MAX, GFP_KERNEL);
 	if (!h->dump)
 		return -ENOMEM;
-	h->hw = ane_hw_create(dev, dart, &ane_fw_image, &ane_fw_host_hw_ops.ops,
-			      h);
-	if (IS_ERR(h->hw)) {
-		int ret = PTR_ERR(h->hw);
-
-		h->hw = NULL;
+	memcpy(h->regs, regs, sizeof(h->regs));
+	h->boot_addr = boot_addr;
+	/* In reset, its interrupts masked, until the boot. */
+	ane_wr(h, ANE_REG_CPU_CTRL, 0);
+	ane_wr(h, ANE_REG_HOST_IRQ_MASK, 0);
+	ane_wr(h, ANE_REG_HOST_IRQ_CLR, ~0u);
+	h->irq = irq;
+	snprintf(h->irq_name, sizeof(h->irq_name), "%s:%s", dev_name(dev),
+		 ANE_IRQ_HOST);
+	ret = request_irq(irq, ane_fw_host_irq, 0, h->irq_name, h);
+	if (ret) {
+		memset(h->regs, 0, sizeof(h->regs));
 		kfree(h->dump);
 		h->dump = NULL;
 		return ret;
@@ -611,16 +630,16 @@ EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_setup);
  */
 void ane_fw_host_teardown(struct ane_fw_host *h)
 {
-	struct ane_hw *hw;
-
 	disable_delayed_work_sync(&h->recovery_work);
 	down_write(&h->gate);
 	spin_lock_irq(&h->lock);
 	h->accepting = false;
 	spin_unlock_irq(&h->lock);
-	hw = h->hw;
-	ane_hw_destroy(hw);	/* asserts reset: the thread is gone after */
-	h->hw = NULL;
+	/* Reset: the controller's thread is gone after, and raises nothing. */
+	ane_wr(h, ANE_REG_CPU_CTRL, 0);
+	ane_wr(h, ANE_REG_HOST_IRQ_MASK, 0);
+	free_irq(h->irq, h);
+	memset(h->regs, 0, sizeof(h->regs));
 	ane_fw_host_cancel_all(h, -ENODEV);
 	ane_fw_set_state(h, ANE_FW_STATE_OFF);
 	kfree(h->dump);

@@ -22,9 +22,10 @@
 
 #include "ane_dart.h"
 #include "firmware/spec/ane_fw_abi.h"
+#include "firmware/spec/ane_regs.h"
 
 struct ane_device;
-struct ane_hw;
+struct regmap;
 struct dentry;
 struct drm_file;
 struct drm_gem_object;
@@ -117,7 +118,11 @@ struct ane_fw_host_ring {
  * struct ane_fw_host - the host side of one engine's firmware
  * @dev: the device (logs, devcoredump).
  * @adev: the DRM device, NULL in KUnit.
- * @hw: the engine hardware.
+ * @regs: the engine's register banks (regmaps, by &enum ane_hw_bank);
+ *	@regs[ANE_BANK_ANE] is NULL outside setup and teardown.
+ * @boot_addr: the reset vector the controller's ROM boots from.
+ * @irq: the host interrupt line.
+ * @irq_name: its name in /proc/interrupts.
  * @fw_state: where &enum drm_ane_fw_state is published (GetStatus).
  * @shared: the shared region (boot args, channel table, rings).
  * @heap: the firmware heap arena.
@@ -198,7 +203,10 @@ struct ane_fw_host_ring {
 struct ane_fw_host {
 	struct device *dev;
 	struct ane_device *adev;
-	struct ane_hw *hw;
+	struct regmap *regs[ANE_NUM_BANKS];
+	u64 boot_addr;
+	int irq;
+	char irq_name[32];
 	atomic_t *fw_state;
 	struct ane_kbuf shared;
 	struct ane_kbuf heap;
@@ -269,7 +277,8 @@ struct ane_fw_host {
 int ane_fw_host_init(struct ane_device *adev);
 
 int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
-		      struct ane_dart *dart, atomic_t *fw_state);
+		      struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
+		      int irq, atomic_t *fw_state);
 void ane_fw_host_teardown(struct ane_fw_host *h);
 int ane_fw_host_boot(struct ane_fw_host *h, bool warm);
 void ane_fw_host_boot_later(struct ane_fw_host *h);

@@ -13,25 +13,31 @@
 #define __ANE_FW_HOST_INTERNAL_H__
 
 #include <linux/atomic.h>
+#include <linux/regmap.h>
 #include <linux/types.h>
 
 #include <drm/ane_accel.h>
 
 #include "ane_fw_host.h"
-#include "firmware/hw/ane_hw.h"
 
 extern const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS];
 extern const u32 ane_fw_chan_dir[ANE_FW_NUM_CHANNELS];
 
-/* A register of the engine's own bank. */
+/*
+ * A register of the engine's own bank.  The bus cannot fail (the offsets
+ * are the register map's), so there is no error to pass on.
+ */
 static inline u32 ane_rd(struct ane_fw_host *h, u32 off)
 {
-	return ane_hw_read32(h->hw, ANE_BANK_ANE, off);
+	unsigned int val = 0;
+
+	regmap_read(h->regs[ANE_BANK_ANE], off, &val);
+	return val;
 }
 
 static inline void ane_wr(struct ane_fw_host *h, u32 off, u32 val)
 {
-	ane_hw_write32(h->hw, ANE_BANK_ANE, off, val);
+	regmap_write(h->regs[ANE_BANK_ANE], off, val);
 }
 
 /* Publish &enum drm_ane_fw_state (GetStatus, debugfs). */

@@ -378,6 +378,30 @@ int ane_host_msg_io_ping(struct ane_fw_host *h, bool gated, int *answer)
 	return ret;
 }
 
+/**
+ * ane_host_msg_rpc() - BACK_CHANNEL_RPC (0xff00) on the execution loop
+ * @h: the host side.
+ * @payload: device address (stream 0) of the payload the firmware reads.
+ * @len: its length.
+ * @sum: the payload's checksum, from the reply.
+ *
+ * Used by fault injection ("dart-fault": a payload nothing maps).
+ *
+ * Return: 0, -EFAULT when the firmware's read faulted in the DART, or the
+ * errno of the send or the firmware's status.
+ */
+int ane_host_msg_rpc(struct ane_fw_host *h, u64 payload, u32 len, u32 *sum)
+{
+	struct ane_fw_rpc rpc = { .magic = ANE_FW_RPC_MAGIC, .len = len,
+				  .payload = payload };
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_BACK_CHANNEL_RPC,
+				      .size = sizeof(rpc), .program_id = -1,
+				      .process_id = -1 };
+
+	return ane_fw_host_call_hdr(h, ANE_FW_CH_IO, &hdr, &rpc, sum,
+				    sizeof(*sum), ANE_HOST_MSG_CTL_MS);
+}
+
 /* ------------------------------------------------ from the firmware */
 
 /* A reply (id | %ANE_FW_ID_REPLY): completes the command it answers. */

@@ -50,5 +50,6 @@ int ane_host_msg_proc_call(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 			   const struct ane_fw_cmd_hdr *hdr,
 			   const struct ane_fw_proc_call *call);
 int ane_host_msg_io_ping(struct ane_fw_host *h, bool gated, int *answer);
+int ane_host_msg_rpc(struct ane_fw_host *h, u64 payload, u32 len, u32 *sum);
 
 #endif /* __ANE_FW_MSG_H__ */

@@ -24,7 +24,6 @@
 #include "ane_fw_host.h"
 #include "ane_fw_host_internal.h"
 #include "ane_fw_msg.h"
-#include "firmware/hw/ane_hw.h"
 #include "ane_trace.h"
 
 /**
@@ -311,7 +310,7 @@ void ane_fw_host_recover(struct work_struct *work)
 	bool crashed;
 
 	down_write(&h->gate);
-	if (!h->hw)
+	if (!h->regs[ANE_BANK_ANE])
 		goto out;
 	spin_lock_irq(&h->lock);
 	crashed = h->crash_pending;
@@ -358,7 +357,7 @@ static int ane_fw_host_reboot(struct ane_fw_host *h)
 	bool crashed;
 
 	down_write(&h->gate);
-	if (!h->hw) {
+	if (!h->regs[ANE_BANK_ANE]) {
 		up_write(&h->gate);
 		return -ENODEV;
 	}
@@ -395,7 +394,10 @@ static int ane_fw_host_reboot(struct ane_fw_host *h)
  *	never publish the channel table), "crash-boot" (the next @arg boots
  *	crash once up, before the programs are loaded again), "deadline"
  *	(@arg ms), "reboot" (reset and boot now, e.g. out of DEAD), "halt"
- *	(stop the firmware and leave it DEAD, as a boot that gave up).
+ *	(stop the firmware and leave it DEAD, as a boot that gave up),
+ *	"dart-fault" (the firmware reads a payload at a device address
+ *	nothing maps: its DMA faults in the DART and raises the "dart"
+ *	interrupt line).
  * @arg: argument.
  *
  * Return: 0 or a negative errno.
@@ -418,7 +420,7 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 		if (arg >= ANE_NUM_HW_QUEUES)
 			return -EINVAL;
 		down_read(&h->gate);
-		if (!h->hw) {
+		if (!h->regs[ANE_BANK_ANE]) {
 			ret = -ENODEV;
 		} else if (what[0] == 'u') {
 			ane_wr(h, ANE_REG_ENG_HANG, 0);
@@ -439,6 +441,13 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 		ret = ane_host_msg_ch_property_write(h, true,
 						     ANE_FW_PROP_DEADLINE_MS,
 						     arg);
+	} else if (!strcmp(what, "dart-fault")) {
+		u32 sum;
+
+		/* the last page of the aperture: the base context never maps it */
+		ret = ane_host_msg_rpc(h, ANE_DART_APERTURE_END - ANE_DART_PAGE_SIZE,
+				       4, &sum);
+		ret = ret == -EFAULT ? 0 : ret ? ret : -EPROTO;
 	} else if (!strcmp(what, "reboot")) {
 		ret = ane_fw_host_reboot(h);
 	} else if (!strcmp(what, "halt")) {
@@ -450,7 +459,7 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 		h->crash_pending = false;
 		spin_unlock_irq(&h->lock);
 		h->boot_needed = false;
-		if (h->hw) {
+		if (h->regs[ANE_BANK_ANE]) {
 			ane_wr(h, ANE_REG_CPU_CTRL, 0);
 			ane_fw_host_cancel_all(h, -EIO);
 			ane_fw_set_state(h, ANE_FW_STATE_DEAD);

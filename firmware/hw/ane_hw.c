@@ -11,22 +11,30 @@
  *    halt, then kthread_stop()) and resets the engine with it: queues
  *    vacant, injected hangs cleared.  May sleep: process context only.
  *  - ANE_REG_FW_DOORBELL: the CPU's doorbell interrupt, while it runs.
- *  - ANE_REG_HOST_IRQ: raises the host interrupt with the written bits;
- *    bits masked off in ANE_REG_HOST_IRQ_MASK are latched and delivered
- *    when unmasked; ANE_REG_HOST_IRQ_CLR clears latched bits.
+ *  - ANE_REG_HOST_IRQ: the written bits are latched; the host interrupt
+ *    line gets an edge whenever a write latches a bit that
+ *    ANE_REG_HOST_IRQ_MASK enables, or unmasks a latched one.  Reads give
+ *    the latched bits the mask enables; ANE_REG_HOST_IRQ_CLR clears
+ *    latched bits (see firmware/spec/ane_regs.h).
  *  - the queue block and the ENG_* registers are the neural engine's
- *    (ane_engine.c): it runs the queues in its own thread and raises the
+ *    (ane_engine.c): it runs the queues in its own context and raises the
  *    CPU's engine interrupt line (ANE_CPU_IRQ_ENGINE) through
  *    ane_hw_engine_irq().  Its reset follows the CPU's.
- *  - the PTD bank is the DART's register window.
+ *  - the PTD bank is the DART's register window (ane_dart_hw.c).
+ *
+ * The driver reaches the banks through ane_hw_regmap_bus, one context per
+ * bank (ane_hw_bank()); the firmware through ane_hw_read32/write32().
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
+#include <linux/regmap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -34,24 +42,35 @@
 
 #include <kunit/visibility.h>
 
-#include "driver/ane_dart.h"
+#include "ane_dart_hw.h"
 #include "ane_engine.h"
 #include "ane_hw.h"
 
 /**
+ * struct ane_hw_bank_ctx - one register bank as a bus context
+ * @hw: the hardware.
+ * @bank: which bank.
+ */
+struct ane_hw_bank_ctx {
+	struct ane_hw *hw;
+	enum ane_hw_bank bank;
+};
+
+/**
  * struct ane_hw - one engine's hardware
  * @dev: the device, for names and logs.
- * @dart: the DART the engine's DMA goes through (NULL in KUnit).
+ * @dart: the DART controller the engine's DMA goes through (NULL in
+ *	KUnit host tests).
  * @image: the firmware image the CPU runs.
  * @sram: the CPU's SRAM, the image's context; lives as long as @hw.
- * @host: the host interrupt handler.
- * @host_ctx: its context.
+ * @host_irq: the host interrupt line (0: not connected).
+ * @bank_ctx: each bank's context for ane_hw_regmap_bus.
  * @lock: protects @regs contents and @cpu_running, @host_latched.  Never
- *	held while calling out (host interrupt, CPU doorbell, DART).
+ *	held while calling out (host interrupt line, CPU doorbell, DART).
  * @regs: register banks (PTD excluded: the DART's).
  * @bank_size: bytes per bank.
  * @cpu_running: the CPU is out of reset; doorbells reach it.
- * @host_latched: raised host interrupts waiting for their mask bit.
+ * @host_latched: the host interrupt status: raised bits not yet cleared.
  * @cpu_lock: serializes reset release and assertion; protects @thread.
  *	Outside @lock.
  * @thread: the CPU thread while out of reset.
@@ -62,11 +81,11 @@
  */
 struct ane_hw {
 	struct device *dev;
-	struct ane_dart *dart;
+	struct ane_dart_hw *dart;
 	const struct ane_hw_cpu_image *image;
 	void *sram;
-	const struct ane_hw_host_ops *host;
-	void *host_ctx;
+	unsigned int host_irq;
+	struct ane_hw_bank_ctx bank_ctx[ANE_NUM_BANKS];
 
 	spinlock_t lock;		/* registers, CPU state, irq latch */
 	u32 *regs[ANE_NUM_BANKS];
@@ -102,12 +121,16 @@ u32 ane_hw_read32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off)
 	if (!ane_hw_valid(hw, bank, off))
 		return ~0u;
 	if (bank == ANE_BANK_PTD)
-		return hw->dart ? ane_dart_reg_read(hw->dart, off) : 0;
+		return hw->dart ? ane_dart_hw_read(hw->dart, off) : 0;
 	if (bank == ANE_BANK_ANE && ane_engine_owns(off))
 		return ane_engine_read(hw->engine, off);
 
 	spin_lock_irqsave(&hw->lock, flags);
-	val = *ane_hw_reg(hw, bank, off);
+	if (bank == ANE_BANK_ANE && off == ANE_REG_HOST_IRQ)
+		val = hw->host_latched &
+		      *ane_hw_reg(hw, bank, ANE_REG_HOST_IRQ_MASK);
+	else
+		val = *ane_hw_reg(hw, bank, off);
 	spin_unlock_irqrestore(&hw->lock, flags);
 	return val;
 }
@@ -203,7 +226,8 @@ static void ane_hw_engine_irq(struct ane_hw *hw)
 
 static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
 {
-	u32 host_bits = 0, cpu_bits = 0;
+	u32 cpu_bits = 0;
+	bool host_edge = false;
 	unsigned long flags;
 
 	switch (off) {
@@ -229,23 +253,20 @@ static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
 		if (hw->cpu_running)
 			cpu_bits = val;
 		break;
-	case ANE_REG_HOST_IRQ: {
-		u32 mask = *ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK);
-
-		host_bits = val & mask;
-		hw->host_latched |= val & ~mask;
-		*ane_hw_reg(hw, ANE_BANK_ANE, off) = hw->host_latched;
+	case ANE_REG_HOST_IRQ:
+		/* An edge for every write that latches an enabled bit. */
+		hw->host_latched |= val;
+		host_edge = val & *ane_hw_reg(hw, ANE_BANK_ANE,
+					      ANE_REG_HOST_IRQ_MASK);
 		break;
-	}
 	case ANE_REG_HOST_IRQ_MASK:
+		/* Enabling a latched bit raises it. */
+		host_edge = hw->host_latched & val &
+			    ~*ane_hw_reg(hw, ANE_BANK_ANE, off);
 		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
-		host_bits = hw->host_latched & val;
-		hw->host_latched &= ~val;
-		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ) = hw->host_latched;
 		break;
 	case ANE_REG_HOST_IRQ_CLR:
 		hw->host_latched &= ~val;
-		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ) = hw->host_latched;
 		break;
 	default:
 		*ane_hw_reg(hw, ANE_BANK_ANE, off) = val;
@@ -255,8 +276,8 @@ static void ane_hw_write_ane(struct ane_hw *hw, u32 off, u32 val)
 
 	if (cpu_bits)
 		hw->image->cpu->doorbell(hw, hw->sram, cpu_bits);
-	if (host_bits && hw->host)
-		hw->host->irq(hw, hw->host_ctx, host_bits);
+	if (host_edge && hw->host_irq)
+		generic_handle_irq_safe(hw->host_irq);
 }
 
 void ane_hw_write32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off, u32 val)
@@ -267,7 +288,7 @@ void ane_hw_write32(struct ane_hw *hw, enum ane_hw_bank bank, u32 off, u32 val)
 		return;
 	if (bank == ANE_BANK_PTD) {
 		if (hw->dart)
-			ane_dart_reg_write(hw->dart, off, val);
+			ane_dart_hw_write(hw->dart, off, val);
 		return;
 	}
 	if (bank == ANE_BANK_ANE) {
@@ -298,31 +319,83 @@ int ane_hw_dma(struct ane_hw *hw, u32 sid, u64 iova, void *buf, size_t len,
 	}
 	if (!hw->dart)
 		return -EFAULT;
-	return ane_dart_dma(hw->dart, sid, iova, buf, len, write);
+	return ane_dart_hw_dma(hw->dart, sid, iova, buf, len, write);
 }
 
-struct ane_dart *ane_hw_dart(struct ane_hw *hw)
+static int ane_hw_bus_read(void *context, unsigned int reg, unsigned int *val)
 {
-	return hw->dart;
+	struct ane_hw_bank_ctx *c = context;
+
+	*val = ane_hw_read32(c->hw, c->bank, reg);
+	return 0;
+}
+
+static int ane_hw_bus_write(void *context, unsigned int reg, unsigned int val)
+{
+	struct ane_hw_bank_ctx *c = context;
+
+	ane_hw_write32(c->hw, c->bank, reg, val);
+	return 0;
+}
+
+/*
+ * The register bus of the model, the MMIO of silicon: 32-bit registers at
+ * byte offsets, each bank's context from ane_hw_bank().  Register side
+ * effects run inside reg_write, in the caller's context: a write of
+ * ANE_REG_CPU_CTRL may sleep, every other access never does.
+ */
+const struct regmap_bus ane_hw_regmap_bus = {
+	.reg_read = ane_hw_bus_read,
+	.reg_write = ane_hw_bus_write,
+};
+
+/**
+ * ane_hw_bank() - a bank's context for ane_hw_regmap_bus
+ * @hw: the hardware.
+ * @bank: the bank.
+ *
+ * Return: the context.
+ */
+void *ane_hw_bank(struct ane_hw *hw, enum ane_hw_bank bank)
+{
+	return &hw->bank_ctx[bank];
+}
+
+/**
+ * ane_hw_bank_size() - a bank's size
+ * @hw: the hardware.
+ * @bank: the bank.
+ *
+ * Return: its size in bytes.
+ */
+u32 ane_hw_bank_size(struct ane_hw *hw, enum ane_hw_bank bank)
+{
+	return hw->bank_size[bank];
+}
+
+/**
+ * ane_hw_set_host_irq() - connect the host interrupt line
+ * @hw: the hardware.
+ * @irq: the Linux interrupt the board mapped for the line.
+ */
+void ane_hw_set_host_irq(struct ane_hw *hw, unsigned int irq)
+{
+	hw->host_irq = irq;
 }
 
 /**
  * ane_hw_create() - power on one engine's hardware
- * @dev: the device.
- * @dart: the DART for engine DMA.
+ * @dev: the device, for names and logs.
+ * @dart: the DART controller for engine DMA (NULL: none).
  * @image: the firmware image the controller runs once released.
- * @host: the host interrupt handler (may be NULL).
- * @host_ctx: its context.
  *
  * The CPU starts in reset, every register zero but the chip revision and
  * the queues' vacancy.
  *
  * Return: the hardware or an ERR_PTR().
  */
-struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
-			     const struct ane_hw_cpu_image *image,
-			     const struct ane_hw_host_ops *host,
-			     void *host_ctx)
+struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart_hw *dart,
+			     const struct ane_hw_cpu_image *image)
 {
 	struct ane_hw *hw;
 	int b;
@@ -333,12 +406,12 @@ struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
 	hw->dev = dev;
 	hw->dart = dart;
 	hw->image = image;
-	hw->host = host;
-	hw->host_ctx = host_ctx;
 	spin_lock_init(&hw->lock);
 	mutex_init(&hw->cpu_lock);
 
 	for (b = 0; b < ANE_NUM_BANKS; b++) {
+		hw->bank_ctx[b].hw = hw;
+		hw->bank_ctx[b].bank = b;
 		hw->bank_size[b] = b == ANE_BANK_ANE ? ANE_BANK_ANE_SIZE :
 						       ANE_BANK_SMALL_SIZE;
 		if (b == ANE_BANK_PTD)

@@ -10,30 +10,22 @@
 #ifndef __ANE_HW_H__
 #define __ANE_HW_H__
 
+#include <linux/regmap.h>
 #include <linux/types.h>
 
 #include "ane_cpu.h"
 
-struct ane_dart;
-
-/**
- * struct ane_hw_host_ops - the host side's interrupt
- * @irq: the firmware stored @bits to the host doorbell target; called in
- *	the firmware's context, must not sleep.
- */
-struct ane_hw_host_ops {
-	void (*irq)(struct ane_hw *hw, void *ctx, u32 bits);
-};
-
-struct ane_dart *ane_hw_dart(struct ane_hw *hw);
-
+struct ane_dart_hw;
 struct device;
 
-struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart *dart,
-			     const struct ane_hw_cpu_image *image,
-			     const struct ane_hw_host_ops *host,
-			     void *host_ctx);
+extern const struct regmap_bus ane_hw_regmap_bus;
+
+struct ane_hw *ane_hw_create(struct device *dev, struct ane_dart_hw *dart,
+			     const struct ane_hw_cpu_image *image);
 void ane_hw_destroy(struct ane_hw *hw);
+void *ane_hw_bank(struct ane_hw *hw, enum ane_hw_bank bank);
+u32 ane_hw_bank_size(struct ane_hw *hw, enum ane_hw_bank bank);
+void ane_hw_set_host_irq(struct ane_hw *hw, unsigned int irq);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void ane_hw_set_test_mem(struct ane_hw *hw, void *mem, u64 base, size_t size);

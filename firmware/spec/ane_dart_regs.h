@@ -78,6 +78,18 @@ static inline u64 ane_dart_make_pte(phys_addr_t pa)
 #define  ANE_DART_TLB_BUSY	BIT(2)
 #define ANE_DART_TLB_ERROR	0x1020
 #define ANE_DART_TLB_ERROR_INFO	0x1028
+/*
+ * The emulation's translation-cache counters (read-only): translations
+ * served from the cache and translations that walked the tables, since
+ * the controller was powered on.  Reading _LO latches the matching _HI,
+ * so LO then HI is one consistent 64-bit value.
+ */
+#define ANE_DART_TLB_HITS_LO	0x1040
+#define ANE_DART_TLB_HITS_HI	0x1044
+#define ANE_DART_TLB_MISSES_LO	0x1048
+#define ANE_DART_TLB_MISSES_HI	0x104c
+/* The PTD window's size in bytes. */
+#define ANE_DART_REGS_SIZE	0x4000
 
 /* Fault codes in ERROR_STATUS[7:0], the emulation's HwError values. */
 enum ane_dart_fault_code {

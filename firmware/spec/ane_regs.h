@@ -43,6 +43,16 @@ enum ane_hw_bank {
 #define  ANE_CPU_RUNNING	0x1
 #define  ANE_CPU_HALTED		0x2
 #define ANE_REG_FW_DOORBELL	0x1200	/* host -> firmware: write 1 << idx */
+/*
+ * The host interrupt (the "host" line of the platform device).  A write
+ * to ANE_REG_HOST_IRQ (the firmware's doorbell to the host) latches the
+ * written bits; the line gets an edge whenever a write latches a bit that
+ * ANE_REG_HOST_IRQ_MASK enables, or a mask write enables a latched bit.
+ * A read of ANE_REG_HOST_IRQ returns the latched bits the mask enables
+ * (masked bits stay latched, unseen); writing ones to
+ * ANE_REG_HOST_IRQ_CLR clears them.  A handler reads, clears what it
+ * read, then serves it: a bit raised meanwhile gives a new edge.
+ */
 #define ANE_REG_HOST_IRQ	0x1300	/* firmware -> host doorbell target */
 #define ANE_REG_HOST_IRQ_MASK	0x1304	/* host interrupt enable mask */
 #define ANE_REG_CHIP_REV	0x1400	/* read-only chip revision */
@@ -83,7 +93,7 @@ enum ane_hw_bank {
  * Emulation-side registers of the ANE bank (this emulation's offsets, next
  * to the host interrupt ones above).
  */
-#define ANE_REG_HOST_IRQ_CLR	0x1308	/* host: write 1s to clear latched */
+#define ANE_REG_HOST_IRQ_CLR	0x1308	/* host: write 1s to clear latched (W1C) */
 #define ANE_REG_ENG_IRQ		0x1500	/* engine -> CPU irq status, W1C */
 #define ANE_REG_ENG_HANG	0x1504	/* fault injection: queues that hang (reset clears) */
 #define ANE_REG_ENG_ABORT_STUCK	0x1508	/* fault injection: aborts that fail (reset clears) */

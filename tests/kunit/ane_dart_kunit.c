@@ -9,19 +9,27 @@
  * Copyright (C) 2026 The ane authors
  */
 
+#include <kunit/device.h>
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/interrupt.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/regmap.h>
 #include <linux/string.h>
 
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
+#include "firmware/hw/ane_board.h"
+#include "firmware/spec/ane_platform.h"
 #include "firmware/spec/ane_rebase.h"
 
 #define FRAME_ORDER	(ANE_DART_PAGE_SHIFT - PAGE_SHIFT)
 
 struct dart_fixture {
+	struct ane_board *board;
+	struct regmap *regs[ANE_NUM_BANKS];
+	int irq;
 	struct ane_device *adev;
 	struct ane_dart *dart;
 	struct page *frames[4];
@@ -31,14 +39,27 @@ struct dart_fixture {
 static int dart_test_init(struct kunit *test)
 {
 	struct dart_fixture *fx;
+	struct device *dev;
 	int i;
 
 	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fx);
+	test->priv = fx;
+	dev = kunit_device_register(test, "ane-dart-kunit");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	/* The controller of a board, the driver's half on its registers. */
+	fx->board = ane_board_kunit_create(dev, true);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->board);
+	KUNIT_ASSERT_EQ(test, ane_regmaps_init(dev, ane_board_kunit_pdata(fx->board),
+					       fx->regs), 0);
 	fx->adev = kunit_kzalloc(test, sizeof(*fx->adev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fx->adev);
-	KUNIT_ASSERT_EQ(test, ane_dart_init(fx->adev), 0);
+	KUNIT_ASSERT_EQ(test, ane_dart_init(fx->adev, fx->regs[ANE_BANK_PTD]), 0);
 	fx->dart = fx->adev->dart;
+	KUNIT_ASSERT_EQ(test, request_irq(ane_board_kunit_irq(fx->board, ANE_IRQ_DART),
+					  ane_dart_irq, 0, "ane-dart-kunit:dart",
+					  fx->dart), 0);
+	fx->irq = ane_board_kunit_irq(fx->board, ANE_IRQ_DART);
 	for (i = 0; i < ARRAY_SIZE(fx->frames); i++) {
 		fx->frames[i] = alloc_pages(GFP_KERNEL | __GFP_ZERO, FRAME_ORDER);
 		KUNIT_ASSERT_NOT_NULL(test, fx->frames[i]);
@@ -54,10 +75,31 @@ static void dart_test_exit(struct kunit *test)
 	struct dart_fixture *fx = test->priv;
 	int i;
 
-	ane_dart_fini(fx->adev);
+	if (fx->irq)
+		free_irq(fx->irq, fx->dart);
+	if (fx->dart)
+		ane_dart_fini(fx->adev);
+	ane_regmaps_exit(fx->regs);
+	ane_board_kunit_destroy(fx->board);
 	for (i = 0; i < ARRAY_SIZE(fx->frames); i++)
 		if (fx->frames[i])
 			__free_pages(fx->frames[i], FRAME_ORDER);
+}
+
+/* An engine access through the controller, on stream @sid. */
+static int hw_dma(struct dart_fixture *fx, u32 sid, u64 iova, void *buf,
+		  size_t len, bool write)
+{
+	return ane_board_kunit_dma(fx->board, sid, iova, buf, len, write);
+}
+
+/* A register of the PTD window, as the driver reads it. */
+static u32 dart_rd(struct dart_fixture *fx, u32 off)
+{
+	unsigned int v = 0;
+
+	regmap_read(fx->regs[ANE_BANK_PTD], off, &v);
+	return v;
 }
 
 static struct ane_dart_ctx *new_ctx(struct kunit *test)
@@ -125,19 +167,19 @@ static void ane_dart_map_translates_through_the_tables(struct kunit *test)
 	slot = ane_dart_bind(ctx);
 	KUNIT_ASSERT_GE(test, slot, 1);
 	/* Read across the frame 0 / frame 1 boundary. */
-	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova + ANE_DART_PAGE_SIZE - 32,
-					   buf, sizeof(buf), false), 0);
+	KUNIT_ASSERT_EQ(test, hw_dma(fx, slot, map->iova + ANE_DART_PAGE_SIZE - 32,
+				     buf, sizeof(buf), false), 0);
 	KUNIT_EXPECT_EQ(test, buf[0], 0xa0);
 	KUNIT_EXPECT_EQ(test, buf[63], 0xa1);
 	/* A write lands in the physical frame. */
 	memset(buf, 0x5a, sizeof(buf));
-	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova + 2 * ANE_DART_PAGE_SIZE + 8,
-					   buf, 4, true), 0);
+	KUNIT_ASSERT_EQ(test, hw_dma(fx, slot, map->iova + 2 * ANE_DART_PAGE_SIZE + 8,
+				     buf, 4, true), 0);
 	KUNIT_EXPECT_EQ(test, ((u8 *)page_address(fx->frames[2]))[8], 0x5a);
 
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
 	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 0ull);
-	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, buf, 4, false), -EFAULT);
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, slot, map->iova, buf, 4, false), -EFAULT);
 	ane_dart_ctx_put(ctx);
 }
 
@@ -206,7 +248,7 @@ static void ane_dart_faults_are_captured_and_contained(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->faults, 5u);
 
 	/* The latch was cleared each time; good accesses still work. */
-	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ERROR_STATUS), 0u);
 	KUNIT_EXPECT_EQ(test, ane_dart_ctx_dma(ctx, map->iova, &word, sizeof(word), false, NULL),
 			0);
 	KUNIT_EXPECT_EQ(test, word, 0xa0a0a0a0u);
@@ -221,18 +263,17 @@ static void ane_dart_fault_latch_is_single_shot(struct kunit *test)
 	u32 word;
 
 	/* A disabled stream faults; the first fault stays latched... */
-	spin_lock(&fx->dart->hw_lock);
-	fx->dart->regs[ANE_DART_ERROR_STATUS / 4] = ANE_DART_ERR_FLAG | 0x42;
-	spin_unlock(&fx->dart->hw_lock);
-	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, 9, 0x4000, &word, 4, false), -EFAULT);
-	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS),
+	ane_board_kunit_dart_poke(fx->board, ANE_DART_ERROR_STATUS,
+				  ANE_DART_ERR_FLAG | 0x42);
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, 9, 0x4000, &word, 4, false), -EFAULT);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ERROR_STATUS),
 			ANE_DART_ERR_FLAG | 0x42);
 	/* ...until it is cleared by writing the flag. */
-	ane_dart_reg_write(fx->dart, ANE_DART_ERROR_STATUS, ANE_DART_ERR_FLAG);
-	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
-	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, 9, 0x4000, &word, 4, false), -EFAULT);
+	regmap_write(fx->regs[ANE_BANK_PTD], ANE_DART_ERROR_STATUS, ANE_DART_ERR_FLAG);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ERROR_STATUS), 0u);
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, 9, 0x4000, &word, 4, false), -EFAULT);
 	/* The interrupt recorded it and cleared the latch. */
-	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS), 0u);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ERROR_STATUS), 0u);
 	KUNIT_EXPECT_EQ(test, fx->dart->faults[(fx->dart->fault_head + ANE_DART_FAULT_LOG - 1) %
 						ANE_DART_FAULT_LOG].hw_error,
 			(u32)ANE_DART_FAULT_STREAM);
@@ -243,23 +284,30 @@ static void ane_dart_translation_cache_needs_explicit_invalidation(struct kunit 
 	struct dart_fixture *fx = test->priv;
 	struct ane_dart_ctx *ctx = new_ctx(test);
 	struct ane_dart_mapping *map;
-	u32 word;
+	u32 word, hits, misses;
 	int slot;
 
 	map = map_frames(test, ctx, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
 	slot = ane_dart_bind(ctx);
 	KUNIT_ASSERT_GE(test, slot, 1);
-	KUNIT_ASSERT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), 0);
+	KUNIT_ASSERT_EQ(test, hw_dma(fx, slot, map->iova, &word, 4, false), 0);
+	hits = dart_rd(fx, ANE_DART_TLB_HITS_LO);
+	misses = dart_rd(fx, ANE_DART_TLB_MISSES_LO);
+	KUNIT_EXPECT_GE(test, misses, 1u);
 
 	/* Clear the PTE behind the hardware's back: the cached entry serves. */
 	mutex_lock(&ctx->lock);
 	ane_dart_clear_range(ctx, map->iova, 1);
 	mutex_unlock(&ctx->lock);
-	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), 0);
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, slot, map->iova, &word, 4, false), 0);
+	/* The counter registers saw the hit. */
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TLB_HITS_LO), hits + 1);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TLB_HITS_HI), 0u);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TLB_MISSES_LO), misses);
 
 	/* After the driver's flush the walk sees the cleared entry. */
-	ane_dart_reg_write(fx->dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
-	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, slot, map->iova, &word, 4, false), -EFAULT);
+	regmap_write(fx->regs[ANE_BANK_PTD], ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, slot, map->iova, &word, 4, false), -EFAULT);
 
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
 	KUNIT_EXPECT_EQ(test, ctx->mapped_pages, 0ull);
@@ -311,7 +359,7 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slot, 1);
 	KUNIT_EXPECT_EQ(test, ctx[0]->slot, -1);
 	KUNIT_EXPECT_EQ(test, fx->dart->slot_switches, 1ull);
-	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_TTBR(1)),
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TTBR(1)),
 			(u32)(ANE_DART_TTBR_VALID | (virt_to_phys(ctx[7]->l2) >> 12)));
 
 	/* With every slot's context busy, a ninth gets -EBUSY. */
@@ -327,7 +375,7 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	/* Every slot but the base context's is free again. */
-	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ENABLED_STREAMS), 1u);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
 }
 
 #define BIG_FRAMES	4096	/* 64 MiB per mapping */

@@ -23,8 +23,12 @@
 
 #include <drm/ane_accel.h>
 
+#include <linux/regmap.h>
+
+#include "driver/ane_drv.h"
 #include "driver/ane_fw_host.h"
-#include "firmware/hw/ane_hw.h"
+#include "firmware/hw/ane_board.h"
+#include "firmware/spec/ane_platform.h"
 #include "firmware/ane_fw.h"
 
 /* ------------------------------------------------------------ protocol */
@@ -715,9 +719,25 @@ static struct kunit_suite ane_fw_rtos_suite = {
 
 struct fw_env {
 	struct ane_fw_host *h;
+	struct ane_board *board;
+	struct regmap *regs[ANE_NUM_BANKS];
 	void *mem;
 	atomic_t state;
 };
+
+/* A register of the engine's bank, as the driver reads it. */
+static u32 fw_rd(struct fw_env *e, u32 off)
+{
+	unsigned int v = 0;
+
+	regmap_read(e->regs[ANE_BANK_ANE], off, &v);
+	return v;
+}
+
+static void fw_wr(struct fw_env *e, u32 off, u32 val)
+{
+	regmap_write(e->regs[ANE_BANK_ANE], off, val);
+}
 
 static int fw_env_init(struct kunit *test)
 {
@@ -739,12 +759,18 @@ static int fw_env_init(struct kunit *test)
 	e->h->shared_size = ANE_FW_HOST_SHARED_SIZE;
 	e->h->heap_iova = T_SHARED_IOVA + ANE_FW_HOST_SHARED_SIZE;
 	e->h->heap_size = ANE_FW_HOST_HEAP_SIZE;
-	ret = ane_fw_host_setup(e->h, dev, NULL, &e->state);
+	test->priv = e;
+	e->board = ane_board_kunit_create(dev, false);
+	if (IS_ERR(e->board))
+		return PTR_ERR(e->board);
+	ane_board_kunit_set_test_mem(e->board, e->mem, T_SHARED_IOVA, T_MEM_SIZE);
+	ret = ane_regmaps_init(dev, ane_board_kunit_pdata(e->board), e->regs);
 	if (ret)
 		return ret;
-	ane_hw_set_test_mem(e->h->hw, e->mem, T_SHARED_IOVA, T_MEM_SIZE);
-	test->priv = e;
-	return 0;
+	return ane_fw_host_setup(e->h, dev, e->regs,
+				 ane_board_kunit_pdata(e->board)->boot_addr,
+				 ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
+				 &e->state);
 }
 
 static void fw_env_exit(struct kunit *test)
@@ -753,8 +779,10 @@ static void fw_env_exit(struct kunit *test)
 
 	if (!e)
 		return;
-	if (e->h && e->h->hw)
+	if (e->h && e->h->regs[ANE_BANK_ANE])
 		ane_fw_host_teardown(e->h);
+	ane_regmaps_exit(e->regs);
+	ane_board_kunit_destroy(e->board);
 	kfree(e->h);
 	vfree(e->mem);
 }
@@ -783,8 +811,7 @@ static bool fw_wait_state(struct fw_env *e, int state, unsigned int ms)
 
 static u32 fw_restarts(struct fw_env *e)
 {
-	return ane_hw_read32(e->h->hw, ANE_BANK_ANE,
-			     ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS));
+	return fw_rd(e, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS));
 }
 
 static void ane_fw_boots_through_three_handshakes(struct kunit *test)
@@ -795,8 +822,7 @@ static void ane_fw_boots_through_three_handshakes(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
-	KUNIT_EXPECT_EQ(test, ane_hw_read32(e->h->hw, ANE_BANK_ANE,
-					    ANE_REG_SCRATCH(ANE_FW_SCR_ACK)),
+	KUNIT_EXPECT_EQ(test, fw_rd(e, ANE_REG_SCRATCH(ANE_FW_SCR_ACK)),
 			ANE_FW_MAGIC1);
 	for (i = 0; i < ANE_FW_NUM_CHANNELS; i++)
 		KUNIT_EXPECT_EQ(test, e->h->ring[i].ok,
@@ -829,8 +855,7 @@ static void ane_fw_refuses_a_heap_below_twice_the_reservation(struct kunit *test
 	e->h->heap_size = 2 * 64 * 1024;
 	KUNIT_EXPECT_LT(test, fw_boot(e, false), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_DEAD);
-	KUNIT_EXPECT_EQ(test, ane_hw_read32(e->h->hw, ANE_BANK_ANE,
-					    ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
+	KUNIT_EXPECT_EQ(test, fw_rd(e, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
 			ANE_FW_BOOT_E_HEAP);
 	e->h->heap_size = 2 * 64 * 1024 + 16 * 1024;
 	KUNIT_EXPECT_EQ(test, fw_boot(e, false), 0);
@@ -937,7 +962,7 @@ static void ane_fw_a_full_ring_asks_for_consumed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 3, 3, 0, &rq[0], true), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(t2h->space_wanted), 0);
 
-	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, 0);
+	fw_wr(e, ANE_REG_HOST_IRQ_MASK, 0);
 	for (i = 0; i < n; i++) {
 		end = jiffies + msecs_to_jiffies(5000);
 		while ((ret = fw_proc_call(e, 4, 3, 3, 0, &rq[i], false)) == -EBUSY &&
@@ -952,7 +977,7 @@ static void ane_fw_a_full_ring_asks_for_consumed(struct kunit *test)
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_FALSE(test, completion_done(&rq[i].done));
 
-	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, ~0u);
+	fw_wr(e, ANE_REG_HOST_IRQ_MASK, ~0u);
 	for (i = 0; i < n; i++) {
 		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&rq[i].done,
 								    msecs_to_jiffies(5000)));
@@ -1072,7 +1097,7 @@ static void unmask_fn(struct work_struct *w)
 	struct unmask_work *u = container_of(to_delayed_work(w),
 					     struct unmask_work, dw);
 
-	ane_hw_write32(u->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, ~0u);
+	regmap_write(u->h->regs[ANE_BANK_ANE], ANE_REG_HOST_IRQ_MASK, ~0u);
 }
 
 /*
@@ -1096,7 +1121,7 @@ static void ane_fw_a_full_command_ring_is_waited_out(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rq);
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
 	INIT_DELAYED_WORK_ONSTACK(&u.dw, unmask_fn);
-	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_HOST_IRQ_MASK, 0);
+	fw_wr(e, ANE_REG_HOST_IRQ_MASK, 0);
 	schedule_delayed_work(&u.dw, msecs_to_jiffies(500));
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, ane_fw_host_send(e->h, &rq[i],

@@ -24,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/regmap.h>
 #include <linux/vmalloc.h>
 
 #include <drm/ane_accel.h>
@@ -31,8 +32,9 @@
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
 #include "driver/ane_fw_host.h"
+#include "firmware/hw/ane_board.h"
 #include "firmware/hw/ane_engine.h"
-#include "firmware/hw/ane_hw.h"
+#include "firmware/spec/ane_platform.h"
 #include "firmware/ane_fw.h"
 #include "firmware/engine/ane_math.h"
 
@@ -52,6 +54,9 @@ struct ex_buf {
 };
 
 struct ex_env {
+	struct ane_board *board;
+	struct regmap *regs[ANE_NUM_BANKS];
+	int dart_irq;
 	struct ane_device *adev;
 	struct ane_dart *dart;
 	struct ane_dart_ctx *iso;
@@ -127,15 +132,23 @@ static struct ex_buf *ex_buf_new(struct kunit *test, struct ane_dart_ctx *ctx,
 	return b;
 }
 
+static u32 ex_rd(struct ex_env *e, u32 off)
+{
+	unsigned int v = 0;
+
+	regmap_read(e->regs[ANE_BANK_ANE], off, &v);
+	return v;
+}
+
 static struct ane_fw *ex_fw(struct ex_env *e)
 {
-	return ane_hw_test_sram(e->h->hw);
+	return ane_board_kunit_sram(e->board);
 }
 
 /* The most bytes one task staged on the engine. */
 static u32 ex_stage_peak(struct ex_env *e)
 {
-	return ane_hw_read32(e->h->hw, ANE_BANK_ANE, ANE_REG_ENG_STAGE_PEAK);
+	return ex_rd(e, ANE_REG_ENG_STAGE_PEAK);
 }
 
 static int ex_init(struct kunit *test)
@@ -152,13 +165,24 @@ static int ex_init(struct kunit *test)
 	dev = kunit_device_register(test, "ane-fw-exec-kunit");
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
+	e->board = ane_board_kunit_create(dev, true);
+	if (IS_ERR(e->board))
+		return PTR_ERR(e->board);
+	ret = ane_regmaps_init(dev, ane_board_kunit_pdata(e->board), e->regs);
+	if (ret)
+		return ret;
 	e->adev = kzalloc(sizeof(*e->adev), GFP_KERNEL);
 	if (!e->adev)
 		return -ENOMEM;
-	ret = ane_dart_init(e->adev);
+	ret = ane_dart_init(e->adev, e->regs[ANE_BANK_PTD]);
 	if (ret)
 		return ret;
 	e->dart = e->adev->dart;
+	ret = request_irq(ane_board_kunit_irq(e->board, ANE_IRQ_DART),
+			  ane_dart_irq, 0, "ane-fw-exec-kunit:dart", e->dart);
+	if (ret)
+		return ret;
+	e->dart_irq = ane_board_kunit_irq(e->board, ANE_IRQ_DART);
 	e->iso = ane_dart_ctx_create(e->dart);
 	if (IS_ERR(e->iso)) {
 		ret = PTR_ERR(e->iso);
@@ -182,7 +206,10 @@ static int ex_init(struct kunit *test)
 	e->h->shared_size = shared->size;
 	e->h->heap_iova = heap->iova;
 	e->h->heap_size = heap->size;
-	ret = ane_fw_host_setup(e->h, dev, e->dart, &e->state);
+	ret = ane_fw_host_setup(e->h, dev, e->regs,
+				ane_board_kunit_pdata(e->board)->boot_addr,
+				ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
+				&e->state);
 	if (ret)
 		return ret;
 	down_write(&e->h->gate);
@@ -198,9 +225,11 @@ static void ex_exit(struct kunit *test)
 
 	if (!e)
 		return;
-	if (e->h && e->h->hw)
+	if (e->h && e->h->regs[ANE_BANK_ANE])
 		ane_fw_host_teardown(e->h);
 	kfree(e->h);
+	if (e->dart_irq)
+		free_irq(e->dart_irq, e->dart);
 	/* the firmware is halted: nothing reaches the buffers any more */
 	ane_dart_ctx_put(e->iso);
 	if (e->adev)
@@ -208,6 +237,8 @@ static void ex_exit(struct kunit *test)
 	for (i = 0; i < e->nbufs; i++)
 		ex_buf_free(e->bufs[i]);
 	kfree(e->adev);
+	ane_regmaps_exit(e->regs);
+	ane_board_kunit_destroy(e->board);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -656,8 +687,7 @@ static void ane_fw_exec_rebase_moves_at_each_load(struct kunit *test)
 					      4, NULL), 0);
 		mm_expect(test, m.out->va, mm_out);
 		/* the bar registers hold the rebased buffers, not the IOVAs */
-		KUNIT_EXPECT_EQ(test, ane_hw_read32(e->h->hw, ANE_BANK_ANE,
-						    ANE_REG_Q_BAR(EX_PRIO, MM_OUT)),
+		KUNIT_EXPECT_EQ(test, ex_rd(e, ANE_REG_Q_BAR(EX_PRIO, MM_OUT)),
 				base[i]);
 		KUNIT_EXPECT_NE(test, (u64)base[i], m.out->iova);
 		mm_unload(test, 0, 0);
@@ -893,8 +923,7 @@ static bool ex_queue_busy(struct ex_env *e, u32 q)
 	unsigned long end = jiffies + HZ;
 
 	do {
-		if (ane_hw_read32(e->h->hw, ANE_BANK_ANE, ANE_REG_Q_STATUS(q)) &
-		    ANE_Q_BUSY)
+		if (ex_rd(e, ANE_REG_Q_STATUS(q)) & ANE_Q_BUSY)
 			return true;
 		usleep_range(1000, 2000);
 	} while (time_before(jiffies, end));
@@ -927,8 +956,8 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	/* the engine runs one queue at a time: the last call waits 3 s */
 	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 10000), 0);
-	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_ENG_LATENCY_NS,
-		       1500 * NSEC_PER_MSEC);
+	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS,
+		     1500 * NSEC_PER_MSEC);
 
 	KUNIT_ASSERT_EQ(test, ex_call_send(test, ANE_FW_CH_IO, 4, 4, m.bars, 4,
 					   a), 0);
@@ -961,7 +990,7 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 	KUNIT_EXPECT_EQ(test, ex_wait(a), 0);
 	KUNIT_EXPECT_EQ(test, ex_wait(c), 0);
 	mm_expect(test, m.out->va, mm_out);
-	ane_hw_write32(e->h->hw, ANE_BANK_ANE, ANE_REG_ENG_LATENCY_NS, 0);
+	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS, 0);
 	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "deadline",
 						 ANE_FW_DEADLINE_MS), 0);
 	KUNIT_EXPECT_EQ(test, ex_fw(e)->mem_allocs, 1);

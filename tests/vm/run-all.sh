@@ -58,4 +58,6 @@ rmmod ane || { echo "vm-rmmod-doctor: 0 passed, 1 failed"; rc=1; }
 suite top "" top_test
 # The ane: tracepoints: one request, a DART fault, a firmware crash.
 suite trace "" trace_test
+# The interrupt lines in /proc/interrupts: a round trip, a DART fault.
+suite irq "" irq_test
 exit $rc
