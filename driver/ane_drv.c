@@ -30,7 +30,7 @@
 #include <kunit/visibility.h>
 
 #include "ane_dart.h"
-#include "ane_fw_host.h"
+#include "ane_host.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
 #include "ane_syncobj.h"
@@ -364,7 +364,7 @@ static int ane_probe(struct platform_device *pdev)
 	ane_dart_debugfs_init(adev);
 	ane_quota_debugfs_init(adev);
 
-	ret = ane_fw_host_init(adev);
+	ret = ane_host_init(adev);
 	if (ret)
 		return ret;
 

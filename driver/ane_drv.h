@@ -44,7 +44,7 @@
 struct ane_account;
 struct ane_dart;
 struct ane_dart_ctx;
-struct ane_fw_host;
+struct ane_host;
 struct ane_platform_data;
 struct device;
 struct dma_buf_attachment;
@@ -68,7 +68,7 @@ struct sg_table;
  * @fence_lock: the lock of every request fence.
  * @fence_ctx: the fence context of requests.
  * @fence_seq: the last request sequence number (the fence seqno).
- * @fwh: the firmware's host side (ane_fw_host.c); lives as long as @drm,
+ * @fwh: the firmware's host side (ane_host.c); lives as long as @drm,
  *	the controller it drives only while the device is bound.
  * @mem_charged: bytes charged by every client of the device (surfaces,
  *	program images and their intermediate buffers), bounded by the
@@ -91,8 +91,8 @@ struct ane_device {
 	spinlock_t fence_lock;		/* request fences */
 	u64 fence_ctx;
 	atomic64_t fence_seq;
-	/* firmware host side (ane_fw_host.c) */
-	struct ane_fw_host *fwh;
+	/* firmware host side (ane_host.c) */
+	struct ane_host *fwh;
 	atomic64_t mem_charged;
 	atomic64_t mem_refused;
 	atomic64_t engine_ns;

@@ -19,12 +19,12 @@
 #include <drm/ane_accel.h>
 
 #include "ane_drv.h"
-#include "ane_fw_host.h"
+#include "ane_host.h"
 #include "ane_gem.h"
 #include "ane_selector.h"
 
 /* Called by recovery: the dump's sections become the debug items. */
-void ane_dwp_save(struct ane_fw_host *h, const u8 *raw, size_t len)
+void ane_dwp_save(struct ane_host *h, const u8 *raw, size_t len)
 {
 	u8 *copy = len ? kmemdup(raw, len, GFP_KERNEL) : NULL;
 
@@ -36,7 +36,7 @@ void ane_dwp_save(struct ane_fw_host *h, const u8 *raw, size_t len)
 	mutex_unlock(&h->dwp_lock);
 }
 
-static void ane_dwp_release_locked(struct ane_fw_host *h)
+static void ane_dwp_release_locked(struct ane_host *h)
 {
 	lockdep_assert_held(&h->dwp_lock);
 	if (h->dwp_obj)
@@ -46,7 +46,7 @@ static void ane_dwp_release_locked(struct ane_fw_host *h)
 	h->dwp_size = 0;
 }
 
-void ane_dwp_fini(struct ane_fw_host *h)
+void ane_dwp_fini(struct ane_host *h)
 {
 	mutex_lock(&h->dwp_lock);
 	ane_dwp_release_locked(h);
@@ -58,7 +58,7 @@ void ane_dwp_fini(struct ane_fw_host *h)
 }
 
 /* Item @n (from 1): its bytes in @h->dwp_raw, section header included. */
-static int ane_dwp_item_locked(struct ane_fw_host *h, u64 n, size_t *off,
+static int ane_dwp_item_locked(struct ane_host *h, u64 n, size_t *off,
 			       size_t *len)
 {
 	size_t o = 0;
@@ -81,7 +81,7 @@ static int ane_dwp_item_locked(struct ane_fw_host *h, u64 n, size_t *off,
 	return -ENOENT;
 }
 
-static struct ane_fw_host *ane_dwp_host(struct ane_file *af)
+static struct ane_host *ane_dwp_host(struct ane_file *af)
 {
 	return af->adev->fwh;
 }
@@ -90,7 +90,7 @@ int ane_sel_register_dwp(struct ane_file *af, const struct ane_selector *sel,
 			 void *args)
 {
 	struct drm_ane_register_dwp *r = args;
-	struct ane_fw_host *h = ane_dwp_host(af);
+	struct ane_host *h = ane_dwp_host(af);
 	struct drm_gem_object *obj;
 	struct ane_bo *bo;
 	int ret = 0;
@@ -135,9 +135,9 @@ err:
  * file; else ERR_PTR: -ENODEV (no firmware host), -EPERM (unprivileged
  * file), -ENOENT (the file did not register).
  */
-static struct ane_fw_host *ane_dwp_lock_owned(struct ane_file *af)
+static struct ane_host *ane_dwp_lock_owned(struct ane_file *af)
 {
-	struct ane_fw_host *h = ane_dwp_host(af);
+	struct ane_host *h = ane_dwp_host(af);
 
 	if (!h)
 		return ERR_PTR(-ENODEV);
@@ -154,7 +154,7 @@ static struct ane_fw_host *ane_dwp_lock_owned(struct ane_file *af)
 int ane_sel_unregister_dwp(struct ane_file *af, const struct ane_selector *sel,
 			   void *args)
 {
-	struct ane_fw_host *h = ane_dwp_lock_owned(af);
+	struct ane_host *h = ane_dwp_lock_owned(af);
 
 	if (IS_ERR(h))
 		return PTR_ERR(h);
@@ -167,7 +167,7 @@ int ane_sel_unregister_dwp(struct ane_file *af, const struct ane_selector *sel,
 int ane_sel_get_dwp_item(struct ane_file *af, const struct ane_selector *sel,
 			 void *args)
 {
-	struct ane_fw_host *h = ane_dwp_lock_owned(af);
+	struct ane_host *h = ane_dwp_lock_owned(af);
 	struct drm_ane_dwp_item *it = args;
 	size_t off, len;
 	int ret;
@@ -193,7 +193,7 @@ out:
 int ane_sel_complete_dwp_item(struct ane_file *af,
 			      const struct ane_selector *sel, void *args)
 {
-	struct ane_fw_host *h = ane_dwp_lock_owned(af);
+	struct ane_host *h = ane_dwp_lock_owned(af);
 	struct drm_ane_dwp_item *it = args;
 	size_t off, len;
 	int ret;
@@ -213,7 +213,7 @@ out:
 int ane_sel_release_dwp_buffers(struct ane_file *af,
 				const struct ane_selector *sel, void *args)
 {
-	struct ane_fw_host *h = ane_dwp_lock_owned(af);
+	struct ane_host *h = ane_dwp_lock_owned(af);
 
 	if (IS_ERR(h))
 		return PTR_ERR(h);
@@ -230,7 +230,7 @@ int ane_sel_release_dwp_buffers(struct ane_file *af,
  */
 void ane_dwp_file_fini(struct ane_file *af)
 {
-	struct ane_fw_host *h = ane_dwp_host(af);
+	struct ane_host *h = ane_dwp_host(af);
 
 	if (!h)
 		return;

@@ -23,7 +23,7 @@
 
 #include "ane_dart.h"
 #include "ane_drv.h"
-#include "ane_fw_host.h"
+#include "ane_host.h"
 #include "ane_gem.h"
 #include "ane_image.h"
 #include "ane_program.h"
@@ -252,7 +252,7 @@ static void ane_program_unload_locked(struct ane_file *af, struct ane_program *p
 {
 	lockdep_assert_held(&af->prog_lock);
 	if (tell_fw)
-		ane_fw_host_unload(ane_host(af), &p->fw);
+		ane_host_unload(ane_host(af), &p->fw);
 	if (p->inter_map)
 		WARN_ON(ane_dart_unmap(p->inter_map));
 	if (p->inter)
@@ -310,7 +310,7 @@ int ane_sel_program_prepare(struct ane_file *af, const struct ane_selector *sel,
 	lp.image_iova = p->image.iova;
 	lp.image_size = p->hdr.image_size;
 	/* A slot, a process, LOAD_PROGRAM and CREATE_PROCESS, or nothing. */
-	ret = ane_fw_host_load(ane_host(af), &p->fw, &lp);
+	ret = ane_host_load(ane_host(af), &p->fw, &lp);
 	if (ret)
 		goto err_unload;
 	p->slot = p->fw.slot;

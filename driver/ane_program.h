@@ -19,7 +19,7 @@
 
 #include "ane_dart.h"
 #include "ane_drv.h"
-#include "ane_fw_host.h"
+#include "ane_host.h"
 
 struct drm_gem_object;
 
@@ -36,7 +36,7 @@ struct drm_gem_object;
  * @bars: the image's bar table (inside @image).
  * @prepared: loaded into the firmware.
  * @fw: its residency in the firmware while prepared: the device-wide
- *	record every firmware boot loads again (ane_fw_host_load()).
+ *	record every firmware boot loads again (ane_host_load()).
  * @slot: firmware program slot while prepared (@fw.slot).
  * @pid: firmware process id while prepared (@fw.pid).
  * @priority: scheduling priority while prepared.
@@ -49,9 +49,9 @@ struct drm_gem_object;
  * @instances: instances of this program.
  *
  * All but @kref, @inflight and @fw are protected by &ane_file.prog_lock;
- * @fw is the firmware host's (&ane_fw_host.res_lock) from prepare to
+ * @fw is the firmware host's (&ane_host.res_lock) from prepare to
  * unprepare.  Lock order: &ane_file.prog_lock, then the host's gate (for
- * reading), then &ane_fw_host.res_lock; the host's recovery holds the
+ * reading), then &ane_host.res_lock; the host's recovery holds the
  * gate for writing and never takes a client's lock.
  * @inflight grows under it and drops without it, at a request's
  * completion (atomic context), so a check for zero under it stays true.
@@ -67,7 +67,7 @@ struct ane_program {
 	const struct ane_img_procedure *procs;
 	const struct ane_img_bar *bars;
 	bool prepared;
-	struct ane_fw_resident fw;
+	struct ane_host_resident fw;
 	int slot;
 	int pid;
 	u32 priority;
@@ -98,7 +98,7 @@ static inline struct ane_program *ane_program_code(struct ane_program *p)
  *
  * Return: the host, or NULL when the device has no firmware.
  */
-static inline struct ane_fw_host *ane_host(struct ane_file *af)
+static inline struct ane_host *ane_host(struct ane_file *af)
 {
 	return af->adev->fwh;
 }

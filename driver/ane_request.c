@@ -32,8 +32,8 @@
 
 #include "ane_dart.h"
 #include "ane_drv.h"
-#include "ane_fw_host.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_msg.h"
 #include "ane_gem.h"
 #include "ane_program.h"
 #include "ane_selector.h"
@@ -61,7 +61,7 @@ struct ane_request_event {
  */
 struct ane_request {
 	struct dma_fence fence;
-	struct ane_fw_hreq hreq;
+	struct ane_host_hreq hreq;
 	struct llist_node reap;
 	struct ane_file *af;
 	struct ane_program *prog;
@@ -187,7 +187,7 @@ void ane_requests_drain(void)
  * client hears of it here, directly; only the reference drops wait for
  * the work item.
  */
-static void ane_request_complete(struct ane_fw_hreq *hreq)
+static void ane_request_complete(struct ane_host_hreq *hreq)
 {
 	struct ane_request *rq = container_of(hreq, struct ane_request, hreq);
 	const struct ane_fw_program_event *pe = (const void *)hreq->data;
@@ -591,7 +591,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ret = ane_request_bind_bars(ctx, &rb, (struct ane_fw_bar *)(call + 1));
 	if (ret)
 		goto err_release;
-	/* Step 4: the call, built by the message layer (ane_fw_msg.c). */
+	/* Step 4: the call, built by the message layer (ane_host_msg.c). */
 	ane_host_msg_proc_call_init(&hdr, call, rb.nbars, rb.code->slot,
 				    rb.code->pid, rb.code->priority, in->procedure);
 	ret = ane_request_arm(af, rq, in, &rb);

@@ -13,7 +13,7 @@
 #include <drm/ane_accel.h>
 
 #include "ane_drv.h"
-#include "ane_fw_host.h"
+#include "ane_host.h"
 
 #define ANE_PROP_UINT(_name, _value) \
 	static ssize_t _name##_show(struct device *dev, \

@@ -26,7 +26,7 @@
 #include <linux/regmap.h>
 
 #include "driver/ane_drv.h"
-#include "driver/ane_fw_host.h"
+#include "driver/ane_host.h"
 #include "firmware/hw/ane_board.h"
 #include "firmware/spec/ane_platform.h"
 #include "firmware/ane_fw.h"
@@ -718,7 +718,7 @@ static struct kunit_suite ane_fw_rtos_suite = {
 #define T_MEM_SIZE	(1024 * 1024)
 
 struct fw_env {
-	struct ane_fw_host *h;
+	struct ane_host *h;
 	struct ane_board *board;
 	struct regmap *regs[ANE_NUM_BANKS];
 	void *mem;
@@ -756,9 +756,9 @@ static int fw_env_init(struct kunit *test)
 		return -ENOMEM;
 	e->h->shared_va = e->mem;
 	e->h->shared_iova = T_SHARED_IOVA;
-	e->h->shared_size = ANE_FW_HOST_SHARED_SIZE;
-	e->h->heap_iova = T_SHARED_IOVA + ANE_FW_HOST_SHARED_SIZE;
-	e->h->heap_size = ANE_FW_HOST_HEAP_SIZE;
+	e->h->shared_size = ANE_HOST_SHARED_SIZE;
+	e->h->heap_iova = T_SHARED_IOVA + ANE_HOST_SHARED_SIZE;
+	e->h->heap_size = ANE_HOST_HEAP_SIZE;
 	test->priv = e;
 	e->board = ane_board_kunit_create(dev, false);
 	if (IS_ERR(e->board))
@@ -767,7 +767,7 @@ static int fw_env_init(struct kunit *test)
 	ret = ane_regmaps_init(dev, ane_board_kunit_pdata(e->board), e->regs);
 	if (ret)
 		return ret;
-	return ane_fw_host_setup(e->h, dev, e->regs,
+	return ane_host_setup(e->h, dev, e->regs,
 				 ane_board_kunit_pdata(e->board)->boot_addr,
 				 ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
 				 &e->state);
@@ -780,7 +780,7 @@ static void fw_env_exit(struct kunit *test)
 	if (!e)
 		return;
 	if (e->h && e->h->regs[ANE_BANK_ANE])
-		ane_fw_host_teardown(e->h);
+		ane_host_teardown(e->h);
 	ane_regmaps_exit(e->regs);
 	ane_board_kunit_destroy(e->board);
 	kfree(e->h);
@@ -792,7 +792,7 @@ static int fw_boot(struct fw_env *e, bool warm)
 	int ret;
 
 	down_write(&e->h->gate);
-	ret = ane_fw_host_boot(e->h, warm);
+	ret = ane_host_boot(e->h, warm);
 	up_write(&e->h->gate);
 	return ret;
 }
@@ -832,8 +832,8 @@ static void ane_fw_boots_through_three_handshakes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->h->res.max_cache_requests,
 			ANE_FW_MAX_CACHE_REQUESTS);
 	for (i = 0; i < 50; i++)
-		KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_call(e->h, ANE_FW_CH_BUF_H2T,
+		KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_call(e->h, ANE_FW_CH_BUF_H2T,
 					       ANE_CTL_STATS_BUFFER_SIZE_GET,
 					       NULL, 0, &sz, sizeof(sz), 2000),
 			0);
@@ -842,10 +842,10 @@ static void ane_fw_boots_through_three_handshakes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sz.dbg, 0x10);
 	KUNIT_EXPECT_EQ(test, sz.per_engine, 0x20);
 	/* an unknown control id is refused, the firmware lives on */
-	KUNIT_EXPECT_EQ(test, ane_fw_host_call(e->h, ANE_FW_CH_BUF_H2T, 0x5c,
+	KUNIT_EXPECT_EQ(test, ane_host_call(e->h, ANE_FW_CH_BUF_H2T, 0x5c,
 					       NULL, 0, NULL, 0, 2000),
 			-EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 static void ane_fw_refuses_a_heap_below_twice_the_reservation(struct kunit *test)
@@ -868,15 +868,15 @@ static void ane_fw_retries_a_missing_second_wake(struct kunit *test)
 	e->h->stall_boots = 1;
 	KUNIT_EXPECT_EQ(test, fw_boot(e, false), 0);
 	KUNIT_EXPECT_EQ(test, e->h->boot_failures, 1);
-	e->h->stall_boots = ANE_FW_HOST_BOOT_RETRIES;
+	e->h->stall_boots = ANE_HOST_BOOT_RETRIES;
 	KUNIT_EXPECT_EQ(test, fw_boot(e, false), -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, e->h->boot_failures, 1 + ANE_FW_HOST_BOOT_RETRIES);
+	KUNIT_EXPECT_EQ(test, e->h->boot_failures, 1 + ANE_HOST_BOOT_RETRIES);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_DEAD);
 }
 
 /* Send a procedure call on IO; returns the completion's errno. */
 static int fw_proc_call(struct fw_env *e, u32 prio, s32 prog, s32 proc,
-			u64 stats, struct ane_fw_hreq *rq, bool wait)
+			u64 stats, struct ane_host_hreq *rq, bool wait)
 {
 	struct {
 		struct ane_fw_proc_call pc;
@@ -888,7 +888,7 @@ static int fw_proc_call(struct fw_env *e, u32 prio, s32 prog, s32 proc,
 				      .program_id = prog, .process_id = proc };
 	int ret;
 
-	ret = ane_fw_host_send(e->h, rq, ANE_FW_CH_IO, &hdr, &body);
+	ret = ane_host_send(e->h, rq, ANE_FW_CH_IO, &hdr, &body);
 	if (ret || !wait)
 		return ret;
 	if (!wait_for_completion_timeout(&rq->done, msecs_to_jiffies(10000)))
@@ -902,15 +902,15 @@ static void fw_load(struct kunit *test, struct fw_env *e, s32 prog, s32 proc)
 	struct ane_fw_cmd_hdr hdr = { .id = ANE_CTL_LOAD_PROGRAM,
 				      .size = sizeof(lp), .program_id = prog,
 				      .process_id = -1 };
-	struct ane_fw_hreq rq = { };
+	struct ane_host_hreq rq = { };
 
-	KUNIT_ASSERT_EQ(test, ane_fw_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
+	KUNIT_ASSERT_EQ(test, ane_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
 					       &hdr, &lp), 0);
 	wait_for_completion(&rq.done);
 	KUNIT_ASSERT_EQ(test, rq.status, 0);
 	hdr = (struct ane_fw_cmd_hdr){ .id = ANE_CTL_CREATE_PROCESS,
 				       .program_id = prog, .process_id = proc };
-	KUNIT_ASSERT_EQ(test, ane_fw_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
+	KUNIT_ASSERT_EQ(test, ane_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
 					       &hdr, NULL), 0);
 	wait_for_completion(&rq.done);
 	KUNIT_ASSERT_EQ(test, rq.status, 0);
@@ -920,13 +920,13 @@ static void ane_fw_runs_calls_and_writes_stats(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
 	struct ane_fw_stats_hdr *st;
-	struct ane_fw_hreq rq = { };
+	struct ane_host_hreq rq = { };
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
 	fw_load(test, e, 10, 20);
-	st = (void *)((u8 *)e->mem + ANE_FW_HOST_SHARED_SIZE + 0x8000);
+	st = (void *)((u8 *)e->mem + ANE_HOST_SHARED_SIZE + 0x8000);
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 10, 20, T_SHARED_IOVA +
-					   ANE_FW_HOST_SHARED_SIZE + 0x8000,
+					   ANE_HOST_SHARED_SIZE + 0x8000,
 					   &rq, true), 0);
 	KUNIT_EXPECT_EQ(test, st->magic, ANE_FW_STATS_MAGIC);
 	KUNIT_EXPECT_EQ(test, st->desc_bytes, 0x20);
@@ -935,7 +935,7 @@ static void ane_fw_runs_calls_and_writes_stats(struct kunit *test)
 	/* a program that is not loaded */
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 11, 20, 0, &rq, true), -ENOENT);
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 10, 20, 0, &rq, true), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 /*
@@ -949,7 +949,7 @@ static void ane_fw_a_full_ring_asks_for_consumed(struct kunit *test)
 	const u32 n = 140;
 	struct fw_env *e = test->priv;
 	struct ane_fw_ring_hdr *t2h;
-	struct ane_fw_hreq *rq;
+	struct ane_host_hreq *rq;
 	unsigned long end;
 	u32 i;
 	int ret;
@@ -984,20 +984,20 @@ static void ane_fw_a_full_ring_asks_for_consumed(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rq[i].status, 0);
 	}
 	KUNIT_EXPECT_EQ(test, READ_ONCE(t2h->space_wanted), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 }
 
 static void ane_fw_aborts_a_queue_past_the_deadline(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_hreq stuck = { }, ok = { };
+	struct ane_host_hreq stuck = { }, ok = { };
 	unsigned long t0;
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
 	fw_load(test, e, 1, 1);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 300), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "hang", 2), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline", 300), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "hang", 2), 0);
 	t0 = jiffies;
 	KUNIT_ASSERT_EQ(test, fw_proc_call(e, 2, 1, 1, 0, &stuck, false), 0);
 	/* another queue carries on meanwhile */
@@ -1007,7 +1007,7 @@ static void ane_fw_aborts_a_queue_past_the_deadline(struct kunit *test)
 							    msecs_to_jiffies(5000)));
 	KUNIT_EXPECT_EQ(test, stuck.status, -ETIMEDOUT);
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 250);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "unhang", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "unhang", 0), 0);
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 2, 1, 1, 0, &ok, true), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 }
@@ -1015,20 +1015,20 @@ static void ane_fw_aborts_a_queue_past_the_deadline(struct kunit *test)
 static void ane_fw_crash_dumps_and_recovers(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_hreq stuck = { };
+	struct ane_host_hreq stuck = { };
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
 	fw_load(test, e, 1, 1);
 	/* something in flight when it dies */
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "hang", 3), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "hang", 3), 0);
 	KUNIT_ASSERT_EQ(test, fw_proc_call(e, 3, 1, 1, 0, &stuck, false), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
 							    msecs_to_jiffies(5000)));
 	KUNIT_EXPECT_EQ(test, stuck.status, -EIO);
 	KUNIT_EXPECT_EQ(test, stuck.fw_status, ANE_FW_ST_RESET);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
-	ane_fw_host_inject(e->h, "unhang", 0);
+	ane_host_inject(e->h, "unhang", 0);
 	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
 	KUNIT_EXPECT_EQ(test, fw_restarts(e), 1);	/* survives the reboot */
 	KUNIT_ASSERT_NOT_NULL(test, e->h->dump_text);
@@ -1041,7 +1041,7 @@ static void ane_fw_crash_dumps_and_recovers(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "task: exeloop"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(e->h->dump_text, "end of dump"));
 	/* the device works afterwards */
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 	/* the reboot forgot the program */
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, 1, 1, 0, &stuck, true), -ENOENT);
 }
@@ -1058,38 +1058,38 @@ static void ane_fw_crash_storm_backs_off_and_recovers(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
-	for (i = 0; i < ANE_FW_HOST_REC_MAX; i++) {
-		KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	for (i = 0; i < ANE_HOST_REC_MAX; i++) {
+		KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 		KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY,
 						      5000));
 	}
 	t0 = jiffies;
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	msleep(200);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_RECOVERING);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), -EAGAIN);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 10000));
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0),
-			ANE_FW_HOST_BACKOFF_MIN_MS - 100);
-	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, ANE_FW_HOST_BACKOFF_MIN_MS);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+			ANE_HOST_BACKOFF_MIN_MS - 100);
+	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, ANE_HOST_BACKOFF_MIN_MS);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 	/* the storm goes on: twice as long */
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 10000));
-	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 2 * ANE_FW_HOST_BACKOFF_MIN_MS);
-	KUNIT_EXPECT_EQ(test, fw_restarts(e), ANE_FW_HOST_REC_MAX + 2);
+	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 2 * ANE_HOST_BACKOFF_MIN_MS);
+	KUNIT_EXPECT_EQ(test, fw_restarts(e), ANE_HOST_REC_MAX + 2);
 	/* an explicit reboot starts afresh */
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "reboot", 0), 0);
 	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
 	KUNIT_EXPECT_EQ(test, e->h->backoff_ms, 0);
 }
 
 struct unmask_work {
 	struct delayed_work dw;
-	struct ane_fw_host *h;
+	struct ane_host *h;
 };
 
 static void unmask_fn(struct work_struct *w)
@@ -1114,7 +1114,7 @@ static void ane_fw_a_full_command_ring_is_waited_out(struct kunit *test)
 	struct ane_fw_cmd_hdr hdr = { .id = ANE_CTL_PING, .size = 4,
 				      .program_id = -1, .process_id = -1 };
 	struct unmask_work u = { .h = e->h };
-	struct ane_fw_hreq *rq;
+	struct ane_host_hreq *rq;
 	u32 v = 0x50494e47, i;
 
 	rq = kunit_kcalloc(test, n, sizeof(*rq), GFP_KERNEL);
@@ -1124,7 +1124,7 @@ static void ane_fw_a_full_command_ring_is_waited_out(struct kunit *test)
 	fw_wr(e, ANE_REG_HOST_IRQ_MASK, 0);
 	schedule_delayed_work(&u.dw, msecs_to_jiffies(500));
 	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_EQ(test, ane_fw_host_send(e->h, &rq[i],
+		KUNIT_EXPECT_EQ(test, ane_host_send(e->h, &rq[i],
 						       ANE_FW_CH_BUF_H2T, &hdr,
 						       &v), 0);
 	flush_delayed_work(&u.dw);
@@ -1139,14 +1139,14 @@ static void ane_fw_a_full_command_ring_is_waited_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			READ_ONCE(e->h->ring[ANE_FW_CH_BUF_H2T].hdr->space_wanted),
 			0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 static const struct ane_fw_load_program t_lp = { .proc_nbr = 2 };
 
 /* A call to resident @r on @q's priority; its completion's errno. */
-static int fw_res_call(struct fw_env *e, const struct ane_fw_resident *r,
-		       u32 prio, struct ane_fw_hreq *rq, bool wait)
+static int fw_res_call(struct fw_env *e, const struct ane_host_resident *r,
+		       u32 prio, struct ane_host_hreq *rq, bool wait)
 {
 	return fw_proc_call(e, prio, r->slot, r->pid, 0, rq, wait);
 }
@@ -1156,9 +1156,9 @@ static void fw_hang_all(struct kunit *test, struct fw_env *e, bool stuck)
 	u32 q;
 
 	for (q = 0; q < ANE_NUM_HW_QUEUES; q++) {
-		KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "hang", q), 0);
+		KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "hang", q), 0);
 		if (stuck)
-			KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h,
+			KUNIT_ASSERT_EQ(test, ane_host_inject(e->h,
 								 "abort-stuck",
 								 q), 0);
 	}
@@ -1172,20 +1172,20 @@ static void fw_hang_all(struct kunit *test, struct fw_env *e, bool stuck)
 static void ane_fw_programs_survive_a_crash(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_resident *r;
-	struct ane_fw_hreq rq = { };
+	struct ane_host_resident *r;
+	struct ane_host_hreq rq = { };
 	s32 slot, pid;
 	int i;
 
 	r = kunit_kcalloc(test, ANE_FW_MAX_PROGRAMS + 1, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[0], &t_lp), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[1], &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r[0], &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r[1], &t_lp), 0);
 	KUNIT_EXPECT_NE(test, r[0].slot, r[1].slot);
 	KUNIT_EXPECT_NE(test, r[0].pid, r[1].pid);
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r[0], 4, &rq, true), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
 	KUNIT_EXPECT_EQ(test, e->h->reloads, 2);
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r[0], 4, &rq, true), 0);
@@ -1193,26 +1193,26 @@ static void ane_fw_programs_survive_a_crash(struct kunit *test)
 	/* unloaded: the firmware forgot it */
 	slot = r[1].slot;
 	pid = r[1].pid;
-	ane_fw_host_unload(e->h, &r[1]);
+	ane_host_unload(e->h, &r[1]);
 	KUNIT_EXPECT_EQ(test, r[1].slot, -1);
 	KUNIT_EXPECT_EQ(test, fw_proc_call(e, 4, slot, pid, 0, &rq, true),
 			-ENOENT);
-	ane_fw_host_unload(e->h, &r[0]);
+	ane_host_unload(e->h, &r[0]);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->pids, ANE_FW_MAX_PROCESSES));
 
 	/* every slot, then one too many; all of them again after unload */
 	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
-		KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), -EBUSY);
+		KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r[i], &t_lp), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_load(e->h, &r[i], &t_lp), -EBUSY);
 	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
-		ane_fw_host_unload(e->h, &r[i]);
+		ane_host_unload(e->h, &r[i]);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
 	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
-		KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), 0);
+		KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r[i], &t_lp), 0);
 	for (i = 0; i < ANE_FW_MAX_PROGRAMS; i++)
-		ane_fw_host_unload(e->h, &r[i]);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+		ane_host_unload(e->h, &r[i]);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 /*
@@ -1225,8 +1225,8 @@ static void ane_fw_a_terminate_storm_loses_nothing(struct kunit *test)
 {
 	const int n = 64;
 	struct fw_env *e = test->priv;
-	struct ane_fw_resident *r;
-	struct ane_fw_hreq *rq;
+	struct ane_host_resident *r;
+	struct ane_host_hreq *rq;
 	int i;
 
 	r = kunit_kcalloc(test, n, sizeof(*r), GFP_KERNEL);
@@ -1235,13 +1235,13 @@ static void ane_fw_a_terminate_storm_loses_nothing(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rq);
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
 	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r[i], &t_lp), 0);
+		KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r[i], &t_lp), 0);
 	for (i = 0; i < n; i++) {
 		struct ane_fw_cmd_hdr hdr = { .id = ANE_CTL_TERMINATE_PROCESS,
 					      .program_id = r[i].slot,
 					      .process_id = r[i].pid };
 
-		KUNIT_ASSERT_EQ(test, ane_fw_host_send(e->h, &rq[i],
+		KUNIT_ASSERT_EQ(test, ane_host_send(e->h, &rq[i],
 						       ANE_FW_CH_BUF_H2T, &hdr,
 						       NULL), 0);
 	}
@@ -1251,48 +1251,48 @@ static void ane_fw_a_terminate_storm_loses_nothing(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rq[i].status, 0);
 	}
 	for (i = 0; i < n; i++)
-		ane_fw_host_unload(e->h, &r[i]);
+		ane_host_unload(e->h, &r[i]);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->stale, ANE_FW_MAX_PROGRAMS));
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 /* A crash with every queue hung: the engine's reset ends the hang. */
 static void ane_fw_recovers_from_a_hung_queue(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_resident r;
-	struct ane_fw_hreq stuck = { }, rq = { };
+	struct ane_host_resident r;
+	struct ane_host_hreq stuck = { }, rq = { };
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 60000), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline", 60000), 0);
 	fw_hang_all(test, e, false);
 	KUNIT_ASSERT_EQ(test, fw_res_call(e, &r, 4, &stuck, false), 0);
 	msleep(100);
 	KUNIT_EXPECT_FALSE(test, completion_done(&stuck.done));
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
 							    msecs_to_jiffies(5000)));
 	KUNIT_EXPECT_EQ(test, stuck.status, -EIO);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 5000));
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
-	ane_fw_host_unload(e->h, &r);
+	ane_host_unload(e->h, &r);
 }
 
 /* An abort that does not clear faults the firmware: it comes back. */
 static void ane_fw_recovers_after_a_stuck_abort(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_resident r;
-	struct ane_fw_hreq stuck = { }, rq = { };
+	struct ane_host_resident r;
+	struct ane_host_hreq stuck = { }, rq = { };
 	int i;
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 300), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline", 300), 0);
 	fw_hang_all(test, e, true);
 	KUNIT_ASSERT_EQ(test, fw_res_call(e, &r, 4, &stuck, false), 0);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&stuck.done,
@@ -1306,54 +1306,54 @@ static void ane_fw_recovers_after_a_stuck_abort(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 2 + i % 6, &rq, true), 0);
 	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
-	ane_fw_host_unload(e->h, &r);
+	ane_host_unload(e->h, &r);
 }
 
 /* Boots that fail during recovery are tried again later, not given up. */
 static void ane_fw_recovers_from_a_failed_boot(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_resident r;
-	struct ane_fw_hreq rq = { };
+	struct ane_host_resident r;
+	struct ane_host_hreq rq = { };
 	u32 failures;
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r, &t_lp), 0);
 	failures = e->h->boot_failures;
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "stall-boot",
-						 ANE_FW_HOST_BOOT_RETRIES), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "stall-boot",
+						 ANE_HOST_BOOT_RETRIES), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 15000));
 	KUNIT_EXPECT_EQ(test, e->h->boot_failures,
-			failures + ANE_FW_HOST_BOOT_RETRIES);
+			failures + ANE_HOST_BOOT_RETRIES);
 	KUNIT_EXPECT_EQ(test, e->h->boot_fails, 0);
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
 	/* a failed boot out of reboot is retried the same way */
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "stall-boot",
-						 ANE_FW_HOST_BOOT_RETRIES), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), -EIO);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "stall-boot",
+						 ANE_HOST_BOOT_RETRIES), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "reboot", 0), -EIO);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_RECOVERING);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 15000));
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
-	ane_fw_host_unload(e->h, &r);
+	ane_host_unload(e->h, &r);
 }
 
 /* The firmware crashes again while it is being brought back. */
 static void ane_fw_recovers_from_a_crash_during_recovery(struct kunit *test)
 {
 	struct fw_env *e = test->priv;
-	struct ane_fw_resident r;
-	struct ane_fw_hreq rq = { };
+	struct ane_host_resident r;
+	struct ane_host_hreq rq = { };
 
 	KUNIT_ASSERT_EQ(test, fw_boot(e, false), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_load(e->h, &r, &t_lp), 0);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "crash-boot", 1), 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "crash", 0), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r, &t_lp), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "crash-boot", 1), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 10000));
 	KUNIT_EXPECT_EQ(test, e->h->recoveries, 2);
 	KUNIT_EXPECT_EQ(test, fw_restarts(e), 2);
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
-	ane_fw_host_unload(e->h, &r);
+	ane_host_unload(e->h, &r);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(e->h->slots, ANE_FW_MAX_PROGRAMS));
 }
 
@@ -1362,13 +1362,13 @@ static void ane_fw_rate_limit_counts_a_window(struct kunit *test)
 	unsigned long ts[3] = { };
 	unsigned long t = 100000;
 
-	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t, 1000));
-	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t + 10, 1000));
-	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t + 20, 1000));
-	KUNIT_EXPECT_FALSE(test, ane_fw_host_rate_ok(ts, 3, t + 30, 1000));
-	KUNIT_EXPECT_TRUE(test, ane_fw_host_rate_ok(ts, 3, t + 1001, 1000));
-	KUNIT_EXPECT_EQ(test, ane_fw_status_errno(ANE_FW_ST_TIMEOUT), -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, ane_fw_status_errno(ANE_FW_ST_RESET), -EIO);
+	KUNIT_EXPECT_TRUE(test, ane_host_rate_ok(ts, 3, t, 1000));
+	KUNIT_EXPECT_TRUE(test, ane_host_rate_ok(ts, 3, t + 10, 1000));
+	KUNIT_EXPECT_TRUE(test, ane_host_rate_ok(ts, 3, t + 20, 1000));
+	KUNIT_EXPECT_FALSE(test, ane_host_rate_ok(ts, 3, t + 30, 1000));
+	KUNIT_EXPECT_TRUE(test, ane_host_rate_ok(ts, 3, t + 1001, 1000));
+	KUNIT_EXPECT_EQ(test, ane_host_status_errno(ANE_FW_ST_TIMEOUT), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, ane_host_status_errno(ANE_FW_ST_RESET), -EIO);
 }
 
 static struct kunit_case ane_fw_e2e_cases[] = {

@@ -31,7 +31,7 @@
 
 #include "driver/ane_dart.h"
 #include "driver/ane_drv.h"
-#include "driver/ane_fw_host.h"
+#include "driver/ane_host.h"
 #include "firmware/hw/ane_board.h"
 #include "firmware/hw/ane_engine.h"
 #include "firmware/spec/ane_platform.h"
@@ -61,7 +61,7 @@ struct ex_env {
 	struct ane_dart *dart;
 	struct ane_dart_ctx *iso;
 	u32 sid;
-	struct ane_fw_host *h;
+	struct ane_host *h;
 	atomic_t state;
 	struct ex_buf *bufs[EX_MAX_BUFS];
 	u32 nbufs;
@@ -194,9 +194,9 @@ static int ex_init(struct kunit *test)
 		return ret;
 	e->sid = ret;
 
-	shared = ex_buf_new(test, e->dart->base, ANE_FW_HOST_SHARED_SIZE,
+	shared = ex_buf_new(test, e->dart->base, ANE_HOST_SHARED_SIZE,
 			    ANE_USAGE_FW_SHARED);
-	heap = ex_buf_new(test, e->dart->base, ANE_FW_HOST_HEAP_SIZE,
+	heap = ex_buf_new(test, e->dart->base, ANE_HOST_HEAP_SIZE,
 			  ANE_USAGE_FW_HEAP);
 	e->h = kzalloc(sizeof(*e->h), GFP_KERNEL);
 	if (!e->h)
@@ -206,14 +206,14 @@ static int ex_init(struct kunit *test)
 	e->h->shared_size = shared->size;
 	e->h->heap_iova = heap->iova;
 	e->h->heap_size = heap->size;
-	ret = ane_fw_host_setup(e->h, dev, e->regs,
+	ret = ane_host_setup(e->h, dev, e->regs,
 				ane_board_kunit_pdata(e->board)->boot_addr,
 				ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
 				&e->state);
 	if (ret)
 		return ret;
 	down_write(&e->h->gate);
-	ret = ane_fw_host_boot(e->h, false);
+	ret = ane_host_boot(e->h, false);
 	up_write(&e->h->gate);
 	return ret;
 }
@@ -226,7 +226,7 @@ static void ex_exit(struct kunit *test)
 	if (!e)
 		return;
 	if (e->h && e->h->regs[ANE_BANK_ANE])
-		ane_fw_host_teardown(e->h);
+		ane_host_teardown(e->h);
 	kfree(e->h);
 	if (e->dart_irq)
 		free_irq(e->dart_irq, e->dart);
@@ -243,7 +243,7 @@ static void ex_exit(struct kunit *test)
 
 /* ------------------------------------------------------------ commands */
 
-static int ex_wait(struct ane_fw_hreq *rq)
+static int ex_wait(struct ane_host_hreq *rq)
 {
 	if (!wait_for_completion_timeout(&rq->done,
 					 msecs_to_jiffies(EX_WAIT_MS)))
@@ -257,11 +257,11 @@ static int ex_ctl(struct kunit *test, u32 id, s32 prog, s32 proc,
 	struct ex_env *e = test->priv;
 	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len,
 				      .program_id = prog, .process_id = proc };
-	struct ane_fw_hreq *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+	struct ane_host_hreq *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, rq);
-	ret = ane_fw_host_send(e->h, rq, ANE_FW_CH_BUF_H2T, &hdr, body);
+	ret = ane_host_send(e->h, rq, ANE_FW_CH_BUF_H2T, &hdr, body);
 	return ret ?: ex_wait(rq);
 }
 
@@ -281,7 +281,7 @@ static int ex_load(struct kunit *test, s32 slot, u32 proc_nbr, u64 iova,
  */
 static int ex_call_send_prio(struct kunit *test, u32 chan, s32 prog,
 			     s32 proc, const struct ane_fw_bar *bars,
-			     u32 nbars, u32 prio, struct ane_fw_hreq *rq)
+			     u32 nbars, u32 prio, struct ane_host_hreq *rq)
 {
 	struct ex_env *e = test->priv;
 	struct ane_fw_cmd_hdr hdr = { .priority = prio, .program_id = prog,
@@ -312,12 +312,12 @@ static int ex_call_send_prio(struct kunit *test, u32 chan, s32 prog,
 				 ANE_CMD_PROCEDURE_CALL;
 	else
 		hdr.id = ANE_CTL_PROCEDURE_CALL;
-	return ane_fw_host_send(e->h, rq, chan, &hdr, body);
+	return ane_host_send(e->h, rq, chan, &hdr, body);
 }
 
 static int ex_call_send(struct kunit *test, u32 chan, s32 prog, s32 proc,
 			const struct ane_fw_bar *bars, u32 nbars,
-			struct ane_fw_hreq *rq)
+			struct ane_host_hreq *rq)
 {
 	return ex_call_send_prio(test, chan, prog, proc, bars, nbars, EX_PRIO,
 				 rq);
@@ -326,7 +326,7 @@ static int ex_call_send(struct kunit *test, u32 chan, s32 prog, s32 proc,
 static int ex_call(struct kunit *test, u32 chan, s32 prog, s32 proc,
 		   const struct ane_fw_bar *bars, u32 nbars, s32 *fw_status)
 {
-	struct ane_fw_hreq *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+	struct ane_host_hreq *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, rq);
@@ -522,7 +522,7 @@ static void ane_fw_exec_matmul_relu_through_the_dart(struct kunit *test)
 			0);
 	mm_expect(test, m.out->va, mm_out);
 	KUNIT_EXPECT_EQ(test, fw->mem_allocs, 1);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 static void ane_fw_exec_missing_or_short_bar_is_invalid(struct kunit *test)
@@ -568,7 +568,7 @@ static void ane_fw_exec_missing_or_short_bar_is_invalid(struct kunit *test)
 static void ane_fw_exec_dart_fault_fails_only_its_request(struct kunit *test)
 {
 	struct ex_env *e = test->priv;
-	struct ane_fw_hreq *bad, *good;
+	struct ane_host_hreq *bad, *good;
 	struct ane_dart_fault f = { };
 	struct ane_fw_bar bars[4];
 	u64 errors = e->h->errors;
@@ -660,7 +660,7 @@ static void ane_fw_exec_unload_frees_the_program(struct kunit *test)
 	mm_load(test, &m, 1, 1);
 	mm_load(test, &m, 2, 2);
 	KUNIT_EXPECT_EQ(test, fw->mem_allocs, 2);
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "reboot", 0), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "reboot", 0), 0);
 	KUNIT_EXPECT_EQ(test, fw->mem_allocs, 0);
 	KUNIT_EXPECT_EQ(test, fw->mem_bytes, 0);
 	KUNIT_EXPECT_EQ(test, ex_call(test, ANE_FW_CH_IO, 1, 1, m.bars, 4, NULL),
@@ -829,7 +829,7 @@ static void ane_fw_exec_deadline_aborts_a_long_procedure(struct kunit *test)
 				     0), 0);
 
 	aborts = ex_fw(e)->deadline_aborts;
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 1), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline", 1), 0);
 	t0 = jiffies;
 	KUNIT_EXPECT_EQ(test, ex_call(test, ANE_FW_CH_IO, 8, 8, bars, 3, &st),
 			-ETIMEDOUT);
@@ -842,7 +842,7 @@ static void ane_fw_exec_deadline_aborts_a_long_procedure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x[0], 0);		/* nothing written back */
 
 	/* the engine carries on */
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline",
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline",
 						 ANE_FW_DEADLINE_MS), 0);
 	mm_setup(test, &m);
 	mm_load(test, &m, 9, 9);
@@ -914,7 +914,7 @@ static void ane_fw_exec_staging_is_capped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st, ANE_FW_ST_TOO_BIG);
 	KUNIT_EXPECT_EQ(test, ex_stage_peak(e), peak);
 	KUNIT_EXPECT_EQ(test, ex_fw(e)->mem_allocs, 1);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
 /* Wait up to a second for hardware queue @q to be busy. */
@@ -944,7 +944,7 @@ static bool ex_queue_busy(struct ex_env *e, u32 q)
 static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit *test)
 {
 	struct ex_env *e = test->priv;
-	struct ane_fw_hreq *a, *c;
+	struct ane_host_hreq *a, *c;
 	struct mm m;
 	s32 st = -1;
 
@@ -955,7 +955,7 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	/* the engine runs one queue at a time: the last call waits 3 s */
-	KUNIT_ASSERT_EQ(test, ane_fw_host_inject(e->h, "deadline", 10000), 0);
+	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline", 10000), 0);
 	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS,
 		     1500 * NSEC_PER_MSEC);
 
@@ -963,7 +963,7 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 					   a), 0);
 	KUNIT_EXPECT_TRUE(test, ex_queue_busy(e, EX_PRIO));
 	/* a control command is answered */
-	KUNIT_EXPECT_EQ(test, ane_fw_host_ping(e->h), 0);
+	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 	KUNIT_EXPECT_FALSE(test, completion_done(&a->done));
 	/* a call of a program nobody loaded is refused at once */
 	KUNIT_EXPECT_LT(test, ex_call(test, ANE_FW_CH_IO, 6, 6, m.bars, 4, &st),
@@ -991,7 +991,7 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 	KUNIT_EXPECT_EQ(test, ex_wait(c), 0);
 	mm_expect(test, m.out->va, mm_out);
 	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS, 0);
-	KUNIT_EXPECT_EQ(test, ane_fw_host_inject(e->h, "deadline",
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "deadline",
 						 ANE_FW_DEADLINE_MS), 0);
 	KUNIT_EXPECT_EQ(test, ex_fw(e)->mem_allocs, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);

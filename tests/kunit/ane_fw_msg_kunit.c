@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the host side's typed messages (driver/ane_fw_msg.c).  The
+ * KUnit: the host side's typed messages (driver/ane_host_msg.c).  The
  * procedure call its builder writes is one the firmware's validator
  * accepts, exactly sized, for no bar up to the most custom bars; and the
  * messages the host takes from the firmware reach their handler: a reply
@@ -15,9 +15,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "driver/ane_fw_host.h"
-#include "driver/ane_fw_host_internal.h"
-#include "driver/ane_fw_msg.h"
+#include "driver/ane_host.h"
+#include "driver/ane_host_internal.h"
+#include "driver/ane_host_msg.h"
 #include "firmware/ane_fw.h"
 
 /* A procedure-call body with room for everything. */
@@ -76,9 +76,9 @@ static void ane_host_msg_proc_call_is_valid_and_exact(struct kunit *test)
 }
 
 /* A host side with nothing but its pending list. */
-static struct ane_fw_host *msg_host(struct kunit *test)
+static struct ane_host *msg_host(struct kunit *test)
 {
-	struct ane_fw_host *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct ane_host *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	spin_lock_init(&h->lock);
@@ -86,7 +86,7 @@ static struct ane_fw_host *msg_host(struct kunit *test)
 	return h;
 }
 
-static void msg_pend(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
+static void msg_pend(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
 		     u32 id, u32 seq)
 {
 	init_completion(&rq->done);
@@ -97,7 +97,7 @@ static void msg_pend(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
 	list_add_tail(&rq->node, &h->pending);
 }
 
-static void msg_in(struct ane_fw_host *h, u32 ch, u32 id, const void *body,
+static void msg_in(struct ane_host *h, u32 ch, u32 id, const void *body,
 		   u32 size)
 {
 	struct ane_fw_cmd_hdr hdr = { .id = id, .size = size };
@@ -109,11 +109,11 @@ static void msg_in(struct ane_fw_host *h, u32 ch, u32 id, const void *body,
 
 static void ane_host_msg_program_event_completes_its_request(struct kunit *test)
 {
-	struct ane_fw_host *h = msg_host(test);
+	struct ane_host *h = msg_host(test);
 	struct ane_fw_program_event ev = { .seq = 9,
 					   .status = ANE_FW_ST_TIMEOUT,
 					   .exec_ns = 1234 };
-	struct ane_fw_hreq io = { }, ctl = { };
+	struct ane_host_hreq io = { }, ctl = { };
 
 	msg_pend(h, &ctl, ANE_FW_CH_BUF_H2T, ANE_CTL_PING, 9);
 	msg_pend(h, &io, ANE_FW_CH_IO, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS,
@@ -142,13 +142,13 @@ static void ane_host_msg_program_event_completes_its_request(struct kunit *test)
 
 static void ane_host_msg_reply_completes_the_command_it_names(struct kunit *test)
 {
-	struct ane_fw_host *h = msg_host(test);
+	struct ane_host *h = msg_host(test);
 	struct {
 		struct ane_fw_reply r;
 		u64 data[2];
 	} rep = { { .seq = 4, .status = ANE_FW_ST_OK, .len = 16 },
 		  { 0x1000, 0x200 } };
-	struct ane_fw_hreq rq = { };
+	struct ane_host_hreq rq = { };
 	u64 *got = (void *)rq.data;
 
 	msg_pend(h, &rq, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET, 4);
@@ -173,7 +173,7 @@ static void ane_host_msg_reply_completes_the_command_it_names(struct kunit *test
 
 static void ane_host_msg_notifications_are_counted(struct kunit *test)
 {
-	struct ane_fw_host *h = msg_host(test);
+	struct ane_host *h = msg_host(test);
 	u32 body[4] = { };
 
 	msg_in(h, ANE_FW_CH_BUF_T2H, ANE_CMD_CH_ERROR_NOTIFICATION, body,

@@ -2,13 +2,13 @@
 /*
  * The host side of the firmware: boot handshake, the rings, requests and
  * their replies, notifications, crash dumps and recovery.  The interface
- * the rest of the driver uses; ane_fw_msg.h has the typed messages, and
- * ane_fw_host_internal.h what the host side's own files share.
+ * the rest of the driver uses; ane_host_msg.h has the typed messages, and
+ * ane_host_internal.h what the host side's own files share.
  *
  * Copyright (C) 2026 The ane authors
  */
-#ifndef __ANE_FW_HOST_H__
-#define __ANE_FW_HOST_H__
+#ifndef __ANE_HOST_H__
+#define __ANE_HOST_H__
 
 #include <linux/bitmap.h>
 #include <linux/completion.h>
@@ -30,44 +30,44 @@ struct dentry;
 struct drm_file;
 struct drm_gem_object;
 
-#define ANE_FW_HOST_SHARED_SIZE		(512 * 1024)
-#define ANE_FW_HOST_HEAP_SIZE		(256 * 1024)
-#define ANE_FW_HOST_BOOT_RETRIES	3
-#define ANE_FW_HOST_REC_MAX		3	/* recoveries ... */
-#define ANE_FW_HOST_REC_WINDOW_MS	60000	/* ... per window */
-#define ANE_FW_HOST_BOOTLOG		48
-#define ANE_FW_HOST_LOG			64
-#define ANE_FW_HOST_DUMP_MAX		(64 * 1024)
-#define ANE_FW_HOST_DATA		64
+#define ANE_HOST_SHARED_SIZE		(512 * 1024)
+#define ANE_HOST_HEAP_SIZE		(256 * 1024)
+#define ANE_HOST_BOOT_RETRIES	3
+#define ANE_HOST_REC_MAX		3	/* recoveries ... */
+#define ANE_HOST_REC_WINDOW_MS	60000	/* ... per window */
+#define ANE_HOST_BOOTLOG		48
+#define ANE_HOST_LOG			64
+#define ANE_HOST_DUMP_MAX		(64 * 1024)
+#define ANE_HOST_DATA		64
 /* Longest a send waits for room in a full command ring (async sends). */
-#define ANE_FW_HOST_SEND_WAIT_MS	2000
+#define ANE_HOST_SEND_WAIT_MS	2000
 /* A sender waiting for room looks again this often, interrupt or not. */
-#define ANE_FW_HOST_SPACE_POLL_MS	10
+#define ANE_HOST_SPACE_POLL_MS	10
 /* Backoff of a deferred boot (crash storm, failed boot): doubles ... */
-#define ANE_FW_HOST_BACKOFF_MIN_MS	1000
-#define ANE_FW_HOST_BACKOFF_MAX_MS	32000	/* ... up to this */
+#define ANE_HOST_BACKOFF_MIN_MS	1000
+#define ANE_HOST_BACKOFF_MAX_MS	32000	/* ... up to this */
 /* Consecutive failed boots after which recovery gives up (DEAD). */
-#define ANE_FW_HOST_BOOT_GIVEUP		8
+#define ANE_HOST_BOOT_GIVEUP		8
 /*
  * How long a lifecycle command (load, create, terminate, unload) may take.
  * A release the firmware does not confirm in time leaves its slot stale,
  * retried later (Documentation/accel/ane/recovery.rst); a longer wait
  * would only hold the caller's ioctl past its own timeout.
  */
-#define ANE_FW_HOST_CALL_MS		2000
+#define ANE_HOST_CALL_MS		2000
 
 /**
- * struct ane_fw_resident - a program the firmware holds for a client
- * @node: in &ane_fw_host.residents while loaded.
+ * struct ane_host_resident - a program the firmware holds for a client
+ * @node: in &ane_host.residents while loaded.
  * @slot: its firmware program slot (-1 when not loaded).
  * @pid: its firmware process id (-1 when not loaded).
  * @load: the LOAD_PROGRAM body: image address, size, procedure count.
  *
- * Embedded in the driver's program; owned by &ane_fw_host once
- * ane_fw_host_load() succeeded, until ane_fw_host_unload().  Every field
- * is protected by &ane_fw_host.res_lock while on the list.
+ * Embedded in the driver's program; owned by &ane_host once
+ * ane_host_load() succeeded, until ane_host_unload().  Every field
+ * is protected by &ane_host.res_lock while on the list.
  */
-struct ane_fw_resident {
+struct ane_host_resident {
 	struct list_head node;
 	s32 slot;
 	s32 pid;
@@ -75,8 +75,8 @@ struct ane_fw_resident {
 };
 
 /**
- * struct ane_fw_hreq - one command sent to the firmware, until answered
- * @node: in &ane_fw_host.pending while outstanding.
+ * struct ane_host_hreq - one command sent to the firmware, until answered
+ * @node: in &ane_host.pending while outstanding.
  * @chan: the H2T channel it went on.
  * @seq: its ring index there.
  * @id: its command id.
@@ -85,11 +85,11 @@ struct ane_fw_resident {
  * @len: bytes of @data.
  * @data: reply data or the completion event body.
  * @done: completed when answered (if @complete is NULL).
- * @complete: called instead of @done, under &ane_fw_host.lock: must not
+ * @complete: called instead of @done, under &ane_host.lock: must not
  *	sleep nor send.
  * @priv: the caller's.
  */
-struct ane_fw_hreq {
+struct ane_host_hreq {
 	struct list_head node;
 	u32 chan;
 	u32 seq;
@@ -97,14 +97,14 @@ struct ane_fw_hreq {
 	int status;
 	s32 fw_status;
 	u32 len;
-	u8 data[ANE_FW_HOST_DATA];
+	u8 data[ANE_HOST_DATA];
 	struct completion done;
-	void (*complete)(struct ane_fw_hreq *rq);
+	void (*complete)(struct ane_host_hreq *rq);
 	void *priv;
 };
 
 /* A ring as the host sees it: the kernel mapping of shared memory. */
-struct ane_fw_host_ring {
+struct ane_host_ring {
 	struct ane_fw_ring_hdr *hdr;
 	u8 *slots;
 	u32 slot_size;
@@ -115,7 +115,7 @@ struct ane_fw_host_ring {
 };
 
 /**
- * struct ane_fw_host - the host side of one engine's firmware
+ * struct ane_host - the host side of one engine's firmware
  * @dev: the device (logs, devcoredump).
  * @adev: the DRM device, NULL in KUnit.
  * @regs: the engine's register banks (regmaps, by &enum ane_hw_bank);
@@ -161,7 +161,7 @@ struct ane_fw_host_ring {
  *	gate (read), outside @res_lock.
  * @res_lock: protects @residents, @slots, @pids, @stale, @stale_pid,
  *	@reloads and the residents' fields.  Inside the gate, outside @lock.
- * @residents: the programs loaded for clients (&struct ane_fw_resident),
+ * @residents: the programs loaded for clients (&struct ane_host_resident),
  *	loaded again by every boot.
  * @slots: firmware program slots in use (resident or stale).
  * @pids: firmware process ids in use (resident or stale).
@@ -200,7 +200,7 @@ struct ane_fw_host_ring {
  * @dwp_raw_len: bytes of @dwp_raw.
  * @dwp_done: items completed (bit n-1 for item n).
  */
-struct ane_fw_host {
+struct ane_host {
 	struct device *dev;
 	struct ane_device *adev;
 	struct regmap *regs[ANE_NUM_BANKS];
@@ -218,14 +218,14 @@ struct ane_fw_host {
 
 	struct rw_semaphore gate;	/* the command gate */
 	spinlock_t lock;		/* rings, pending, dump, log, counters */
-	struct ane_fw_host_ring ring[ANE_FW_NUM_CHANNELS];
+	struct ane_host_ring ring[ANE_FW_NUM_CHANNELS];
 	struct list_head pending;
 	bool accepting;
 	bool crash_pending;
 	wait_queue_head_t wq;
 	wait_queue_head_t space_wq;
 	struct delayed_work recovery_work;
-	unsigned long rec_ts[ANE_FW_HOST_REC_MAX];
+	unsigned long rec_ts[ANE_HOST_REC_MAX];
 	bool boot_needed;
 	u32 backoff_ms;
 	u32 boot_fails;
@@ -257,9 +257,9 @@ struct ane_fw_host {
 	char *dump_text;
 	size_t dump_text_len;
 
-	char bootlog[ANE_FW_HOST_BOOTLOG][80];
+	char bootlog[ANE_HOST_BOOTLOG][80];
 	u32 bootlog_n;
-	char log[ANE_FW_HOST_LOG][104];
+	char log[ANE_HOST_LOG][104];
 	u32 log_n;
 	u32 stall_boots;
 	struct dentry *dir;
@@ -274,34 +274,34 @@ struct ane_fw_host {
 	u64 dwp_done;
 };
 
-int ane_fw_host_init(struct ane_device *adev);
+int ane_host_init(struct ane_device *adev);
 
-int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
+int ane_host_setup(struct ane_host *h, struct device *dev,
 		      struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
 		      int irq, atomic_t *fw_state);
-void ane_fw_host_teardown(struct ane_fw_host *h);
-int ane_fw_host_boot(struct ane_fw_host *h, bool warm);
-void ane_fw_host_boot_later(struct ane_fw_host *h);
-int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
+void ane_host_teardown(struct ane_host *h);
+int ane_host_boot(struct ane_host *h, bool warm);
+void ane_host_boot_later(struct ane_host *h);
+int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
 		     const struct ane_fw_cmd_hdr *hdr, const void *body);
-int ane_fw_host_call(struct ane_fw_host *h, u32 chan, u32 id, const void *body,
+int ane_host_call(struct ane_host *h, u32 chan, u32 id, const void *body,
 		     u32 len, void *out, u32 out_len, unsigned int timeout_ms);
-int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
+int ane_host_call_hdr(struct ane_host *h, u32 chan,
 			 const struct ane_fw_cmd_hdr *hdr, const void *body,
 			 void *out, u32 out_len, unsigned int timeout_ms);
-int ane_fw_host_ping(struct ane_fw_host *h);
-int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
+int ane_host_ping(struct ane_host *h);
+int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 		     const struct ane_fw_load_program *lp);
-void ane_fw_host_unload(struct ane_fw_host *h, struct ane_fw_resident *r);
-typedef void (*ane_fw_host_msg_fn)(struct ane_fw_host *h, u32 ch,
+void ane_host_unload(struct ane_host *h, struct ane_host_resident *r);
+typedef void (*ane_host_msg_fn)(struct ane_host *h, u32 ch,
 				   const struct ane_fw_cmd_hdr *hdr,
 				   const u8 *body);
-bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch, ane_fw_host_msg_fn msg);
-int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg);
-bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
+bool ane_host_drain(struct ane_host *h, u32 ch, ane_host_msg_fn msg);
+int ane_host_inject(struct ane_host *h, const char *what, u32 arg);
+bool ane_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
 			 unsigned long window);
-int ane_fw_status_errno(s32 fw_status);
-void ane_dwp_save(struct ane_fw_host *h, const u8 *raw, size_t len);
-void ane_dwp_fini(struct ane_fw_host *h);
+int ane_host_status_errno(s32 fw_status);
+void ane_dwp_save(struct ane_host *h, const u8 *raw, size_t len);
+void ane_dwp_fini(struct ane_host *h);
 
-#endif /* __ANE_FW_HOST_H__ */
+#endif /* __ANE_HOST_H__ */

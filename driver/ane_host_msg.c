@@ -18,9 +18,9 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
-#include "ane_fw_host.h"
-#include "ane_fw_host_internal.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_internal.h"
+#include "ane_host_msg.h"
 #include "ane_trace.h"
 
 /* How long a boot command or a ping waits, for room and for its reply. */
@@ -29,23 +29,23 @@
 #define ANE_HOST_MSG_CRASH_MS	5000
 
 /* A control command of the boot sequence: the boot holds the gate. */
-static int ane_host_msg_boot_ctl(struct ane_fw_host *h, u32 id,
+static int ane_host_msg_boot_ctl(struct ane_host *h, u32 id,
 				 const void *body, u32 len, void *out,
 				 u32 out_len)
 {
-	return __ane_fw_host_call(h, false, ANE_FW_CH_BUF_H2T, id, body, len,
+	return __ane_host_call(h, false, ANE_FW_CH_BUF_H2T, id, body, len,
 				  out, out_len, ANE_HOST_MSG_CTL_MS);
 }
 
 /* A program lifecycle command: the caller holds the gate for reading. */
-static int ane_host_msg_prog(struct ane_fw_host *h, u32 id, s32 slot,
+static int ane_host_msg_prog(struct ane_host *h, u32 id, s32 slot,
 			     s32 pid, const void *body, u32 len)
 {
 	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len,
 				      .program_id = slot, .process_id = pid };
 
-	return __ane_fw_host_call_hdr(h, false, ANE_FW_CH_BUF_H2T, &hdr, body,
-				      NULL, 0, ANE_FW_HOST_CALL_MS);
+	return __ane_host_call_hdr(h, false, ANE_FW_CH_BUF_H2T, &hdr, body,
+				      NULL, 0, ANE_HOST_CALL_MS);
 }
 
 /* ------------------------------------------------------ control commands */
@@ -54,13 +54,13 @@ static int ane_host_msg_prog(struct ane_fw_host *h, u32 id, s32 slot,
  * ane_host_msg_ping() - PING: one no-op round trip
  * @h: the host side; takes the gate for each send attempt.
  *
- * Return: 0 or a negative errno (as ane_fw_host_call()).
+ * Return: 0 or a negative errno (as ane_host_call()).
  */
-int ane_host_msg_ping(struct ane_fw_host *h)
+int ane_host_msg_ping(struct ane_host *h)
 {
 	u32 v = 0x50494e47;	/* "PING" */
 
-	return __ane_fw_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_PING,
+	return __ane_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_PING,
 				  &v, sizeof(v), NULL, 0, ANE_HOST_MSG_CTL_MS);
 }
 
@@ -71,7 +71,7 @@ int ane_host_msg_ping(struct ane_fw_host *h)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_print_enable(struct ane_fw_host *h, bool enable)
+int ane_host_msg_print_enable(struct ane_host *h, bool enable)
 {
 	u32 v = enable;
 
@@ -85,7 +85,7 @@ int ane_host_msg_print_enable(struct ane_fw_host *h, bool enable)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_start(struct ane_fw_host *h)
+int ane_host_msg_start(struct ane_host *h)
 {
 	return ane_host_msg_boot_ctl(h, ANE_CTL_START, NULL, 0, NULL, 0);
 }
@@ -98,7 +98,7 @@ int ane_host_msg_start(struct ane_fw_host *h)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_endpoint_set(struct ane_fw_host *h, u32 endpoint, u32 type)
+int ane_host_msg_endpoint_set(struct ane_host *h, u32 endpoint, u32 type)
 {
 	struct ane_fw_endpoint_set ep = { .endpoint = endpoint, .type = type };
 
@@ -113,7 +113,7 @@ int ane_host_msg_endpoint_set(struct ane_fw_host *h, u32 endpoint, u32 type)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_pmu_base(struct ane_fw_host *h, u64 base)
+int ane_host_msg_pmu_base(struct ane_host *h, u64 base)
 {
 	struct ane_fw_pmu_base pmu = { .base = base };
 
@@ -128,7 +128,7 @@ int ane_host_msg_pmu_base(struct ane_fw_host *h, u64 base)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_time_sync(struct ane_fw_host *h, u64 host_ns)
+int ane_host_msg_time_sync(struct ane_host *h, u64 host_ns)
 {
 	struct ane_fw_time_sync ts = { .host_ns = host_ns };
 
@@ -145,13 +145,13 @@ int ane_host_msg_time_sync(struct ane_fw_host *h, u64 host_ns)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_ch_property_write(struct ane_fw_host *h, bool gated,
+int ane_host_msg_ch_property_write(struct ane_host *h, bool gated,
 				   u64 reg_addr, u32 value)
 {
 	struct ane_fw_property p = { .reg_addr = reg_addr,
 				     .reg_value = value };
 
-	return __ane_fw_host_call(h, gated, ANE_FW_CH_BUF_H2T,
+	return __ane_host_call(h, gated, ANE_FW_CH_BUF_H2T,
 				  ANE_CTL_CH_PROPERTY_WRITE, &p, sizeof(p),
 				  NULL, 0, ANE_HOST_MSG_CTL_MS);
 }
@@ -163,7 +163,7 @@ int ane_host_msg_ch_property_write(struct ane_fw_host *h, bool gated,
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_resource_info_get(struct ane_fw_host *h,
+int ane_host_msg_resource_info_get(struct ane_host *h,
 				   struct ane_fw_resource_info *res)
 {
 	return ane_host_msg_boot_ctl(h, ANE_CTL_RESOURCE_INFO_GET, NULL, 0,
@@ -177,7 +177,7 @@ int ane_host_msg_resource_info_get(struct ane_fw_host *h,
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_default_settings(struct ane_fw_host *h,
+int ane_host_msg_default_settings(struct ane_host *h,
 				  u32 ctx_switch_latency_us)
 {
 	struct ane_fw_default_settings ds = {
@@ -194,7 +194,7 @@ int ane_host_msg_default_settings(struct ane_fw_host *h,
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_mcache_power_on(struct ane_fw_host *h)
+int ane_host_msg_mcache_power_on(struct ane_host *h)
 {
 	return ane_host_msg_boot_ctl(h, ANE_CTL_MCACHE_POWER_ON, NULL, 0,
 				     NULL, 0);
@@ -207,7 +207,7 @@ int ane_host_msg_mcache_power_on(struct ane_fw_host *h)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_shared_event_init(struct ane_fw_host *h, u32 num_events)
+int ane_host_msg_shared_event_init(struct ane_host *h, u32 num_events)
 {
 	struct ane_fw_shared_event_init se = { .num_events = num_events };
 
@@ -223,13 +223,13 @@ int ane_host_msg_shared_event_init(struct ane_fw_host *h, u32 num_events)
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_config_get(struct ane_fw_host *h, u64 *page_iova,
+int ane_host_msg_config_get(struct ane_host *h, u64 *page_iova,
 			    u64 *page_size)
 {
 	u64 loc[2] = { };
 	int ret;
 
-	ret = __ane_fw_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET,
+	ret = __ane_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET,
 				 NULL, 0, loc, sizeof(loc),
 				 ANE_HOST_MSG_CTL_MS);
 	*page_iova = loc[0];
@@ -247,7 +247,7 @@ int ane_host_msg_config_get(struct ane_fw_host *h, u64 *page_iova,
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_load_program(struct ane_fw_host *h, s32 slot,
+int ane_host_msg_load_program(struct ane_host *h, s32 slot,
 			      const struct ane_fw_load_program *lp)
 {
 	return ane_host_msg_prog(h, ANE_CTL_LOAD_PROGRAM, slot, -1, lp,
@@ -262,7 +262,7 @@ int ane_host_msg_load_program(struct ane_fw_host *h, s32 slot,
  *
  * Return: 0 or a negative errno.
  */
-int ane_host_msg_create_process(struct ane_fw_host *h, s32 slot, s32 pid)
+int ane_host_msg_create_process(struct ane_host *h, s32 slot, s32 pid)
 {
 	return ane_host_msg_prog(h, ANE_CTL_CREATE_PROCESS, slot, pid, NULL, 0);
 }
@@ -275,7 +275,7 @@ int ane_host_msg_create_process(struct ane_fw_host *h, s32 slot, s32 pid)
  *
  * Return: 0, -ENOENT if there is no such process, or a negative errno.
  */
-int ane_host_msg_terminate_process(struct ane_fw_host *h, s32 slot, s32 pid)
+int ane_host_msg_terminate_process(struct ane_host *h, s32 slot, s32 pid)
 {
 	return ane_host_msg_prog(h, ANE_CTL_TERMINATE_PROCESS, slot, pid,
 				 NULL, 0);
@@ -288,7 +288,7 @@ int ane_host_msg_terminate_process(struct ane_fw_host *h, s32 slot, s32 pid)
  *
  * Return: 0, -ENOENT if the slot holds nothing, or a negative errno.
  */
-int ane_host_msg_unload_program(struct ane_fw_host *h, s32 slot)
+int ane_host_msg_unload_program(struct ane_host *h, s32 slot)
 {
 	return ane_host_msg_prog(h, ANE_CTL_UNLOAD_PROGRAM, slot, -1, NULL, 0);
 }
@@ -342,13 +342,13 @@ void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
  * @hdr: the header ane_host_msg_proc_call_init() filled.
  * @call: the body it filled.
  *
- * Return: as ane_fw_host_send().
+ * Return: as ane_host_send().
  */
-int ane_host_msg_proc_call(struct ane_fw_host *h, struct ane_fw_hreq *rq,
+int ane_host_msg_proc_call(struct ane_host *h, struct ane_host_hreq *rq,
 			   const struct ane_fw_cmd_hdr *hdr,
 			   const struct ane_fw_proc_call *call)
 {
-	return ane_fw_host_send(h, rq, ANE_FW_CH_IO, hdr, call);
+	return ane_host_send(h, rq, ANE_FW_CH_IO, hdr, call);
 }
 
 /**
@@ -364,17 +364,17 @@ int ane_host_msg_proc_call(struct ane_fw_host *h, struct ane_fw_hreq *rq,
  *
  * Return: 0 once sent (then @answer is set), or the send's errno.
  */
-int ane_host_msg_io_ping(struct ane_fw_host *h, bool gated, int *answer)
+int ane_host_msg_io_ping(struct ane_host *h, bool gated, int *answer)
 {
 	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_PING, .program_id = -1,
 				      .process_id = -1 };
-	struct ane_fw_hreq rq = { };
+	struct ane_host_hreq rq = { };
 	int ret;
 
-	ret = gated ? ane_fw_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL) :
-		      __ane_fw_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL);
+	ret = gated ? ane_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL) :
+		      __ane_host_send(h, &rq, ANE_FW_CH_IO, &hdr, NULL);
 	if (!ret)
-		*answer = ane_fw_host_wait(h, &rq, ANE_HOST_MSG_CRASH_MS);
+		*answer = ane_host_wait(h, &rq, ANE_HOST_MSG_CRASH_MS);
 	return ret;
 }
 
@@ -390,7 +390,7 @@ int ane_host_msg_io_ping(struct ane_fw_host *h, bool gated, int *answer)
  * Return: 0, -EFAULT when the firmware's read faulted in the DART, or the
  * errno of the send or the firmware's status.
  */
-int ane_host_msg_rpc(struct ane_fw_host *h, u64 payload, u32 len, u32 *sum)
+int ane_host_msg_rpc(struct ane_host *h, u64 payload, u32 len, u32 *sum)
 {
 	struct ane_fw_rpc rpc = { .magic = ANE_FW_RPC_MAGIC, .len = len,
 				  .payload = payload };
@@ -398,57 +398,57 @@ int ane_host_msg_rpc(struct ane_fw_host *h, u64 payload, u32 len, u32 *sum)
 				      .size = sizeof(rpc), .program_id = -1,
 				      .process_id = -1 };
 
-	return ane_fw_host_call_hdr(h, ANE_FW_CH_IO, &hdr, &rpc, sum,
+	return ane_host_call_hdr(h, ANE_FW_CH_IO, &hdr, &rpc, sum,
 				    sizeof(*sum), ANE_HOST_MSG_CTL_MS);
 }
 
 /* ------------------------------------------------ from the firmware */
 
 /* A reply (id | %ANE_FW_ID_REPLY): completes the command it answers. */
-static void ane_host_msg_on_reply(struct ane_fw_host *h, u32 ch,
+static void ane_host_msg_on_reply(struct ane_host *h, u32 ch,
 				  const struct ane_fw_cmd_hdr *hdr,
 				  const u8 *body)
 {
 	const struct ane_fw_reply *r = (const void *)body;
-	struct ane_fw_hreq *rq;
+	struct ane_host_hreq *rq;
 
 	if (hdr->size < sizeof(*r))
 		return;
-	rq = ane_fw_find(h, ch, hdr->id & ~ANE_FW_ID_REPLY, r->seq, false);
+	rq = ane_host_find(h, ch, hdr->id & ~ANE_FW_ID_REPLY, r->seq, false);
 	if (rq)
-		ane_fw_hreq_finish(rq, 0, r->status, r + 1,
+		ane_host_hreq_finish(rq, 0, r->status, r + 1,
 				   min_t(u32, r->len, hdr->size - sizeof(*r)));
 }
 
 /* PROGRAM_EVENT: a procedure call completed. */
-static void ane_host_msg_on_program_event(struct ane_fw_host *h, u32 ch,
+static void ane_host_msg_on_program_event(struct ane_host *h, u32 ch,
 					  const struct ane_fw_cmd_hdr *hdr,
 					  const u8 *body)
 {
 	const struct ane_fw_program_event *ev = (const void *)body;
-	struct ane_fw_hreq *rq;
+	struct ane_host_hreq *rq;
 
 	if (hdr->size < sizeof(*ev))
 		return;
-	rq = ane_fw_find(h, ch, 0, ev->seq, true);
+	rq = ane_host_find(h, ch, 0, ev->seq, true);
 	if (rq)
-		ane_fw_hreq_finish(rq, 0, ev->status, ev, sizeof(*ev));
+		ane_host_hreq_finish(rq, 0, ev->status, ev, sizeof(*ev));
 }
 
 /* CH_ERROR_NOTIFICATION: counted (debugfs). */
-static void ane_host_msg_on_error(struct ane_fw_host *h)
+static void ane_host_msg_on_error(struct ane_host *h)
 {
 	h->errors++;
 }
 
 /* CH_RESET_NOTIFICATION: counted (debugfs). */
-static void ane_host_msg_on_reset(struct ane_fw_host *h)
+static void ane_host_msg_on_reset(struct ane_host *h)
 {
 	h->resets++;
 }
 
 /* DATA_CHAINING_EVENT: counted (debugfs). */
-static void ane_host_msg_on_data_chaining(struct ane_fw_host *h)
+static void ane_host_msg_on_data_chaining(struct ane_host *h)
 {
 	h->chain_events++;
 }
@@ -463,7 +463,7 @@ static void ane_host_msg_on_data_chaining(struct ane_fw_host *h)
  * Replies complete their command; notifications go to their handler;
  * the rest (signposts) are counted only.
  */
-void ane_host_msg_dispatch(struct ane_fw_host *h, u32 ch,
+void ane_host_msg_dispatch(struct ane_host *h, u32 ch,
 			   const struct ane_fw_cmd_hdr *hdr, const u8 *body)
 {
 	trace_ane_fw_note(h->dev, ch, hdr->id, hdr->size);

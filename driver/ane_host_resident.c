@@ -18,17 +18,17 @@
 
 #include <kunit/visibility.h>
 
-#include "ane_fw_host.h"
-#include "ane_fw_host_internal.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_internal.h"
+#include "ane_host_msg.h"
 
 /**
- * ane_fw_host_up() - does the firmware take commands?
+ * ane_host_up() - does the firmware take commands?
  * @h: the host side; a reader of the gate sees the answer settled.
  *
  * Return: true while the rings are resolved and the firmware accepts.
  */
-bool ane_fw_host_up(struct ane_fw_host *h)
+bool ane_host_up(struct ane_host *h)
 {
 	bool up;
 
@@ -39,8 +39,8 @@ bool ane_fw_host_up(struct ane_fw_host *h)
 }
 
 /* LOAD_PROGRAM and CREATE_PROCESS of @r.  The gate is held. */
-static int ane_fw_host_res_load(struct ane_fw_host *h,
-				const struct ane_fw_resident *r)
+static int ane_host_res_load(struct ane_host *h,
+				const struct ane_host_resident *r)
 {
 	int ret;
 
@@ -59,20 +59,20 @@ static int ane_fw_host_res_load(struct ane_fw_host *h,
  * Return: 0 once the firmware holds neither, else the errno of the command
  * that failed (a timeout: the ids must not be reused yet).
  */
-static int ane_fw_host_release(struct ane_fw_host *h, s32 slot, s32 pid)
+static int ane_host_release(struct ane_host *h, s32 slot, s32 pid)
 {
 	int ret;
 
 	ret = ane_host_msg_terminate_process(h, slot, pid);
 	if (!ret || ret == -ENOENT)
 		ret = ane_host_msg_unload_program(h, slot);
-	if (ret == -ENOENT || (ret && !ane_fw_host_up(h)))
+	if (ret == -ENOENT || (ret && !ane_host_up(h)))
 		ret = 0;
 	return ret;
 }
 
 /* Give ids back after a release, or keep them stale.  Under @res_lock. */
-static void ane_fw_host_put_ids(struct ane_fw_host *h, s32 slot, s32 pid,
+static void ane_host_put_ids(struct ane_host *h, s32 slot, s32 pid,
 				int err)
 {
 	lockdep_assert_held(&h->res_lock);
@@ -94,7 +94,7 @@ static void ane_fw_host_put_ids(struct ane_fw_host *h, s32 slot, s32 pid,
  * then finds the slots it freed.  A stale slot stays marked, and so
  * reserved, until its release is confirmed.
  */
-static void ane_fw_host_release_stale(struct ane_fw_host *h)
+static void ane_host_release_stale(struct ane_host *h)
 {
 	unsigned int slot, next = 0;
 	s32 pid;
@@ -108,7 +108,7 @@ static void ane_fw_host_release_stale(struct ane_fw_host *h)
 		mutex_unlock(&h->res_lock);
 		if (slot >= ANE_FW_MAX_PROGRAMS)
 			break;
-		err = ane_fw_host_release(h, slot, pid);
+		err = ane_host_release(h, slot, pid);
 		mutex_lock(&h->res_lock);
 		if (!err && test_and_clear_bit(slot, h->stale)) {
 			clear_bit(slot, h->slots);
@@ -121,7 +121,7 @@ static void ane_fw_host_release_stale(struct ane_fw_host *h)
 }
 
 /**
- * ane_fw_host_load() - load a client's program into the firmware
+ * ane_host_load() - load a client's program into the firmware
  * @h: the host side.
  * @r: the resident, not loaded; gets its slot and process id.
  * @lp: the LOAD_PROGRAM body.
@@ -133,7 +133,7 @@ static void ane_fw_host_release_stale(struct ane_fw_host *h)
  * Return: 0; -EBUSY with no slot or process id left; -EAGAIN while the
  * firmware is not up; the errno of the firmware's refusal.
  */
-int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
+int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 		     const struct ane_fw_load_program *lp)
 {
 	unsigned int slot, pid;
@@ -143,7 +143,7 @@ int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
 	r->pid = -1;
 	INIT_LIST_HEAD(&r->node);
 	down_read(&h->gate);
-	if (!ane_fw_host_up(h)) {
+	if (!ane_host_up(h)) {
 		ret = -EAGAIN;
 		goto out;
 	}
@@ -152,7 +152,7 @@ int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
 	if (slot >= ANE_FW_MAX_PROGRAMS && !bitmap_empty(h->stale,
 							 ANE_FW_MAX_PROGRAMS)) {
 		mutex_unlock(&h->res_lock);
-		ane_fw_host_release_stale(h);
+		ane_host_release_stale(h);
 		mutex_lock(&h->res_lock);
 		slot = find_first_zero_bit(h->slots, ANE_FW_MAX_PROGRAMS);
 	}
@@ -169,13 +169,13 @@ int ane_fw_host_load(struct ane_fw_host *h, struct ane_fw_resident *r,
 	r->slot = slot;
 	r->pid = pid;
 	r->load = *lp;
-	ret = ane_fw_host_res_load(h, r);
+	ret = ane_host_res_load(h, r);
 	if (ret) {
 		/* whatever got loaded goes again before the ids are reused */
-		int err = ane_fw_host_release(h, slot, pid);
+		int err = ane_host_release(h, slot, pid);
 
 		mutex_lock(&h->res_lock);
-		ane_fw_host_put_ids(h, slot, pid, err);
+		ane_host_put_ids(h, slot, pid, err);
 		mutex_unlock(&h->res_lock);
 		r->slot = -1;
 		r->pid = -1;
@@ -188,10 +188,10 @@ out:
 	up_read(&h->gate);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_load);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_load);
 
 /**
- * ane_fw_host_unload() - drop a program ane_fw_host_load() loaded
+ * ane_host_unload() - drop a program ane_host_load() loaded
  * @h: the host side.
  * @r: the resident (a no-op if not loaded).
  *
@@ -200,7 +200,7 @@ EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_load);
  * and process id stay reserved until a later release or the next boot
  * frees them, so they are never handed out while the firmware holds them.
  */
-void ane_fw_host_unload(struct ane_fw_host *h, struct ane_fw_resident *r)
+void ane_host_unload(struct ane_host *h, struct ane_host_resident *r)
 {
 	int err;
 
@@ -210,18 +210,18 @@ void ane_fw_host_unload(struct ane_fw_host *h, struct ane_fw_resident *r)
 	mutex_lock(&h->res_lock);
 	list_del_init(&r->node);
 	mutex_unlock(&h->res_lock);
-	err = ane_fw_host_release(h, r->slot, r->pid);
+	err = ane_host_release(h, r->slot, r->pid);
 	mutex_lock(&h->res_lock);
-	ane_fw_host_put_ids(h, r->slot, r->pid, err);
+	ane_host_put_ids(h, r->slot, r->pid, err);
 	mutex_unlock(&h->res_lock);
 	up_read(&h->gate);
 	r->slot = -1;
 	r->pid = -1;
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_unload);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_unload);
 
 /**
- * ane_fw_host_restore() - a boot's last step: the residents loaded again
+ * ane_host_restore() - a boot's last step: the residents loaded again
  * @h: the host side; the boot holds the gate for writing.
  *
  * The new firmware holds nothing, so stale releases are done, and every
@@ -229,9 +229,9 @@ EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_unload);
  *
  * Return: 0, or the errno of the first resident that failed to load.
  */
-int ane_fw_host_restore(struct ane_fw_host *h)
+int ane_host_restore(struct ane_host *h)
 {
-	struct ane_fw_resident *r;
+	struct ane_host_resident *r;
 	unsigned int slot, n = 0;
 	int ret = 0;
 
@@ -242,9 +242,9 @@ int ane_fw_host_restore(struct ane_fw_host *h)
 	}
 	bitmap_zero(h->stale, ANE_FW_MAX_PROGRAMS);
 	list_for_each_entry(r, &h->residents, node) {
-		ret = ane_fw_host_res_load(h, r);
+		ret = ane_host_res_load(h, r);
 		if (ret) {
-			ane_fw_bootlog(h, "program slot %d process %d not loaded again: %d",
+			ane_host_bootlog(h, "program slot %d process %d not loaded again: %d",
 				       r->slot, r->pid, ret);
 			break;
 		}
@@ -253,6 +253,6 @@ int ane_fw_host_restore(struct ane_fw_host *h)
 	h->reloads += n;
 	mutex_unlock(&h->res_lock);
 	if (n)
-		ane_fw_bootlog(h, "programs loaded again: %u", n);
+		ane_host_bootlog(h, "programs loaded again: %u", n);
 	return ret;
 }

@@ -33,10 +33,10 @@
 #include <drm/ane_accel.h>
 
 #include "ane_drv.h"
-#include "ane_fw_host.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_msg.h"
 
-static const char *ane_fw_state_str(int s)
+static const char *ane_host_state_str(int s)
 {
 	static const char * const names[] = {
 		"off", "booting", "ready", "recovering", "dead",
@@ -46,7 +46,7 @@ static const char *ane_fw_state_str(int s)
 }
 
 /* Enter the device: refused once unplugged (the controller is gone). */
-static struct ane_fw_host *ane_fw_dbg_enter(struct ane_fw_host *h, int *idx)
+static struct ane_host *ane_host_dbg_enter(struct ane_host *h, int *idx)
 {
 	if (!h->adev)
 		return h;
@@ -55,18 +55,18 @@ static struct ane_fw_host *ane_fw_dbg_enter(struct ane_fw_host *h, int *idx)
 	return h;
 }
 
-static void ane_fw_dbg_exit(struct ane_fw_host *h, int idx)
+static void ane_host_dbg_exit(struct ane_host *h, int idx)
 {
 	if (h->adev)
 		drm_dev_exit(idx);
 }
 
-static int ane_fw_state_show(struct seq_file *m, void *data)
+static int ane_host_state_show(struct seq_file *m, void *data)
 {
-	struct ane_fw_host *h = m->private;
+	struct ane_host *h = m->private;
 	u32 i, n;
 
-	seq_printf(m, "state: %s\n", ane_fw_state_str(atomic_read(h->fw_state)));
+	seq_printf(m, "state: %s\n", ane_host_state_str(atomic_read(h->fw_state)));
 	spin_lock_irq(&h->lock);
 	seq_printf(m, "boots: %u\nboot failures: %u\nrecoveries: %u\n",
 		   h->boots, h->boot_failures, h->recoveries);
@@ -81,15 +81,15 @@ static int ane_fw_state_show(struct seq_file *m, void *data)
 		   h->res.max_programs, h->res.max_inflight,
 		   h->res.num_hw_queues);
 	seq_puts(m, "boot log:\n");
-	n = min_t(u32, h->bootlog_n, ANE_FW_HOST_BOOTLOG);
+	n = min_t(u32, h->bootlog_n, ANE_HOST_BOOTLOG);
 	for (i = h->bootlog_n - n; i != h->bootlog_n; i++)
-		seq_printf(m, "  %s\n", h->bootlog[i % ANE_FW_HOST_BOOTLOG]);
+		seq_printf(m, "  %s\n", h->bootlog[i % ANE_HOST_BOOTLOG]);
 	spin_unlock_irq(&h->lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ane_fw_state);
+DEFINE_SHOW_ATTRIBUTE(ane_host_state);
 
-static const char *ane_fw_fsm_str(u32 s)
+static const char *ane_host_fsm_str(u32 s)
 {
 	static const char * const names[] = {
 		"INIT", "RUN", "EXEC", "EXEC-SECURE", "PAUSE",
@@ -98,7 +98,7 @@ static const char *ane_fw_fsm_str(u32 s)
 	return s < ARRAY_SIZE(names) ? names[s] : "?";
 }
 
-static const char *ane_fw_task_str(u32 s)
+static const char *ane_host_task_str(u32 s)
 {
 	static const char * const names[] = {
 		"RUNNABLE", "SUSPENDED", "WAITING", "SEMWAIT", "BLOCKED",
@@ -107,7 +107,7 @@ static const char *ane_fw_task_str(u32 s)
 	return s < ARRAY_SIZE(names) ? names[s] : "?";
 }
 
-static const char *ane_fw_isa_str(u32 isa)
+static const char *ane_host_isa_str(u32 isa)
 {
 	static const char * const names[] = {
 		[ANE_FW_ENGINE_ISA_SSE2] = "sse2",
@@ -118,20 +118,20 @@ static const char *ane_fw_isa_str(u32 isa)
 	return isa < ARRAY_SIZE(names) ? names[isa] : "?";
 }
 
-static int ane_fw_status_show(struct seq_file *m, void *data)
+static int ane_host_status_show(struct seq_file *m, void *data)
 {
-	struct ane_fw_host *h = m->private;
+	struct ane_host *h = m->private;
 	struct ane_fw_status_page *p;
 	u64 iova, size;
 	int idx, ret;
 	u32 i;
 
-	if (!ane_fw_dbg_enter(h, &idx))
+	if (!ane_host_dbg_enter(h, &idx))
 		return -ENODEV;
 	ret = ane_host_msg_config_get(h, &iova, &size);
 	if (ret) {
 		seq_printf(m, "firmware not answering: %d (state %s)\n", ret,
-			   ane_fw_state_str(atomic_read(h->fw_state)));
+			   ane_host_state_str(atomic_read(h->fw_state)));
 		goto out;
 	}
 	p = iova >= h->shared_iova &&
@@ -142,23 +142,23 @@ static int ane_fw_status_show(struct seq_file *m, void *data)
 		goto out;
 	}
 	seq_printf(m, "execution loop: %s%s\nrestarts: %u\nin flight: %u\npending: %u\n",
-		   ane_fw_fsm_str(p->fsm_state), p->secure ? " (secure)" : "",
+		   ane_host_fsm_str(p->fsm_state), p->secure ? " (secure)" : "",
 		   p->restart_count, p->inflight, p->pending);
 	seq_printf(m, "completed: %llu\ndropped (process not running): %llu\nrejected: %llu\ndeadline aborts: %llu\nchaining triggers dropped: %llu\nT2H ring full: %llu\nuptime: %llu ns\n",
 		   p->completed, p->dropped_not_running, p->rejected,
 		   p->deadline_aborts, p->chain_dropped, p->ring_full,
 		   p->uptime_ns);
 	seq_printf(m, "engine isa: %s\nengine ops: %s %llu, %s %llu\n",
-		   ane_fw_isa_str(p->engine_isa),
-		   ane_fw_isa_str(ANE_FW_ENGINE_ISA_SSE2),
+		   ane_host_isa_str(p->engine_isa),
+		   ane_host_isa_str(ANE_FW_ENGINE_ISA_SSE2),
 		   p->engine_ops[ANE_FW_ENGINE_ISA_SSE2],
-		   ane_fw_isa_str(ANE_FW_ENGINE_ISA_AVX2),
+		   ane_host_isa_str(ANE_FW_ENGINE_ISA_AVX2),
 		   p->engine_ops[ANE_FW_ENGINE_ISA_AVX2]);
 	seq_puts(m, "tasks:\n");
 	for (i = 0; i < min_t(u32, p->ntasks, ANE_FW_STATUS_TASKS); i++)
 		seq_printf(m, "  %-12.*s %-9s handled %u queued %u\n",
 			   (int)sizeof(p->tasks[i].name), p->tasks[i].name,
-			   ane_fw_task_str(p->tasks[i].state),
+			   ane_host_task_str(p->tasks[i].state),
 			   p->tasks[i].handled, p->tasks[i].queued);
 	seq_puts(m, "pools (total/available):\n");
 	for (i = 0; i < min_t(u32, p->npools, ANE_FW_STATUS_POOLS); i++)
@@ -166,15 +166,15 @@ static int ane_fw_status_show(struct seq_file *m, void *data)
 			   (int)sizeof(p->pools[i].name), p->pools[i].name,
 			   p->pools[i].total, p->pools[i].avail);
 out:
-	ane_fw_dbg_exit(h, idx);
+	ane_host_dbg_exit(h, idx);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ane_fw_status);
+DEFINE_SHOW_ATTRIBUTE(ane_host_status);
 
-static int ane_fw_programs_show(struct seq_file *m, void *data)
+static int ane_host_programs_show(struct seq_file *m, void *data)
 {
-	struct ane_fw_host *h = m->private;
-	struct ane_fw_resident *r;
+	struct ane_host *h = m->private;
+	struct ane_host_resident *r;
 	unsigned int slot;
 
 	mutex_lock(&h->res_lock);
@@ -194,39 +194,39 @@ static int ane_fw_programs_show(struct seq_file *m, void *data)
 	mutex_unlock(&h->res_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ane_fw_programs);
+DEFINE_SHOW_ATTRIBUTE(ane_host_programs);
 
 /* One TERMINAL line into the kept log.  Under @h->lock. */
-static void ane_fw_log_msg(struct ane_fw_host *h, u32 ch,
+static void ane_host_log_msg(struct ane_host *h, u32 ch,
 			   const struct ane_fw_cmd_hdr *hdr, const u8 *body)
 {
-	strscpy(h->log[h->log_n++ % ANE_FW_HOST_LOG], (const char *)body,
+	strscpy(h->log[h->log_n++ % ANE_HOST_LOG], (const char *)body,
 		min_t(u32, hdr->size, sizeof(h->log[0])));
 }
 
-static int ane_fw_log_show(struct seq_file *m, void *data)
+static int ane_host_log_show(struct seq_file *m, void *data)
 {
-	struct ane_fw_host *h = m->private;
+	struct ane_host *h = m->private;
 	u32 i, n;
 	int idx;
 
-	if (!ane_fw_dbg_enter(h, &idx))
+	if (!ane_host_dbg_enter(h, &idx))
 		return -ENODEV;
 	spin_lock_irq(&h->lock);
 	/* the firmware drops lines on a full TERMINAL: it never asks */
-	ane_fw_host_drain(h, ANE_FW_CH_TERMINAL, ane_fw_log_msg);
-	n = min_t(u32, h->log_n, ANE_FW_HOST_LOG);
+	ane_host_drain(h, ANE_FW_CH_TERMINAL, ane_host_log_msg);
+	n = min_t(u32, h->log_n, ANE_HOST_LOG);
 	for (i = h->log_n - n; i != h->log_n; i++)
-		seq_printf(m, "%s\n", h->log[i % ANE_FW_HOST_LOG]);
+		seq_printf(m, "%s\n", h->log[i % ANE_HOST_LOG]);
 	spin_unlock_irq(&h->lock);
-	ane_fw_dbg_exit(h, idx);
+	ane_host_dbg_exit(h, idx);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ane_fw_log);
+DEFINE_SHOW_ATTRIBUTE(ane_host_log);
 
-static int ane_fw_crash_show(struct seq_file *m, void *data)
+static int ane_host_crash_show(struct seq_file *m, void *data)
 {
-	struct ane_fw_host *h = m->private;
+	struct ane_host *h = m->private;
 
 	down_read(&h->gate);
 	if (h->dump_text)
@@ -236,24 +236,24 @@ static int ane_fw_crash_show(struct seq_file *m, void *data)
 	up_read(&h->gate);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ane_fw_crash);
+DEFINE_SHOW_ATTRIBUTE(ane_host_crash);
 
-static ssize_t ane_fw_ping_read(struct file *f, char __user *buf, size_t len,
+static ssize_t ane_host_ping_read(struct file *f, char __user *buf, size_t len,
 				loff_t *pos)
 {
-	struct ane_fw_host *h = f->private_data;
+	struct ane_host *h = f->private_data;
 	char out[32];
 	u64 t0;
 	int idx, ret, n;
 
 	if (*pos)
 		return 0;	/* one round trip per read from offset 0 */
-	if (!ane_fw_dbg_enter(h, &idx))
+	if (!ane_host_dbg_enter(h, &idx))
 		return -ENODEV;
 	t0 = ktime_get_ns();
-	ret = ane_fw_host_ping(h);
+	ret = ane_host_ping(h);
 	t0 = ktime_get_ns() - t0;
-	ane_fw_dbg_exit(h, idx);
+	ane_host_dbg_exit(h, idx);
 	if (ret)
 		return ret;
 	n = scnprintf(out, sizeof(out), "%llu\n", t0);
@@ -265,17 +265,17 @@ static ssize_t ane_fw_ping_read(struct file *f, char __user *buf, size_t len,
 	return n;
 }
 
-static const struct file_operations ane_fw_ping_fops = {
+static const struct file_operations ane_host_ping_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = ane_fw_ping_read,
+	.read = ane_host_ping_read,
 	.llseek = noop_llseek,
 };
 
-static ssize_t ane_fw_inject_write(struct file *f, const char __user *ubuf,
+static ssize_t ane_host_inject_write(struct file *f, const char __user *ubuf,
 				   size_t len, loff_t *pos)
 {
-	struct ane_fw_host *h = f->private_data;
+	struct ane_host *h = f->private_data;
 	char buf[32], *arg;
 	u32 val = 0;
 	int idx, ret;
@@ -292,46 +292,46 @@ static ssize_t ane_fw_inject_write(struct file *f, const char __user *ubuf,
 		if (kstrtou32(skip_spaces(arg), 0, &val))
 			return -EINVAL;
 	}
-	if (!ane_fw_dbg_enter(h, &idx))
+	if (!ane_host_dbg_enter(h, &idx))
 		return -ENODEV;
-	ret = ane_fw_host_inject(h, buf, val);
-	ane_fw_dbg_exit(h, idx);
+	ret = ane_host_inject(h, buf, val);
+	ane_host_dbg_exit(h, idx);
 	return ret ? ret : len;
 }
 
-static const struct file_operations ane_fw_inject_fops = {
+static const struct file_operations ane_host_inject_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = ane_fw_inject_write,
+	.write = ane_host_inject_write,
 	.llseek = noop_llseek,
 };
 
-static void ane_fw_debugfs_init(struct ane_fw_host *h, struct dentry *root)
+static void ane_host_debugfs_init(struct ane_host *h, struct dentry *root)
 {
 	if (!root)
 		return;
-	debugfs_create_file("fw_state", 0400, root, h, &ane_fw_state_fops);
-	debugfs_create_file("fw_status", 0400, root, h, &ane_fw_status_fops);
-	debugfs_create_file("fw_log", 0400, root, h, &ane_fw_log_fops);
-	debugfs_create_file("fw_crash", 0400, root, h, &ane_fw_crash_fops);
-	debugfs_create_file("fw_ping", 0400, root, h, &ane_fw_ping_fops);
+	debugfs_create_file("fw_state", 0400, root, h, &ane_host_state_fops);
+	debugfs_create_file("fw_status", 0400, root, h, &ane_host_status_fops);
+	debugfs_create_file("fw_log", 0400, root, h, &ane_host_log_fops);
+	debugfs_create_file("fw_crash", 0400, root, h, &ane_host_crash_fops);
+	debugfs_create_file("fw_ping", 0400, root, h, &ane_host_ping_fops);
 	debugfs_create_file("fw_programs", 0400, root, h,
-			    &ane_fw_programs_fops);
-	debugfs_create_file("fw_inject", 0200, root, h, &ane_fw_inject_fops);
+			    &ane_host_programs_fops);
+	debugfs_create_file("fw_inject", 0200, root, h, &ane_host_inject_fops);
 }
 
 /* Unbind: the controller stops with the binding; @h lives with the drm. */
-static void ane_fw_host_fini_action(void *data)
+static void ane_host_fini_action(void *data)
 {
-	struct ane_fw_host *h = data;
+	struct ane_host *h = data;
 
-	ane_fw_host_teardown(h);
+	ane_host_teardown(h);
 	ane_kbuf_free(h->adev, &h->heap);
 	ane_kbuf_free(h->adev, &h->shared);
 }
 
 /**
- * ane_fw_host_init() - attach, power on and boot the firmware at probe
+ * ane_host_init() - attach, power on and boot the firmware at probe
  * @adev: the device, DART initialised, not yet registered.
  *
  * A firmware that does not boot leaves the device up, the boot tried again
@@ -340,21 +340,21 @@ static void ane_fw_host_fini_action(void *data)
  *
  * Return: 0 or a negative errno.
  */
-int ane_fw_host_init(struct ane_device *adev)
+int ane_host_init(struct ane_device *adev)
 {
 	struct device *dev = adev->drm.dev;
-	struct ane_fw_host *h;
+	struct ane_host *h;
 	int ret;
 
 	h = drmm_kzalloc(&adev->drm, sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
 	h->adev = adev;
-	ret = ane_kbuf_alloc(adev, ANE_FW_HOST_SHARED_SIZE, ANE_USAGE_FW_SHARED,
+	ret = ane_kbuf_alloc(adev, ANE_HOST_SHARED_SIZE, ANE_USAGE_FW_SHARED,
 			     &h->shared);
 	if (ret)
 		return ret;
-	ret = ane_kbuf_alloc(adev, ANE_FW_HOST_HEAP_SIZE, ANE_USAGE_FW_HEAP,
+	ret = ane_kbuf_alloc(adev, ANE_HOST_HEAP_SIZE, ANE_USAGE_FW_HEAP,
 			     &h->heap);
 	if (ret) {
 		ane_kbuf_free(adev, &h->shared);
@@ -366,22 +366,22 @@ int ane_fw_host_init(struct ane_device *adev)
 	h->heap_iova = h->heap.iova;
 	h->heap_size = h->heap.size;
 
-	ret = ane_fw_host_setup(h, dev, adev->regs, adev->boot_addr,
+	ret = ane_host_setup(h, dev, adev->regs, adev->boot_addr,
 				adev->host_irq, &adev->fw_state);
 	if (ret) {
 		ane_kbuf_free(adev, &h->heap);
 		ane_kbuf_free(adev, &h->shared);
 		return ret;
 	}
-	ret = devm_add_action_or_reset(dev, ane_fw_host_fini_action, h);
+	ret = devm_add_action_or_reset(dev, ane_host_fini_action, h);
 	if (ret)
 		return ret;
 	adev->fwh = h;
-	ane_fw_debugfs_init(h, adev->drm.debugfs_root);
+	ane_host_debugfs_init(h, adev->drm.debugfs_root);
 
 	down_write(&h->gate);
-	if (ane_fw_host_boot(h, false))
-		ane_fw_host_boot_later(h);
+	if (ane_host_boot(h, false))
+		ane_host_boot_later(h);
 	up_write(&h->gate);
 	return 0;
 }

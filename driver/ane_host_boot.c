@@ -5,7 +5,7 @@
  * power cycles for a controller that never publishes its channel table),
  * the channel table resolved into rings, and the boot commands in the
  * seed's order.  A boot ends by loading the resident programs again
- * (ane_fw_resident.c); the boot log kept here is shown in debugfs.
+ * (ane_host_resident.c); the boot log kept here is shown in debugfs.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -20,9 +20,9 @@
 
 #include <kunit/visibility.h>
 
-#include "ane_fw_host.h"
-#include "ane_fw_host_internal.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_internal.h"
+#include "ane_host_msg.h"
 
 /*
  * The firmware's idle poll (&ane_fw_boot_args.idle_poll_us), taken at each
@@ -30,12 +30,12 @@
  * doorbell this long before it sleeps, trading that CPU time for the
  * wake-up a back-to-back request would otherwise pay.
  */
-static unsigned int ane_fw_idle_poll_us = 100;
+static unsigned int ane_host_idle_poll_us = 100;
 
 /* Longer than a tick of spinning is never worth it: refused. */
 #define ANE_FW_IDLE_POLL_MAX_US	1000
 
-static int ane_fw_idle_poll_set(const char *val, const struct kernel_param *kp)
+static int ane_host_idle_poll_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int us;
 	int ret = kstrtouint(val, 0, &us);
@@ -44,33 +44,33 @@ static int ane_fw_idle_poll_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	if (us > ANE_FW_IDLE_POLL_MAX_US)
 		return -EINVAL;
-	WRITE_ONCE(ane_fw_idle_poll_us, us);
+	WRITE_ONCE(ane_host_idle_poll_us, us);
 	return 0;
 }
 
-static const struct kernel_param_ops ane_fw_idle_poll_ops = {
-	.set = ane_fw_idle_poll_set,
+static const struct kernel_param_ops ane_host_idle_poll_ops = {
+	.set = ane_host_idle_poll_set,
 	.get = param_get_uint,
 };
 
-module_param_cb(fw_idle_poll_us, &ane_fw_idle_poll_ops, &ane_fw_idle_poll_us,
+module_param_cb(fw_idle_poll_us, &ane_host_idle_poll_ops, &ane_host_idle_poll_us,
 		0644);
 MODULE_PARM_DESC(fw_idle_poll_us,
 		 "microseconds (0..1000) the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
 
 /**
- * ane_fw_bootlog() - one line of the boot log (debugfs ``boot_log``)
+ * ane_host_bootlog() - one line of the boot log (debugfs ``boot_log``)
  * @h: the host side.
  * @fmt: printf format, then its arguments.
  */
-void ane_fw_bootlog(struct ane_fw_host *h, const char *fmt, ...)
+void ane_host_bootlog(struct ane_host *h, const char *fmt, ...)
 {
 	char *line;
 	va_list ap;
 	u64 us = ktime_to_us(ktime_get());
 
 	spin_lock_irq(&h->lock);
-	line = h->bootlog[h->bootlog_n++ % ANE_FW_HOST_BOOTLOG];
+	line = h->bootlog[h->bootlog_n++ % ANE_HOST_BOOTLOG];
 	spin_unlock_irq(&h->lock);
 	va_start(ap, fmt);
 	scnprintf(line, 16, "%5llu.%06llu ", us / USEC_PER_SEC,
@@ -80,7 +80,7 @@ void ane_fw_bootlog(struct ane_fw_host *h, const char *fmt, ...)
 	dev_dbg(h->dev, "fw boot: %s\n", line);
 }
 
-static int ane_fw_wait_scratch(struct ane_fw_host *h, u32 n, u32 want,
+static int ane_host_wait_scratch(struct ane_host *h, u32 n, u32 want,
 			       unsigned int timeout_ms, u32 *got)
 {
 	u32 v;
@@ -108,7 +108,7 @@ static int ane_fw_wait_scratch(struct ane_fw_host *h, u32 n, u32 want,
 	return ret;
 }
 
-static void ane_fw_host_power_cycle(struct ane_fw_host *h)
+static void ane_host_power_cycle(struct ane_host *h)
 {
 	ane_wr(h, ANE_REG_CPU_CTRL, 0);
 	regmap_write(h->regs[ANE_BANK_PWGATE], 0, 0);
@@ -118,7 +118,7 @@ static void ane_fw_host_power_cycle(struct ane_fw_host *h)
 }
 
 /* Walk the published table; resolve the eight channels. */
-static int ane_fw_host_resolve(struct ane_fw_host *h)
+static int ane_host_resolve(struct ane_host *h)
 {
 	const struct ane_fw_channel_table *t;
 	u64 iova;
@@ -126,7 +126,7 @@ static int ane_fw_host_resolve(struct ane_fw_host *h)
 
 	iova = (u64)ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_CHTBL_HI)) << 32 |
 	       ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_CHTBL_LO));
-	t = ane_fw_host_va(h, iova, sizeof(*t));
+	t = ane_host_va(h, iova, sizeof(*t));
 	if (!t || t->magic != ANE_FW_CHTBL_MAGIC ||
 	    t->count != ANE_FW_NUM_CHANNELS)
 		return -EPROTO;
@@ -141,18 +141,18 @@ static int ane_fw_host_resolve(struct ane_fw_host *h)
 
 	for (ch = 0; ch < ANE_FW_NUM_CHANNELS; ch++) {
 		const struct ane_fw_channel_desc *d = &t->chan[ch];
-		struct ane_fw_host_ring *r = &h->ring[ch];
+		struct ane_host_ring *r = &h->ring[ch];
 		void *va;
 
-		if (strncmp(d->name, ane_fw_chan_names[ch], sizeof(d->name)) ||
-		    d->direction != ane_fw_chan_dir[ch])
+		if (strncmp(d->name, ane_host_chan_names[ch], sizeof(d->name)) ||
+		    d->direction != ane_host_chan_dir[ch])
 			return -EPROTO;
-		va = ane_fw_host_va(h, d->iova, d->size);
+		va = ane_host_va(h, d->iova, d->size);
 		if (!va)
 			return -EPROTO;
-		*r = (struct ane_fw_host_ring){ .dir = d->direction };
+		*r = (struct ane_host_ring){ .dir = d->direction };
 		if (d->direction == ANE_FW_CHAN_MEM) {
-			ane_fw_bootlog(h, "channel %-14s mem %llu bytes", d->name,
+			ane_host_bootlog(h, "channel %-14s mem %llu bytes", d->name,
 				       d->size);
 			continue;
 		}
@@ -171,7 +171,7 @@ static int ane_fw_host_resolve(struct ane_fw_host *h)
 		r->nslots = d->nslots;
 		r->idx = 0;
 		r->ok = true;
-		ane_fw_bootlog(h, "channel %-14s %s %u x %u", d->name,
+		ane_host_bootlog(h, "channel %-14s %s %u x %u", d->name,
 			       d->direction == ANE_FW_CHAN_H2T ? "H2T" : "T2H",
 			       d->nslots, d->slot_size);
 	}
@@ -179,70 +179,70 @@ static int ane_fw_host_resolve(struct ane_fw_host *h)
 }
 
 /* Log one boot command and its result. */
-static int ane_fw_boot_cmd(struct ane_fw_host *h, const char *name, u32 id,
+static int ane_host_boot_cmd(struct ane_host *h, const char *name, u32 id,
 			   int ret)
 {
-	ane_fw_bootlog(h, "cmd %-22s %#04x: %d", name, id, ret);
+	ane_host_bootlog(h, "cmd %-22s %#04x: %d", name, id, ret);
 	return ret;
 }
 
 /* The first commands, in the seed's order.  The boot holds the gate. */
-static int ane_fw_host_boot_cmds(struct ane_fw_host *h)
+static int ane_host_boot_cmds(struct ane_host *h)
 {
 	int ret;
 
-	ret = ane_fw_boot_cmd(h, "print-enable", ANE_CTL_PRINT_ENABLE,
+	ret = ane_host_boot_cmd(h, "print-enable", ANE_CTL_PRINT_ENABLE,
 			      ane_host_msg_print_enable(h, true));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "start", ANE_CTL_START, ane_host_msg_start(h));
+	ret = ane_host_boot_cmd(h, "start", ANE_CTL_START, ane_host_msg_start(h));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "endpoint-set", ANE_CTL_IPC_ENDPOINT_SET,
+	ret = ane_host_boot_cmd(h, "endpoint-set", ANE_CTL_IPC_ENDPOINT_SET,
 			      ane_host_msg_endpoint_set(h, ANE_FW_ENDPOINT_ID,
 							ANE_FW_ENDPOINT_DATA_CHAINING));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "pmu-base", ANE_CTL_PMU_BASE_SET,
+	ret = ane_host_boot_cmd(h, "pmu-base", ANE_CTL_PMU_BASE_SET,
 			      ane_host_msg_pmu_base(h, 0x28e08c000ull));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "time-sync", ANE_CTL_TIME_SYNC,
+	ret = ane_host_boot_cmd(h, "time-sync", ANE_CTL_TIME_SYNC,
 			      ane_host_msg_time_sync(h, ktime_get_ns()));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "channel-property-write",
+	ret = ane_host_boot_cmd(h, "channel-property-write",
 			      ANE_CTL_CH_PROPERTY_WRITE,
 			      ane_host_msg_ch_property_write(h, false,
 							     ANE_FW_PROP_DEADLINE_MS,
 							     2000));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "resource-info", ANE_CTL_RESOURCE_INFO_GET,
+	ret = ane_host_boot_cmd(h, "resource-info", ANE_CTL_RESOURCE_INFO_GET,
 			      ane_host_msg_resource_info_get(h, &h->res));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "default-settings",
+	ret = ane_host_boot_cmd(h, "default-settings",
 			      ANE_CTL_DEFAULT_SETTINGS_SET,
 			      ane_host_msg_default_settings(h, 100));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "mcache-power-on", ANE_CTL_MCACHE_POWER_ON,
+	ret = ane_host_boot_cmd(h, "mcache-power-on", ANE_CTL_MCACHE_POWER_ON,
 			      ane_host_msg_mcache_power_on(h));
 	if (ret)
 		return ret;
-	ret = ane_fw_boot_cmd(h, "shared-event-init", ANE_CTL_SHARED_EVENT_INIT,
+	ret = ane_host_boot_cmd(h, "shared-event-init", ANE_CTL_SHARED_EVENT_INIT,
 			      ane_host_msg_shared_event_init(h, 0));
 	if (ret)
 		return ret;
-	ane_fw_bootlog(h, "resources: engines %u cache-requests %u inputs %u procedures %u",
+	ane_host_bootlog(h, "resources: engines %u cache-requests %u inputs %u procedures %u",
 		       h->res.num_engines, h->res.max_cache_requests,
 		       h->res.max_cache_inputs, h->res.max_procedures);
 	return 0;
 }
 
 /**
- * __ane_fw_host_boot() - ANE_Init, then the residents loaded again
+ * __ane_host_boot() - ANE_Init, then the residents loaded again
  * @h: the host side; the caller holds the gate for writing.
  * @warm: warm boot (after a crash) or cold.
  *
@@ -252,23 +252,23 @@ static int ane_fw_host_boot_cmds(struct ane_fw_host *h)
  *
  * Return: 0 with the firmware READY, or a negative errno.
  */
-int __ane_fw_host_boot(struct ane_fw_host *h, bool warm)
+int __ane_host_boot(struct ane_host *h, bool warm)
 {
 	struct ane_fw_boot_args *args = h->shared_va;
 	bool crashed;
 	u32 v, attempt;
 	int ret;
 
-	ane_fw_set_state(h, ANE_FW_STATE_BOOTING);
+	ane_host_set_state(h, ANE_FW_STATE_BOOTING);
 	spin_lock_irq(&h->lock);
 	h->accepting = false;
 	h->crash_pending = false;	/* the caller collected any crash */
 	memset(h->ring, 0, sizeof(h->ring));
 	spin_unlock_irq(&h->lock);
 	h->boots++;
-	ane_fw_bootlog(h, "boot %u (%s)", h->boots, warm ? "warm" : "cold");
+	ane_host_bootlog(h, "boot %u (%s)", h->boots, warm ? "warm" : "cold");
 
-	for (attempt = 0; attempt < ANE_FW_HOST_BOOT_RETRIES; attempt++) {
+	for (attempt = 0; attempt < ANE_HOST_BOOT_RETRIES; attempt++) {
 		/* hold the controller in reset while the channel is reset */
 		ane_wr(h, ANE_REG_CPU_CTRL, 0);
 		/* reset the channel: fresh shared memory and boot args */
@@ -283,7 +283,7 @@ int __ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 			.heap_iova = h->heap_iova,
 			.heap_size = h->heap_size,
 			.fw_reservation = 64 * 1024,
-			.idle_poll_us = READ_ONCE(ane_fw_idle_poll_us),
+			.idle_poll_us = READ_ONCE(ane_host_idle_poll_us),
 			.doorbell = {
 				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_IO_T2H },
 				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_T2H |
@@ -307,49 +307,49 @@ int __ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 		       warm ? ANE_FW_BOOT_WARM : ANE_FW_BOOT_COLD);
 		ane_wr(h, ANE_REG_RVBAR_LO, lower_32_bits(h->boot_addr));
 		ane_wr(h, ANE_REG_RVBAR_HI, upper_32_bits(h->boot_addr));
-		ane_fw_bootlog(h, "reset vector %#llx, scratch7=%u, release reset",
+		ane_host_bootlog(h, "reset vector %#llx, scratch7=%u, release reset",
 			       h->boot_addr, warm);
 		ane_wr(h, ANE_REG_CPU_CTRL, ANE_CPU_RUN);
 
-		ret = ane_fw_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,
+		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,
 					  1000, &v);
 		if (ret) {
-			ane_fw_bootlog(h, "handshake 1 failed: scratch7=%#x err=%u",
+			ane_host_bootlog(h, "handshake 1 failed: scratch7=%#x err=%u",
 				       v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)));
 			goto fail;
 		}
-		ane_fw_bootlog(h, "handshake 1: controller alive");
-		ret = ane_fw_wait_scratch(h, ANE_FW_SCR_BOOT,
+		ane_host_bootlog(h, "handshake 1: controller alive");
+		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT,
 					  ANE_FW_BOOT_CHANNELS, 500, &v);
 		if (!ret)
 			break;
 		h->boot_failures++;
-		ane_fw_bootlog(h, "handshake 2 missing (%#x, err %u): power cycle, failures %u",
+		ane_host_bootlog(h, "handshake 2 missing (%#x, err %u): power cycle, failures %u",
 			       v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
 			       h->boot_failures);
-		ane_fw_host_power_cycle(h);
+		ane_host_power_cycle(h);
 		if ((v & 0xffff0000) == ANE_FW_BOOT_FAILED)
 			goto fail;
 	}
-	if (attempt == ANE_FW_HOST_BOOT_RETRIES) {
+	if (attempt == ANE_HOST_BOOT_RETRIES) {
 		ret = -ETIMEDOUT;
 		goto fail;
 	}
-	ane_fw_bootlog(h, "handshake 2: channel table ready");
+	ane_host_bootlog(h, "handshake 2: channel table ready");
 
-	ret = ane_fw_host_resolve(h);
+	ret = ane_host_resolve(h);
 	if (ret) {
-		ane_fw_bootlog(h, "channel table invalid: %d", ret);
+		ane_host_bootlog(h, "channel table invalid: %d", ret);
 		goto fail;
 	}
 	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_BOOT), ANE_FW_BOOT_RESOLVED);
 	ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_BOOT);
-	ret = ane_fw_wait_scratch(h, ANE_FW_SCR_ACK, ANE_FW_MAGIC1, 1000, &v);
+	ret = ane_host_wait_scratch(h, ANE_FW_SCR_ACK, ANE_FW_MAGIC1, 1000, &v);
 	if (ret) {
-		ane_fw_bootlog(h, "handshake 3 failed: scratch3=%#x", v);
+		ane_host_bootlog(h, "handshake 3 failed: scratch3=%#x", v);
 		goto fail;
 	}
-	ane_fw_bootlog(h, "handshake 3: magic %#x, restarts %u", v,
+	ane_host_bootlog(h, "handshake 3: magic %#x, restarts %u", v,
 		       ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
 
 	spin_lock_irq(&h->lock);
@@ -357,21 +357,21 @@ int __ane_fw_host_boot(struct ane_fw_host *h, bool warm)
 	h->dump_done = false;
 	spin_unlock_irq(&h->lock);
 	ane_wr(h, ANE_REG_HOST_IRQ_MASK, ~0u);	/* enable interrupts */
-	ane_fw_bootlog(h, "engine controller ready, interrupts on");
+	ane_host_bootlog(h, "engine controller ready, interrupts on");
 
-	ret = ane_fw_host_boot_cmds(h);
+	ret = ane_host_boot_cmds(h);
 	if (ret)
 		goto fail;
 	if (h->crash_boots) {
 		/* test: this boot dies before it has the programs again */
 		h->crash_boots--;
-		ane_fw_host_crash_now(h);
+		ane_host_crash_now(h);
 	}
-	ret = ane_fw_host_restore(h);
+	ret = ane_host_restore(h);
 	if (ret)
 		goto fail;
-	ane_fw_set_state(h, ANE_FW_STATE_READY);
-	ane_fw_bootlog(h, "ready");
+	ane_host_set_state(h, ANE_FW_STATE_READY);
+	ane_host_bootlog(h, "ready");
 	return 0;
 
 fail:
@@ -381,7 +381,7 @@ fail:
 	spin_unlock_irq(&h->lock);
 	if (!crashed)
 		ane_wr(h, ANE_REG_CPU_CTRL, 0);
-	ane_fw_bootlog(h, "boot failed: %d%s", ret,
+	ane_host_bootlog(h, "boot failed: %d%s", ret,
 		       crashed ? " (crashed)" : "");
 	dev_err(h->dev, "firmware boot failed: %d%s\n", ret,
 		crashed ? " (crashed)" : "");
@@ -389,7 +389,7 @@ fail:
 }
 
 /**
- * ane_fw_host_boot() - ANE_Init: bring the firmware to the ready handshake
+ * ane_host_boot() - ANE_Init: bring the firmware to the ready handshake
  * @h: the host side, CPU in reset; the caller holds the gate for writing
  *	(or nobody else can send yet).
  * @warm: warm boot (after a crash) or cold.
@@ -400,11 +400,11 @@ fail:
  * Return: 0 with the firmware READY; a negative errno with it halted and
  * the state DEAD.
  */
-int ane_fw_host_boot(struct ane_fw_host *h, bool warm)
+int ane_host_boot(struct ane_host *h, bool warm)
 {
-	int ret = __ane_fw_host_boot(h, warm);
+	int ret = __ane_host_boot(h, warm);
 
 	if (ret)
-		ane_fw_set_state(h, ANE_FW_STATE_DEAD);
+		ane_host_set_state(h, ANE_FW_STATE_DEAD);
 	return ret;
 }

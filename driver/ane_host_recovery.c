@@ -21,19 +21,19 @@
 
 #include <kunit/visibility.h>
 
-#include "ane_fw_host.h"
-#include "ane_fw_host_internal.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_internal.h"
+#include "ane_host_msg.h"
 #include "ane_trace.h"
 
 /**
- * ane_fw_host_dump_msg() - one dump section from DEBUG into the raw dump
+ * ane_host_dump_msg() - one dump section from DEBUG into the raw dump
  * @h: the host side, @h->lock held.
  * @ch: the channel (DEBUG).
  * @hdr: the message header.
  * @body: the section: &struct ane_fw_dump_section_hdr and its data.
  */
-void ane_fw_host_dump_msg(struct ane_fw_host *h, u32 ch,
+void ane_host_dump_msg(struct ane_host *h, u32 ch,
 			  const struct ane_fw_cmd_hdr *hdr, const u8 *body)
 {
 	const struct ane_fw_dump_section_hdr *sh = (const void *)body;
@@ -42,7 +42,7 @@ void ane_fw_host_dump_msg(struct ane_fw_host *h, u32 ch,
 	if (hdr->size < sizeof(*sh))
 		return;
 	n = sizeof(*sh) + sh->len;
-	if (n > hdr->size || !h->dump || h->dump_len + n > ANE_FW_HOST_DUMP_MAX)
+	if (n > hdr->size || !h->dump || h->dump_len + n > ANE_HOST_DUMP_MAX)
 		return;
 	memcpy(h->dump + h->dump_len, sh, n);
 	h->dump_len += n;
@@ -51,7 +51,7 @@ void ane_fw_host_dump_msg(struct ane_fw_host *h, u32 ch,
 }
 
 /**
- * ane_fw_host_rate_ok() - may another recovery run now?
+ * ane_host_rate_ok() - may another recovery run now?
  * @ts: times of the last @n recoveries (0: none), oldest first.
  * @n: entries of @ts.
  * @now: the time.
@@ -62,7 +62,7 @@ void ane_fw_host_dump_msg(struct ane_fw_host *h, u32 ch,
  *
  * Return: true if allowed.
  */
-bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
+bool ane_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
 			 unsigned long window)
 {
 	u32 i;
@@ -74,9 +74,9 @@ bool ane_fw_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
 	ts[n - 1] = now;
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_rate_ok);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_rate_ok);
 
-static const char *ane_fw_exc_name(u32 exc)
+static const char *ane_host_exc_name(u32 exc)
 {
 	static const char * const names[] = {
 		"non-maskable interrupt", "interrupt", "fast interrupt",
@@ -86,7 +86,7 @@ static const char *ane_fw_exc_name(u32 exc)
 	return exc < ARRAY_SIZE(names) ? names[exc] : "unknown";
 }
 
-static const char *ane_fw_task_state_str(u32 s)
+static const char *ane_host_task_state_str(u32 s)
 {
 	static const char * const names[] = {
 		"RUNNABLE", "SUSPENDED", "WAITING", "SEMWAIT", "BLOCKED",
@@ -96,7 +96,7 @@ static const char *ane_fw_task_state_str(u32 s)
 }
 
 /* Render the raw sections as the ch. 29 post-mortem text. */
-static size_t ane_fw_render_dump(const u8 *raw, size_t len, char *out,
+static size_t ane_host_render_dump(const u8 *raw, size_t len, char *out,
 				 size_t size, u32 recoveries)
 {
 	size_t o = 0, off = 0;
@@ -119,7 +119,7 @@ static size_t ane_fw_render_dump(const u8 *raw, size_t len, char *out,
 				break;
 			o += scnprintf(out + o, size - o,
 				       "exception: %s\nreason: %.*s\ntask: %.*s (%s)\ncpu: %u\nrestart count: %u\nexecution loop: %u\nuptime: %llu ns\n",
-				       ane_fw_exc_name(hd->exc_class),
+				       ane_host_exc_name(hd->exc_class),
 				       (int)sizeof(hd->reason), hd->reason,
 				       (int)sizeof(hd->task), hd->task,
 				       hd->in_irq ? "interrupt context" :
@@ -153,7 +153,7 @@ static size_t ane_fw_render_dump(const u8 *raw, size_t len, char *out,
 				o += scnprintf(out + o, size - o,
 					       "  [%2u] %-14s seq %-6u id %#06x size %-5u pri %u prog %d proc %d procedure %u status %d t %llu\n",
 					       i, c[i].chan < ANE_FW_NUM_CHANNELS ?
-					       ane_fw_chan_names[c[i].chan] : "?",
+					       ane_host_chan_names[c[i].chan] : "?",
 					       c[i].seq, c[i].id, c[i].hdr.size,
 					       c[i].hdr.priority,
 					       c[i].hdr.program_id,
@@ -171,7 +171,7 @@ static size_t ane_fw_render_dump(const u8 *raw, size_t len, char *out,
 				o += scnprintf(out + o, size - o,
 					       "  %-12.*s %-9s handled %u queued %u\n",
 					       (int)sizeof(t[i].name), t[i].name,
-					       ane_fw_task_state_str(t[i].state),
+					       ane_host_task_state_str(t[i].state),
 					       t[i].handled, t[i].queued);
 			break;
 		}
@@ -189,7 +189,7 @@ static size_t ane_fw_render_dump(const u8 *raw, size_t len, char *out,
  * and the engine, publish the dump, fail what is left in flight.  Gate
  * held for writing.
  */
-static void ane_fw_host_collect(struct ane_fw_host *h)
+static void ane_host_collect(struct ane_host *h)
 {
 	char *text;
 	size_t len;
@@ -198,7 +198,7 @@ static void ane_fw_host_collect(struct ane_fw_host *h)
 	wait_event_timeout(h->wq, READ_ONCE(h->dump_done),
 			   msecs_to_jiffies(2000));
 	spin_lock_irq(&h->lock);
-	ane_fw_host_drain(h, ANE_FW_CH_DEBUG, ane_fw_host_dump_msg);
+	ane_host_drain(h, ANE_FW_CH_DEBUG, ane_host_dump_msg);
 	spin_unlock_irq(&h->lock);
 
 	/* reset the controller: nothing writes the dump any more */
@@ -209,10 +209,10 @@ static void ane_fw_host_collect(struct ane_fw_host *h)
 	h->recoveries++;
 	trace_ane_recovery(h->dev, "crash", atomic_read(h->fw_state), h->recoveries);
 	ane_dwp_save(h, h->dump, h->dump_len);
-	text = vmalloc(ANE_FW_HOST_DUMP_MAX);
+	text = vmalloc(ANE_HOST_DUMP_MAX);
 	if (text) {
-		len = ane_fw_render_dump(h->dump, h->dump_len, text,
-					 ANE_FW_HOST_DUMP_MAX, h->recoveries);
+		len = ane_host_render_dump(h->dump, h->dump_len, text,
+					 ANE_HOST_DUMP_MAX, h->recoveries);
 		kfree(h->dump_text);
 		h->dump_text = kmemdup(text, len + 1, GFP_KERNEL);
 		h->dump_text_len = h->dump_text ? len : 0;
@@ -224,19 +224,19 @@ static void ane_fw_host_collect(struct ane_fw_host *h)
 	spin_unlock_irq(&h->lock);
 
 	/* anything sent since the interrupt was refused; be sure */
-	ane_fw_host_cancel_all(h, -EIO);
+	ane_host_cancel_all(h, -EIO);
 	h->boot_needed = true;
 }
 
 /* Boot again later: the firmware stays down (RECOVERING) meanwhile. */
-static void ane_fw_host_defer(struct ane_fw_host *h, const char *why)
+static void ane_host_defer(struct ane_host *h, const char *why)
 {
 	h->backoff_ms = h->backoff_ms ?
-			min(2 * h->backoff_ms, ANE_FW_HOST_BACKOFF_MAX_MS) :
-			ANE_FW_HOST_BACKOFF_MIN_MS;
-	ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+			min(2 * h->backoff_ms, ANE_HOST_BACKOFF_MAX_MS) :
+			ANE_HOST_BACKOFF_MIN_MS;
+	ane_host_set_state(h, ANE_FW_STATE_RECOVERING);
 	trace_ane_recovery(h->dev, why, ANE_FW_STATE_RECOVERING, h->recoveries);
-	ane_fw_bootlog(h, "%s: next boot in %u ms", why, h->backoff_ms);
+	ane_host_bootlog(h, "%s: next boot in %u ms", why, h->backoff_ms);
 	dev_err(h->dev, "firmware %s: next boot in %u ms\n", why,
 		h->backoff_ms);
 	queue_delayed_work(system_long_wq, &h->recovery_work,
@@ -246,15 +246,15 @@ static void ane_fw_host_defer(struct ane_fw_host *h, const char *why)
 /*
  * Boot the firmware that @h->boot_needed says is down.  A crash during
  * the boot leaves it to the recovery the crash queued; a failed boot is
- * tried again later, up to %ANE_FW_HOST_BOOT_GIVEUP times in a row, then
+ * tried again later, up to %ANE_HOST_BOOT_GIVEUP times in a row, then
  * the firmware is DEAD until a privileged reboot.  Gate held for writing.
  */
-static int ane_fw_host_restart(struct ane_fw_host *h)
+static int ane_host_restart(struct ane_host *h)
 {
 	bool crashed;
 	int ret;
 
-	ret = __ane_fw_host_boot(h, true);
+	ret = __ane_host_boot(h, true);
 	if (!ret) {
 		h->boot_needed = false;
 		h->boot_fails = 0;
@@ -265,48 +265,48 @@ static int ane_fw_host_restart(struct ane_fw_host *h)
 	crashed = h->crash_pending;
 	spin_unlock_irq(&h->lock);
 	if (crashed) {
-		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+		ane_host_set_state(h, ANE_FW_STATE_RECOVERING);
 		return ret;
 	}
-	if (++h->boot_fails >= ANE_FW_HOST_BOOT_GIVEUP) {
-		ane_fw_set_state(h, ANE_FW_STATE_DEAD);
+	if (++h->boot_fails >= ANE_HOST_BOOT_GIVEUP) {
+		ane_host_set_state(h, ANE_FW_STATE_DEAD);
 		trace_ane_recovery(h->dev, "dead", ANE_FW_STATE_DEAD, h->recoveries);
-		ane_fw_bootlog(h, "%u boots failed in a row: dead until rebooted",
+		ane_host_bootlog(h, "%u boots failed in a row: dead until rebooted",
 			       h->boot_fails);
 		dev_err(h->dev, "firmware: %u boots failed in a row, giving up (fw_inject reboot)\n",
 			h->boot_fails);
 		return ret;
 	}
-	ane_fw_host_defer(h, "boot failed");
+	ane_host_defer(h, "boot failed");
 	return ret;
 }
 
 /**
- * ane_fw_host_boot_later() - a boot failed outside recovery: retry later
+ * ane_host_boot_later() - a boot failed outside recovery: retry later
  * @h: the host side, gate held for writing.
  *
  * The probe's cold boot: it is tried again as a deferred recovery boot.
  */
-void ane_fw_host_boot_later(struct ane_fw_host *h)
+void ane_host_boot_later(struct ane_host *h)
 {
 	h->boot_needed = true;
 	h->boot_fails++;
-	ane_fw_host_defer(h, "boot failed");
+	ane_host_defer(h, "boot failed");
 }
 
 /**
- * ane_fw_host_recover() - the recovery work (&ane_fw_host.recovery_work)
+ * ane_host_recover() - the recovery work (&ane_host.recovery_work)
  * @work: the work.
  *
  * Collect a crash, then boot again at once -- or, in a crash storm (more
- * than %ANE_FW_HOST_REC_MAX recoveries in %ANE_FW_HOST_REC_WINDOW_MS),
+ * than %ANE_HOST_REC_MAX recoveries in %ANE_HOST_REC_WINDOW_MS),
  * after a backoff that doubles with each crash of the storm.  Also runs a
  * deferred boot.
  */
-void ane_fw_host_recover(struct work_struct *work)
+void ane_host_recover(struct work_struct *work)
 {
-	struct ane_fw_host *h = container_of(to_delayed_work(work),
-					     struct ane_fw_host, recovery_work);
+	struct ane_host *h = container_of(to_delayed_work(work),
+					     struct ane_host, recovery_work);
 	bool crashed;
 
 	down_write(&h->gate);
@@ -317,17 +317,17 @@ void ane_fw_host_recover(struct work_struct *work)
 	h->crash_pending = false;
 	spin_unlock_irq(&h->lock);
 	if (crashed) {
-		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
-		ane_fw_host_collect(h);
-		if (!ane_fw_host_rate_ok(h->rec_ts, ANE_FW_HOST_REC_MAX, jiffies,
-					 msecs_to_jiffies(ANE_FW_HOST_REC_WINDOW_MS))) {
-			ane_fw_host_defer(h, "crash storm");
+		ane_host_set_state(h, ANE_FW_STATE_RECOVERING);
+		ane_host_collect(h);
+		if (!ane_host_rate_ok(h->rec_ts, ANE_HOST_REC_MAX, jiffies,
+					 msecs_to_jiffies(ANE_HOST_REC_WINDOW_MS))) {
+			ane_host_defer(h, "crash storm");
 			goto out;
 		}
 		h->backoff_ms = 0;
 	}
 	if (h->boot_needed)
-		ane_fw_host_restart(h);
+		ane_host_restart(h);
 out:
 	up_write(&h->gate);
 }
@@ -335,13 +335,13 @@ out:
 /* ---------------------------------------------------- faults for tests */
 
 /**
- * ane_fw_host_crash_now() - make the firmware fault (test)
+ * ane_host_crash_now() - make the firmware fault (test)
  * @h: the host side; the caller (the boot) holds the gate.
  *
  * An unknown id on the execution-loop channel: the firmware faults.
  * Waits until the crash interrupt failed the command.
  */
-void ane_fw_host_crash_now(struct ane_fw_host *h)
+void ane_host_crash_now(struct ane_host *h)
 {
 	int answer;
 
@@ -352,7 +352,7 @@ void ane_fw_host_crash_now(struct ane_fw_host *h)
  * Reset and boot now, whatever the state: a crash not yet collected is
  * collected first, the rate limit and backoff start afresh.
  */
-static int ane_fw_host_reboot(struct ane_fw_host *h)
+static int ane_host_reboot(struct ane_host *h)
 {
 	bool crashed;
 
@@ -369,24 +369,24 @@ static int ane_fw_host_reboot(struct ane_fw_host *h)
 	h->accepting = false;
 	spin_unlock_irq(&h->lock);
 	if (crashed) {
-		ane_fw_host_collect(h);
+		ane_host_collect(h);
 	} else {
 		ane_wr(h, ANE_REG_CPU_CTRL, 0);
-		ane_fw_host_cancel_all(h, -EIO);
+		ane_host_cancel_all(h, -EIO);
 	}
 	memset(h->rec_ts, 0, sizeof(h->rec_ts));
 	h->backoff_ms = 0;
 	h->boot_fails = 0;
 	h->boot_needed = true;
-	ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+	ane_host_set_state(h, ANE_FW_STATE_RECOVERING);
 	up_write(&h->gate);
 	/* the boot itself as the recovery runs it, behind the same gate */
-	ane_fw_host_recover(&h->recovery_work.work);
+	ane_host_recover(&h->recovery_work.work);
 	return atomic_read(h->fw_state) == ANE_FW_STATE_READY ? 0 : -EIO;
 }
 
 /**
- * ane_fw_host_inject() - fault injection (privileged: debugfs, KUnit)
+ * ane_host_inject() - fault injection (privileged: debugfs, KUnit)
  * @h: the host side.
  * @what: "crash" (an unknown id on the execution-loop channel), "hang"
  *	(hardware queue @arg never completes), "unhang", "abort-stuck"
@@ -402,7 +402,7 @@ static int ane_fw_host_reboot(struct ane_fw_host *h)
  *
  * Return: 0 or a negative errno.
  */
-int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
+int ane_host_inject(struct ane_host *h, const char *what, u32 arg)
 {
 	int ret = 0;
 
@@ -449,7 +449,7 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 				       4, &sum);
 		ret = ret == -EFAULT ? 0 : ret ? ret : -EPROTO;
 	} else if (!strcmp(what, "reboot")) {
-		ret = ane_fw_host_reboot(h);
+		ret = ane_host_reboot(h);
 	} else if (!strcmp(what, "halt")) {
 		/* as a boot that gave up: DEAD until "reboot" (libane tests) */
 		down_write(&h->gate);
@@ -461,8 +461,8 @@ int ane_fw_host_inject(struct ane_fw_host *h, const char *what, u32 arg)
 		h->boot_needed = false;
 		if (h->regs[ANE_BANK_ANE]) {
 			ane_wr(h, ANE_REG_CPU_CTRL, 0);
-			ane_fw_host_cancel_all(h, -EIO);
-			ane_fw_set_state(h, ANE_FW_STATE_DEAD);
+			ane_host_cancel_all(h, -EIO);
+			ane_host_set_state(h, ANE_FW_STATE_DEAD);
 		} else {
 			ret = -ENODEV;
 		}

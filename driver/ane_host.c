@@ -4,10 +4,10 @@
  * the channel rings as the host sees them, sending a command and waiting
  * for its answer, the pending requests, and the host interrupt that
  * drains the firmware-to-host rings.  Around it: the boot handshake and
- * boot commands (ane_fw_boot.c), the programs the firmware holds for
- * clients (ane_fw_resident.c), the crash path and fault injection
- * (ane_fw_recovery.c), one function per message (ane_fw_msg.c) and
- * debugfs (ane_fw_debugfs.c).
+ * boot commands (ane_host_boot.c), the programs the firmware holds for
+ * clients (ane_host_resident.c), the crash path and fault injection
+ * (ane_host_recovery.c), one function per message (ane_host_msg.c) and
+ * debugfs (ane_host_debugfs.c).
  *
  * Only the hardware is touched: registers (the regmaps of the banks),
  * shared memory (the kernel mapping of buffers the firmware reaches
@@ -25,36 +25,36 @@
 #include <kunit/visibility.h>
 
 #include "ane_drv.h"
-#include "ane_fw_host.h"
-#include "ane_fw_host_internal.h"
-#include "ane_fw_msg.h"
+#include "ane_host.h"
+#include "ane_host_internal.h"
+#include "ane_host_msg.h"
 #include "ane_trace.h"
 #include "firmware/spec/ane_platform.h"
 
 /* The eight channels: names and directions the firmware must publish. */
-const char * const ane_fw_chan_names[ANE_FW_NUM_CHANNELS] = {
+const char * const ane_host_chan_names[ANE_FW_NUM_CHANNELS] = {
 	"SHAREDMALLOC", "TERMINAL", "BUF_H2T", "BUF_T2H",
 	"IO", "IO_T2H", "DEBUG", "DATA_CHAIN_H2T",
 };
 
-const u32 ane_fw_chan_dir[ANE_FW_NUM_CHANNELS] = {
+const u32 ane_host_chan_dir[ANE_FW_NUM_CHANNELS] = {
 	ANE_FW_CHAN_MEM, ANE_FW_CHAN_T2H, ANE_FW_CHAN_H2T, ANE_FW_CHAN_T2H,
 	ANE_FW_CHAN_H2T, ANE_FW_CHAN_T2H, ANE_FW_CHAN_T2H, ANE_FW_CHAN_H2T,
 };
 
-static const u32 ane_fw_chan_db[ANE_FW_NUM_CHANNELS] = {
+static const u32 ane_host_chan_db[ANE_FW_NUM_CHANNELS] = {
 	[ANE_FW_CH_BUF_H2T] = ANE_FW_DB_H2T,
 	[ANE_FW_CH_IO] = ANE_FW_DB_IO,
 	[ANE_FW_CH_DATA_CHAIN_H2T] = ANE_FW_DB_DCHAIN,
 };
 
 /**
- * ane_fw_status_errno() - the errno a firmware status maps to
+ * ane_host_status_errno() - the errno a firmware status maps to
  * @fw_status: &enum ane_fw_status.
  *
  * Return: 0 or a negative errno.
  */
-int ane_fw_status_errno(s32 fw_status)
+int ane_host_status_errno(s32 fw_status)
 {
 	switch (fw_status) {
 	case ANE_FW_ST_OK:
@@ -85,19 +85,19 @@ int ane_fw_status_errno(s32 fw_status)
 		return -EIO;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_status_errno);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_status_errno);
 
 /* ----------------------------------------------------------------- rings */
 
 /**
- * ane_fw_host_va() - the kernel address of a range of the shared region
+ * ane_host_va() - the kernel address of a range of the shared region
  * @h: the host side.
  * @iova: device address.
  * @size: bytes.
  *
  * Return: the address, or NULL if the range is not all in the region.
  */
-void *ane_fw_host_va(struct ane_fw_host *h, u64 iova, u64 size)
+void *ane_host_va(struct ane_host *h, u64 iova, u64 size)
 {
 	if (iova < h->shared_iova || size > h->shared_size ||
 	    iova - h->shared_iova > h->shared_size - size)
@@ -106,21 +106,21 @@ void *ane_fw_host_va(struct ane_fw_host *h, u64 iova, u64 size)
 }
 
 /**
- * ane_fw_hreq_finish() - complete an answered (or cancelled) request
- * @rq: the request, on &ane_fw_host.pending.
+ * ane_host_hreq_finish() - complete an answered (or cancelled) request
+ * @rq: the request, on &ane_host.pending.
  * @err: 0, or the errno that ends it regardless of @fw_status.
  * @fw_status: &enum ane_fw_status of the answer.
  * @data: reply data or the completion event body.
- * @len: bytes of @data (at most %ANE_FW_HOST_DATA are kept).
+ * @len: bytes of @data (at most %ANE_HOST_DATA are kept).
  *
- * Called under &ane_fw_host.lock.
+ * Called under &ane_host.lock.
  */
-void ane_fw_hreq_finish(struct ane_fw_hreq *rq, int err, s32 fw_status,
+void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
 			const void *data, u32 len)
 {
 	list_del_init(&rq->node);
 	rq->fw_status = fw_status;
-	rq->status = err ? err : ane_fw_status_errno(fw_status);
+	rq->status = err ? err : ane_host_status_errno(fw_status);
 	rq->len = min_t(u32, len, sizeof(rq->data));
 	if (rq->len)
 		memcpy(rq->data, data, rq->len);
@@ -131,7 +131,7 @@ void ane_fw_hreq_finish(struct ane_fw_hreq *rq, int err, s32 fw_status,
 }
 
 /**
- * ane_fw_find() - the pending request an answer is for
+ * ane_host_find() - the pending request an answer is for
  * @h: the host side, @h->lock held.
  * @src_t2h: the ring the answer came on (IO_T2H answers IO).
  * @id: the command id answered.
@@ -140,10 +140,10 @@ void ane_fw_hreq_finish(struct ane_fw_hreq *rq, int err, s32 fw_status,
  *
  * Return: the request, or NULL (taken back after a timeout, or cancelled).
  */
-struct ane_fw_hreq *ane_fw_find(struct ane_fw_host *h, u32 src_t2h, u32 id,
+struct ane_host_hreq *ane_host_find(struct ane_host *h, u32 src_t2h, u32 id,
 				u32 seq, bool any_id)
 {
-	struct ane_fw_hreq *rq;
+	struct ane_host_hreq *rq;
 
 	list_for_each_entry(rq, &h->pending, node) {
 		bool chan_ok = src_t2h == ANE_FW_CH_IO_T2H ?
@@ -160,7 +160,7 @@ struct ane_fw_hreq *ane_fw_find(struct ane_fw_host *h, u32 src_t2h, u32 id,
  * After a drain moved @r's tail: did the firmware ask to hear of the space
  * (&ane_fw_ring_hdr.space_wanted)?  The caller then rings CONSUMED.
  */
-static bool ane_fw_host_space_wanted(struct ane_fw_host_ring *r)
+static bool ane_host_space_wanted(struct ane_host_ring *r)
 {
 	smp_mb();	/* the new tail before the producer's request */
 	if (!READ_ONCE(r->hdr->space_wanted))
@@ -170,7 +170,7 @@ static bool ane_fw_host_space_wanted(struct ane_fw_host_ring *r)
 }
 
 /**
- * ane_fw_host_drain() - drain one firmware-to-host ring
+ * ane_host_drain() - drain one firmware-to-host ring
  * @h: the host side, @h->lock held.
  * @ch: the channel.
  * @msg: called with each message whose size fits its slot.
@@ -178,9 +178,9 @@ static bool ane_fw_host_space_wanted(struct ane_fw_host_ring *r)
  * Return: whether the firmware asked to hear of the space; the caller then
  * rings %ANE_FW_DB_CONSUMED (outside @h->lock).
  */
-bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch, ane_fw_host_msg_fn msg)
+bool ane_host_drain(struct ane_host *h, u32 ch, ane_host_msg_fn msg)
 {
-	struct ane_fw_host_ring *r = &h->ring[ch];
+	struct ane_host_ring *r = &h->ring[ch];
 	bool any = false;
 
 	if (!r->ok)
@@ -198,21 +198,21 @@ bool ane_fw_host_drain(struct ane_fw_host *h, u32 ch, ane_fw_host_msg_fn msg)
 		WRITE_ONCE(r->hdr->tail, r->idx);
 		any = true;
 	}
-	return any && ane_fw_host_space_wanted(r);
+	return any && ane_host_space_wanted(r);
 }
 
 /**
- * ane_fw_host_cancel_all_locked() - fail everything in flight
+ * ane_host_cancel_all_locked() - fail everything in flight
  * @h: the host side, @h->lock held.
  * @err: the errno the requests end with.
  */
-void ane_fw_host_cancel_all_locked(struct ane_fw_host *h, int err)
+void ane_host_cancel_all_locked(struct ane_host *h, int err)
 {
-	struct ane_fw_hreq *rq, *tmp;
+	struct ane_host_hreq *rq, *tmp;
 
 	lockdep_assert_held(&h->lock);
 	list_for_each_entry_safe(rq, tmp, &h->pending, node)
-		ane_fw_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
+		ane_host_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
 }
 
 /*
@@ -220,9 +220,9 @@ void ane_fw_host_cancel_all_locked(struct ane_fw_host *h, int err)
  * enables are read and acknowledged (write one to clear), then served.
  * A bit the firmware raises after the read gives the line a new edge.
  */
-static irqreturn_t ane_fw_host_irq(int irq, void *data)
+static irqreturn_t ane_host_irq(int irq, void *data)
 {
-	struct ane_fw_host *h = data;
+	struct ane_host *h = data;
 	unsigned long flags;
 	bool consumed = false, crash = false;
 	u32 bits = ane_rd(h, ANE_REG_HOST_IRQ);
@@ -234,26 +234,26 @@ static irqreturn_t ane_fw_host_irq(int irq, void *data)
 	spin_lock_irqsave(&h->lock, flags);
 	h->irqs++;
 	if (bits & (ANE_HOST_IRQ_T2H | ANE_HOST_IRQ_CRASH))
-		consumed |= ane_fw_host_drain(h, ANE_FW_CH_BUF_T2H,
+		consumed |= ane_host_drain(h, ANE_FW_CH_BUF_T2H,
 					      ane_host_msg_dispatch);
 	if (bits & ANE_HOST_IRQ_IO_T2H)
-		consumed |= ane_fw_host_drain(h, ANE_FW_CH_IO_T2H,
+		consumed |= ane_host_drain(h, ANE_FW_CH_IO_T2H,
 					      ane_host_msg_dispatch);
 	if (bits & (ANE_HOST_IRQ_DEBUG | ANE_HOST_IRQ_CRASH))
-		consumed |= ane_fw_host_drain(h, ANE_FW_CH_DEBUG,
-					      ane_fw_host_dump_msg);
+		consumed |= ane_host_drain(h, ANE_FW_CH_DEBUG,
+					      ane_host_dump_msg);
 	if ((bits & ANE_HOST_IRQ_CRASH) && h->accepting) {
 		h->accepting = false;
 		h->crash_pending = true;
 		crash = true;
 		/* RECOVERING before anyone hears of the crash */
-		ane_fw_set_state(h, ANE_FW_STATE_RECOVERING);
+		ane_host_set_state(h, ANE_FW_STATE_RECOVERING);
 		/*
 		 * What the dead firmware had in flight ends now, with -EIO:
 		 * nobody waits for the recovery, and a sender holding the
 		 * gate for a load or unload lets it go at once.
 		 */
-		ane_fw_host_cancel_all_locked(h, -EIO);
+		ane_host_cancel_all_locked(h, -EIO);
 	}
 	spin_unlock_irqrestore(&h->lock, flags);
 
@@ -271,7 +271,7 @@ static irqreturn_t ane_fw_host_irq(int irq, void *data)
 }
 
 /**
- * __ane_fw_host_send() - write one command into an H2T ring
+ * __ane_host_send() - write one command into an H2T ring
  * @h: the host side; the caller holds the gate.
  * @rq: the request, pending from now until answered.
  * @chan: the H2T channel.
@@ -282,15 +282,15 @@ static irqreturn_t ane_fw_host_irq(int irq, void *data)
  * while the firmware takes no commands, -EMSGSIZE, -EBUSY with the ring
  * full (the firmware was asked to say when it has room).
  */
-int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
+int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
 		       u32 chan, const struct ane_fw_cmd_hdr *hdr,
 		       const void *body)
 {
-	struct ane_fw_host_ring *r;
+	struct ane_host_ring *r;
 	unsigned long flags;
 	u8 *slot;
 
-	if (chan >= ANE_FW_NUM_CHANNELS || ane_fw_chan_dir[chan] != ANE_FW_CHAN_H2T)
+	if (chan >= ANE_FW_NUM_CHANNELS || ane_host_chan_dir[chan] != ANE_FW_CHAN_H2T)
 		return -EINVAL;
 	r = &h->ring[chan];
 	init_completion(&rq->done);
@@ -334,14 +334,14 @@ int __ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 	trace_ane_fw_cmd(h->dev, chan, hdr->id, rq->seq, hdr->size);
 	spin_unlock_irqrestore(&h->lock, flags);
 
-	ane_wr(h, ANE_REG_FW_DOORBELL, ane_fw_chan_db[chan]);
+	ane_wr(h, ANE_REG_FW_DOORBELL, ane_host_chan_db[chan]);
 	return 0;
 }
 
 /* May a sender waiting on @chan try again: room, or no firmware to wait for. */
-static bool ane_fw_host_can_send(struct ane_fw_host *h, u32 chan)
+static bool ane_host_can_send(struct ane_host *h, u32 chan)
 {
-	struct ane_fw_host_ring *r = &h->ring[chan];
+	struct ane_host_ring *r = &h->ring[chan];
 	unsigned long flags;
 	bool ok;
 
@@ -353,7 +353,7 @@ static bool ane_fw_host_can_send(struct ane_fw_host *h, u32 chan)
 }
 
 /**
- * ane_fw_host_send_wait() - send, waiting for room in a full ring
+ * ane_host_send_wait() - send, waiting for room in a full ring
  * @h: the host side.
  * @gated: take the gate for each attempt (else the caller holds it).
  * @rq: the request.
@@ -363,14 +363,14 @@ static bool ane_fw_host_can_send(struct ane_fw_host *h, u32 chan)
  * @timeout_ms: how long to wait for room.
  *
  * The firmware interrupts when it consumed a slot of a ring the host found
- * full, and the sender looks again every %ANE_FW_HOST_SPACE_POLL_MS
+ * full, and the sender looks again every %ANE_HOST_SPACE_POLL_MS
  * anyway.  With @gated the gate is held for each attempt only, never while
  * waiting.  Bounded: -EBUSY once the time is up.
  *
- * Return: as __ane_fw_host_send().
+ * Return: as __ane_host_send().
  */
-int ane_fw_host_send_wait(struct ane_fw_host *h, bool gated,
-			  struct ane_fw_hreq *rq, u32 chan,
+int ane_host_send_wait(struct ane_host *h, bool gated,
+			  struct ane_host_hreq *rq, u32 chan,
 			  const struct ane_fw_cmd_hdr *hdr, const void *body,
 			  unsigned int timeout_ms)
 {
@@ -381,7 +381,7 @@ int ane_fw_host_send_wait(struct ane_fw_host *h, bool gated,
 	for (;;) {
 		if (gated)
 			down_read(&h->gate);
-		ret = __ane_fw_host_send(h, rq, chan, hdr, body);
+		ret = __ane_host_send(h, rq, chan, hdr, body);
 		if (gated)
 			up_read(&h->gate);
 		if (ret != -EBUSY)
@@ -389,34 +389,34 @@ int ane_fw_host_send_wait(struct ane_fw_host *h, bool gated,
 		left = (long)(end - jiffies);
 		if (left <= 0)
 			return -EBUSY;
-		wait_event_timeout(h->space_wq, ane_fw_host_can_send(h, chan),
+		wait_event_timeout(h->space_wq, ane_host_can_send(h, chan),
 				   min_t(long, left,
-					 msecs_to_jiffies(ANE_FW_HOST_SPACE_POLL_MS)));
+					 msecs_to_jiffies(ANE_HOST_SPACE_POLL_MS)));
 	}
 }
 
 /**
- * ane_fw_host_send() - send a command; the answer completes @rq
+ * ane_host_send() - send a command; the answer completes @rq
  * @h: the host side.
  * @rq: the request; set @rq->complete for an asynchronous answer.
  * @chan: ANE_FW_CH_BUF_H2T, _IO or _DATA_CHAIN_H2T.
  * @hdr: the header (@hdr->size bytes of @body follow).
  * @body: the body.
  *
- * A full ring is waited out, up to %ANE_FW_HOST_SEND_WAIT_MS.
+ * A full ring is waited out, up to %ANE_HOST_SEND_WAIT_MS.
  *
  * Return: 0 once sent; -EAGAIN while the firmware is not ready (booting,
  * recovering or dead), -EBUSY when the ring stayed full, -EMSGSIZE.
  */
-int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
+int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
 		     const struct ane_fw_cmd_hdr *hdr, const void *body)
 {
-	return ane_fw_host_send_wait(h, true, rq, chan, hdr, body,
-				     ANE_FW_HOST_SEND_WAIT_MS);
+	return ane_host_send_wait(h, true, rq, chan, hdr, body,
+				     ANE_HOST_SEND_WAIT_MS);
 }
 
 /**
- * ane_fw_host_wait() - wait for the answer to @rq
+ * ane_host_wait() - wait for the answer to @rq
  * @h: the host side.
  * @rq: a request sent without @rq->complete.
  * @timeout_ms: how long.
@@ -425,7 +425,7 @@ int ane_fw_host_send(struct ane_fw_host *h, struct ane_fw_hreq *rq, u32 chan,
  *
  * Return: @rq->status, or -ETIMEDOUT.
  */
-int ane_fw_host_wait(struct ane_fw_host *h, struct ane_fw_hreq *rq,
+int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
 		     unsigned int timeout_ms)
 {
 	unsigned long flags;
@@ -445,7 +445,7 @@ int ane_fw_host_wait(struct ane_fw_host *h, struct ane_fw_hreq *rq,
 }
 
 /**
- * __ane_fw_host_call_hdr() - send a command and wait for its answer
+ * __ane_host_call_hdr() - send a command and wait for its answer
  * @h: the host side.
  * @gated: take the gate for each send attempt (else the caller holds it).
  * @chan: the H2T channel.
@@ -455,26 +455,26 @@ int ane_fw_host_wait(struct ane_fw_host *h, struct ane_fw_hreq *rq,
  * @out_len: its size.
  * @timeout_ms: how long to wait for room, then for the answer.
  *
- * Return: as ane_fw_host_call().
+ * Return: as ane_host_call().
  */
-int __ane_fw_host_call_hdr(struct ane_fw_host *h, bool gated, u32 chan,
+int __ane_host_call_hdr(struct ane_host *h, bool gated, u32 chan,
 			   const struct ane_fw_cmd_hdr *hdr, const void *body,
 			   void *out, u32 out_len, unsigned int timeout_ms)
 {
-	struct ane_fw_hreq rq = { };
+	struct ane_host_hreq rq = { };
 	int ret;
 
-	ret = ane_fw_host_send_wait(h, gated, &rq, chan, hdr, body, timeout_ms);
+	ret = ane_host_send_wait(h, gated, &rq, chan, hdr, body, timeout_ms);
 	if (ret)
 		return ret;
-	ret = ane_fw_host_wait(h, &rq, timeout_ms);
+	ret = ane_host_wait(h, &rq, timeout_ms);
 	if (out && out_len)
 		memcpy(out, rq.data, min(out_len, rq.len));
 	return ret;
 }
 
 /**
- * __ane_fw_host_call() - __ane_fw_host_call_hdr() with a control header
+ * __ane_host_call() - __ane_host_call_hdr() with a control header
  * @h: the host side.
  * @gated: take the gate for each send attempt (else the caller holds it).
  * @chan: the H2T channel.
@@ -485,21 +485,21 @@ int __ane_fw_host_call_hdr(struct ane_fw_host *h, bool gated, u32 chan,
  * @out_len: its size.
  * @timeout_ms: how long to wait.
  *
- * Return: as ane_fw_host_call().
+ * Return: as ane_host_call().
  */
-int __ane_fw_host_call(struct ane_fw_host *h, bool gated, u32 chan, u32 id,
+int __ane_host_call(struct ane_host *h, bool gated, u32 chan, u32 id,
 		       const void *body, u32 len, void *out, u32 out_len,
 		       unsigned int timeout_ms)
 {
 	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len, .priority = 0,
 				      .program_id = -1, .process_id = -1 };
 
-	return __ane_fw_host_call_hdr(h, gated, chan, &hdr, body, out, out_len,
+	return __ane_host_call_hdr(h, gated, chan, &hdr, body, out, out_len,
 				      timeout_ms);
 }
 
 /**
- * ane_fw_host_call_hdr() - ane_fw_host_call() with a header of the caller's
+ * ane_host_call_hdr() - ane_host_call() with a header of the caller's
  * @h: the host side.
  * @chan: the channel.
  * @hdr: the header: id, size, program, process and procedure ids.
@@ -508,18 +508,18 @@ int __ane_fw_host_call(struct ane_fw_host *h, bool gated, u32 chan, u32 id,
  * @out_len: its size.
  * @timeout_ms: how long to wait.
  *
- * Return: as ane_fw_host_call().
+ * Return: as ane_host_call().
  */
-int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
+int ane_host_call_hdr(struct ane_host *h, u32 chan,
 			 const struct ane_fw_cmd_hdr *hdr, const void *body,
 			 void *out, u32 out_len, unsigned int timeout_ms)
 {
-	return __ane_fw_host_call_hdr(h, true, chan, hdr, body, out, out_len,
+	return __ane_host_call_hdr(h, true, chan, hdr, body, out, out_len,
 				      timeout_ms);
 }
 
 /**
- * ane_fw_host_call() - send a control command and wait for its reply
+ * ane_host_call() - send a control command and wait for its reply
  * @h: the host side.
  * @chan: the channel.
  * @id: command id.
@@ -532,44 +532,44 @@ int ane_fw_host_call_hdr(struct ane_fw_host *h, u32 chan,
  * Return: 0, the errno of the firmware's status, -ETIMEDOUT, -EIO if a
  * reset cancelled it.
  */
-int ane_fw_host_call(struct ane_fw_host *h, u32 chan, u32 id, const void *body,
+int ane_host_call(struct ane_host *h, u32 chan, u32 id, const void *body,
 		     u32 len, void *out, u32 out_len, unsigned int timeout_ms)
 {
-	return __ane_fw_host_call(h, true, chan, id, body, len, out, out_len,
+	return __ane_host_call(h, true, chan, id, body, len, out, out_len,
 				  timeout_ms);
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_call);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_call);
 
 /**
- * ane_fw_host_ping() - one no-op round trip: host -> ring -> firmware ->
+ * ane_host_ping() - one no-op round trip: host -> ring -> firmware ->
  * reply -> interrupt -> host
  * @h: the host side.
  *
  * Return: 0 or a negative errno.
  */
-int ane_fw_host_ping(struct ane_fw_host *h)
+int ane_host_ping(struct ane_host *h)
 {
 	return ane_host_msg_ping(h);
 }
 
 /**
- * ane_fw_host_cancel_all() - fail everything in flight
+ * ane_host_cancel_all() - fail everything in flight
  * @h: the host side: the firmware that had it is gone.
  * @err: the errno the requests end with.
  */
-void ane_fw_host_cancel_all(struct ane_fw_host *h, int err)
+void ane_host_cancel_all(struct ane_host *h, int err)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&h->lock, flags);
-	ane_fw_host_cancel_all_locked(h, err);
+	ane_host_cancel_all_locked(h, err);
 	spin_unlock_irqrestore(&h->lock, flags);
 }
 
 /* ------------------------------------------------------------- lifetime */
 
 /**
- * ane_fw_host_setup() - attach to the hardware; memory must be set already
+ * ane_host_setup() - attach to the hardware; memory must be set already
  * @h: zeroed host side with @shared_va/@shared_iova/@shared_size and
  *	@heap_iova/@heap_size filled in.
  * @dev: the device.
@@ -582,7 +582,7 @@ void ane_fw_host_cancel_all(struct ane_fw_host *h, int err)
  *
  * Return: 0 or a negative errno.
  */
-int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
+int ane_host_setup(struct ane_host *h, struct device *dev,
 		      struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
 		      int irq, atomic_t *fw_state)
 {
@@ -599,8 +599,8 @@ int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
 	mutex_init(&h->res_lock);
 	mutex_init(&h->stale_lock);
 	INIT_LIST_HEAD(&h->residents);
-	INIT_DELAYED_WORK(&h->recovery_work, ane_fw_host_recover);
-	h->dump = kzalloc(ANE_FW_HOST_DUMP_MAX, GFP_KERNEL);
+	INIT_DELAYED_WORK(&h->recovery_work, ane_host_recover);
+	h->dump = kzalloc(ANE_HOST_DUMP_MAX, GFP_KERNEL);
 	if (!h->dump)
 		return -ENOMEM;
 	memcpy(h->regs, regs, sizeof(h->regs));
@@ -612,23 +612,23 @@ int ane_fw_host_setup(struct ane_fw_host *h, struct device *dev,
 	h->irq = irq;
 	snprintf(h->irq_name, sizeof(h->irq_name), "%s:%s", dev_name(dev),
 		 ANE_IRQ_HOST);
-	ret = request_irq(irq, ane_fw_host_irq, 0, h->irq_name, h);
+	ret = request_irq(irq, ane_host_irq, 0, h->irq_name, h);
 	if (ret) {
 		memset(h->regs, 0, sizeof(h->regs));
 		kfree(h->dump);
 		h->dump = NULL;
 		return ret;
 	}
-	ane_fw_set_state(h, ANE_FW_STATE_OFF);
+	ane_host_set_state(h, ANE_FW_STATE_OFF);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_setup);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_setup);
 
 /**
- * ane_fw_host_teardown() - halt the controller, fail what is in flight
+ * ane_host_teardown() - halt the controller, fail what is in flight
  * @h: the host side.
  */
-void ane_fw_host_teardown(struct ane_fw_host *h)
+void ane_host_teardown(struct ane_host *h)
 {
 	disable_delayed_work_sync(&h->recovery_work);
 	down_write(&h->gate);
@@ -640,8 +640,8 @@ void ane_fw_host_teardown(struct ane_fw_host *h)
 	ane_wr(h, ANE_REG_HOST_IRQ_MASK, 0);
 	free_irq(h->irq, h);
 	memset(h->regs, 0, sizeof(h->regs));
-	ane_fw_host_cancel_all(h, -ENODEV);
-	ane_fw_set_state(h, ANE_FW_STATE_OFF);
+	ane_host_cancel_all(h, -ENODEV);
+	ane_host_set_state(h, ANE_FW_STATE_OFF);
 	kfree(h->dump);
 	h->dump = NULL;
 	kfree(h->dump_text);
@@ -649,4 +649,4 @@ void ane_fw_host_teardown(struct ane_fw_host *h)
 	up_write(&h->gate);
 	ane_dwp_fini(h);
 }
-EXPORT_SYMBOL_IF_KUNIT(ane_fw_host_teardown);
+EXPORT_SYMBOL_IF_KUNIT(ane_host_teardown);
