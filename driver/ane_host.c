@@ -116,7 +116,7 @@ void *ane_host_va(struct ane_host *h, u64 iova, u64 size)
  * Called under &ane_host.lock.
  */
 void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
-			const void *data, u32 len)
+			  const void *data, u32 len)
 {
 	list_del_init(&rq->node);
 	rq->fw_status = fw_status;
@@ -141,7 +141,7 @@ void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
  * Return: the request, or NULL (taken back after a timeout, or cancelled).
  */
 struct ane_host_hreq *ane_host_find(struct ane_host *h, u32 src_t2h, u32 id,
-				u32 seq, bool any_id)
+				    u32 seq, bool any_id)
 {
 	struct ane_host_hreq *rq;
 
@@ -283,8 +283,8 @@ static irqreturn_t ane_host_irq(int irq, void *data)
  * full (the firmware was asked to say when it has room).
  */
 int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
-		       u32 chan, const struct ane_fw_cmd_hdr *hdr,
-		       const void *body)
+		    u32 chan, const struct ane_fw_cmd_hdr *hdr,
+		    const void *body)
 {
 	struct ane_host_ring *r;
 	unsigned long flags;
@@ -370,9 +370,9 @@ static bool ane_host_can_send(struct ane_host *h, u32 chan)
  * Return: as __ane_host_send().
  */
 int ane_host_send_wait(struct ane_host *h, bool gated,
-			  struct ane_host_hreq *rq, u32 chan,
-			  const struct ane_fw_cmd_hdr *hdr, const void *body,
-			  unsigned int timeout_ms)
+		       struct ane_host_hreq *rq, u32 chan,
+		       const struct ane_fw_cmd_hdr *hdr, const void *body,
+		       unsigned int timeout_ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
 	long left;
@@ -409,7 +409,7 @@ int ane_host_send_wait(struct ane_host *h, bool gated,
  * recovering or dead), -EBUSY when the ring stayed full, -EMSGSIZE.
  */
 int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
-		     const struct ane_fw_cmd_hdr *hdr, const void *body)
+		  const struct ane_fw_cmd_hdr *hdr, const void *body)
 {
 	return ane_host_send_wait(h, true, rq, chan, hdr, body,
 				     ANE_HOST_SEND_WAIT_MS);
@@ -426,7 +426,7 @@ int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
  * Return: @rq->status, or -ETIMEDOUT.
  */
 int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
-		     unsigned int timeout_ms)
+		  unsigned int timeout_ms)
 {
 	unsigned long flags;
 
@@ -458,8 +458,8 @@ int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
  * Return: as ane_host_call().
  */
 int __ane_host_call_hdr(struct ane_host *h, bool gated, u32 chan,
-			   const struct ane_fw_cmd_hdr *hdr, const void *body,
-			   void *out, u32 out_len, unsigned int timeout_ms)
+			const struct ane_fw_cmd_hdr *hdr, const void *body,
+			void *out, u32 out_len, unsigned int timeout_ms)
 {
 	struct ane_host_hreq rq = { };
 	int ret;
@@ -488,8 +488,8 @@ int __ane_host_call_hdr(struct ane_host *h, bool gated, u32 chan,
  * Return: as ane_host_call().
  */
 int __ane_host_call(struct ane_host *h, bool gated, u32 chan, u32 id,
-		       const void *body, u32 len, void *out, u32 out_len,
-		       unsigned int timeout_ms)
+		    const void *body, u32 len, void *out, u32 out_len,
+		    unsigned int timeout_ms)
 {
 	struct ane_fw_cmd_hdr hdr = { .id = id, .size = len, .priority = 0,
 				      .program_id = -1, .process_id = -1 };
@@ -511,8 +511,8 @@ int __ane_host_call(struct ane_host *h, bool gated, u32 chan, u32 id,
  * Return: as ane_host_call().
  */
 int ane_host_call_hdr(struct ane_host *h, u32 chan,
-			 const struct ane_fw_cmd_hdr *hdr, const void *body,
-			 void *out, u32 out_len, unsigned int timeout_ms)
+		      const struct ane_fw_cmd_hdr *hdr, const void *body,
+		      void *out, u32 out_len, unsigned int timeout_ms)
 {
 	return __ane_host_call_hdr(h, true, chan, hdr, body, out, out_len,
 				      timeout_ms);
@@ -533,7 +533,7 @@ int ane_host_call_hdr(struct ane_host *h, u32 chan,
  * reset cancelled it.
  */
 int ane_host_call(struct ane_host *h, u32 chan, u32 id, const void *body,
-		     u32 len, void *out, u32 out_len, unsigned int timeout_ms)
+		  u32 len, void *out, u32 out_len, unsigned int timeout_ms)
 {
 	return __ane_host_call(h, true, chan, id, body, len, out, out_len,
 				  timeout_ms);
@@ -583,8 +583,8 @@ void ane_host_cancel_all(struct ane_host *h, int err)
  * Return: 0 or a negative errno.
  */
 int ane_host_setup(struct ane_host *h, struct device *dev,
-		      struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
-		      int irq, atomic_t *fw_state)
+		   struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
+		   int irq, atomic_t *fw_state)
 {
 	int ret;
 

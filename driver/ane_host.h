@@ -277,21 +277,21 @@ struct ane_host {
 int ane_host_init(struct ane_device *adev);
 
 int ane_host_setup(struct ane_host *h, struct device *dev,
-		      struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
-		      int irq, atomic_t *fw_state);
+		   struct regmap *const regs[ANE_NUM_BANKS], u64 boot_addr,
+		   int irq, atomic_t *fw_state);
 void ane_host_teardown(struct ane_host *h);
 int ane_host_boot(struct ane_host *h, bool warm);
 void ane_host_boot_later(struct ane_host *h);
 int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
-		     const struct ane_fw_cmd_hdr *hdr, const void *body);
+		  const struct ane_fw_cmd_hdr *hdr, const void *body);
 int ane_host_call(struct ane_host *h, u32 chan, u32 id, const void *body,
-		     u32 len, void *out, u32 out_len, unsigned int timeout_ms);
+		  u32 len, void *out, u32 out_len, unsigned int timeout_ms);
 int ane_host_call_hdr(struct ane_host *h, u32 chan,
-			 const struct ane_fw_cmd_hdr *hdr, const void *body,
-			 void *out, u32 out_len, unsigned int timeout_ms);
+		      const struct ane_fw_cmd_hdr *hdr, const void *body,
+		      void *out, u32 out_len, unsigned int timeout_ms);
 int ane_host_ping(struct ane_host *h);
 int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
-		     const struct ane_fw_load_program *lp);
+		  const struct ane_fw_load_program *lp);
 void ane_host_unload(struct ane_host *h, struct ane_host_resident *r);
 typedef void (*ane_host_msg_fn)(struct ane_host *h, u32 ch,
 				   const struct ane_fw_cmd_hdr *hdr,
@@ -299,7 +299,7 @@ typedef void (*ane_host_msg_fn)(struct ane_host *h, u32 ch,
 bool ane_host_drain(struct ane_host *h, u32 ch, ane_host_msg_fn msg);
 int ane_host_inject(struct ane_host *h, const char *what, u32 arg);
 bool ane_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
-			 unsigned long window);
+		      unsigned long window);
 int ane_host_status_errno(s32 fw_status);
 void ane_dwp_save(struct ane_host *h, const u8 *raw, size_t len);
 void ane_dwp_fini(struct ane_host *h);

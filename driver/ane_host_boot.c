@@ -81,7 +81,7 @@ void ane_host_bootlog(struct ane_host *h, const char *fmt, ...)
 }
 
 static int ane_host_wait_scratch(struct ane_host *h, u32 n, u32 want,
-			       unsigned int timeout_ms, u32 *got)
+				 unsigned int timeout_ms, u32 *got)
 {
 	u32 v;
 	int ret;
@@ -153,7 +153,7 @@ static int ane_host_resolve(struct ane_host *h)
 		*r = (struct ane_host_ring){ .dir = d->direction };
 		if (d->direction == ANE_FW_CHAN_MEM) {
 			ane_host_bootlog(h, "channel %-14s mem %llu bytes", d->name,
-				       d->size);
+					 d->size);
 			continue;
 		}
 		if (d->version != ANE_FW_RING_VERSION ||
@@ -172,15 +172,15 @@ static int ane_host_resolve(struct ane_host *h)
 		r->idx = 0;
 		r->ok = true;
 		ane_host_bootlog(h, "channel %-14s %s %u x %u", d->name,
-			       d->direction == ANE_FW_CHAN_H2T ? "H2T" : "T2H",
-			       d->nslots, d->slot_size);
+				 d->direction == ANE_FW_CHAN_H2T ? "H2T" : "T2H",
+				 d->nslots, d->slot_size);
 	}
 	return 0;
 }
 
 /* Log one boot command and its result. */
 static int ane_host_boot_cmd(struct ane_host *h, const char *name, u32 id,
-			   int ret)
+			     int ret)
 {
 	ane_host_bootlog(h, "cmd %-22s %#04x: %d", name, id, ret);
 	return ret;
@@ -192,52 +192,52 @@ static int ane_host_boot_cmds(struct ane_host *h)
 	int ret;
 
 	ret = ane_host_boot_cmd(h, "print-enable", ANE_CTL_PRINT_ENABLE,
-			      ane_host_msg_print_enable(h, true));
+				ane_host_msg_print_enable(h, true));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "start", ANE_CTL_START, ane_host_msg_start(h));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "endpoint-set", ANE_CTL_IPC_ENDPOINT_SET,
-			      ane_host_msg_endpoint_set(h, ANE_FW_ENDPOINT_ID,
-							ANE_FW_ENDPOINT_DATA_CHAINING));
+				ane_host_msg_endpoint_set(h, ANE_FW_ENDPOINT_ID,
+							  ANE_FW_ENDPOINT_DATA_CHAINING));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "pmu-base", ANE_CTL_PMU_BASE_SET,
-			      ane_host_msg_pmu_base(h, 0x28e08c000ull));
+				ane_host_msg_pmu_base(h, 0x28e08c000ull));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "time-sync", ANE_CTL_TIME_SYNC,
-			      ane_host_msg_time_sync(h, ktime_get_ns()));
+				ane_host_msg_time_sync(h, ktime_get_ns()));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "channel-property-write",
-			      ANE_CTL_CH_PROPERTY_WRITE,
-			      ane_host_msg_ch_property_write(h, false,
-							     ANE_FW_PROP_DEADLINE_MS,
-							     2000));
+				ANE_CTL_CH_PROPERTY_WRITE,
+				ane_host_msg_ch_property_write(h, false,
+							       ANE_FW_PROP_DEADLINE_MS,
+							       2000));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "resource-info", ANE_CTL_RESOURCE_INFO_GET,
-			      ane_host_msg_resource_info_get(h, &h->res));
+				ane_host_msg_resource_info_get(h, &h->res));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "default-settings",
-			      ANE_CTL_DEFAULT_SETTINGS_SET,
-			      ane_host_msg_default_settings(h, 100));
+				ANE_CTL_DEFAULT_SETTINGS_SET,
+				ane_host_msg_default_settings(h, 100));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "mcache-power-on", ANE_CTL_MCACHE_POWER_ON,
-			      ane_host_msg_mcache_power_on(h));
+				ane_host_msg_mcache_power_on(h));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "shared-event-init", ANE_CTL_SHARED_EVENT_INIT,
-			      ane_host_msg_shared_event_init(h, 0));
+				ane_host_msg_shared_event_init(h, 0));
 	if (ret)
 		return ret;
 	ane_host_bootlog(h, "resources: engines %u cache-requests %u inputs %u procedures %u",
-		       h->res.num_engines, h->res.max_cache_requests,
-		       h->res.max_cache_inputs, h->res.max_procedures);
+			 h->res.num_engines, h->res.max_cache_requests,
+			 h->res.max_cache_inputs, h->res.max_procedures);
 	return 0;
 }
 
@@ -308,25 +308,25 @@ int __ane_host_boot(struct ane_host *h, bool warm)
 		ane_wr(h, ANE_REG_RVBAR_LO, lower_32_bits(h->boot_addr));
 		ane_wr(h, ANE_REG_RVBAR_HI, upper_32_bits(h->boot_addr));
 		ane_host_bootlog(h, "reset vector %#llx, scratch7=%u, release reset",
-			       h->boot_addr, warm);
+				 h->boot_addr, warm);
 		ane_wr(h, ANE_REG_CPU_CTRL, ANE_CPU_RUN);
 
 		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,
-					  1000, &v);
+					    1000, &v);
 		if (ret) {
 			ane_host_bootlog(h, "handshake 1 failed: scratch7=%#x err=%u",
-				       v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)));
+					 v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)));
 			goto fail;
 		}
 		ane_host_bootlog(h, "handshake 1: controller alive");
 		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT,
-					  ANE_FW_BOOT_CHANNELS, 500, &v);
+					    ANE_FW_BOOT_CHANNELS, 500, &v);
 		if (!ret)
 			break;
 		h->boot_failures++;
 		ane_host_bootlog(h, "handshake 2 missing (%#x, err %u): power cycle, failures %u",
-			       v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
-			       h->boot_failures);
+				 v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
+				 h->boot_failures);
 		ane_host_power_cycle(h);
 		if ((v & 0xffff0000) == ANE_FW_BOOT_FAILED)
 			goto fail;
@@ -350,7 +350,7 @@ int __ane_host_boot(struct ane_host *h, bool warm)
 		goto fail;
 	}
 	ane_host_bootlog(h, "handshake 3: magic %#x, restarts %u", v,
-		       ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
+			 ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
 
 	spin_lock_irq(&h->lock);
 	h->accepting = true;
@@ -382,7 +382,7 @@ fail:
 	if (!crashed)
 		ane_wr(h, ANE_REG_CPU_CTRL, 0);
 	ane_host_bootlog(h, "boot failed: %d%s", ret,
-		       crashed ? " (crashed)" : "");
+			 crashed ? " (crashed)" : "");
 	dev_err(h->dev, "firmware boot failed: %d%s\n", ret,
 		crashed ? " (crashed)" : "");
 	return ret;

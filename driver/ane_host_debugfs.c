@@ -198,7 +198,7 @@ DEFINE_SHOW_ATTRIBUTE(ane_host_programs);
 
 /* One TERMINAL line into the kept log.  Under @h->lock. */
 static void ane_host_log_msg(struct ane_host *h, u32 ch,
-			   const struct ane_fw_cmd_hdr *hdr, const u8 *body)
+			     const struct ane_fw_cmd_hdr *hdr, const u8 *body)
 {
 	strscpy(h->log[h->log_n++ % ANE_HOST_LOG], (const char *)body,
 		min_t(u32, hdr->size, sizeof(h->log[0])));
@@ -239,7 +239,7 @@ static int ane_host_crash_show(struct seq_file *m, void *data)
 DEFINE_SHOW_ATTRIBUTE(ane_host_crash);
 
 static ssize_t ane_host_ping_read(struct file *f, char __user *buf, size_t len,
-				loff_t *pos)
+				  loff_t *pos)
 {
 	struct ane_host *h = f->private_data;
 	char out[32];
@@ -273,7 +273,7 @@ static const struct file_operations ane_host_ping_fops = {
 };
 
 static ssize_t ane_host_inject_write(struct file *f, const char __user *ubuf,
-				   size_t len, loff_t *pos)
+				     size_t len, loff_t *pos)
 {
 	struct ane_host *h = f->private_data;
 	char buf[32], *arg;
@@ -367,7 +367,7 @@ int ane_host_init(struct ane_device *adev)
 	h->heap_size = h->heap.size;
 
 	ret = ane_host_setup(h, dev, adev->regs, adev->boot_addr,
-				adev->host_irq, &adev->fw_state);
+			     adev->host_irq, &adev->fw_state);
 	if (ret) {
 		ane_kbuf_free(adev, &h->heap);
 		ane_kbuf_free(adev, &h->shared);

@@ -49,30 +49,30 @@ static inline void ane_host_set_state(struct ane_host *h, int state)
 /* core: ane_host.c */
 void *ane_host_va(struct ane_host *h, u64 iova, u64 size);
 struct ane_host_hreq *ane_host_find(struct ane_host *h, u32 src_t2h, u32 id,
-				u32 seq, bool any_id);
+				    u32 seq, bool any_id);
 void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
-			const void *data, u32 len);
+			  const void *data, u32 len);
 int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
-		       u32 chan, const struct ane_fw_cmd_hdr *hdr,
-		       const void *body);
+		    u32 chan, const struct ane_fw_cmd_hdr *hdr,
+		    const void *body);
 int ane_host_send_wait(struct ane_host *h, bool gated,
-			  struct ane_host_hreq *rq, u32 chan,
-			  const struct ane_fw_cmd_hdr *hdr, const void *body,
-			  unsigned int timeout_ms);
-int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
-		     unsigned int timeout_ms);
-int __ane_host_call_hdr(struct ane_host *h, bool gated, u32 chan,
-			   const struct ane_fw_cmd_hdr *hdr, const void *body,
-			   void *out, u32 out_len, unsigned int timeout_ms);
-int __ane_host_call(struct ane_host *h, bool gated, u32 chan, u32 id,
-		       const void *body, u32 len, void *out, u32 out_len,
+		       struct ane_host_hreq *rq, u32 chan,
+		       const struct ane_fw_cmd_hdr *hdr, const void *body,
 		       unsigned int timeout_ms);
+int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
+		  unsigned int timeout_ms);
+int __ane_host_call_hdr(struct ane_host *h, bool gated, u32 chan,
+			const struct ane_fw_cmd_hdr *hdr, const void *body,
+			void *out, u32 out_len, unsigned int timeout_ms);
+int __ane_host_call(struct ane_host *h, bool gated, u32 chan, u32 id,
+		    const void *body, u32 len, void *out, u32 out_len,
+		    unsigned int timeout_ms);
 void ane_host_cancel_all_locked(struct ane_host *h, int err);
 void ane_host_cancel_all(struct ane_host *h, int err);
 
 /* boot: ane_host_boot.c */
 __printf(2, 3) void ane_host_bootlog(struct ane_host *h, const char *fmt,
-				   ...);
+				     ...);
 int __ane_host_boot(struct ane_host *h, bool warm);
 
 /* residency: ane_host_resident.c */
@@ -81,7 +81,7 @@ int ane_host_restore(struct ane_host *h);
 
 /* recovery: ane_host_recovery.c */
 void ane_host_dump_msg(struct ane_host *h, u32 ch,
-			  const struct ane_fw_cmd_hdr *hdr, const u8 *body);
+		       const struct ane_fw_cmd_hdr *hdr, const u8 *body);
 void ane_host_recover(struct work_struct *work);
 void ane_host_crash_now(struct ane_host *h);
 

@@ -230,8 +230,8 @@ int ane_host_msg_config_get(struct ane_host *h, u64 *page_iova,
 	int ret;
 
 	ret = __ane_host_call(h, true, ANE_FW_CH_BUF_H2T, ANE_CTL_CONFIG_GET,
-				 NULL, 0, loc, sizeof(loc),
-				 ANE_HOST_MSG_CTL_MS);
+			      NULL, 0, loc, sizeof(loc),
+			      ANE_HOST_MSG_CTL_MS);
 	*page_iova = loc[0];
 	*page_size = loc[1];
 	return ret;
@@ -417,7 +417,7 @@ static void ane_host_msg_on_reply(struct ane_host *h, u32 ch,
 	rq = ane_host_find(h, ch, hdr->id & ~ANE_FW_ID_REPLY, r->seq, false);
 	if (rq)
 		ane_host_hreq_finish(rq, 0, r->status, r + 1,
-				   min_t(u32, r->len, hdr->size - sizeof(*r)));
+				     min_t(u32, r->len, hdr->size - sizeof(*r)));
 }
 
 /* PROGRAM_EVENT: a procedure call completed. */

@@ -34,7 +34,7 @@
  * @body: the section: &struct ane_fw_dump_section_hdr and its data.
  */
 void ane_host_dump_msg(struct ane_host *h, u32 ch,
-			  const struct ane_fw_cmd_hdr *hdr, const u8 *body)
+		       const struct ane_fw_cmd_hdr *hdr, const u8 *body)
 {
 	const struct ane_fw_dump_section_hdr *sh = (const void *)body;
 	size_t n;
@@ -63,7 +63,7 @@ void ane_host_dump_msg(struct ane_host *h, u32 ch,
  * Return: true if allowed.
  */
 bool ane_host_rate_ok(unsigned long *ts, u32 n, unsigned long now,
-			 unsigned long window)
+		      unsigned long window)
 {
 	u32 i;
 
@@ -97,7 +97,7 @@ static const char *ane_host_task_state_str(u32 s)
 
 /* Render the raw sections as the ch. 29 post-mortem text. */
 static size_t ane_host_render_dump(const u8 *raw, size_t len, char *out,
-				 size_t size, u32 recoveries)
+				   size_t size, u32 recoveries)
 {
 	size_t o = 0, off = 0;
 	u32 i;
@@ -212,7 +212,7 @@ static void ane_host_collect(struct ane_host *h)
 	text = vmalloc(ANE_HOST_DUMP_MAX);
 	if (text) {
 		len = ane_host_render_dump(h->dump, h->dump_len, text,
-					 ANE_HOST_DUMP_MAX, h->recoveries);
+					   ANE_HOST_DUMP_MAX, h->recoveries);
 		kfree(h->dump_text);
 		h->dump_text = kmemdup(text, len + 1, GFP_KERNEL);
 		h->dump_text_len = h->dump_text ? len : 0;
@@ -272,7 +272,7 @@ static int ane_host_restart(struct ane_host *h)
 		ane_host_set_state(h, ANE_FW_STATE_DEAD);
 		trace_ane_recovery(h->dev, "dead", ANE_FW_STATE_DEAD, h->recoveries);
 		ane_host_bootlog(h, "%u boots failed in a row: dead until rebooted",
-			       h->boot_fails);
+				 h->boot_fails);
 		dev_err(h->dev, "firmware: %u boots failed in a row, giving up (fw_inject reboot)\n",
 			h->boot_fails);
 		return ret;
@@ -320,7 +320,7 @@ void ane_host_recover(struct work_struct *work)
 		ane_host_set_state(h, ANE_FW_STATE_RECOVERING);
 		ane_host_collect(h);
 		if (!ane_host_rate_ok(h->rec_ts, ANE_HOST_REC_MAX, jiffies,
-					 msecs_to_jiffies(ANE_HOST_REC_WINDOW_MS))) {
+				      msecs_to_jiffies(ANE_HOST_REC_WINDOW_MS))) {
 			ane_host_defer(h, "crash storm");
 			goto out;
 		}

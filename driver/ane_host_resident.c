@@ -40,7 +40,7 @@ bool ane_host_up(struct ane_host *h)
 
 /* LOAD_PROGRAM and CREATE_PROCESS of @r.  The gate is held. */
 static int ane_host_res_load(struct ane_host *h,
-				const struct ane_host_resident *r)
+			     const struct ane_host_resident *r)
 {
 	int ret;
 
@@ -73,7 +73,7 @@ static int ane_host_release(struct ane_host *h, s32 slot, s32 pid)
 
 /* Give ids back after a release, or keep them stale.  Under @res_lock. */
 static void ane_host_put_ids(struct ane_host *h, s32 slot, s32 pid,
-				int err)
+			     int err)
 {
 	lockdep_assert_held(&h->res_lock);
 	if (err) {
@@ -134,7 +134,7 @@ static void ane_host_release_stale(struct ane_host *h)
  * firmware is not up; the errno of the firmware's refusal.
  */
 int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
-		     const struct ane_fw_load_program *lp)
+		  const struct ane_fw_load_program *lp)
 {
 	unsigned int slot, pid;
 	int ret;
@@ -245,7 +245,7 @@ int ane_host_restore(struct ane_host *h)
 		ret = ane_host_res_load(h, r);
 		if (ret) {
 			ane_host_bootlog(h, "program slot %d process %d not loaded again: %d",
-				       r->slot, r->pid, ret);
+					 r->slot, r->pid, ret);
 			break;
 		}
 		n++;

@@ -834,8 +834,8 @@ static void ane_fw_boots_through_three_handshakes(struct kunit *test)
 	for (i = 0; i < 50; i++)
 		KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 	KUNIT_EXPECT_EQ(test, ane_host_call(e->h, ANE_FW_CH_BUF_H2T,
-					       ANE_CTL_STATS_BUFFER_SIZE_GET,
-					       NULL, 0, &sz, sizeof(sz), 2000),
+					    ANE_CTL_STATS_BUFFER_SIZE_GET,
+					    NULL, 0, &sz, sizeof(sz), 2000),
 			0);
 	KUNIT_EXPECT_EQ(test, sz.hdr, 0x28);
 	KUNIT_EXPECT_EQ(test, sz.ev_desc, 0x14);
@@ -843,7 +843,7 @@ static void ane_fw_boots_through_three_handshakes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sz.per_engine, 0x20);
 	/* an unknown control id is refused, the firmware lives on */
 	KUNIT_EXPECT_EQ(test, ane_host_call(e->h, ANE_FW_CH_BUF_H2T, 0x5c,
-					       NULL, 0, NULL, 0, 2000),
+					    NULL, 0, NULL, 0, 2000),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
@@ -905,13 +905,13 @@ static void fw_load(struct kunit *test, struct fw_env *e, s32 prog, s32 proc)
 	struct ane_host_hreq rq = { };
 
 	KUNIT_ASSERT_EQ(test, ane_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
-					       &hdr, &lp), 0);
+					    &hdr, &lp), 0);
 	wait_for_completion(&rq.done);
 	KUNIT_ASSERT_EQ(test, rq.status, 0);
 	hdr = (struct ane_fw_cmd_hdr){ .id = ANE_CTL_CREATE_PROCESS,
 				       .program_id = prog, .process_id = proc };
 	KUNIT_ASSERT_EQ(test, ane_host_send(e->h, &rq, ANE_FW_CH_BUF_H2T,
-					       &hdr, NULL), 0);
+					    &hdr, NULL), 0);
 	wait_for_completion(&rq.done);
 	KUNIT_ASSERT_EQ(test, rq.status, 0);
 }
@@ -1125,8 +1125,8 @@ static void ane_fw_a_full_command_ring_is_waited_out(struct kunit *test)
 	schedule_delayed_work(&u.dw, msecs_to_jiffies(500));
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, ane_host_send(e->h, &rq[i],
-						       ANE_FW_CH_BUF_H2T, &hdr,
-						       &v), 0);
+						    ANE_FW_CH_BUF_H2T, &hdr,
+						    &v), 0);
 	flush_delayed_work(&u.dw);
 	destroy_delayed_work_on_stack(&u.dw);
 	KUNIT_EXPECT_GT(test, e->h->ring_waits, 0);
@@ -1159,8 +1159,8 @@ static void fw_hang_all(struct kunit *test, struct fw_env *e, bool stuck)
 		KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "hang", q), 0);
 		if (stuck)
 			KUNIT_ASSERT_EQ(test, ane_host_inject(e->h,
-								 "abort-stuck",
-								 q), 0);
+							      "abort-stuck",
+							      q), 0);
 	}
 }
 
@@ -1242,8 +1242,8 @@ static void ane_fw_a_terminate_storm_loses_nothing(struct kunit *test)
 					      .process_id = r[i].pid };
 
 		KUNIT_ASSERT_EQ(test, ane_host_send(e->h, &rq[i],
-						       ANE_FW_CH_BUF_H2T, &hdr,
-						       NULL), 0);
+						    ANE_FW_CH_BUF_H2T, &hdr,
+						    NULL), 0);
 	}
 	for (i = 0; i < n; i++) {
 		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&rq[i].done,
@@ -1321,7 +1321,7 @@ static void ane_fw_recovers_from_a_failed_boot(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ane_host_load(e->h, &r, &t_lp), 0);
 	failures = e->h->boot_failures;
 	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "stall-boot",
-						 ANE_HOST_BOOT_RETRIES), 0);
+					      ANE_HOST_BOOT_RETRIES), 0);
 	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 15000));
 	KUNIT_EXPECT_EQ(test, e->h->boot_failures,
@@ -1330,7 +1330,7 @@ static void ane_fw_recovers_from_a_failed_boot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fw_res_call(e, &r, 4, &rq, true), 0);
 	/* a failed boot out of reboot is retried the same way */
 	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "stall-boot",
-						 ANE_HOST_BOOT_RETRIES), 0);
+					      ANE_HOST_BOOT_RETRIES), 0);
 	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "reboot", 0), -EIO);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_RECOVERING);
 	KUNIT_ASSERT_TRUE(test, fw_wait_state(e, ANE_FW_STATE_READY, 15000));

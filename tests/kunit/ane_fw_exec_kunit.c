@@ -207,9 +207,9 @@ static int ex_init(struct kunit *test)
 	e->h->heap_iova = heap->iova;
 	e->h->heap_size = heap->size;
 	ret = ane_host_setup(e->h, dev, e->regs,
-				ane_board_kunit_pdata(e->board)->boot_addr,
-				ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
-				&e->state);
+			     ane_board_kunit_pdata(e->board)->boot_addr,
+			     ane_board_kunit_irq(e->board, ANE_IRQ_HOST),
+			     &e->state);
 	if (ret)
 		return ret;
 	down_write(&e->h->gate);
@@ -843,7 +843,7 @@ static void ane_fw_exec_deadline_aborts_a_long_procedure(struct kunit *test)
 
 	/* the engine carries on */
 	KUNIT_ASSERT_EQ(test, ane_host_inject(e->h, "deadline",
-						 ANE_FW_DEADLINE_MS), 0);
+					      ANE_FW_DEADLINE_MS), 0);
 	mm_setup(test, &m);
 	mm_load(test, &m, 9, 9);
 	KUNIT_EXPECT_EQ(test, ex_call(test, ANE_FW_CH_IO, 9, 9, m.bars, 4, &st),
@@ -992,7 +992,7 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 	mm_expect(test, m.out->va, mm_out);
 	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS, 0);
 	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "deadline",
-						 ANE_FW_DEADLINE_MS), 0);
+					      ANE_FW_DEADLINE_MS), 0);
 	KUNIT_EXPECT_EQ(test, ex_fw(e)->mem_allocs, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 }
