@@ -50,6 +50,7 @@ layer_host() {
 	run_suite versions "$top/tests/host/versions.sh"
 	run_suite install "$top/tests/host/install.sh"
 	run_suite docs "$top/tests/host/docs.sh"
+	run_suite include-graph "$top/tests/host/include-graph.sh"
 	run_suite tools-cli "$top/tests/host/tools-cli.sh"
 	for t in "$B"/tests/host/*; do
 		[ -x "$t" ] && run_suite "host-$(basename "$t")" "$t"
