@@ -318,6 +318,7 @@ void ane_dart_irq(struct ane_dart *dart)
 {
 	u32 status = ane_dart_reg_read(dart, ANE_DART_ERROR_STATUS);
 	struct ane_dart_fault *f;
+	unsigned long flags;
 	u64 addr;
 	u32 sid;
 
@@ -327,7 +328,7 @@ void ane_dart_irq(struct ane_dart *dart)
 	       ane_dart_reg_read(dart, ANE_DART_ERROR_ADDR_LO);
 	sid = (status & ANE_DART_ERR_SID_MASK) >> ANE_DART_ERR_SID_SHIFT;
 
-	spin_lock(&dart->fault_lock);
+	spin_lock_irqsave(&dart->fault_lock, flags);
 	f = &dart->faults[dart->fault_head];
 	dart->fault_head = (dart->fault_head + 1) % ANE_DART_FAULT_LOG;
 	if (dart->fault_count < ANE_DART_FAULT_LOG)
@@ -347,7 +348,7 @@ void ane_dart_irq(struct ane_dart *dart)
 	f->ctx_id = READ_ONCE(dart->sid_ctx[sid]);
 	f->seq = ++dart->fault_seq;
 	trace_ane_dart_fault(dart->adev->drm.dev, f);
-	spin_unlock(&dart->fault_lock);
+	spin_unlock_irqrestore(&dart->fault_lock, flags);
 
 	drm_dbg_driver(&dart->adev->drm,
 		       "DART %s fault: sid %u ctx %u iova 0x%llx %s code %u\n",
@@ -373,7 +374,7 @@ bool ane_dart_last_fault(struct ane_dart *dart, u32 ctx_id,
 	unsigned int i, idx;
 	bool found = false;
 
-	spin_lock(&dart->fault_lock);
+	spin_lock_irq(&dart->fault_lock);
 	for (i = 1; i <= dart->fault_count; i++) {
 		idx = (dart->fault_head + ANE_DART_FAULT_LOG - i) % ANE_DART_FAULT_LOG;
 		if (dart->faults[idx].ctx_id == ctx_id) {
@@ -382,7 +383,7 @@ bool ane_dart_last_fault(struct ane_dart *dart, u32 ctx_id,
 			break;
 		}
 	}
-	spin_unlock(&dart->fault_lock);
+	spin_unlock_irq(&dart->fault_lock);
 	return found;
 }
 

@@ -122,7 +122,7 @@ static int ane_dart_debugfs_faults(struct seq_file *m, void *data)
 	struct ane_dart *dart = to_ane_device(entry->dev)->dart;
 	unsigned int i, idx;
 
-	spin_lock(&dart->fault_lock);
+	spin_lock_irq(&dart->fault_lock);
 	seq_printf(m, "faults %llu (last %u kept)\n", dart->fault_seq, dart->fault_count);
 	for (i = dart->fault_count; i >= 1; i--) {
 		struct ane_dart_fault *f;
@@ -134,7 +134,7 @@ static int ane_dart_debugfs_faults(struct seq_file *m, void *data)
 			   f->is_write ? "write" : "read", f->sid, f->ctx_id,
 			   f->address, f->ttbr_index, f->l2_index, f->l3_index);
 	}
-	spin_unlock(&dart->fault_lock);
+	spin_unlock_irq(&dart->fault_lock);
 	return 0;
 }
 

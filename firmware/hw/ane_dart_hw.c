@@ -38,22 +38,25 @@ static void ane_dart_tlb_flush_locked(struct ane_dart *dart, u32 streams)
 
 u32 ane_dart_reg_read(struct ane_dart *dart, u32 off)
 {
+	unsigned long flags;
 	u32 val;
 
 	if (off >= sizeof(dart->regs) || off & 3)
 		return 0;
-	spin_lock(&dart->hw_lock);
+	spin_lock_irqsave(&dart->hw_lock, flags);
 	val = dart->regs[off / 4];
-	spin_unlock(&dart->hw_lock);
+	spin_unlock_irqrestore(&dart->hw_lock, flags);
 	return val;
 }
 
 void ane_dart_reg_write(struct ane_dart *dart, u32 off, u32 val)
 {
+	unsigned long flags;
+
 	if (off >= sizeof(dart->regs) || off & 3)
 		return;
 
-	spin_lock(&dart->hw_lock);
+	spin_lock_irqsave(&dart->hw_lock, flags);
 	switch (off) {
 	case ANE_DART_ERROR_STATUS:
 		/* Write one to the flag to clear the latch and its address. */
@@ -82,7 +85,7 @@ void ane_dart_reg_write(struct ane_dart *dart, u32 off, u32 val)
 		dart->regs[off / 4] = val;
 		break;
 	}
-	spin_unlock(&dart->hw_lock);
+	spin_unlock_irqrestore(&dart->hw_lock, flags);
 }
 
 /*
@@ -159,11 +162,13 @@ ane_dart_translate_locked(struct ane_dart *dart, u32 sid, u64 iova, u64 *pte)
  * @len: bytes.
  * @write: true for a write to memory.
  *
- * Each 16 KB page is translated and copied under the hardware lock.  A
+ * Each 16 KB page is translated and copied under the hardware lock,
+ * softirqs off: the engine's softirq job does DMA too.  A
  * translation fault stops the transfer at the faulting page, latches the
  * error registers (if no fault is latched yet) and raises the DART
  * interrupt, whose handler records the fault.
  *
+ * Context: process or softirq context, interrupts enabled.
  * Return: 0, or -EFAULT on a translation fault.
  */
 int ane_dart_dma(struct ane_dart *dart, u32 sid, u64 iova, void *buf,
@@ -182,11 +187,11 @@ int ane_dart_dma(struct ane_dart *dart, u32 sid, u64 iova, void *buf,
 		void *va;
 		u64 pte;
 
-		spin_lock(&dart->hw_lock);
+		spin_lock_bh(&dart->hw_lock);
 		code = ane_dart_translate_locked(dart, sid, iova, &pte);
 		if (code != ANE_DART_FAULT_NONE) {
 			latched = ane_dart_latch_locked(dart, sid, iova, write, code);
-			spin_unlock(&dart->hw_lock);
+			spin_unlock_bh(&dart->hw_lock);
 			break;
 		}
 		/*
@@ -199,7 +204,7 @@ int ane_dart_dma(struct ane_dart *dart, u32 sid, u64 iova, void *buf,
 			memcpy(va, p, chunk);
 		else
 			memcpy(p, va, chunk);
-		spin_unlock(&dart->hw_lock);
+		spin_unlock_bh(&dart->hw_lock);
 
 		iova += chunk;
 		p += chunk;

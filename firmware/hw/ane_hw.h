@@ -15,6 +15,7 @@
 #include "ane_cpu.h"
 
 struct ane_dart;
+struct ane_engine;
 
 /**
  * struct ane_hw_host_ops - the host side's interrupt
@@ -38,6 +39,7 @@ void ane_hw_destroy(struct ane_hw *hw);
 #if IS_ENABLED(CONFIG_KUNIT)
 void ane_hw_set_test_mem(struct ane_hw *hw, void *mem, u64 base, size_t size);
 void *ane_hw_test_sram(struct ane_hw *hw);
+struct ane_engine *ane_hw_test_engine(struct ane_hw *hw);
 #endif
 
 #endif /* __ANE_HW_H__ */

@@ -221,9 +221,9 @@ static void ane_dart_fault_latch_is_single_shot(struct kunit *test)
 	u32 word;
 
 	/* A disabled stream faults; the first fault stays latched... */
-	spin_lock(&fx->dart->hw_lock);
+	spin_lock_bh(&fx->dart->hw_lock);
 	fx->dart->regs[ANE_DART_ERROR_STATUS / 4] = ANE_DART_ERR_FLAG | 0x42;
-	spin_unlock(&fx->dart->hw_lock);
+	spin_unlock_bh(&fx->dart->hw_lock);
 	KUNIT_EXPECT_EQ(test, ane_dart_dma(fx->dart, 9, 0x4000, &word, 4, false), -EFAULT);
 	KUNIT_EXPECT_EQ(test, ane_dart_reg_read(fx->dart, ANE_DART_ERROR_STATUS),
 			ANE_DART_ERR_FLAG | 0x42);
