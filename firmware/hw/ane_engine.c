@@ -12,7 +12,8 @@
  * by priority (the lowest ANE_REG_Q_PRIO priority first, then the lowest
  * queue), one at a time.  The engine has two contexts (engine.rst, "Two
  * contexts"), and one owns its loop at a time (&ane_engine.ctx): a
- * doorbell that finds the engine idle raises its softirq job inside
+ * doorbell that finds the engine idle schedules its softirq job (a
+ * high-priority tasklet) inside
  * local_bh_disable()/local_bh_enable(), so the job runs at the
  * local_bh_enable(), on the ringing CPU, before the write returns; that
  * job runs small blocks itself and hands anything else to the engine's
@@ -296,7 +297,7 @@ static void ane_engine_doorbell(struct ane_engine *e, u32 qid)
 		return;
 	if (start == ANE_ENG_CTX_BH) {
 		local_bh_disable();
-		queue_work(system_bh_wq, &e->bh_work);
+		tasklet_hi_schedule(&e->bh);
 		local_bh_enable();	/* the job runs here */
 	} else {
 		queue_work(e->workq, &e->work);
@@ -461,7 +462,7 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
 	init_waitqueue_head(&e->wq);
 	init_waitqueue_head(&e->idle);
 	INIT_WORK(&e->work, ane_engine_work);
-	INIT_WORK(&e->bh_work, ane_engine_bh);
+	tasklet_setup(&e->bh, ane_engine_bh);
 	/* per-CPU: the work runs where the doorbell rang */
 	e->workq = alloc_workqueue("ane-eng/%s", 0, 1, name);
 	if (!e->workq)
@@ -488,7 +489,7 @@ void ane_engine_destroy(struct ane_engine *e)
 		return;
 	ane_engine_reset_assert(e);
 	/* the contexts' last steps after turning idle */
-	flush_work(&e->bh_work);
+	tasklet_kill(&e->bh);
 	destroy_workqueue(e->workq);
 	kvfree(e->arena);
 	kfree(e->job);

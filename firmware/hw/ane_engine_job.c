@@ -5,7 +5,7 @@
  * contexts").
  *
  * The doorbell that finds the engine idle starts its loop: in softirq
- * context -- the engine's BH work item on system_bh_wq, raised inside the
+ * context -- the engine's high-priority tasklet, scheduled inside the
  * doorbell write's local_bh_disable()/local_bh_enable(), so it runs at
  * that local_bh_enable() on the writer's CPU -- unless ENG_LATENCY_NS is
  * set, then on the engine's workqueue ("ane-eng/<dev>").  Either loop
@@ -173,39 +173,18 @@ static int ane_engine_operand_dma(struct ane_engine_job *j,
 	return ANE_ENG_E_NONE;
 }
 
-/* Staging memory: the worker allocates, the softirq job takes the arena. */
-static void *ane_engine_stage(struct ane_engine_job *j, size_t len, bool zero)
-{
-	void *p;
-
-	if (!j->bh)
-		return kvmalloc(len, GFP_KERNEL | __GFP_NOWARN |
-				(zero ? __GFP_ZERO : 0));
-	if (len > ANE_ENGINE_ARENA - j->arena_used)
-		return NULL;
-	p = j->e->arena + j->arena_used;
-	j->arena_used += ALIGN(len, ANE_MATH_WORK_ALIGN);
-	j->arena_used = min_t(size_t, j->arena_used, ANE_ENGINE_ARENA);
-	if (zero)
-		memset(p, 0, len);
-	return p;
-}
-
 static void ane_engine_release(struct ane_engine_job *j)
 {
 	u32 k;
 
 	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
-		if (!j->bh)
-			kvfree(j->buf[k]);
+		kvfree(j->buf[k]);
 		j->buf[k] = NULL;
 		j->len[k] = 0;
 	}
-	if (!j->bh)
-		kvfree(j->work);
+	kvfree(j->work);
 	j->work = NULL;
 	j->work_len = 0;
-	j->arena_used = 0;
 }
 
 /* Bytes of a dense fp16 tensor of @dim, 0 if it overflows. */
@@ -284,6 +263,14 @@ static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 	return ANE_ENG_E_NONE;
 }
 
+/* Record the most bytes one task staged. */
+static void ane_engine_stage_peak(struct ane_engine *e, u64 total)
+{
+	spin_lock_irq(&e->lock);
+	e->stage_peak = max(e->stage_peak, total);
+	spin_unlock_irq(&e->lock);
+}
+
 /* One task: decode, stage the sources, run, write the destination back. */
 static int ane_engine_task(struct ane_engine_job *j)
 {
@@ -305,7 +292,8 @@ static int ane_engine_task(struct ane_engine_job *j)
 
 		if (!bytes[k])
 			continue;
-		j->buf[k] = ane_engine_stage(j, bytes[k], k == ANE_TD_REG_DST);
+		j->buf[k] = kvmalloc(bytes[k], GFP_KERNEL | __GFP_NOWARN |
+				     (k == ANE_TD_REG_DST ? __GFP_ZERO : 0));
 		if (!j->buf[k])
 			return ANE_ENG_E_NOMEM;
 		j->len[k] = bytes[k];
@@ -325,16 +313,14 @@ static int ane_engine_task(struct ane_engine_job *j)
 		if (ws + ANE_MATH_WORK_ALIGN > ANE_ENGINE_STAGE_MAX - total)
 			return ANE_ENG_E_TOO_BIG;
 		j->work_len = ws + ANE_MATH_WORK_ALIGN;
-		j->work = ane_engine_stage(j, j->work_len, false);
+		j->work = kvmalloc(j->work_len, GFP_KERNEL | __GFP_NOWARN);
 		if (!j->work)
 			return ANE_ENG_E_NOMEM;
 		total += j->work_len;
 		d.work = PTR_ALIGN(j->work, ANE_MATH_WORK_ALIGN);
 		d.work_size = ws;
 	}
-	spin_lock_irq(&j->e->lock);
-	j->e->stage_peak = max(j->e->stage_peak, total);
-	spin_unlock_irq(&j->e->lock);
+	ane_engine_stage_peak(j->e, total);
 
 	st = ane_engine_op(j, &d);
 	if (st)
@@ -342,6 +328,41 @@ static int ane_engine_task(struct ane_engine_job *j)
 	return ane_engine_operand_dma(j, &ops[ANE_TD_REG_DST],
 				      j->buf[ANE_TD_REG_DST],
 				      j->len[ANE_TD_REG_DST], true);
+}
+
+/*
+ * Task @i as the softirq scan planned it: its sources into the arena,
+ * the destination zeroed there, run, written back.
+ */
+static int ane_engine_bh_task(struct ane_engine_job *j, u32 i)
+{
+	struct ane_engine_bh_task *t = &j->tasks[i];
+	const struct ane_tdb_operand *ops = t->rec.op;
+	struct ane_tensor *dst;
+	u32 k;
+	int st;
+
+	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
+		void *buf = ane_td_operand(&t->d, k)->base;
+
+		if (!t->bytes[k])
+			continue;
+		if (k == ANE_TD_REG_DST) {
+			memset(buf, 0, t->bytes[k]);
+			continue;
+		}
+		st = ane_engine_operand_dma(j, &ops[k], buf, t->bytes[k],
+					    false);
+		if (st)
+			return st;
+	}
+	ane_engine_stage_peak(j->e, t->total);
+	st = ane_engine_op(j, &t->d);
+	if (st)
+		return st;
+	dst = ane_td_operand(&t->d, ANE_TD_REG_DST);
+	return ane_engine_operand_dma(j, &ops[ANE_TD_REG_DST], dst->base,
+				      t->bytes[ANE_TD_REG_DST], true);
 }
 
 /*
@@ -392,14 +413,13 @@ static int ane_engine_block(struct ane_engine_job *j)
 		if (ane_engine_stop(j))
 			return -EINTR;
 		if (j->bh) {
-			j->task = j->tasks[i];
+			st = ane_engine_bh_task(j, i);
 		} else {
 			st = ane_engine_record(j, i, &j->task);
-			if (st)
-				return st;
+			if (!st)
+				st = ane_engine_task(j);
+			ane_engine_release(j);
 		}
-		st = ane_engine_task(j);
-		ane_engine_release(j);
 		if (st)
 			return st;
 	}
@@ -407,51 +427,54 @@ static int ane_engine_block(struct ane_engine_job *j)
 }
 
 /*
- * Whether task @task fits the softirq path: staged within the arena as
- * ane_engine_task() would lay it out.  Adds its work to *@units.
+ * Plan task @t for the softirq path: its operands and workspace laid out
+ * in the arena as the worker would stage them.  Whether it fits; adds
+ * its work to *@units.
  */
-static bool ane_engine_bh_task_fits(struct ane_engine_job *j,
-				    const struct ane_tdb_task *task, u64 *units)
+static bool ane_engine_bh_plan(struct ane_engine_job *j,
+			       struct ane_engine_bh_task *t, u64 *units)
 {
-	u64 bytes[ANE_TDB_OPERANDS];
-	struct ane_op_desc d;
-	u64 total, used = 0, ws;
+	struct ane_op_desc *d = &t->d;
 	u8 *arena = j->e->arena;
+	u64 used = 0, ws;
 	u32 k;
 
-	if (ane_engine_plan(task, &d, bytes, &total))
+	if (ane_engine_plan(&t->rec, d, t->bytes, &t->total))
 		return false;
 	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
-		struct ane_tensor *t = ane_td_operand(&d, k);
+		struct ane_tensor *x = ane_td_operand(d, k);
 
-		if (!bytes[k])
+		if (!t->bytes[k])
 			continue;
-		if (bytes[k] > ANE_ENGINE_ARENA - used)
+		if (t->bytes[k] > ANE_ENGINE_ARENA - used)
 			return false;
-		ane_tensor_dense(t, arena + used, t->dim[0], t->dim[1],
-				 t->dim[2], t->dim[3]);
-		used += ALIGN(bytes[k], ANE_MATH_WORK_ALIGN);
+		ane_tensor_dense(x, arena + used, x->dim[0], x->dim[1],
+				 x->dim[2], x->dim[3]);
+		used += ALIGN(t->bytes[k], ANE_MATH_WORK_ALIGN);
 	}
-	d.chunk_work = ANE_ENGINE_BH_UNIT;
-	if (ane_op_workspace_size(&d, &ws))
+	d->chunk_work = ANE_ENGINE_CHUNK_WORK;
+	if (ane_op_workspace_size(d, &ws))
 		return false;
 	if (ws) {
 		if (used > ANE_ENGINE_ARENA ||
 		    ws + ANE_MATH_WORK_ALIGN > ANE_ENGINE_ARENA - used)
 			return false;
-		d.work = PTR_ALIGN(arena + used, ANE_MATH_WORK_ALIGN);
-		d.work_size = ws;
+		d->work = PTR_ALIGN(arena + used, ANE_MATH_WORK_ALIGN);
+		d->work_size = ws;
+		t->total += ws + ANE_MATH_WORK_ALIGN;
 	}
-	if (ane_op_validate(&d))
-		return false;
-	*units += ane_op_chunks(&d);
+	/* the work, counted in small units; the run's chunks stay as set */
+	d->chunk_work = ANE_ENGINE_BH_UNIT;
+	*units += ane_op_chunks(d);
+	d->chunk_work = ANE_ENGINE_CHUNK_WORK;
 	return *units <= ANE_ENGINE_BH_UNITS;
 }
 
 /*
  * The softirq path's scan of the claimed queue: whether it runs it here.
- * Reads the header and every record (into @j->tasks), moves nothing else
- * and writes nothing.  A header the worker would refuse or not reach
+ * Reads the header and every record, and plans each task (into
+ * @j->tasks, which the run then uses); moves nothing else and writes
+ * nothing.  A header the worker would refuse or not reach
  * ends the queue here as it would there; a record that cannot be read
  * ends it after the tasks before it, as on the worker.
  */
@@ -469,10 +492,10 @@ static bool ane_engine_bh_scan(struct ane_engine_job *j, u64 latency_ns)
 	if (j->hdr.num_tasks > ANE_ENGINE_BH_TASKS)
 		return false;
 	for (i = 0; i < j->hdr.num_tasks; i++) {
-		j->scan_st = ane_engine_record(j, i, &j->tasks[i]);
+		j->scan_st = ane_engine_record(j, i, &j->tasks[i].rec);
 		if (j->scan_st)
 			break;
-		if (!ane_engine_bh_task_fits(j, &j->tasks[i], &units))
+		if (!ane_engine_bh_plan(j, &j->tasks[i], &units))
 			return false;
 		j->ntasks = i + 1;
 	}
@@ -500,16 +523,20 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 {
 	struct ane_engine *e = j->e;
 	struct ane_engine_queue *q = &e->q[j->q];
-	u64 t0 = ktime_get_ns(), spent;
+	u64 t0 = latency_ns ? ktime_get_ns() : 0, spent;
 	bool irq = false;
 	int st;
 
 	st = ane_engine_block(j);
-	ane_engine_release(j);
-	spent = ktime_get_ns() - t0;
-	if (!j->bh && st >= 0 && spent < latency_ns)
-		wait_event_idle_timeout(e->wq, ane_engine_stop(j),
-					nsecs_to_jiffies(latency_ns - spent) + 1);
+	if (!j->bh)
+		ane_engine_release(j);
+	/* the softirq job never has a latency to hold (ane_engine_bh_scan()) */
+	if (latency_ns && st >= 0) {
+		spent = ktime_get_ns() - t0;
+		if (spent < latency_ns)
+			wait_event_idle_timeout(e->wq, ane_engine_stop(j),
+						nsecs_to_jiffies(latency_ns - spent) + 1);
+	}
 
 	spin_lock_irq(&e->lock);
 	if (st >= 0 && !e->in_reset && (q->enable & 1) &&
@@ -594,9 +621,9 @@ void ane_engine_work(struct work_struct *work)
 
 /**
  * ane_engine_bh() - the engine's softirq job: small jobs, at once
- * @work: &ane_engine.bh_work, queued on system_bh_wq.
+ * @t: &ane_engine.bh.
  */
-void ane_engine_bh(struct work_struct *work)
+void ane_engine_bh(struct tasklet_struct *t)
 {
-	ane_engine_loop(container_of(work, struct ane_engine, bh_work), true);
+	ane_engine_loop(from_tasklet((struct ane_engine *)NULL, t, bh), true);
 }

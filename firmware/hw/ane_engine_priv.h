@@ -11,6 +11,7 @@
 #ifndef __ANE_ENGINE_PRIV_H__
 #define __ANE_ENGINE_PRIV_H__
 
+#include <linux/interrupt.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -38,7 +39,7 @@
 /**
  * enum ane_engine_ctx - which context owns the engine's loop
  * @ANE_ENG_CTX_IDLE: none: the next doorbell starts one.
- * @ANE_ENG_CTX_BH: the softirq work item (system_bh_wq).
+ * @ANE_ENG_CTX_BH: the softirq job (a tasklet).
  * @ANE_ENG_CTX_WORKER: the engine's workqueue.
  */
 enum ane_engine_ctx {
@@ -103,7 +104,8 @@ struct ane_engine_queue {
  *	doorbell wait for it).
  * @workq: the engine's workqueue: its own context for long jobs.
  * @work: the engine's worker; never runs twice at once.
- * @bh_work: the engine's softirq job, on system_bh_wq.
+ * @bh: the engine's softirq job, a high-priority tasklet (never runs
+ *	twice at once either).
  * @job: the running queue's state, the owning context's alone.
  * @arena: ANE_ENGINE_ARENA bytes of staging for the softirq job,
  *	allocated at power on (softirq cannot allocate with GFP_KERNEL).
@@ -131,9 +133,24 @@ struct ane_engine {
 	wait_queue_head_t idle;
 	struct workqueue_struct *workq;
 	struct work_struct work;
-	struct work_struct bh_work;
+	struct tasklet_struct bh;
 	struct ane_engine_job *job;
 	void *arena;
+};
+
+/**
+ * struct ane_engine_bh_task - a task the softirq job runs, as scanned
+ * @rec: its record in the block.
+ * @d: its operation, every tensor and the workspace laid out in the
+ *	engine's arena.
+ * @bytes: the bytes each operand stages (0: none).
+ * @total: the bytes the task stages, workspace included.
+ */
+struct ane_engine_bh_task {
+	struct ane_tdb_task rec;
+	struct ane_op_desc d;
+	u64 bytes[ANE_TDB_OPERANDS];
+	u64 total;
 };
 
 /**
@@ -150,11 +167,10 @@ struct ane_engine {
  * @len: bytes of each @buf.
  * @work: the task's workspace allocation.
  * @work_len: its bytes.
- * @arena_used: bytes of the arena the task has staged (@bh).
  * @ntasks: the tasks the softirq scan read (@bh), run from @tasks.
  * @scan_st: how the block ends after them (@bh): ANE_ENG_E_NONE, or the
  *	error the scan met reading the next one.
- * @tasks: the task records the scan read (@bh).
+ * @tasks: the task records the scan read, and each one's plan (@bh).
  */
 struct ane_engine_job {
 	struct ane_engine *e;
@@ -169,13 +185,12 @@ struct ane_engine_job {
 	size_t len[ANE_TDB_OPERANDS];
 	void *work;
 	size_t work_len;
-	size_t arena_used;
 	u32 ntasks;
 	int scan_st;
-	struct ane_tdb_task tasks[ANE_ENGINE_BH_TASKS];
+	struct ane_engine_bh_task tasks[ANE_ENGINE_BH_TASKS];
 };
 
 void ane_engine_work(struct work_struct *work);
-void ane_engine_bh(struct work_struct *work);
+void ane_engine_bh(struct tasklet_struct *t);
 
 #endif /* __ANE_ENGINE_PRIV_H__ */
