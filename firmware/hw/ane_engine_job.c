@@ -31,6 +31,7 @@
  */
 
 #include <linux/align.h>
+#include <linux/bitops.h>
 #include <linux/bottom_half.h>
 #include <linux/errno.h>
 #include <linux/fpu.h>
@@ -40,6 +41,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 
 #include <asm/simd.h>
@@ -367,16 +369,27 @@ static int ane_engine_bh_task(struct ane_engine_job *j, u32 i)
 
 /*
  * The block's header; an empty queue (no block address) has no task.
+ * Bar entries past the last valid one are not read: nothing uses them.
  * Return: an ANE_ENG_E_* code.
  */
 static int ane_engine_header(struct ane_engine_job *j)
 {
+	size_t fixed = offsetof(struct ane_tdb_hdr, bar);
+
+	j->hdr.num_tasks = 0;
+	j->hdr.bars_valid = 0;
 	if (!j->td)
 		return ANE_ENG_E_NONE;
-	if (ane_engine_dma(j->e, j->sid, j->td, &j->hdr, sizeof(j->hdr), false))
+	/* the fixed part, then the bar table up to its last valid entry */
+	if (ane_engine_dma(j->e, j->sid, j->td, &j->hdr, fixed, false))
 		return ANE_ENG_E_DMA;
 	if (j->hdr.magic != ANE_TDB_MAGIC || j->hdr.num_tasks > ANE_IMG_MAX_TDS)
 		return ANE_ENG_E_INVALID;
+	if (j->hdr.bars_valid &&
+	    ane_engine_dma(j->e, j->sid, j->td + fixed, j->hdr.bar,
+			   fls(j->hdr.bars_valid) * sizeof(j->hdr.bar[0]),
+			   false))
+		return ANE_ENG_E_DMA;
 	return ANE_ENG_E_NONE;
 }
 
@@ -592,10 +605,16 @@ static void ane_engine_loop(struct ane_engine *e, bool bh)
 		}
 		WRITE_ONCE(e->pending, e->pending & ~BIT(q));
 		WRITE_ONCE(e->running, q);
-		memset(j, 0, offsetof(struct ane_engine_job, tasks));
+		/*
+		 * No memset of the job: its header and task record are read
+		 * before use, and the worker leaves its staging pointers
+		 * NULL after every task (ane_engine_release()).
+		 */
 		j->e = e;
 		j->q = q;
 		j->bh = bh;
+		j->ntasks = 0;
+		j->scan_st = ANE_ENG_E_NONE;
 		j->td = (u64)e->q[q].td_hi << 32 | e->q[q].td_lo;
 		j->sid = e->q[q].td_sid;
 		memcpy(j->base, e->q[q].bar, sizeof(j->base));
