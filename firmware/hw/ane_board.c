@@ -399,6 +399,18 @@ void *ane_board_kunit_sram(struct ane_board *b)
 EXPORT_SYMBOL_IF_KUNIT(ane_board_kunit_sram);
 
 /**
+ * ane_board_kunit_engine() - KUnit: the board's neural engine
+ * @b: the board.
+ *
+ * Return: the engine, for its KUnit-only counters.
+ */
+struct ane_engine *ane_board_kunit_engine(struct ane_board *b)
+{
+	return ane_hw_test_engine(b->hw);
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_board_kunit_engine);
+
+/**
  * ane_board_kunit_dma() - KUnit: an engine access through the DART
  * @b: a board with DART.
  * @sid: the stream.

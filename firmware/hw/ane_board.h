@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 struct ane_board;
+struct ane_engine;
 struct ane_platform_data;
 struct device;
 
@@ -27,6 +28,7 @@ int ane_board_kunit_irq(struct ane_board *b, const char *name);
 void ane_board_kunit_set_test_mem(struct ane_board *b, void *mem, u64 base,
 				  size_t size);
 void *ane_board_kunit_sram(struct ane_board *b);
+struct ane_engine *ane_board_kunit_engine(struct ane_board *b);
 int ane_board_kunit_dma(struct ane_board *b, u32 sid, u64 iova, void *buf,
 			size_t len, bool write);
 void ane_board_kunit_dart_poke(struct ane_board *b, u32 off, u32 val);

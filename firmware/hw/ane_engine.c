@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The neural engine: the eight hardware task queues of Table 29.7, the
- * ENG_* registers, and the engine that runs what the queues are given.
+ * ENG_* registers, and the engine that runs what the queues are given --
+ * this file the registers, doorbells, aborts, reset and power,
+ * ane_engine_job.c the jobs.
  *
  * The firmware programs a queue -- enable, priority, size, the bar
  * registers, the address and port of its task-descriptor block
  * (firmware/spec/ane_tdb.h) -- and rings its doorbell.  The queue turns
- * BUSY and the engine's own context takes it -- the work item of the
- * engine's workqueue ("ane-eng/<dev>", one per engine; a work item never
- * runs on two CPUs at once, so the engine runs one queue at a time):
- * queues waiting are served by priority (the lowest ANE_REG_Q_PRIO
- * priority first, then the lowest queue).  The work is queued on the CPU
- * that rang the doorbell, so a doorbell costs a wake-up on that CPU and
- * no cross-CPU one.  The engine reads the block and the operands by DMA, decodes every task
- * (spec/ane_td.c), takes each operand register back to a device address
- * with the queue's Q_BAR register and the block's bar table, stages the
- * sources, runs the operation (engine/ane_math) one chunk per
- * kernel_fpu_begin()/kernel_fpu_end() section, writes the destination,
- * and ends the queue: ANE_Q_DONE, or ANE_Q_FAULT with ANE_REG_Q_ERROR.
- * The end latches the queue's bit in ANE_REG_ENG_IRQ and raises the
- * CPU's engine interrupt line.
+ * BUSY and the engine's own context takes it: queues waiting are served
+ * by priority (the lowest ANE_REG_Q_PRIO priority first, then the lowest
+ * queue), one at a time.  The engine has two contexts (engine.rst, "Two
+ * contexts"), and one owns its loop at a time (&ane_engine.ctx): a
+ * doorbell that finds the engine idle schedules its softirq job (a
+ * high-priority tasklet) inside
+ * local_bh_disable()/local_bh_enable(), so the job runs at the
+ * local_bh_enable(), on the ringing CPU, before the write returns; that
+ * job runs small blocks itself and hands anything else to the engine's
+ * workqueue ("ane-eng/<dev>", per-CPU: queued on the ringing CPU), which
+ * runs it as before.  With ANE_REG_ENG_LATENCY_NS set the doorbell goes
+ * to the workqueue directly.  The end of a queue latches its bit in
+ * ANE_REG_ENG_IRQ and raises the CPU's engine interrupt line.
  *
  * Between tasks, chunks and DMA bursts the engine looks at the queue's
  * enable bit and at the engine's reset: writing 0 to a busy queue's
@@ -32,21 +33,17 @@
  * doorbell and never runs; ANE_REG_ENG_LATENCY_NS is the least time a
  * submission takes (the engine holds the queue that long, abortable).
  * Reset (the CPU's, ane_engine_reset_assert()) stops the running queue
- * and waits for the engine to leave it, then every queue is vacant and
- * the injected faults are gone.
+ * and waits for the engine's context to leave its loop, then every queue
+ * is vacant and the injected faults are gone.
  *
  * Copyright (C) 2026 The ane authors
  */
 
-#include <linux/align.h>
+#include <linux/bottom_half.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
-#include <linux/fpu.h>
-#include <linux/ktime.h>
 #include <linux/minmax.h>
-#include <linux/overflow.h>
 #include <linux/sched.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -61,12 +58,8 @@
 
 #include "../spec/ane_fw_abi.h"
 #include "../spec/ane_regs.h"
-#include "../spec/ane_tdb.h"
-#include "../spec/ane_td.h"
-#include "ane_cpu.h"
-#include "ane_engine.h"
+#include "ane_engine_priv.h"
 
-#define ANE_ENGINE_DMA_BURST	SZ_1M
 #define ANE_ENGINE_Q_LO		ANE_REG_Q_DOORBELL(0)
 #define ANE_ENGINE_Q_HI		ANE_REG_Q_ENABLE(0)
 
@@ -77,131 +70,7 @@ static_assert(ANE_FW_ENGINE_ISAS == ANE_MATH_ISA_COUNT);
 static_assert(ANE_ENG_NUM_ISAS == ANE_MATH_ISA_COUNT);
 static_assert(ANE_NUM_Q_BARS == ANE_IMG_MAX_BARS);
 
-/**
- * struct ane_engine_queue - one hardware queue's registers
- * @doorbell: ANE_REG_Q_DOORBELL.
- * @size: ANE_REG_Q_SIZE: partitions << 16 | words per task descriptor.
- * @prio: ANE_REG_Q_PRIO: priority << 8 | task queue.
- * @enable: ANE_REG_Q_ENABLE.
- * @status: ANE_REG_Q_STATUS, ANE_Q_*.
- * @error: ANE_REG_Q_ERROR, ANE_ENG_E_*.
- * @td_lo: ANE_REG_Q_TD_LO.
- * @td_hi: ANE_REG_Q_TD_HI.
- * @td_sid: ANE_REG_Q_TD_SID.
- * @bar: ANE_REG_Q_BAR.
- */
-struct ane_engine_queue {
-	u32 doorbell;
-	u32 size;
-	u32 prio;
-	u32 enable;
-	u32 status;
-	u32 error;
-	u32 td_lo;
-	u32 td_hi;
-	u32 td_sid;
-	u32 bar[ANE_NUM_Q_BARS];
-};
-
-/**
- * struct ane_engine - one neural engine
- * @hw: the chip it is part of (its DMA).
- * @irq: raises the CPU's engine interrupt line; may not sleep.
- * @lock: protects @q, the ENG_* registers (@eng_irq .. @stage_peak),
- *	@pending, @running and @in_reset.  Never held while calling out.
- * @q: the queues' registers.
- * @eng_irq: ANE_REG_ENG_IRQ, queues ended and not yet acknowledged.
- * @hang: ANE_REG_ENG_HANG.
- * @abort_stuck: ANE_REG_ENG_ABORT_STUCK.
- * @latency_ns: ANE_REG_ENG_LATENCY_NS.
- * @isa: ANE_REG_ENG_ISA, picked at every reset.
- * @ops: ANE_REG_ENG_OPS_LO/HI, per instruction set.
- * @stage_peak: ANE_REG_ENG_STAGE_PEAK.
- * @pending: queues rung and waiting for the engine.
- * @running: the queue the engine runs, -1 when idle.
- * @in_reset: reset asserted: doorbells are ignored, the running queue
- *	stops.
- * @wq: a submission's latency waits here (an abort or reset cuts it).
- * @idle: woken when @running changes (abort, reset and the doorbell
- *	wait for it).
- * @workq: the engine's workqueue: its own context.
- * @work: the engine running its queues; never runs twice at once.
- * @job: the running queue's state, the work's alone.
- */
-struct ane_engine {
-	struct ane_hw *hw;
-	void (*irq)(struct ane_hw *hw);
-
-	spinlock_t lock;	/* registers, @pending, @running, @in_reset */
-	struct ane_engine_queue q[ANE_NUM_HW_QUEUES];
-	u32 eng_irq;
-	u32 hang;
-	u32 abort_stuck;
-	u32 latency_ns;
-	u32 isa;
-	u64 ops[ANE_ENG_NUM_ISAS];
-	u64 stage_peak;
-	u32 pending;
-	int running;
-	bool in_reset;
-
-	wait_queue_head_t wq;
-	wait_queue_head_t idle;
-	struct workqueue_struct *workq;
-	struct work_struct work;
-	struct ane_engine_job *job;
-};
-
-/**
- * struct ane_engine_job - the queue the engine runs, as read at its start
- * @e: the engine.
- * @q: the queue.
- * @td: device address of its block.
- * @sid: the port or stream of @td.
- * @base: the queue's bar registers.
- * @hdr: the block's header.
- * @task: the task being run.
- * @buf: staging of each operand of the task.
- * @len: bytes of each @buf.
- * @work: the task's workspace allocation.
- * @work_len: its bytes.
- */
-struct ane_engine_job {
-	struct ane_engine *e;
-	u32 q;
-	u64 td;
-	u32 sid;
-	u32 base[ANE_NUM_Q_BARS];
-	struct ane_tdb_hdr hdr;
-	struct ane_tdb_task task;
-	void *buf[ANE_TDB_OPERANDS];
-	size_t len[ANE_TDB_OPERANDS];
-	void *work;
-	size_t work_len;
-};
-
 /* ------------------------------------------------------------ the math */
-
-/**
- * ane_engine_errno() - the errno of an ANE_MATH_E* code
- * @math_err: 0 or a negative ANE_MATH_E* code.
- *
- * Return: 0, -EINVAL, -ENOSPC or -EOVERFLOW.
- */
-int ane_engine_errno(int math_err)
-{
-	switch (-math_err) {
-	case 0:
-		return 0;
-	case ANE_MATH_ENOSPC:
-		return -ENOSPC;
-	case ANE_MATH_EOVERFLOW:
-		return -EOVERFLOW;
-	default:
-		return -EINVAL;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(ane_engine_errno);
 
 /**
  * ane_engine_widest_isa() - the widest engine path this CPU runs
@@ -263,43 +132,6 @@ const char *ane_engine_isa_name(u32 isa)
 	return isa < ARRAY_SIZE(names) ? names[isa] : "?";
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_engine_isa_name);
-
-/**
- * ane_engine_run_op() - validate and execute one operation
- * @d: the descriptor; tensor bases are kernel virtual addresses.
- *
- * On the instruction set in use (see ane_engine_isa_init()), one chunk
- * per FPU section; the queue's own loop, which also watches for an
- * abort, is ane_engine_op().
- *
- * Context: process context; may sleep between chunks.
- *
- * Return: 0; -EINVAL, -ENOSPC or -EOVERFLOW for a descriptor the engine
- * refuses; -EOPNOTSUPP when this CPU cannot use its FPU in the kernel.
- */
-int ane_engine_run_op(const struct ane_op_desc *d)
-{
-	u64 i, n;
-	int ret;
-
-	ret = ane_engine_errno(ane_op_validate(d));
-	if (ret)
-		return ret;
-	if (!kernel_fpu_available())
-		return -EOPNOTSUPP;
-
-	n = ane_op_chunks(d);
-	for (i = 0; i < n; i++) {
-		kernel_fpu_begin();
-		ret = ane_op_run(d, i);
-		kernel_fpu_end();
-		if (ret)
-			return ane_engine_errno(ret);
-		cond_resched();
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(ane_engine_run_op);
 
 /* ------------------------------------------------------------ registers */
 
@@ -432,33 +264,45 @@ u32 ane_engine_read(struct ane_engine *e, u32 off)
 
 /*
  * The doorbell: the queue turns BUSY and waits for the engine.  An idle
- * engine takes it before the write returns: the writer's CPU goes to the
- * engine's work at once (queued on this CPU) instead of when the writer
- * next sleeps, and the writer runs on while the engine computes.  A busy
- * engine takes it when it is done with the others.
+ * engine takes it before the write returns: its softirq job runs at this
+ * write's local_bh_enable(), on this CPU, and runs a small block to its
+ * end there; a long one it hands to the worker, as does the doorbell
+ * itself with ENG_LATENCY_NS set, and the writer waits until the worker
+ * has taken the queue (queued on this CPU: the CPU goes to it at once
+ * instead of when the writer next sleeps).  A busy engine takes the
+ * queue when it is done with the others; its doorbell never waits.
  */
 static void ane_engine_doorbell(struct ane_engine *e, u32 qid)
 {
 	struct ane_engine_queue *q = &e->q[qid];
-	bool wake = false, idle = false;
+	int start = ANE_ENG_CTX_IDLE;
 
 	might_sleep();
 	spin_lock_irq(&e->lock);
 	if (!e->in_reset && (q->enable & 1) && !(q->status & ANE_Q_BUSY)) {
 		q->status = ANE_Q_BUSY;
 		q->error = ANE_ENG_E_NONE;
-		if (!(e->hang & BIT(qid))) {	/* a hung queue never runs */
+		/* a hung queue never runs */
+		if (!(e->hang & BIT(qid))) {
 			e->pending |= BIT(qid);
-			wake = true;
-			idle = e->running < 0;
+			if (e->ctx == ANE_ENG_CTX_IDLE) {
+				start = e->latency_ns ? ANE_ENG_CTX_WORKER :
+							ANE_ENG_CTX_BH;
+				e->ctx = start;
+			}
 		}
 	}
 	spin_unlock_irq(&e->lock);
-	if (!wake)
+	if (start == ANE_ENG_CTX_IDLE)
 		return;
-	queue_work(e->workq, &e->work);
-	if (idle)
-		wait_event(e->idle, !(READ_ONCE(e->pending) & BIT(qid)));
+	if (start == ANE_ENG_CTX_BH) {
+		local_bh_disable();
+		tasklet_hi_schedule(&e->bh);
+		local_bh_enable();	/* the job runs here */
+	} else {
+		queue_work(e->workq, &e->work);
+	}
+	wait_event(e->idle, !(READ_ONCE(e->pending) & BIT(qid)));
 }
 
 /*
@@ -483,6 +327,7 @@ static void ane_engine_enable(struct ane_engine *e, u32 qid, u32 val)
 		return;
 	}
 	WRITE_ONCE(e->pending, e->pending & ~BIT(qid));
+	wake_up_all(&e->idle);		/* a doorbell waiting for it */
 	while (e->running == qid) {
 		spin_unlock_irq(&e->lock);
 		wake_up(&e->wq);	/* cut a latency wait short */
@@ -530,308 +375,6 @@ void ane_engine_write(struct ane_engine *e, u32 off, u32 val)
 		ane_engine_doorbell(e, q);
 }
 
-/* ------------------------------------------------------- running a queue */
-
-/* The running queue must stop: disabled, or the engine reset. */
-static bool ane_engine_stop(struct ane_engine_job *j)
-{
-	return !(READ_ONCE(j->e->q[j->q].enable) & 1) ||
-	       READ_ONCE(j->e->in_reset);
-}
-
-/*
- * The engine's DMA: through the DART on a stream, or on the controller
- * port (ANE_ENG_SID_CTRL), where an address is the controller's own: its
- * memory is on the engine's bus with no DART between (read-only).
- */
-static int ane_engine_dma(struct ane_engine *e, u32 sid, u64 addr, void *buf,
-			  size_t len, bool write)
-{
-	if (sid != ANE_ENG_SID_CTRL)
-		return ane_hw_dma(e->hw, sid, addr, buf, len, write);
-	if (write || !addr || addr != (uintptr_t)addr)
-		return -EFAULT;
-	memcpy(buf, (const void *)(uintptr_t)addr, len);
-	return 0;
-}
-
-/*
- * An operand register back to a device address (runtime - Q_BAR + the
- * bar's base), its bytes moved through the DART on the bar's stream a
- * bounded burst at a time.
- */
-static int ane_engine_operand_dma(struct ane_engine_job *j,
-				  const struct ane_tdb_operand *o, void *buf,
-				  size_t len, bool write)
-{
-	const struct ane_tdb_bar *b;
-	size_t done, n;
-	u64 off;
-
-	if (o->bar >= ANE_NUM_Q_BARS || !(j->hdr.bars_valid & BIT(o->bar)))
-		return ANE_ENG_E_INVALID;
-	b = &j->hdr.bar[o->bar];
-	if (o->runtime < j->base[o->bar])
-		return ANE_ENG_E_INVALID;
-	off = o->runtime - j->base[o->bar];
-	if (off >= b->size || len > b->size - off)
-		return ANE_ENG_E_INVALID;
-	for (done = 0; done < len; done += n) {
-		n = min_t(size_t, len - done, ANE_ENGINE_DMA_BURST);
-		if (ane_hw_dma(j->e->hw, b->sid, b->dva + off + done,
-			       (u8 *)buf + done, n, write))
-			return ANE_ENG_E_DMA;
-		cond_resched();
-	}
-	return ANE_ENG_E_NONE;
-}
-
-static void ane_engine_release(struct ane_engine_job *j)
-{
-	u32 k;
-
-	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
-		kvfree(j->buf[k]);
-		j->buf[k] = NULL;
-		j->len[k] = 0;
-	}
-	kvfree(j->work);
-	j->work = NULL;
-	j->work_len = 0;
-}
-
-/* Bytes of a dense fp16 tensor of @dim, 0 if it overflows. */
-static u64 ane_engine_dense_bytes(const u32 *dim)
-{
-	u64 n = 2;
-	u32 i;
-
-	for (i = 0; i < ANE_NDIM; i++)
-		if (check_mul_overflow(n, (u64)dim[i], &n))
-			return 0;
-	return n;
-}
-
-/* The operation, one chunk per FPU section, watching for a stop. */
-static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
-{
-	struct ane_engine *e = j->e;
-	u32 isa = ane_math_get_isa();
-	u64 i, n;
-
-	if (ane_op_validate(d))
-		return ANE_ENG_E_INVALID;
-	if (!kernel_fpu_available())
-		return ANE_ENG_E_NOFPU;
-	n = ane_op_chunks(d);
-	for (i = 0; i < n; i++) {
-		int ret;
-
-		if (i && ane_engine_stop(j))
-			return -EINTR;
-		kernel_fpu_begin();
-		ret = ane_op_run(d, i);
-		kernel_fpu_end();
-		if (ret)
-			return ANE_ENG_E_INVALID;
-		cond_resched();
-	}
-	if (isa < ANE_ENG_NUM_ISAS) {
-		spin_lock_irq(&e->lock);
-		e->ops[isa]++;
-		spin_unlock_irq(&e->lock);
-	}
-	return ANE_ENG_E_NONE;
-}
-
-/* One task: decode, stage the sources, run, write the destination back. */
-static int ane_engine_task(struct ane_engine_job *j)
-{
-	const struct ane_tdb_operand *ops = j->task.op;
-	struct ane_tensor *t[ANE_TDB_OPERANDS];
-	u64 bytes[ANE_TDB_OPERANDS] = { };
-	struct ane_op_desc d;
-	u64 total = 0, ws;
-	u32 k;
-	int st;
-
-	if (ane_image_td_desc(&j->task.td, &d))
-		return ANE_ENG_E_INVALID;
-	for (k = 0; k < ANE_TDB_OPERANDS; k++)
-		t[k] = ane_td_operand(&d, k);
-
-	/* What the task stages, within the cap, before anything moves. */
-	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
-		const u32 *dim = t[k]->dim;
-		bool present = dim[0] | dim[1] | dim[2] | dim[3];
-
-		if (present != !!ops[k].set)
-			return ANE_ENG_E_INVALID;
-		if (!present)
-			continue;
-		/* The engine reaches exactly the dense extent; stage that. */
-		bytes[k] = ane_engine_dense_bytes(dim);
-		if (!bytes[k] || bytes[k] > ops[k].len)
-			return ANE_ENG_E_INVALID;
-		if (bytes[k] > ANE_ENGINE_STAGE_MAX - total)
-			return ANE_ENG_E_TOO_BIG;
-		total += bytes[k];
-	}
-
-	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
-		const u32 *dim = t[k]->dim;
-
-		if (!bytes[k])
-			continue;
-		j->buf[k] = kvmalloc(bytes[k], GFP_KERNEL | __GFP_NOWARN |
-				     (k == ANE_TD_REG_DST ? __GFP_ZERO : 0));
-		if (!j->buf[k])
-			return ANE_ENG_E_NOMEM;
-		j->len[k] = bytes[k];
-		if (k != ANE_TD_REG_DST) {
-			st = ane_engine_operand_dma(j, &ops[k], j->buf[k],
-						    bytes[k], false);
-			if (st)
-				return st;
-		}
-		ane_tensor_dense(t[k], j->buf[k], dim[0], dim[1], dim[2],
-				 dim[3]);
-	}
-
-	d.chunk_work = ANE_ENGINE_CHUNK_WORK;
-	if (ane_op_workspace_size(&d, &ws))
-		return ANE_ENG_E_INVALID;
-	if (ws) {
-		if (ws + ANE_MATH_WORK_ALIGN > ANE_ENGINE_STAGE_MAX - total)
-			return ANE_ENG_E_TOO_BIG;
-		j->work_len = ws + ANE_MATH_WORK_ALIGN;
-		j->work = kvmalloc(j->work_len, GFP_KERNEL | __GFP_NOWARN);
-		if (!j->work)
-			return ANE_ENG_E_NOMEM;
-		total += j->work_len;
-		d.work = PTR_ALIGN(j->work, ANE_MATH_WORK_ALIGN);
-		d.work_size = ws;
-	}
-	spin_lock_irq(&j->e->lock);
-	j->e->stage_peak = max(j->e->stage_peak, total);
-	spin_unlock_irq(&j->e->lock);
-
-	st = ane_engine_op(j, &d);
-	if (st)
-		return st;
-	return ane_engine_operand_dma(j, &ops[ANE_TD_REG_DST],
-				      j->buf[ANE_TD_REG_DST],
-				      j->len[ANE_TD_REG_DST], true);
-}
-
-/*
- * The queue's block, task by task; an empty queue (no block address)
- * computes nothing.  Return: an ANE_ENG_E_* code, -EINTR when stopped.
- */
-static int ane_engine_block(struct ane_engine_job *j)
-{
-	u64 addr;
-	u32 i;
-	int st;
-
-	if (!j->td)
-		return ANE_ENG_E_NONE;
-	if (ane_engine_dma(j->e, j->sid, j->td, &j->hdr, sizeof(j->hdr), false))
-		return ANE_ENG_E_DMA;
-	if (j->hdr.magic != ANE_TDB_MAGIC || j->hdr.num_tasks > ANE_IMG_MAX_TDS)
-		return ANE_ENG_E_INVALID;
-	for (i = 0; i < j->hdr.num_tasks; i++) {
-		if (ane_engine_stop(j))
-			return -EINTR;
-		addr = j->td + sizeof(j->hdr) + (u64)i * sizeof(j->task);
-		if (ane_engine_dma(j->e, j->sid, addr, &j->task,
-				   sizeof(j->task), false))
-			return ANE_ENG_E_DMA;
-		st = ane_engine_task(j);
-		ane_engine_release(j);
-		if (st)
-			return st;
-	}
-	return ANE_ENG_E_NONE;
-}
-
-/* The waiting queue to run next: lowest priority value, then queue. */
-static int ane_engine_pick(struct ane_engine *e)
-{
-	u32 q, best_prio = U32_MAX;
-	int best = -1;
-
-	lockdep_assert_held(&e->lock);
-	for (q = 0; q < ANE_NUM_HW_QUEUES; q++) {
-		if (!(e->pending & BIT(q)) || (e->q[q].prio >> 8) >= best_prio)
-			continue;
-		best = q;
-		best_prio = e->q[q].prio >> 8;
-	}
-	return best;
-}
-
-/* Run queue @j->q (claimed by the caller) and end it. */
-static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
-{
-	struct ane_engine *e = j->e;
-	struct ane_engine_queue *q = &e->q[j->q];
-	u64 t0 = ktime_get_ns(), spent;
-	bool irq = false;
-	int st;
-
-	st = ane_engine_block(j);
-	ane_engine_release(j);
-	spent = ktime_get_ns() - t0;
-	if (st >= 0 && spent < latency_ns)
-		wait_event_idle_timeout(e->wq, ane_engine_stop(j),
-					nsecs_to_jiffies(latency_ns - spent) + 1);
-
-	spin_lock_irq(&e->lock);
-	if (st >= 0 && !e->in_reset && (q->enable & 1) &&
-	    (q->status & ANE_Q_BUSY)) {
-		q->status = ANE_Q_VACANT | (st ? ANE_Q_FAULT : ANE_Q_DONE);
-		q->error = st;
-		e->eng_irq |= BIT(j->q);
-		irq = true;
-	}
-	WRITE_ONCE(e->running, -1);
-	spin_unlock_irq(&e->lock);
-	wake_up_all(&e->idle);
-	if (irq)
-		e->irq(e->hw);
-}
-
-/* The engine: every waiting queue, by priority, until none waits. */
-static void ane_engine_work(struct work_struct *work)
-{
-	struct ane_engine *e = container_of(work, struct ane_engine, work);
-	struct ane_engine_job *j = e->job;
-	u64 latency;
-	int q;
-
-	for (;;) {
-		spin_lock_irq(&e->lock);
-		q = e->in_reset ? -1 : ane_engine_pick(e);
-		if (q < 0) {
-			spin_unlock_irq(&e->lock);
-			return;
-		}
-		WRITE_ONCE(e->pending, e->pending & ~BIT(q));
-		WRITE_ONCE(e->running, q);
-		memset(j, 0, sizeof(*j));
-		j->e = e;
-		j->q = q;
-		j->td = (u64)e->q[q].td_hi << 32 | e->q[q].td_lo;
-		j->sid = e->q[q].td_sid;
-		memcpy(j->base, e->q[q].bar, sizeof(j->base));
-		latency = e->latency_ns;
-		spin_unlock_irq(&e->lock);
-		wake_up_all(&e->idle);		/* the doorbell's writer */
-		ane_engine_run_queue(j, latency);
-	}
-}
-
 /* ----------------------------------------------------------------- reset */
 
 /**
@@ -839,9 +382,10 @@ static void ane_engine_work(struct work_struct *work)
  * @e: the engine, or NULL.
  *
  * Doorbells are ignored from now on; the running queue stops at the
- * engine's next look and this returns once the engine has left it, so
- * nothing the engine reads or writes is in use afterwards (a work item
- * still queued finds the engine in reset and returns).
+ * engine's next look and this returns once the engine's context -- the
+ * softirq job or the worker -- has left its loop, so nothing the engine
+ * reads or writes is in use afterwards and its interrupt line is quiet
+ * (a work item still queued finds the engine in reset and leaves).
  *
  * Context: process context; sleeps.
  */
@@ -855,7 +399,7 @@ void ane_engine_reset_assert(struct ane_engine *e)
 	spin_unlock_irq(&e->lock);
 	wake_up(&e->wq);
 	wake_up_all(&e->idle);
-	wait_event(e->idle, READ_ONCE(e->running) < 0);
+	wait_event(e->idle, READ_ONCE(e->ctx) == ANE_ENG_CTX_IDLE);
 }
 
 /**
@@ -907,26 +451,30 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
 	if (!e)
 		return ERR_PTR(-ENOMEM);
 	e->job = kzalloc(sizeof(*e->job), GFP_KERNEL);
-	if (!e->job) {
-		kfree(e);
-		return ERR_PTR(-ENOMEM);
-	}
+	e->arena = kvmalloc(ANE_ENGINE_ARENA, GFP_KERNEL);
+	if (!e->job || !e->arena)
+		goto nomem;
 	e->hw = hw;
 	e->irq = irq;
 	e->running = -1;
+	e->ctx = ANE_ENG_CTX_IDLE;
 	spin_lock_init(&e->lock);
 	init_waitqueue_head(&e->wq);
 	init_waitqueue_head(&e->idle);
 	INIT_WORK(&e->work, ane_engine_work);
+	tasklet_setup(&e->bh, ane_engine_bh);
 	/* per-CPU: the work runs where the doorbell rang */
 	e->workq = alloc_workqueue("ane-eng/%s", 0, 1, name);
-	if (!e->workq) {
-		kfree(e->job);
-		kfree(e);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!e->workq)
+		goto nomem;
 	ane_engine_reset_deassert(e);
 	return e;
+
+nomem:
+	kvfree(e->arena);
+	kfree(e->job);
+	kfree(e);
+	return ERR_PTR(-ENOMEM);
 }
 
 /**
@@ -940,7 +488,29 @@ void ane_engine_destroy(struct ane_engine *e)
 	if (!e)
 		return;
 	ane_engine_reset_assert(e);
+	/* the contexts' last steps after turning idle */
+	tasklet_kill(&e->bh);
 	destroy_workqueue(e->workq);
+	kvfree(e->arena);
 	kfree(e->job);
 	kfree(e);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ane_engine_test_ran() - KUnit: queues ended in each context
+ * @e: the engine.
+ * @softirq: set to the queues the engine ended in softirq context.
+ * @task: set to those it ended in task context (its worker).
+ *
+ * Counted since power on, reset included.
+ */
+void ane_engine_test_ran(struct ane_engine *e, u64 *softirq, u64 *task)
+{
+	spin_lock_irq(&e->lock);
+	*softirq = e->ran[0];
+	*task = e->ran[1];
+	spin_unlock_irq(&e->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_engine_test_ran);
+#endif

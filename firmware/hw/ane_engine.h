@@ -2,7 +2,8 @@
 /*
  * The neural engine of the device model: the hardware task queues of
  * Table 29.7 and the ENG_* registers, and the engine that runs the
- * queues' task-descriptor blocks in its own thread.  Only the rest of the
+ * queues' task-descriptor blocks in its own contexts (a softirq job for
+ * small blocks, its workqueue for the rest).  Only the rest of the
  * device model (ane_hw.c) calls this; the firmware reaches the engine
  * through its registers, the driver through the fault-injection ones.
  * Documentation/accel/ane/engine.rst, "The engine model".
@@ -40,5 +41,9 @@ u32 ane_engine_widest_isa(void);
 u32 ane_engine_isa_init(void);
 const char *ane_engine_isa_name(u32 isa);
 int ane_engine_run_op(const struct ane_op_desc *d);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void ane_engine_test_ran(struct ane_engine *e, u64 *softirq, u64 *task);
+#endif
 
 #endif /* __ANE_ENGINE_H__ */

@@ -482,4 +482,11 @@ void *ane_hw_test_sram(struct ane_hw *hw)
 	return hw->sram;
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_hw_test_sram);
+
+/* KUnit: the neural engine, to see which context ran its queues. */
+struct ane_engine *ane_hw_test_engine(struct ane_hw *hw)
+{
+	return hw->engine;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_hw_test_engine);
 #endif

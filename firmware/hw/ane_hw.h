@@ -16,6 +16,7 @@
 #include "ane_cpu.h"
 
 struct ane_dart_hw;
+struct ane_engine;
 struct device;
 
 extern const struct regmap_bus ane_hw_regmap_bus;
@@ -30,6 +31,7 @@ void ane_hw_set_host_irq(struct ane_hw *hw, unsigned int irq);
 #if IS_ENABLED(CONFIG_KUNIT)
 void ane_hw_set_test_mem(struct ane_hw *hw, void *mem, u64 base, size_t size);
 void *ane_hw_test_sram(struct ane_hw *hw);
+struct ane_engine *ane_hw_test_engine(struct ane_hw *hw);
 #endif
 
 #endif /* __ANE_HW_H__ */

@@ -917,6 +917,114 @@ static void ane_fw_exec_staging_is_capped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ane_host_ping(e->h), 0);
 }
 
+/* Queues the engine ended in softirq context and in its worker. */
+static void ex_ran(struct ex_env *e, u64 *softirq, u64 *task)
+{
+	ane_engine_test_ran(ane_board_kunit_engine(e->board), softirq, task);
+}
+
+/*
+ * A small block runs in softirq context: the matmul + relu program (two
+ * tiny tasks) ends in the engine's softirq job, none on its worker, and
+ * computes.
+ */
+static void ane_fw_exec_small_block_runs_in_softirq(struct kunit *test)
+{
+	struct ex_env *e = test->priv;
+	u64 bh0, wk0, bh, wk;
+	struct mm m;
+	s32 st = -1;
+
+	mm_setup(test, &m);
+	mm_load(test, &m, 2, 6);
+	ex_ran(e, &bh0, &wk0);
+	KUNIT_EXPECT_EQ(test, ex_call(test, ANE_FW_CH_IO, 2, 6, m.bars, 4, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, st, ANE_FW_ST_OK);
+	mm_expect(test, m.mid->va, mm_mid);
+	mm_expect(test, m.out->va, mm_out);
+	ex_ran(e, &bh, &wk);
+	KUNIT_EXPECT_EQ(test, bh, bh0 + 1);
+	KUNIT_EXPECT_EQ(test, wk, wk0);
+}
+
+/* A relu of 256 KiB into another: over the softirq job's arena. */
+#define MID_H		256
+#define MID_W		512
+#define MID_BYTES	(2u * MID_H * MID_W)
+
+/*
+ * A block over the softirq path's bound runs on the engine's worker: the
+ * softirq job scans it, gives it back untouched, and the worker computes
+ * it.
+ */
+static void ane_fw_exec_large_block_runs_on_the_worker(struct kunit *test)
+{
+	struct ex_env *e = test->priv;
+	struct ane_img_header *h;
+	struct ane_img_procedure *p;
+	struct ane_img_bar *bar;
+	struct ane_img_td *td;
+	struct ane_img_rw *rw;
+	struct ane_fw_bar bars[2];
+	struct ex_buf *img, *in, *out;
+	u64 bh0, wk0, bh, wk;
+	u16 *x, *y;
+	s32 st = -1;
+	u32 i;
+
+	img = ex_buf_new(test, e->dart->base, LONG_SIZE, ANE_USAGE_PROGRAM);
+	in = ex_buf_new(test, e->iso, MID_BYTES, ANE_USAGE_INPUT);
+	out = ex_buf_new(test, e->iso, MID_BYTES, ANE_USAGE_OUTPUT);
+	h = img->va;
+	p = img->va + 128;
+	bar = img->va + 160;
+	td = img->va + 256;
+	rw = img->va + 400;
+	*h = (struct ane_img_header){
+		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
+		.image_size = LONG_SIZE,
+		.num_procedures = 1, .procedures_offset = 128,
+		.num_tds = 1, .tds_offset = 256,
+		.num_rws = 2, .rws_offset = 400,
+		.num_bars = 2, .bars_offset = 160,
+	};
+	*p = (struct ane_img_procedure){ .num_tds = 1, .num_rws = 2,
+					 .num_inputs = 1, .num_outputs = 1,
+					 .partitions = 1 };
+	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1,
+				       .size = MID_BYTES };
+	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2,
+				       .size = MID_BYTES };
+	td->words[ANE_TD_OP] = ANE_OP_ACT;
+	td->words[ANE_TD_ACT] = ANE_ACT_RELU;
+	ex_dims(&td->words[ANE_TD_SRC0_DIMS], 1, 1, MID_H, MID_W);
+	ex_dims(&td->words[ANE_TD_DST_DIMS], 1, 1, MID_H, MID_W);
+	ex_rw(&rw[0], 0, ANE_TD_REG_SRC0, 0, MID_BYTES);
+	ex_rw(&rw[1], 0, ANE_TD_REG_DST, 1, MID_BYTES);
+	for (x = in->va, i = 0; i < MID_H * MID_W; i++)
+		x[i] = f16(i % 7 - 3);
+	KUNIT_ASSERT_EQ(test, ex_load(test, 12, 1, img->iova, LONG_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, ex_ctl(test, ANE_CTL_CREATE_PROCESS, 12, 12,
+				     NULL, 0), 0);
+
+	ex_ran(e, &bh0, &wk0);
+	bars[0] = ex_bar(0, e->sid, in->iova, MID_BYTES);
+	bars[1] = ex_bar(1, e->sid, out->iova, MID_BYTES);
+	KUNIT_EXPECT_EQ(test, ex_call(test, ANE_FW_CH_IO, 12, 12, bars, 2,
+				      &st), 0);
+	KUNIT_EXPECT_EQ(test, st, ANE_FW_ST_OK);
+	ex_ran(e, &bh, &wk);
+	KUNIT_EXPECT_EQ(test, bh, bh0);
+	KUNIT_EXPECT_EQ(test, wk, wk0 + 1);
+	for (y = out->va, i = 0; i < MID_H * MID_W; i++)
+		if (y[i] != f16(max(i % 7, 3u) - 3)) {
+			KUNIT_FAIL(test, "element %u: 0x%04x", i, y[i]);
+			break;
+		}
+	KUNIT_EXPECT_GE(test, ex_stage_peak(e), 2 * MID_BYTES);
+}
+
 /* Wait up to a second for hardware queue @q to be busy. */
 static bool ex_queue_busy(struct ex_env *e, u32 q)
 {
@@ -1006,6 +1114,8 @@ static struct kunit_case ane_fw_exec_cases[] = {
 	KUNIT_CASE(ane_fw_exec_corrupt_image_is_refused),
 	KUNIT_CASE_SLOW(ane_fw_exec_deadline_aborts_a_long_procedure),
 	KUNIT_CASE(ane_fw_exec_staging_is_capped),
+	KUNIT_CASE(ane_fw_exec_small_block_runs_in_softirq),
+	KUNIT_CASE(ane_fw_exec_large_block_runs_on_the_worker),
 	KUNIT_CASE_SLOW(ane_fw_exec_firmware_goes_on_while_the_engine_computes),
 	{}
 };
