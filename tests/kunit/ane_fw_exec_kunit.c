@@ -852,34 +852,19 @@ static void ane_fw_exec_deadline_aborts_a_long_procedure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 }
 
-/* A relu of 64 MiB into another 64 MiB: twice the staging cap. */
-#define BIG_H		8192
-#define BIG_W		4096
-#define BIG_BYTES	(2ull * BIG_H * BIG_W)
-
-static void ane_fw_exec_staging_is_capped(struct kunit *test)
+/*
+ * A one-procedure image of one task, a relu of an @hgt x @wid fp16 plane
+ * (bar 0 in, bar 1 out), in the LONG_SIZE buffer at @va.
+ */
+static void ex_relu_image(void *va, u32 hgt, u32 wid)
 {
-	struct ex_env *e = test->priv;
-	struct ane_img_header *h;
-	struct ane_img_procedure *p;
-	struct ane_img_bar *bar;
-	struct ane_img_td *td;
-	struct ane_img_rw *rw;
-	struct ane_fw_bar bars[2];
-	struct ex_buf *img, *buf;
-	u64 peak;
-	s32 st = -1;
-	int ret;
+	struct ane_img_header *h = va;
+	struct ane_img_procedure *p = va + 128;
+	struct ane_img_bar *bar = va + 160;
+	struct ane_img_td *td = va + 256;
+	struct ane_img_rw *rw = va + 400;
+	u32 bytes = 2 * hgt * wid;
 
-	static_assert(BIG_BYTES <= ANE_ENGINE_STAGE_MAX);
-	static_assert(2 * BIG_BYTES > ANE_ENGINE_STAGE_MAX);
-	img = ex_buf_new(test, e->dart->base, LONG_SIZE, ANE_USAGE_PROGRAM);
-	buf = ex_buf_new(test, e->iso, ANE_DART_PAGE_SIZE, ANE_USAGE_INPUT);
-	h = img->va;
-	p = img->va + 128;
-	bar = img->va + 160;
-	td = img->va + 256;
-	rw = img->va + 400;
 	*h = (struct ane_img_header){
 		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
 		.image_size = LONG_SIZE,
@@ -891,16 +876,35 @@ static void ane_fw_exec_staging_is_capped(struct kunit *test)
 	*p = (struct ane_img_procedure){ .num_tds = 1, .num_rws = 2,
 					 .num_inputs = 1, .num_outputs = 1,
 					 .partitions = 1 };
-	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1,
-				       .size = BIG_BYTES };
-	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2,
-				       .size = BIG_BYTES };
+	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = bytes };
+	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = bytes };
 	td->words[ANE_TD_OP] = ANE_OP_ACT;
 	td->words[ANE_TD_ACT] = ANE_ACT_RELU;
-	ex_dims(&td->words[ANE_TD_SRC0_DIMS], 1, 1, BIG_H, BIG_W);
-	ex_dims(&td->words[ANE_TD_DST_DIMS], 1, 1, BIG_H, BIG_W);
-	ex_rw(&rw[0], 0, ANE_TD_REG_SRC0, 0, BIG_BYTES);
-	ex_rw(&rw[1], 0, ANE_TD_REG_DST, 1, BIG_BYTES);
+	ex_dims(&td->words[ANE_TD_SRC0_DIMS], 1, 1, hgt, wid);
+	ex_dims(&td->words[ANE_TD_DST_DIMS], 1, 1, hgt, wid);
+	ex_rw(&rw[0], 0, ANE_TD_REG_SRC0, 0, bytes);
+	ex_rw(&rw[1], 0, ANE_TD_REG_DST, 1, bytes);
+}
+
+/* A relu of 64 MiB into another 64 MiB: twice the staging cap. */
+#define BIG_H		8192
+#define BIG_W		4096
+#define BIG_BYTES	(2ull * BIG_H * BIG_W)
+
+static void ane_fw_exec_staging_is_capped(struct kunit *test)
+{
+	struct ex_env *e = test->priv;
+	struct ane_fw_bar bars[2];
+	struct ex_buf *img, *buf;
+	u64 peak;
+	s32 st = -1;
+	int ret;
+
+	static_assert(BIG_BYTES <= ANE_ENGINE_STAGE_MAX);
+	static_assert(2 * BIG_BYTES > ANE_ENGINE_STAGE_MAX);
+	img = ex_buf_new(test, e->dart->base, LONG_SIZE, ANE_USAGE_PROGRAM);
+	buf = ex_buf_new(test, e->iso, ANE_DART_PAGE_SIZE, ANE_USAGE_INPUT);
+	ex_relu_image(img->va, BIG_H, BIG_W);
 	KUNIT_ASSERT_EQ(test, ex_load(test, 11, 1, img->iova, LONG_SIZE), 0);
 	KUNIT_ASSERT_EQ(test, ex_ctl(test, ANE_CTL_CREATE_PROCESS, 11, 11,
 				     NULL, 0), 0);
@@ -961,11 +965,6 @@ static void ane_fw_exec_small_block_runs_in_softirq(struct kunit *test)
 static void ane_fw_exec_large_block_runs_on_the_worker(struct kunit *test)
 {
 	struct ex_env *e = test->priv;
-	struct ane_img_header *h;
-	struct ane_img_procedure *p;
-	struct ane_img_bar *bar;
-	struct ane_img_td *td;
-	struct ane_img_rw *rw;
 	struct ane_fw_bar bars[2];
 	struct ex_buf *img, *in, *out;
 	u64 bh0, wk0, bh, wk;
@@ -976,32 +975,7 @@ static void ane_fw_exec_large_block_runs_on_the_worker(struct kunit *test)
 	img = ex_buf_new(test, e->dart->base, LONG_SIZE, ANE_USAGE_PROGRAM);
 	in = ex_buf_new(test, e->iso, MID_BYTES, ANE_USAGE_INPUT);
 	out = ex_buf_new(test, e->iso, MID_BYTES, ANE_USAGE_OUTPUT);
-	h = img->va;
-	p = img->va + 128;
-	bar = img->va + 160;
-	td = img->va + 256;
-	rw = img->va + 400;
-	*h = (struct ane_img_header){
-		.magic = ANE_IMG_MAGIC, .version_major = 1, .header_size = 128,
-		.image_size = LONG_SIZE,
-		.num_procedures = 1, .procedures_offset = 128,
-		.num_tds = 1, .tds_offset = 256,
-		.num_rws = 2, .rws_offset = 400,
-		.num_bars = 2, .bars_offset = 160,
-	};
-	*p = (struct ane_img_procedure){ .num_tds = 1, .num_rws = 2,
-					 .num_inputs = 1, .num_outputs = 1,
-					 .partitions = 1 };
-	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1,
-				       .size = MID_BYTES };
-	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2,
-				       .size = MID_BYTES };
-	td->words[ANE_TD_OP] = ANE_OP_ACT;
-	td->words[ANE_TD_ACT] = ANE_ACT_RELU;
-	ex_dims(&td->words[ANE_TD_SRC0_DIMS], 1, 1, MID_H, MID_W);
-	ex_dims(&td->words[ANE_TD_DST_DIMS], 1, 1, MID_H, MID_W);
-	ex_rw(&rw[0], 0, ANE_TD_REG_SRC0, 0, MID_BYTES);
-	ex_rw(&rw[1], 0, ANE_TD_REG_DST, 1, MID_BYTES);
+	ex_relu_image(img->va, MID_H, MID_W);
 	for (x = in->va, i = 0; i < MID_H * MID_W; i++)
 		x[i] = f16(i % 7 - 3);
 	KUNIT_ASSERT_EQ(test, ex_load(test, 12, 1, img->iova, LONG_SIZE), 0);
