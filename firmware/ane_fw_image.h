@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The firmware image as the driver loads it: the one symbol the driver
- * takes from firmware/, handed straight to ane_hw_create().  The driver
- * never calls into it; only the emulated CPU (driver/ane_hw.c) does.
+ * The firmware image, the controller's ROM: the one symbol of firmware/
+ * the device model takes, when its board builds the chip
+ * (firmware/hw/ane_board.c hands it to ane_hw_create()).  Nothing calls
+ * into it but the emulated CPU (firmware/hw/ane_hw.c); the driver never
+ * sees it.
  *
  * Copyright (C) 2026 The ane authors
  */
