@@ -56,8 +56,6 @@ static const char * const ane_board_line_names[ANE_BOARD_NUM_LINES] = {
  * @fwnode: the interrupt controller's name.
  * @domain: the interrupt controller.
  * @virq: the Linux interrupt of each line.
- * @masked: lines the irq core masked (bit per line), for the record: the
- *	model raises a line regardless and the flow handler decides.
  * @pdata: the platform data the device is registered with.
  */
 struct ane_board {
@@ -68,7 +66,6 @@ struct ane_board {
 	struct fwnode_handle *fwnode;
 	struct irq_domain *domain;
 	unsigned int virq[ANE_BOARD_NUM_LINES];
-	unsigned long masked;
 	struct ane_platform_data pdata;
 };
 
@@ -86,25 +83,14 @@ static void ane_board_irq_ack(struct irq_data *d)
 	/* Edges: nothing to acknowledge at the controller. */
 }
 
-static void ane_board_irq_mask(struct irq_data *d)
-{
-	struct ane_board *b = irq_data_get_irq_chip_data(d);
-
-	set_bit(irqd_to_hwirq(d), &b->masked);
-}
-
-static void ane_board_irq_unmask(struct irq_data *d)
-{
-	struct ane_board *b = irq_data_get_irq_chip_data(d);
-
-	clear_bit(irqd_to_hwirq(d), &b->masked);
-}
-
+/*
+ * No mask at the controller: the model raises a line whatever the irq
+ * core thinks of it, and the edge flow handler keeps an edge that arrives
+ * on a disabled line pending and replays it when the line is enabled.
+ */
 static struct irq_chip ane_board_irq_chip = {
 	.name = "ane",
 	.irq_ack = ane_board_irq_ack,
-	.irq_mask = ane_board_irq_mask,
-	.irq_unmask = ane_board_irq_unmask,
 };
 
 static int ane_board_irq_map(struct irq_domain *domain, unsigned int virq,

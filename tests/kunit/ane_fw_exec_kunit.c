@@ -1079,6 +1079,53 @@ static void ane_fw_exec_firmware_goes_on_while_the_engine_computes(struct kunit 
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 }
 
+/*
+ * A controller crash while the engine computes: the engine is inside a
+ * job on its worker (held there by ENG_LATENCY_NS) when the firmware
+ * dies.  The call in flight ends -EIO, the recovery's reset of the
+ * controller stops the engine and waits for it to leave the job (no
+ * deadlock, nothing running on the queue afterwards), the firmware boots
+ * again, and the engine computes for it.
+ */
+static void ane_fw_exec_crash_while_the_engine_computes(struct kunit *test)
+{
+	struct ex_env *e = test->priv;
+	struct ane_host_hreq *a;
+	unsigned long end;
+	struct mm m;
+	s32 st = -1;
+
+	mm_setup(test, &m);
+	mm_load(test, &m, 4, 4);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS,
+		     1500 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ(test, ex_call_send(test, ANE_FW_CH_IO, 4, 4, m.bars, 4,
+					   a), 0);
+	KUNIT_ASSERT_TRUE(test, ex_queue_busy(e, EX_PRIO));
+
+	KUNIT_EXPECT_EQ(test, ane_host_inject(e->h, "crash", 0), 0);
+	KUNIT_EXPECT_EQ(test, ex_wait(a), -EIO);
+	end = jiffies + msecs_to_jiffies(10000);
+	while (atomic_read(&e->state) != ANE_FW_STATE_READY &&
+	       time_before(jiffies, end))
+		msleep(10);
+	KUNIT_ASSERT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
+	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
+	KUNIT_EXPECT_FALSE(test, ex_rd(e, ANE_REG_Q_STATUS(EX_PRIO)) &
+			   ANE_Q_BUSY);
+
+	/* the rebooted firmware forgot the program; loaded again, it runs */
+	regmap_write(e->regs[ANE_BANK_ANE], ANE_REG_ENG_LATENCY_NS, 0);
+	memset(m.out->va, 0xee, 8);
+	mm_load(test, &m, 4, 4);
+	KUNIT_EXPECT_EQ(test, ex_call(test, ANE_FW_CH_IO, 4, 4, m.bars, 4, &st),
+			0);
+	KUNIT_EXPECT_EQ(test, st, ANE_FW_ST_OK);
+	mm_expect(test, m.out->va, mm_out);
+}
+
 static struct kunit_case ane_fw_exec_cases[] = {
 	KUNIT_CASE(ane_fw_exec_matmul_relu_through_the_dart),
 	KUNIT_CASE(ane_fw_exec_missing_or_short_bar_is_invalid),
@@ -1091,6 +1138,7 @@ static struct kunit_case ane_fw_exec_cases[] = {
 	KUNIT_CASE(ane_fw_exec_small_block_runs_in_softirq),
 	KUNIT_CASE(ane_fw_exec_large_block_runs_on_the_worker),
 	KUNIT_CASE_SLOW(ane_fw_exec_firmware_goes_on_while_the_engine_computes),
+	KUNIT_CASE_SLOW(ane_fw_exec_crash_while_the_engine_computes),
 	{}
 };
 
