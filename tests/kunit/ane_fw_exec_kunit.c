@@ -1110,7 +1110,7 @@ static void ane_fw_exec_crash_while_the_engine_computes(struct kunit *test)
 	end = jiffies + msecs_to_jiffies(10000);
 	while (atomic_read(&e->state) != ANE_FW_STATE_READY &&
 	       time_before(jiffies, end))
-		msleep(10);
+		usleep_range(10000, 20000);
 	KUNIT_ASSERT_EQ(test, atomic_read(&e->state), ANE_FW_STATE_READY);
 	KUNIT_EXPECT_EQ(test, e->h->recoveries, 1);
 	KUNIT_EXPECT_FALSE(test, ex_rd(e, ANE_REG_Q_STATUS(EX_PRIO)) &
