@@ -19,6 +19,8 @@
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -415,13 +417,66 @@ int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
 				     ANE_HOST_SEND_WAIT_MS);
 }
 
+/*
+ * A call to the firmware is answered in microseconds; sleeping for it
+ * costs a context switch and an interprocessor wake-up of about the same.
+ * The caller of a synchronous call first watches its completion this
+ * long (yielding at once to any task that wants the CPU), then sleeps:
+ * the trade GPU drivers make before sleeping on a request.  0 sleeps at
+ * once.
+ */
+static unsigned int ane_host_spin_us = 20;
+
+/* Longer than the firmware's own answer time is CPU thrown away: refused. */
+#define ANE_HOST_SPIN_MAX_US	100
+
+static int ane_host_spin_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int us;
+	int ret = kstrtouint(val, 0, &us);
+
+	if (ret)
+		return ret;
+	if (us > ANE_HOST_SPIN_MAX_US)
+		return -EINVAL;
+	WRITE_ONCE(ane_host_spin_us, us);
+	return 0;
+}
+
+static const struct kernel_param_ops ane_host_spin_ops = {
+	.set = ane_host_spin_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(host_spin_us, &ane_host_spin_ops, &ane_host_spin_us, 0644);
+MODULE_PARM_DESC(host_spin_us,
+		 "microseconds (0..100) a synchronous firmware call watches for its answer before it sleeps (0: sleeps at once)");
+
+/* Watch @done for ane_host_spin_us.  Return: whether it completed. */
+static bool ane_host_spin(struct completion *done)
+{
+	unsigned int us = READ_ONCE(ane_host_spin_us);
+	u64 end;
+
+	if (!us)
+		return false;
+	end = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
+	do {
+		if (completion_done(done))
+			return true;
+		cpu_relax();
+	} while (!need_resched() && ktime_get_ns() < end);
+	return completion_done(done);
+}
+
 /**
  * ane_host_wait() - wait for the answer to @rq
  * @h: the host side.
  * @rq: a request sent without @rq->complete.
  * @timeout_ms: how long.
  *
- * On timeout @rq is taken back (it may have completed meanwhile).
+ * It first watches for the answer for host_spin_us, then sleeps.  On
+ * timeout @rq is taken back (it may have completed meanwhile).
  *
  * Return: @rq->status, or -ETIMEDOUT.
  */
@@ -430,6 +485,7 @@ int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
 {
 	unsigned long flags;
 
+	ane_host_spin(&rq->done);	/* then the wait takes it at once */
 	if (wait_for_completion_timeout(&rq->done,
 					msecs_to_jiffies(timeout_ms)))
 		return rq->status;

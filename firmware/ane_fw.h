@@ -292,7 +292,8 @@ struct ane_fw_cache_req {
  * @timer: deadline timer id, -1 for none.
  * @prog_gen: &ane_fw_program.gen of the program it was queued for.
  * @tdb: its task-descriptor block while its queue has it, NULL for none.
- * @tdb_bytes: size of @tdb.
+ * @tdb_bytes: size of @tdb; it is the queue's own block of firmware memory
+ *	(&ane_fw.tdb_inline) when it fits, else allocated for the request.
  */
 struct ane_fw_req {
 	struct list_head node;
@@ -319,6 +320,7 @@ struct ane_fw_req {
 };
 
 #define ANE_FW_NUM_HWQ		8
+#define ANE_FW_TDB_INLINE	4096	/* bytes of a queue's own block */
 #define ANE_FW_LEVEL_DEPTH	16	/* requests queued per priority */
 #define ANE_FW_DEADLINE_MS	2000
 
@@ -408,6 +410,31 @@ enum ane_fw_task_id {
  * the two counters -- never reset -- are back to zero whenever the
  * controller is halted.
  */
+/**
+ * struct ane_fw_qshadow - a queue's setup registers as last written
+ * @val: the value of each ANE_FW_QS_* register.
+ * @valid: ANE_FW_QS_* bits whose @val the queue holds.
+ *
+ * A register write to the engine costs as much as it does on silicon, so
+ * the firmware writes a setup register only when its value changes.  The
+ * engine changes none of them by itself; only its reset (which reboots
+ * the firmware, and this with it) and a queue disabled by the firmware
+ * (ane_fw_qshadow_forget()) do.
+ */
+struct ane_fw_qshadow {
+	u32 val[5];
+	u32 valid;
+};
+
+/* The setup registers struct ane_fw_qshadow keeps. */
+enum {
+	ANE_FW_QS_ENABLE,
+	ANE_FW_QS_PRIO,
+	ANE_FW_QS_SIZE,
+	ANE_FW_QS_TD_HI,
+	ANE_FW_QS_TD_SID,
+};
+
 struct ane_fw {
 	u32 sram_magic;
 	u32 restart_count;
@@ -513,6 +540,17 @@ struct ane_fw {
 	/* Scratch buffers: a command body being handled, a message built. */
 	u8 cmdbuf[ANE_FW_CMDBUF];
 	u8 txbuf[ANE_FW_CMDBUF];
+
+	/* What the firmware last wrote to each queue's setup registers. */
+	struct ane_fw_qshadow qshadow[ANE_FW_NUM_HWQ];
+
+	/*
+	 * Each hardware queue's task-descriptor block, for the procedures
+	 * that fit (most do: the header and 14 tasks): a queue runs one
+	 * request at a time, so the block is the queue's until the engine
+	 * has left it, and a request needs no allocation on its way in.
+	 */
+	u8 tdb_inline[ANE_FW_NUM_HWQ][ANE_FW_TDB_INLINE] __aligned(8);
 };
 
 /* ane_fw_rtos.c */
@@ -641,6 +679,7 @@ bool ane_fw_exec_level_has_room(struct ane_fw *fw,
 				const struct ane_fw_cmd_hdr *hdr);
 int ane_fw_exec_queue(struct ane_fw *fw, struct ane_fw_req *r);
 void ane_fw_exec_kick(struct ane_fw *fw);
+void ane_fw_queue_disable(struct ane_fw *fw, u32 q);
 int ane_fw_secure_switch(struct ane_fw *fw, bool enter);
 
 /* ane_fw_program.c */

@@ -83,6 +83,32 @@ static u32 ane_fw_qrd(struct ane_fw *fw, u32 off)
 	return ane_hw_read32(fw->hw, ANE_BANK_ANE, off);
 }
 
+/* Setup register @reg (ANE_FW_QS_*) at @off of queue @q, if it changes. */
+static void ane_fw_qset(struct ane_fw *fw, u32 q, u32 reg, u32 off, u32 val)
+{
+	struct ane_fw_qshadow *s = &fw->qshadow[q];
+
+	if ((s->valid & BIT(reg)) && s->val[reg] == val)
+		return;
+	ane_fw_qwr(fw, off, val);
+	s->val[reg] = val;
+	s->valid |= BIT(reg);
+}
+
+/**
+ * ane_fw_queue_disable() - disable hardware queue @q
+ * @fw: the firmware.
+ * @q: the queue.
+ *
+ * Returns once the engine has left the queue; its setup is written again
+ * in full at its next submit.
+ */
+void ane_fw_queue_disable(struct ane_fw *fw, u32 q)
+{
+	fw->qshadow[q].valid = 0;
+	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 0);
+}
+
 static u32 ane_fw_event_chan(u32 chan)
 {
 	return chan == ANE_FW_CH_IO ? ANE_FW_CH_IO_T2H : ANE_FW_CH_BUF_T2H;
@@ -197,14 +223,17 @@ static void ane_fw_exec_submit(struct ane_fw *fw, struct ane_fw_req *r)
 	}
 
 	td = (uintptr_t)r->tdb;
-	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 1);
-	ane_fw_qwr(fw, ANE_REG_Q_PRIO(q), r->hdr.priority << 8 | r->task_queue);
-	ane_fw_qwr(fw, ANE_REG_Q_SIZE(q), ANE_FW_TD_PARTITIONS << 16 |
-		   ANE_TD_WORDS);
+	ane_fw_qset(fw, q, ANE_FW_QS_ENABLE, ANE_REG_Q_ENABLE(q), 1);
+	ane_fw_qset(fw, q, ANE_FW_QS_PRIO, ANE_REG_Q_PRIO(q),
+		    r->hdr.priority << 8 | r->task_queue);
+	ane_fw_qset(fw, q, ANE_FW_QS_SIZE, ANE_REG_Q_SIZE(q),
+		    ANE_FW_TD_PARTITIONS << 16 | ANE_TD_WORDS);
 	ane_fw_exec_bars(fw, r);
 	ane_fw_qwr(fw, ANE_REG_Q_TD_LO(q), lower_32_bits(td));
-	ane_fw_qwr(fw, ANE_REG_Q_TD_HI(q), upper_32_bits(td));
-	ane_fw_qwr(fw, ANE_REG_Q_TD_SID(q), ANE_ENG_SID_CTRL);
+	ane_fw_qset(fw, q, ANE_FW_QS_TD_HI, ANE_REG_Q_TD_HI(q),
+		    upper_32_bits(td));
+	ane_fw_qset(fw, q, ANE_FW_QS_TD_SID, ANE_REG_Q_TD_SID(q),
+		    ANE_ENG_SID_CTRL);
 
 	deadline = (u64)fw->props[ANE_FW_PROP_DEADLINE_MS / 4] * NSEC_PER_MSEC;
 	ane_fw_timer_arm(fw, r->timer, deadline ?: 1, r - fw->reqs);
@@ -348,8 +377,7 @@ static void ane_fw_exec_deadline(struct ane_fw *fw, struct ane_fw_req *r)
 
 	if (!ane_fw_hw_gate(fw, "queue abort"))
 		return;
-	/* returns once the engine has left the queue */
-	ane_fw_qwr(fw, ANE_REG_Q_ENABLE(q), 0);
+	ane_fw_queue_disable(fw, q);
 	status = ane_fw_qrd(fw, ANE_REG_Q_STATUS(q));
 	if (status & (ANE_Q_DONE | ANE_Q_FAULT)) {
 		/* it ended as the deadline fired: its end stands */

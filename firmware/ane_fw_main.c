@@ -88,12 +88,15 @@ void ane_fw_raise(struct ane_fw *fw, u32 bit)
  * ane_fw_should_halt() - whether reset is being asserted
  * @fw: the firmware.
  *
+ * The CPU learns of its reset from the reset line (the model's halt
+ * callback, ane_fw_halt()), which the model raises before it stops the
+ * CPU; CPU_CTRL is the host's register, not read on every pass of the loop.
+ *
  * Return: true when what runs must stop and return to the reset vector.
  */
 bool ane_fw_should_halt(struct ane_fw *fw)
 {
-	return READ_ONCE(fw->halt) ||
-	       !(ane_fw_rd(fw, ANE_REG_CPU_CTRL) & ANE_CPU_RUN);
+	return READ_ONCE(fw->halt);
 }
 
 static bool ane_fw_irq_ready(struct ane_fw *fw)

@@ -288,8 +288,7 @@ void ane_fw_programs_free(struct ane_fw *fw)
 		if (!r->tdb)
 			continue;
 		/* the engine leaves the queue before its block goes */
-		ane_hw_write32(fw->hw, ANE_BANK_ANE,
-			       ANE_REG_Q_ENABLE(r->hw_queue), 0);
+		ane_fw_queue_disable(fw, r->hw_queue);
 		ane_fw_program_release(fw, r);
 	}
 
@@ -369,7 +368,8 @@ static int ane_fw_tdb_bind(struct ane_tdb_hdr *h, struct ane_tdb_task *tasks,
  *
  * The block (firmware/spec/ane_tdb.h) holds the call's bar table and the
  * procedure's tasks with their operand registers bound and rebased; it
- * is firmware memory the engine reads on its controller port, freed by
+ * is firmware memory the engine reads on its controller port (the
+ * queue's own block when it fits, ANE_FW_TDB_INLINE), given back by
  * ane_fw_program_release() once the engine has left the queue.  A
  * program without an image, and a chaining trigger, compute nothing:
  * they get no block (@r->tdb stays NULL) and run empty on the engine.
@@ -403,9 +403,14 @@ int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
 
 	/* num_tds <= ANE_IMG_MAX_TDS: about 1 MB at most */
 	bytes = sizeof(*h) + (size_t)pr->num_tds * sizeof(*tasks);
-	h = ane_fw_mem_alloc(fw, bytes, true);
-	if (!h)
-		return ANE_FW_ST_NOMEM;
+	if (bytes <= ANE_FW_TDB_INLINE) {
+		h = (void *)fw->tdb_inline[r->hw_queue];
+		memset(h, 0, bytes);
+	} else {
+		h = ane_fw_mem_alloc(fw, bytes, true);
+		if (!h)
+			return ANE_FW_ST_NOMEM;
+	}
 	tasks = (void *)(h + 1);
 	h->magic = ANE_TDB_MAGIC;
 	h->num_tasks = pr->num_tds;
@@ -414,13 +419,11 @@ int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
 	st = ane_fw_tdb_bars(h, ap, r, p->mapped_base);
 	if (!st)
 		st = ane_fw_tdb_bind(h, tasks, ap, p->img, pr);
-	if (st) {
-		ane_fw_mem_free(fw, h, bytes);
-		return st;
-	}
 	r->tdb = h;
 	r->tdb_bytes = bytes;
-	return ANE_FW_ST_OK;
+	if (st)
+		ane_fw_program_release(fw, r);
+	return st;
 }
 
 /**
@@ -430,7 +433,8 @@ int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
  */
 void ane_fw_program_release(struct ane_fw *fw, struct ane_fw_req *r)
 {
-	ane_fw_mem_free(fw, r->tdb, r->tdb_bytes);
+	if (r->tdb_bytes > ANE_FW_TDB_INLINE)
+		ane_fw_mem_free(fw, r->tdb, r->tdb_bytes);
 	r->tdb = NULL;
 	r->tdb_bytes = 0;
 }

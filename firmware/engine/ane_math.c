@@ -261,27 +261,44 @@ void ane_act_vec(uint32_t act, float *v, uint32_t n)
 
 /* ------------------------------------------------------------ API */
 
+static int ane_op_run_plan(const struct ane_op_desc *d,
+			   const struct ane_plan *p, uint64_t chunk)
+{
+	if (chunk >= p->chunks)
+		return -ANE_MATH_EINVAL;
+	if (p->kind == ANE_PLAN_GEMM)
+		ane_run_gemm(d, p, chunk);
+	else
+		ane_run_rows(d, p, chunk);
+	return 0;
+}
+
 int ane_op_run(const struct ane_op_desc *d, uint64_t chunk)
 {
 	struct ane_plan p;
 
 	ane_plan_make(d, &p);
-	if (chunk >= p.chunks)
-		return -ANE_MATH_EINVAL;
-	if (p.kind == ANE_PLAN_GEMM)
-		ane_run_gemm(d, &p, chunk);
-	else
-		ane_run_rows(d, &p, chunk);
-	return 0;
+	return ane_op_run_plan(d, &p, chunk);
+}
+
+int ane_op_run_planned(const struct ane_op_desc *d,
+		       const struct ane_op_plan *plan, uint64_t chunk)
+{
+	struct ane_plan p;
+
+	__builtin_memcpy(&p, plan, sizeof(p));
+	return ane_op_run_plan(d, &p, chunk);
 }
 
 int ane_op_run_all(const struct ane_op_desc *d)
 {
-	uint64_t n = ane_op_chunks(d), i;
+	struct ane_plan p;
+	uint64_t i;
 	int ret;
 
-	for (i = 0; i < n; i++) {
-		ret = ane_op_run(d, i);
+	ane_plan_make(d, &p);
+	for (i = 0; i < p.chunks; i++) {
+		ret = ane_op_run_plan(d, &p, i);
 		if (ret)
 			return ret;
 	}

@@ -108,6 +108,35 @@ uint32_t ane_math_get_isa(void);
  */
 int ane_math_isa_built(uint32_t isa);
 
+/**
+ * struct ane_op_plan - how a validated descriptor runs, worked out once
+ * @words: the plan, opaque to callers.
+ *
+ * ane_op_validate(), ane_op_chunks() and ane_op_run() each work the plan
+ * out again from the descriptor; a caller that runs one descriptor many
+ * chunks (or many times) prepares it once with ane_op_prepare() instead.
+ */
+struct ane_op_plan {
+	uint64_t words[16];
+};
+
+/**
+ * ane_op_prepare() - validate a descriptor completely and plan its run
+ * @d: the descriptor, as ane_op_validate() takes it.
+ * @plan: filled in when it is valid.
+ *
+ * Return: as ane_op_validate().
+ */
+int ane_op_prepare(const struct ane_op_desc *d, struct ane_op_plan *plan);
+
+/**
+ * ane_op_plan_chunks() - the number of chunks of a prepared descriptor
+ * @plan: from ane_op_prepare().
+ *
+ * Return: what ane_op_chunks() returns for its descriptor.
+ */
+uint64_t ane_op_plan_chunks(const struct ane_op_plan *plan);
+
 /* --- ane_math.c: floating point; in the kernel, inside kernel_fpu_begin() --- */
 
 /**
@@ -124,6 +153,17 @@ int ane_math_isa_built(uint32_t isa);
  * Return: 0, or -ANE_MATH_EINVAL if @chunk is out of range.
  */
 int ane_op_run(const struct ane_op_desc *d, uint64_t chunk);
+
+/**
+ * ane_op_run_planned() - ane_op_run() of a prepared descriptor
+ * @d: the descriptor ane_op_prepare() was given, unchanged since.
+ * @plan: its plan.
+ * @chunk: the chunk, 0 .. ane_op_plan_chunks() - 1.
+ *
+ * Return: as ane_op_run().
+ */
+int ane_op_run_planned(const struct ane_op_desc *d,
+		       const struct ane_op_plan *plan, uint64_t chunk);
 
 /**
  * ane_op_run_all() - execute every chunk in order

@@ -578,23 +578,28 @@ int ane_op_workspace_size(const struct ane_op_desc *d, uint64_t *size)
 	return 0;
 }
 
-int ane_op_validate(const struct ane_op_desc *d)
+/* The opaque plan holds the engine's (a negative size fails the build). */
+typedef char ane_op_plan_fits[sizeof(struct ane_plan) <=
+			      sizeof(struct ane_op_plan) ? 1 : -1];
+
+/* ane_op_validate(), the plan made on the way into *@p. */
+static int ane_op_validate_plan(const struct ane_op_desc *d,
+				struct ane_plan *p)
 {
-	struct ane_plan p;
 	uint64_t end;
 	unsigned int i;
 	int ret = ane_check_shapes(d);
 
 	if (ret)
 		return ret;
-	ane_plan_make(d, &p);
-	if (!p.work_size)
+	ane_plan_make(d, p);
+	if (!p->work_size)
 		return 0;
 	if (!d->work || ((uintptr_t)d->work & (ANE_MATH_WORK_ALIGN - 1)))
 		return -ANE_MATH_EINVAL;
-	if (d->work_size < p.work_size)
+	if (d->work_size < p->work_size)
 		return -ANE_MATH_ENOSPC;
-	if (!ane_add_ok((uint64_t)(uintptr_t)d->work, p.work_size, &end) ||
+	if (!ane_add_ok((uint64_t)(uintptr_t)d->work, p->work_size, &end) ||
 	    end > (uint64_t)(uintptr_t)-1)
 		return -ANE_MATH_EOVERFLOW;
 	/* The workspace must not be any tensor's memory. */
@@ -606,10 +611,35 @@ int ane_op_validate(const struct ane_op_desc *d)
 
 		if (!t->base || ane_tensor_extent(t, &e))
 			continue;
-		if (t0 < w0 + p.work_size && w0 < t0 + e)
+		if (t0 < w0 + p->work_size && w0 < t0 + e)
 			return -ANE_MATH_EINVAL;
 	}
 	return 0;
+}
+
+int ane_op_validate(const struct ane_op_desc *d)
+{
+	struct ane_plan p;
+
+	return ane_op_validate_plan(d, &p);
+}
+
+int ane_op_prepare(const struct ane_op_desc *d, struct ane_op_plan *plan)
+{
+	struct ane_plan p;
+	int ret = ane_op_validate_plan(d, &p);
+
+	if (!ret)
+		__builtin_memcpy(plan, &p, sizeof(p));
+	return ret;
+}
+
+uint64_t ane_op_plan_chunks(const struct ane_op_plan *plan)
+{
+	struct ane_plan p;
+
+	__builtin_memcpy(&p, plan, sizeof(p));
+	return p.chunks;
 }
 
 uint64_t ane_op_chunks(const struct ane_op_desc *d)

@@ -90,19 +90,20 @@ EXPORT_SYMBOL_IF_KUNIT(ane_engine_errno);
  */
 int ane_engine_run_op(const struct ane_op_desc *d)
 {
+	struct ane_op_plan plan;
 	u64 i, n;
 	int ret;
 
-	ret = ane_engine_errno(ane_op_validate(d));
+	ret = ane_engine_errno(ane_op_prepare(d, &plan));
 	if (ret)
 		return ret;
 	if (!kernel_fpu_available())
 		return -EOPNOTSUPP;
 
-	n = ane_op_chunks(d);
+	n = ane_op_plan_chunks(&plan);
 	for (i = 0; i < n; i++) {
 		kernel_fpu_begin();
-		ret = ane_op_run(d, i);
+		ret = ane_op_run_planned(d, &plan, i);
 		kernel_fpu_end();
 		if (ret)
 			return ane_engine_errno(ret);
@@ -238,20 +239,22 @@ static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 {
 	struct ane_engine *e = j->e;
 	u32 isa = ane_math_get_isa();
+	struct ane_op_plan plan;
 	u64 i, n;
 
-	if (ane_op_validate(d))
+	/* validated and planned once: the chunks follow the one plan */
+	if (ane_op_prepare(d, &plan))
 		return ANE_ENG_E_INVALID;
 	if (!kernel_fpu_available())
 		return ANE_ENG_E_NOFPU;
-	n = ane_op_chunks(d);
+	n = ane_op_plan_chunks(&plan);
 	for (i = 0; i < n; i++) {
 		int ret;
 
 		if (i && ane_engine_stop(j))
 			return -EINTR;
 		kernel_fpu_begin();
-		ret = ane_op_run(d, i);
+		ret = ane_op_run_planned(d, &plan, i);
 		kernel_fpu_end();
 		if (ret)
 			return ANE_ENG_E_INVALID;

@@ -67,6 +67,20 @@ else
 	nok "fw_idle_poll_us takes 0..1000 and refuses more"
 fi
 rmmod ane 2>/dev/null
+# host_spin_us: 0..100 at load and at run time, nothing above; a ping
+# answers with either.
+P=/sys/module/ane/parameters/host_spin_us
+D=/sys/kernel/debug/accel
+if ! modprobe ane host_spin_us=101 2>/dev/null &&
+   ! grep -q '^ane ' /proc/modules && modprobe ane host_spin_us=100 &&
+   [ "$(cat $P)" = 100 ] && ! echo 500 > $P 2>/dev/null &&
+   [ "$(cat $P)" = 100 ] && cat $D/*/fw_ping >/dev/null &&
+   echo 0 > $P && [ "$(cat $P)" = 0 ] && cat $D/*/fw_ping >/dev/null; then
+	ok "host_spin_us takes 0..100 and refuses more"
+else
+	nok "host_spin_us takes 0..100 and refuses more"
+fi
+rmmod ane 2>/dev/null
 
 # MODULE_VERSION: the release, as the build files name it (check.sh passes
 # it in ANE_VERSION; a bare x.y.z without it).
