@@ -434,7 +434,9 @@ static void ane_fw_doorbell(struct ane_hw *hw, void *ctx, u32 bits)
 		fw->irqbuf_lost++;
 	}
 	spin_unlock_irqrestore(&fw->irq_lock, flags);
-	wake_up(&fw->wq);
+	/* a CPU in its idle poll is not asleep: it sees the record itself */
+	if (wq_has_sleeper(&fw->wq))
+		wake_up(&fw->wq);
 }
 
 static void ane_fw_halt(struct ane_hw *hw, void *ctx)

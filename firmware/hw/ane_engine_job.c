@@ -237,8 +237,6 @@ static int ane_engine_plan(const struct ane_tdb_task *task,
 /* The operation, one chunk per FPU section, watching for a stop. */
 static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 {
-	struct ane_engine *e = j->e;
-	u32 isa = ane_math_get_isa();
 	struct ane_op_plan plan;
 	u64 i, n;
 
@@ -260,20 +258,14 @@ static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 			return ANE_ENG_E_INVALID;
 		ane_engine_yield(j);
 	}
-	if (isa < ANE_ENG_NUM_ISAS) {
-		spin_lock_irq(&e->lock);
-		e->ops[isa]++;
-		spin_unlock_irq(&e->lock);
-	}
+	j->ops++;
 	return ANE_ENG_E_NONE;
 }
 
-/* Record the most bytes one task staged. */
-static void ane_engine_stage_peak(struct ane_engine *e, u64 total)
+/* Record the most bytes one task staged (published at the queue's end). */
+static void ane_engine_stage_peak(struct ane_engine_job *j, u64 total)
 {
-	spin_lock_irq(&e->lock);
-	e->stage_peak = max(e->stage_peak, total);
-	spin_unlock_irq(&e->lock);
+	j->peak = max(j->peak, total);
 }
 
 /* One task: decode, stage the sources, run, write the destination back. */
@@ -325,7 +317,7 @@ static int ane_engine_task(struct ane_engine_job *j)
 		d.work = PTR_ALIGN(j->work, ANE_MATH_WORK_ALIGN);
 		d.work_size = ws;
 	}
-	ane_engine_stage_peak(j->e, total);
+	ane_engine_stage_peak(j, total);
 
 	st = ane_engine_op(j, &d);
 	if (st)
@@ -361,7 +353,7 @@ static int ane_engine_bh_task(struct ane_engine_job *j, u32 i)
 		if (st)
 			return st;
 	}
-	ane_engine_stage_peak(j->e, t->total);
+	ane_engine_stage_peak(j, t->total);
 	st = ane_engine_op(j, &t->d);
 	if (st)
 		return st;
@@ -555,6 +547,9 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 	}
 
 	spin_lock_irq(&e->lock);
+	e->stage_peak = max(e->stage_peak, j->peak);
+	if (j->isa < ANE_ENG_NUM_ISAS)
+		e->ops[j->isa] += j->ops;
 	if (st >= 0 && !e->in_reset && (q->enable & 1) &&
 	    (q->status & ANE_Q_BUSY)) {
 		q->status = ANE_Q_VACANT | (st ? ANE_Q_FAULT : ANE_Q_DONE);
@@ -565,7 +560,8 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 	}
 	WRITE_ONCE(e->running, -1);
 	spin_unlock_irq(&e->lock);
-	wake_up_all(&e->idle);
+	if (wq_has_sleeper(&e->idle))
+		wake_up_all(&e->idle);
 	if (irq)
 		e->irq(e->hw);
 }
@@ -618,6 +614,9 @@ static void ane_engine_loop(struct ane_engine *e, bool bh)
 		j->bh = bh;
 		j->ntasks = 0;
 		j->scan_st = ANE_ENG_E_NONE;
+		j->peak = 0;
+		j->ops = 0;
+		j->isa = ane_math_get_isa();
 		j->td = (u64)e->q[q].td_hi << 32 | e->q[q].td_lo;
 		j->sid = e->q[q].td_sid;
 		memcpy(j->base, e->q[q].bar, sizeof(j->base));
@@ -627,7 +626,8 @@ static void ane_engine_loop(struct ane_engine *e, bool bh)
 			ane_engine_to_worker(j);
 			return;
 		}
-		wake_up_all(&e->idle);		/* the doorbell's writer */
+		if (wq_has_sleeper(&e->idle))	/* the doorbell's writer */
+			wake_up_all(&e->idle);
 		ane_engine_run_queue(j, latency);
 	}
 }

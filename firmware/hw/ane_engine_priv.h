@@ -171,6 +171,12 @@ struct ane_engine_bh_task {
  * @scan_st: how the block ends after them (@bh): ANE_ENG_E_NONE, or the
  *	error the scan met reading the next one.
  * @tasks: the task records the scan read, and each one's plan (@bh).
+ * @peak: the most bytes one of its tasks staged so far.
+ * @ops: the operations it completed so far, on @isa.
+ * @isa: the instruction set they ran on.
+ *
+ * @peak and @ops reach ENG_STAGE_PEAK and ENG_OPS_* when the queue ends,
+ * under the lock the end takes anyway.
  */
 struct ane_engine_job {
 	struct ane_engine *e;
@@ -188,6 +194,9 @@ struct ane_engine_job {
 	u32 ntasks;
 	int scan_st;
 	struct ane_engine_bh_task tasks[ANE_ENGINE_BH_TASKS];
+	u64 peak;
+	u64 ops;
+	u32 isa;
 };
 
 void ane_engine_work(struct work_struct *work);

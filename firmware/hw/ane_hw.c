@@ -69,7 +69,8 @@ struct ane_hw_bank_ctx {
  *	held while calling out (host interrupt line, CPU doorbell, DART).
  * @regs: register banks (PTD excluded: the DART's).
  * @bank_size: bytes per bank.
- * @cpu_running: the CPU is out of reset; doorbells reach it.
+ * @cpu_running: the CPU is out of reset; doorbells reach it.  Written under
+ *	@lock; the engine's interrupt line reads it without (READ_ONCE()).
  * @host_latched: the host interrupt status: raised bits not yet cleared.
  * @cpu_lock: serializes reset release and assertion; protects @thread.
  *	Outside @lock.
@@ -171,7 +172,7 @@ static void ane_hw_cpu_release(struct ane_hw *hw)
 	spin_lock_irq(&hw->lock);
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = ANE_CPU_RUN;
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_RUNNING;
-	hw->cpu_running = true;
+	WRITE_ONCE(hw->cpu_running, true);
 	spin_unlock_irq(&hw->lock);
 
 	t = kthread_run(ane_hw_cpu_thread, hw, "ane-fw/%s", dev_name(hw->dev));
@@ -180,7 +181,7 @@ static void ane_hw_cpu_release(struct ane_hw *hw)
 		spin_lock_irq(&hw->lock);
 		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = 0;
 		*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_STATUS) = ANE_CPU_HALTED;
-		hw->cpu_running = false;
+		WRITE_ONCE(hw->cpu_running, false);
 		spin_unlock_irq(&hw->lock);
 		goto out;
 	}
@@ -194,7 +195,7 @@ static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 	mutex_lock(&hw->cpu_lock);
 	spin_lock_irq(&hw->lock);
 	*ane_hw_reg(hw, ANE_BANK_ANE, ANE_REG_CPU_CTRL) = 0;
-	hw->cpu_running = false;
+	WRITE_ONCE(hw->cpu_running, false);
 	spin_unlock_irq(&hw->lock);
 	/* the engine stops first: nothing it uses is freed under it */
 	ane_engine_reset_assert(hw->engine);
@@ -214,13 +215,11 @@ static void ane_hw_cpu_assert_reset(struct ane_hw *hw)
 /* The engine's interrupt line into the CPU, while it runs. */
 static void ane_hw_engine_irq(struct ane_hw *hw)
 {
-	unsigned long flags;
-	bool running;
-
-	spin_lock_irqsave(&hw->lock, flags);
-	running = hw->cpu_running;
-	spin_unlock_irqrestore(&hw->lock, flags);
-	if (running)
+	/*
+	 * Unlocked: a line raised as reset is asserted may reach the CPU or
+	 * not, as on silicon; the CPU's reset drops its interrupt records.
+	 */
+	if (READ_ONCE(hw->cpu_running))
 		hw->image->cpu->doorbell(hw, hw->sram, ANE_CPU_IRQ_ENGINE);
 }
 
