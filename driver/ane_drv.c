@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/nospec.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
 #include <linux/random.h>
 #include <linux/regmap.h>
 #include <linux/slab.h>
@@ -303,6 +304,59 @@ static void ane_regmaps_fini_action(struct drm_device *drm, void *arg)
 	ane_regmaps_exit(arg);
 }
 
+/*
+ * How long an engine with nothing in flight stays powered, by default:
+ * each device's power/autosuspend_delay_ms starts from it (and can be
+ * changed there; -1 keeps the engine up).
+ */
+static int ane_autosuspend_ms = 5000;
+module_param_named(autosuspend_ms, ane_autosuspend_ms, int, 0444);
+MODULE_PARM_DESC(autosuspend_ms,
+		 "default power/autosuspend_delay_ms of each engine: how long it stays powered when idle (ms, -1: always on; default 5000)");
+
+static int ane_runtime_suspend(struct device *dev)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+
+	return ane_host_suspend(adev->fwh);
+}
+
+static int ane_runtime_resume(struct device *dev)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+
+	return ane_host_resume(adev->fwh);
+}
+
+static const struct dev_pm_ops ane_pm_ops = {
+	RUNTIME_PM_OPS(ane_runtime_suspend, ane_runtime_resume, NULL)
+};
+
+/*
+ * Runtime PM from the booted firmware on: active now, powered down after
+ * the autosuspend delay with nothing in flight (the host side holds a
+ * reference per command, ane_host_pm_get()).  Disabled again before the
+ * host side is torn down (devm actions run in reverse).
+ */
+static int ane_pm_init(struct ane_device *adev)
+{
+	struct device *dev = &adev->pdev->dev;
+	int ret;
+
+	pm_runtime_set_autosuspend_delay(dev, ane_autosuspend_ms);
+	pm_runtime_use_autosuspend(dev);
+	ret = pm_runtime_set_active(dev);
+	if (ret)
+		return ret;
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return ret;
+	adev->fwh->pm_dev = dev;
+	pm_runtime_mark_last_busy(dev);
+	pm_request_autosuspend(dev);
+	return 0;
+}
+
 static int ane_probe(struct platform_device *pdev)
 {
 	const struct ane_platform_data *pd = dev_get_platdata(&pdev->dev);
@@ -367,6 +421,9 @@ static int ane_probe(struct platform_device *pdev)
 	ret = ane_host_init(adev);
 	if (ret)
 		return ret;
+	ret = ane_pm_init(adev);
+	if (ret)
+		return ret;
 
 	ret = drm_dev_register(&adev->drm, 0);
 	if (ret)
@@ -396,6 +453,7 @@ static struct platform_driver ane_platform_driver = {
 	.driver = {
 		.name = ANE_PLATFORM_NAME,
 		.dev_groups = ane_sysfs_groups,
+		.pm = pm_ptr(&ane_pm_ops),
 	},
 };
 

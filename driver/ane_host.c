@@ -21,6 +21,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -107,6 +108,18 @@ void *ane_host_va(struct ane_host *h, u64 iova, u64 size)
 	return (u8 *)h->shared_va + (iova - h->shared_iova);
 }
 
+/* @rq left the pending list: the engine may power down for it now. */
+static void ane_host_hreq_pm_put(struct ane_host_hreq *rq)
+{
+	struct device *dev = rq->pm_dev;
+
+	if (!dev)
+		return;
+	rq->pm_dev = NULL;
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);	/* asynchronous: any context */
+}
+
 /**
  * ane_host_hreq_finish() - complete an answered (or cancelled) request
  * @rq: the request, on &ane_host.pending.
@@ -121,6 +134,7 @@ void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
 			  const void *data, u32 len)
 {
 	list_del_init(&rq->node);
+	ane_host_hreq_pm_put(rq);
 	rq->fw_status = fw_status;
 	rq->status = err ? err : ane_host_status_errno(fw_status);
 	rq->len = min_t(u32, len, sizeof(rq->data));
@@ -354,29 +368,12 @@ static bool ane_host_can_send(struct ane_host *h, u32 chan)
 	return ok;
 }
 
-/**
- * ane_host_send_wait() - send, waiting for room in a full ring
- * @h: the host side.
- * @gated: take the gate for each attempt (else the caller holds it).
- * @rq: the request.
- * @chan: the H2T channel.
- * @hdr: the header.
- * @body: the body.
- * @timeout_ms: how long to wait for room.
- *
- * The firmware interrupts when it consumed a slot of a ring the host found
- * full, and the sender looks again every %ANE_HOST_SPACE_POLL_MS
- * anyway.  With @gated the gate is held for each attempt only, never while
- * waiting.  Bounded: -EBUSY once the time is up.
- *
- * Return: as __ane_host_send().
- */
-int ane_host_send_wait(struct ane_host *h, bool gated,
-		       struct ane_host_hreq *rq, u32 chan,
-		       const struct ane_fw_cmd_hdr *hdr, const void *body,
-		       unsigned int timeout_ms)
+/* ane_host_send_wait() past the power-up, until @end (jiffies). */
+static int __ane_host_send_wait(struct ane_host *h, bool gated,
+				struct ane_host_hreq *rq, u32 chan,
+				const struct ane_fw_cmd_hdr *hdr,
+				const void *body, unsigned long end)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
 	long left;
 	int ret;
 
@@ -395,6 +392,54 @@ int ane_host_send_wait(struct ane_host *h, bool gated,
 				   min_t(long, left,
 					 msecs_to_jiffies(ANE_HOST_SPACE_POLL_MS)));
 	}
+}
+
+/**
+ * ane_host_send_wait() - send, waiting for room in a full ring
+ * @h: the host side.
+ * @gated: take the gate for each attempt (else the caller holds it).
+ * @rq: the request.
+ * @chan: the H2T channel.
+ * @hdr: the header.
+ * @body: the body.
+ * @timeout_ms: how long to wait for room.
+ *
+ * The firmware interrupts when it consumed a slot of a ring the host found
+ * full, and the sender looks again every %ANE_HOST_SPACE_POLL_MS
+ * anyway.  With @gated the gate is held for each attempt only, never while
+ * waiting.  Bounded: -EBUSY once the time is up.  With @gated it first
+ * powers the engine up (runtime PM; see Documentation/accel/ane/power.rst).
+ *
+ * Return: as __ane_host_send(); or the error of a resume that failed.
+ */
+int ane_host_send_wait(struct ane_host *h, bool gated,
+		       struct ane_host_hreq *rq, u32 chan,
+		       const struct ane_fw_cmd_hdr *hdr, const void *body,
+		       unsigned int timeout_ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
+	int ret;
+
+	/*
+	 * A sender through the gate powers the engine up first (outside
+	 * the gate: the resume boots under it) and hands its reference to
+	 * @rq once it is pending.  Boot and recovery send without the gate
+	 * on an engine that is up.
+	 */
+	rq->pm_dev = NULL;
+	if (gated) {
+		ret = ane_host_pm_get(h);
+		if (ret)
+			return ret;
+		/* set before it can be pending: its end drops the reference */
+		rq->pm_dev = h->pm_dev;
+	}
+	ret = __ane_host_send_wait(h, gated, rq, chan, hdr, body, end);
+	if (ret && rq->pm_dev) {	/* never pending: drop it here */
+		rq->pm_dev = NULL;
+		ane_host_pm_put(h);
+	}
+	return ret;
 }
 
 /**
@@ -492,6 +537,7 @@ int ane_host_wait(struct ane_host *h, struct ane_host_hreq *rq,
 	spin_lock_irqsave(&h->lock, flags);
 	if (!list_empty(&rq->node)) {
 		list_del_init(&rq->node);
+		ane_host_hreq_pm_put(rq);
 		spin_unlock_irqrestore(&h->lock, flags);
 		return -ETIMEDOUT;
 	}

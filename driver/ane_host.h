@@ -88,6 +88,9 @@ struct ane_host_resident {
  * @complete: called instead of @done, under &ane_host.lock: must not
  *	sleep nor send.
  * @priv: the caller's.
+ * @pm_dev: the device it holds a runtime PM usage reference on
+ *	(&ane_host.pm_dev), dropped when it leaves &ane_host.pending; NULL
+ *	for none.
  */
 struct ane_host_hreq {
 	struct list_head node;
@@ -101,6 +104,7 @@ struct ane_host_hreq {
 	struct completion done;
 	void (*complete)(struct ane_host_hreq *rq);
 	void *priv;
+	struct device *pm_dev;
 };
 
 /* A ring as the host sees it: the kernel mapping of shared memory. */
@@ -199,6 +203,12 @@ struct ane_host_ring {
  * @dwp_raw: the debug items: the sections of the last crash dump.
  * @dwp_raw_len: bytes of @dwp_raw.
  * @dwp_done: items completed (bit n-1 for item n).
+ * @pm_dev: the device whose runtime PM powers the engine (NULL: none, as in
+ *	KUnit).  A command sent through the gate holds a usage reference on
+ *	it from before its send until it is answered or taken back
+ *	(&ane_host_hreq.pm_dev), so the engine never powers down under one.
+ * @suspends: runtime suspends (power-downs) so far.
+ * @resumes: runtime resumes (warm boots) so far.
  */
 struct ane_host {
 	struct device *dev;
@@ -272,6 +282,9 @@ struct ane_host {
 	u8 *dwp_raw;
 	size_t dwp_raw_len;
 	u64 dwp_done;
+	struct device *pm_dev;
+	u32 suspends;
+	u32 resumes;
 };
 
 int ane_host_init(struct ane_device *adev);
@@ -290,6 +303,10 @@ int ane_host_call_hdr(struct ane_host *h, u32 chan,
 		      const struct ane_fw_cmd_hdr *hdr, const void *body,
 		      void *out, u32 out_len, unsigned int timeout_ms);
 int ane_host_ping(struct ane_host *h);
+int ane_host_suspend(struct ane_host *h);
+int ane_host_resume(struct ane_host *h);
+int ane_host_pm_get(struct ane_host *h);
+void ane_host_pm_put(struct ane_host *h);
 int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 		  const struct ane_fw_load_program *lp);
 void ane_host_unload(struct ane_host *h, struct ane_host_resident *r);

@@ -39,7 +39,7 @@
 static const char *ane_host_state_str(int s)
 {
 	static const char * const names[] = {
-		"off", "booting", "ready", "recovering", "dead",
+		"off", "booting", "ready", "recovering", "dead", "suspended",
 	};
 
 	return s >= 0 && s < ARRAY_SIZE(names) ? names[s] : "?";
@@ -73,6 +73,8 @@ static int ane_host_state_show(struct seq_file *m, void *data)
 	seq_printf(m, "boots failed in a row: %u\nnext boot backoff: %u ms\nprograms loaded again: %u\nfull ring waits: %llu\n",
 		   READ_ONCE(h->boot_fails), READ_ONCE(h->backoff_ms),
 		   READ_ONCE(h->reloads), h->ring_waits);
+	seq_printf(m, "runtime suspends: %u\nruntime resumes: %u\n",
+		   h->suspends, h->resumes);
 	seq_printf(m, "irqs: %llu\nnotifications: %llu (errors %llu, resets %llu, chaining %llu)\n",
 		   h->irqs, h->notes, h->errors, h->resets, h->chain_events);
 	seq_printf(m, "resources: engines %u, cache requests %u, trigger inputs %u, procedures %u, programs %u, in flight %u, hw queues %u\n",

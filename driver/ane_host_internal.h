@@ -71,6 +71,7 @@ void ane_host_cancel_all_locked(struct ane_host *h, int err);
 void ane_host_cancel_all(struct ane_host *h, int err);
 
 /* boot: ane_host_boot.c */
+void ane_host_pm_idle_again(struct ane_host *h);
 __printf(2, 3) void ane_host_bootlog(struct ane_host *h, const char *fmt,
 				     ...);
 int __ane_host_boot(struct ane_host *h, bool warm);

@@ -259,6 +259,7 @@ static int ane_host_restart(struct ane_host *h)
 		h->boot_needed = false;
 		h->boot_fails = 0;
 		trace_ane_recovery(h->dev, "booted", atomic_read(h->fw_state), h->recoveries);
+		ane_host_pm_idle_again(h);
 		return 0;
 	}
 	spin_lock_irq(&h->lock);

@@ -128,10 +128,12 @@ static void ane_host_release_stale(struct ane_host *h)
  *
  * Takes a free program slot and process id, sends LOAD_PROGRAM and
  * CREATE_PROCESS, and keeps @r on the list every boot loads again.  The
- * gate is held for reading throughout, so no boot comes in between.
+ * gate is held for reading throughout, so no boot comes in between; an
+ * engine powered down is powered up first (it stays up for the delay).
  *
  * Return: 0; -EBUSY with no slot or process id left; -EAGAIN while the
- * firmware is not up; the errno of the firmware's refusal.
+ * firmware is not up; the errno of the firmware's refusal or of a power-up
+ * that failed.
  */
 int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 		  const struct ane_fw_load_program *lp)
@@ -142,6 +144,9 @@ int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 	r->slot = -1;
 	r->pid = -1;
 	INIT_LIST_HEAD(&r->node);
+	ret = ane_host_pm_get(h);
+	if (ret)
+		return ret;
 	down_read(&h->gate);
 	if (!ane_host_up(h)) {
 		ret = -EAGAIN;
@@ -186,6 +191,7 @@ int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 	mutex_unlock(&h->res_lock);
 out:
 	up_read(&h->gate);
+	ane_host_pm_put(h);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_host_load);
@@ -199,6 +205,8 @@ EXPORT_SYMBOL_IF_KUNIT(ane_host_load);
  * UNLOAD_PROGRAM, a full ring waited out); if it cannot confirm, the slot
  * and process id stay reserved until a later release or the next boot
  * frees them, so they are never handed out while the firmware holds them.
+ * An engine powered down holds no program: its resident is only dropped
+ * from the list, without powering it up.
  */
 void ane_host_unload(struct ane_host *h, struct ane_host_resident *r)
 {

@@ -89,6 +89,7 @@ static ssize_t firmware_state_show(struct device *dev,
 		[ANE_FW_STATE_READY] = "ready",
 		[ANE_FW_STATE_RECOVERING] = "recovering",
 		[ANE_FW_STATE_DEAD] = "dead",
+		[ANE_FW_STATE_SUSPENDED] = "suspended",
 	};
 	struct ane_device *adev = dev_get_drvdata(dev);
 	int s = atomic_read(&adev->fw_state);

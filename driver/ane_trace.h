@@ -24,7 +24,7 @@
 #define ane_trace_fw_state(s)					\
 	__print_symbolic(s, { 0, "off" }, { 1, "booting" },	\
 			 { 2, "ready" }, { 3, "recovering" },	\
-			 { 4, "dead" })
+			 { 4, "dead" }, { 5, "suspended" })
 
 TRACE_EVENT(ane_submit,
 	    TP_PROTO(const struct drm_file *file,

@@ -439,6 +439,7 @@ const char *ane_fw_state_name(uint32_t state)
 	case ANE_FW_STATE_READY: return "ready";
 	case ANE_FW_STATE_RECOVERING: return "recovering";
 	case ANE_FW_STATE_DEAD: return "dead";
+	case ANE_FW_STATE_SUSPENDED: return "suspended";
 	default: return "unknown";
 	}
 }

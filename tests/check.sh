@@ -86,6 +86,7 @@ layer_vm() {
 		--bin "$B/tests/vm/doctor_test" \
 		--bin "$B/tests/vm/trace_test" \
 		--bin "$B/tests/vm/irq_test" \
+		--bin "$B/tests/vm/power_test" \
 		--bin "$B/tests/vm/top_test" \
 		--bin "$B/tools/anectl" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \

@@ -649,6 +649,9 @@ static void doctor_firmware(const char *node, const char *accel, const char *dev
 		 sudo(), devname, sudo(), sudo());
 	if (!strcmp(state, "ready"))
 		doc_ok("firmware", "%s: ready", devname);
+	else if (!strcmp(state, "suspended"))
+		doc_ok("firmware", "%s: powered down while idle (the next request powers it up)",
+		       devname);
 	else if (!strcmp(state, "dead"))
 		doc_fail("firmware", fix, "%s: the firmware is DEAD (recovery gave up); every request fails with EIO",
 			 devname);

@@ -60,4 +60,6 @@ suite top "" top_test
 suite trace "" trace_test
 # The interrupt lines in /proc/interrupts: a round trip, a DART fault.
 suite irq "" irq_test
+# Runtime PM: idle power-down, power-up by a request, storms across cycles.
+suite power "" power_test
 exit $rc

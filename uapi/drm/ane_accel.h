@@ -318,13 +318,17 @@ struct drm_ane_status {
  *	back, at once or after a backoff (Documentation/accel/ane/recovery.rst).
  * @ANE_FW_STATE_DEAD: recovery gave up (eight boots failed in a row);
  *	channel not ready until a privileged reboot.
+ * @ANE_FW_STATE_SUSPENDED: powered down while idle (runtime PM); the next
+ *	command powers it up again, with every prepared program
+ *	(Documentation/accel/ane/power.rst).
  */
 enum drm_ane_fw_state {
 	ANE_FW_STATE_OFF = 0,
 	ANE_FW_STATE_BOOTING = 1,
 	ANE_FW_STATE_READY = 2,
 	ANE_FW_STATE_RECOVERING = 3,
-	ANE_FW_STATE_DEAD = 4
+	ANE_FW_STATE_DEAD = 4,
+	ANE_FW_STATE_SUSPENDED = 5
 };
 
 /** @ANE_CLIENT_CONTROL: the client opened through the control space. */

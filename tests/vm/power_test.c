@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runtime power management: an idle engine powers down after its
+ * autosuspend delay (power/runtime_status, firmware_state "suspended"),
+ * and the next request powers it up and is served with the right result
+ * by a program prepared before the power-down; power/control "on" keeps it
+ * up; and a storm of processes whose bursts of requests straddle the
+ * delay, while the engine powers down and up under them, loses no request
+ * and gets every result right.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "libane.h"
+#include "vm/vm_util.h"
+/* after vm_util.h, whose helpers take a node argument */
+#include "vm/prog_util.h"
+
+#define DEV "/sys/bus/platform/devices/ane.0/"
+
+static uint8_t img[IMG_SIZE];
+
+static int read_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+	return 0;
+}
+
+static int is(const char *path, const char *want)
+{
+	char buf[64];
+
+	return !read_str(path, buf, sizeof(buf)) && !strcmp(buf, want);
+}
+
+/* Wait up to @ms for @path to read @want. */
+static int wait_for(const char *path, const char *want, int ms)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		if (is(path, want))
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return is(path, want) ? 0 : -1;
+}
+
+static long read_num(const char *path)
+{
+	char buf[64];
+
+	return read_str(path, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 10);
+}
+
+/* One request of the test program; 0 with the right result. */
+static int run_once(struct client *c, uint64_t tok, struct surf *in,
+		    struct surf *out, const int want[4])
+{
+	struct drm_ane_event_complete ev;
+
+	memset(out->p, 0, 8);
+	if (submit(c->fd, tok, in->handle, out->handle, 0, NULL) ||
+	    wait_event(c->fd, &ev) || ev.status)
+		return -1;
+	return check_out(out, want) ? -1 : 0;
+}
+
+static void an_idle_engine_powers_down_and_up_again(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+	long before;
+
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "200"));
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
+		t_case_failed = 1;
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	fill_input(&in);
+	T_OK(run_once(&c, tok, &in, &out, OUT));
+
+	/* idle: down after the delay, the firmware with it */
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+	T_CHECK(is(DEV "firmware_state", "suspended"), "firmware_state suspended");
+	before = read_num(DEV "power/runtime_suspended_time");
+
+	/* the program prepared before it still runs: powered up, reloaded */
+	T_OK(run_once(&c, tok, &in, &out, OUT));
+	T_CHECK(is(DEV "firmware_state", "ready"), "firmware_state ready");
+	T_CHECK(read_num(DEV "power/runtime_suspended_time") >= before,
+		"suspended time kept");
+
+	/* and down again once idle */
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
+static void control_on_keeps_it_up(void)
+{
+	struct timespec ts = { 0, 500 * 1000 * 1000 };
+	struct drm_ane_program_prepare pp;
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "100"));
+	T_OK(vm_write_file(DEV "power/control", "on"));
+	T_OK(wait_for(DEV "power/runtime_status", "active", 1000));
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
+		t_case_failed = 1;
+		vm_write_file(DEV "power/control", "auto");
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	fill_input(&in);
+	T_OK(run_once(&c, tok, &in, &out, OUT));
+	nanosleep(&ts, NULL);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "still active");
+	T_CHECK(is(DEV "firmware_state", "ready"), "still ready");
+	T_OK(vm_write_file(DEV "power/control", "auto"));
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+	T_OK(run_once(&c, tok, &in, &out, OUT));
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
+/*
+ * Eight processes, each with its own program and weights, send bursts of
+ * requests separated by pauses around the 30 ms delay, for two seconds:
+ * the engine powers down and up many times under them.
+ */
+static void a_storm_across_power_cycles_loses_nothing(void)
+{
+	int i, status, ok = 1;
+	long sus0, sus1;
+	pid_t pid[8];
+
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "30"));
+	sus0 = read_num(DEV "power/runtime_suspended_time");
+	for (i = 0; i < 8; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			struct timespec t0, now, pause;
+			struct drm_ane_program_prepare pp;
+			int w[6] = { i + 1, 0, 0, i + 1, 0, 0 }, want[4], n = 0;
+			static uint8_t im[IMG_SIZE];
+			struct surf in, out;
+			uint64_t tok = 0;
+			struct client c;
+
+			want[0] = (i + 1) * 1;
+			want[1] = (i + 1) * 2;
+			want[2] = (i + 1) * 4;
+			want[3] = (i + 1) * 5;
+			srand(i + 1);
+			build_image(im, w);
+			if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+			    create(c.fd, im, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp))
+				_exit(10);
+			fill_input(&in);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do {
+				int b, burst = 1 + rand() % 5;
+
+				for (b = 0; b < burst; b++, n++)
+					if (run_once(&c, tok, &in, &out, want))
+						_exit(11);
+				pause.tv_sec = 0;
+				pause.tv_nsec = (long)(rand() % 60) * 1000 * 1000;
+				nanosleep(&pause, NULL);
+				clock_gettime(CLOCK_MONOTONIC, &now);
+			} while (now.tv_sec - t0.tv_sec < 2);
+			printf("#   process %d: %d requests\n", i, n);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 8; i++) {
+		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("#   process %d: status 0x%x\n", i, status);
+			ok = 0;
+		}
+	}
+	T_CHECK(ok, "every request of the eight processes, right");
+	/* it was down at times, and is down again at the end */
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+	sus1 = read_num(DEV "power/runtime_suspended_time");
+	T_CHECK(sus1 > sus0, "powered down during the storm (%ld -> %ld ms)",
+		sus0, sus1);
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "5000"));
+}
+
+static void the_default_delay_is_the_parameter(void)
+{
+	T_EQ(read_num("/sys/module/ane/parameters/autosuspend_ms"), 5000);
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 5000);
+}
+
+int main(int argc, char **argv)
+{
+	if (vm_node(argc, argv, node, sizeof(node), "power"))
+		return 1;
+	/* first: nothing has changed the delay yet */
+	T_RUN(the_default_delay_is_the_parameter);
+	T_RUN(an_idle_engine_powers_down_and_up_again);
+	T_RUN(control_on_keeps_it_up);
+	T_RUN(a_storm_across_power_cycles_loses_nothing);
+	return t_summary("power");
+}
