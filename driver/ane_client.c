@@ -155,6 +155,7 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	INIT_LIST_HEAD(&af->programs);
 	mutex_init(&af->smap_lock);
 	INIT_LIST_HEAD(&af->smaps);
+	mutex_init(&af->power_lock);
 	/* Requests may outlive the file: keep the device with the client. */
 	drm_dev_get(&adev->drm);
 	return 0;
@@ -170,6 +171,7 @@ static void ane_file_release(struct kref *ref)
 	ane_file_unmap_all(af);
 	/* What it charged stays charged until those objects are freed. */
 	ane_account_put(af->acct);
+	mutex_destroy(&af->power_lock);
 	mutex_destroy(&af->smap_lock);
 	mutex_destroy(&af->prog_lock);
 	mutex_destroy(&af->ctx_lock);
@@ -193,6 +195,7 @@ void ane_file_fini(struct ane_file *af)
 	if (af->state == ANE_CLIENT_OPEN)
 		atomic_dec(&af->adev->open_clients);
 	ane_dwp_file_fini(af);
+	ane_method_file_fini(af);
 	af->drm_file = NULL;
 	ane_file_put(af);
 }

@@ -204,6 +204,7 @@ static const struct drm_ioctl_desc ane_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ANE_SURFACE_CREATE, ane_gem_create_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_DMA, ane_dma_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_GET_FAULT, ane_get_fault_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_METHOD, ane_method_ioctl, 0),
 };
 
 static const struct drm_driver ane_drm_driver = {
@@ -377,6 +378,9 @@ static int ane_probe(struct platform_device *pdev)
 	atomic_set(&adev->fw_state, ANE_FW_STATE_OFF);
 	atomic_set(&adev->open_clients, 0);
 	spin_lock_init(&adev->fence_lock);
+	ret = drmm_mutex_init(&adev->drm, &adev->pm_lock);
+	if (ret)
+		return ret;
 	adev->fence_ctx = dma_fence_context_alloc(1);
 	atomic64_set(&adev->fence_seq, 0);
 	platform_set_drvdata(pdev, adev);

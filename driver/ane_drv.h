@@ -76,6 +76,11 @@ struct sg_table;
  * @mem_refused: charges refused by a limit, for debugfs.
  * @engine_ns: engine time of every completed request of the device
  *	(sysfs busy_time_us).
+ * @pm_lock: protects @pm_gating_off and @pm_saved_delay (the power
+ *	methods that set the device's policy).
+ * @pm_gating_off: SetDynamicPowerGating(0) is in force.
+ * @pm_saved_delay: the autosuspend delay it replaced, restored by
+ *	SetDynamicPowerGating(1).
  */
 struct ane_device {
 	struct drm_device drm;
@@ -96,6 +101,9 @@ struct ane_device {
 	atomic64_t mem_charged;
 	atomic64_t mem_refused;
 	atomic64_t engine_ns;
+	struct mutex pm_lock;		/* pm_gating_off, pm_saved_delay */
+	bool pm_gating_off;
+	int pm_saved_delay;
 };
 
 #define to_ane_device(d) container_of_const(d, struct ane_device, drm)
@@ -154,6 +162,10 @@ enum ane_space {
  *	its first charge (set once, with cmpxchg); a reference of the file's,
  *	dropped when the client is freed.  What it charged stays charged
  *	until those surfaces and images are freed (ane_quota.c).
+ * @power_lock: protects @power_hold and @persistent.
+ * @power_hold: PowerOn holds the engine up for this file (a runtime PM
+ *	usage reference, dropped by PowerOff or when the file closes).
+ * @persistent: AddPersistentClient holds it up likewise.
  */
 struct ane_file {
 	struct ane_device *adev;
@@ -176,6 +188,9 @@ struct ane_file {
 	struct list_head smaps;
 	u32 smaps_closed;
 	struct ane_account *acct;
+	struct mutex power_lock;	/* power_hold, persistent */
+	bool power_hold;
+	bool persistent;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
@@ -217,6 +232,10 @@ void ane_file_surfaces_fini(struct ane_file *af);
 int ane_dma_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
 int ane_get_fault_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);
+
+/* ane_method.c: the methods of Table 27.5. */
+int ane_method_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
+void ane_method_file_fini(struct ane_file *af);
 struct drm_gem_object *
 ane_gem_import_sg_table(struct drm_device *dev, struct dma_buf_attachment *attach,
 			struct sg_table *sgt);

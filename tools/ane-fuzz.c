@@ -84,7 +84,7 @@ enum {
 	OP_DRM, OP_SYNCOBJ, OP_PRIME, OP_RAW,
 	OP_MMAP, OP_MUNMAP, OP_TOUCH, OP_READ, OP_RUN,
 	OP_FORK, OP_REAP, OP_FDINFO, OP_SYSFS, OP_WRONG_SIZE,
-	OP_INJECT,
+	OP_INJECT, OP_METHOD,
 	OP_COUNT
 };
 
@@ -141,6 +141,7 @@ static const char *const op_names_fixed[] = {
 	[OP_READ] = "read", [OP_RUN] = "run", [OP_FORK] = "fork",
 	[OP_REAP] = "reap", [OP_FDINFO] = "fdinfo", [OP_SYSFS] = "sysfs",
 	[OP_WRONG_SIZE] = "wrong-size", [OP_INJECT] = "inject",
+	[OP_METHOD] = "ane.Method",
 };
 
 static const char *op_name(int op)
@@ -181,6 +182,7 @@ static unsigned int op_weight(int op)
 	case OP_SURFACE_CREATE: return 8;
 	case OP_DMA: return 5;
 	case OP_GET_FAULT: return 2;
+	case OP_METHOD: return 2;
 	case OP_DRM: return 12;
 	case OP_SYNCOBJ: return 6;
 	case OP_PRIME: return 4;
@@ -1585,6 +1587,47 @@ static int op_get_fault(struct worker *w, struct rng *r)
 	return e;
 }
 
+/*
+ * The methods of Table 27.5: power holds taken and dropped, the power
+ * policy changed under the other workers (as root), unknown numbers.
+ */
+static int op_method(struct worker *w, struct rng *r)
+{
+	static const uint32_t methods[] = {
+		0, ANE_METHOD_POWER_ON, ANE_METHOD_POWER_OFF,
+		ANE_METHOD_IS_POWERED, ANE_METHOD_ADD_PERSISTENT_CLIENT,
+		ANE_METHOD_REMOVE_PERSISTENT_CLIENT,
+		ANE_METHOD_SET_POWER_MANAGEMENT,
+		ANE_METHOD_SET_DYNAMIC_POWER_GATING,
+		ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
+		ANE_METHOD_LOAD_FIRMWARE, ANE_METHOD_EXCLAVE_EVALUATE, 9,
+	};
+	struct drm_ane_method_args a = { 0 };
+	int fdi = pick_fd(w, r, -1), mode = pick_mode(r), e;
+
+	if (!live_fd(w, fdi))
+		return 0;
+	a.method = methods[rnd(r) % (sizeof(methods) / sizeof(methods[0]))];
+	/* short hysteresis times, so the engine powers down under the others */
+	a.value = a.method == ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME ?
+		  rnd(r) % 50 : rnd(r) % 4 == 0;
+	if (mode == M_CORRUPT || mode == M_RANDOM) {
+		a.method = (uint32_t)interesting(r);
+		a.value = interesting(r);
+		a.flags = (uint32_t)interesting(r);
+		a.reserved[rnd(r) % 2] = interesting(r);
+	}
+	note(w, "ANE_METHOD %u value %" PRIu64 " mode %s", a.method,
+	     (uint64_t)a.value, mode_names[mode]);
+	e = xioctl(w, w->fds[fdi].fd, DRM_IOCTL_ANE_METHOD,
+		   mode == M_BADPTR ? bad_ptr(w, r, sizeof(a)) : (void *)&a,
+		   mode != M_BADPTR, "ANE_METHOD");
+	if (!e && mode != M_BADPTR && a.method == ANE_METHOD_IS_POWERED &&
+	    a.result > 1)
+		fail(w, FAIL_ERRNO, "IsPowered answered %" PRIu64, (uint64_t)a.result);
+	return e;
+}
+
 /* ------------------------------------------------------------ DRM core */
 
 static int gen_drm(struct worker *w, struct rng *r, int gen, int fdi, void *a)
@@ -2430,6 +2473,7 @@ static int run_op(struct worker *w, int op, uint64_t seed)
 	case OP_SURFACE_CREATE: return op_surface_create(w, &r);
 	case OP_DMA: return op_dma(w, &r);
 	case OP_GET_FAULT: return op_get_fault(w, &r);
+	case OP_METHOD: return op_method(w, &r);
 	case OP_DRM: return op_drm(w, &r, 0);
 	case OP_SYNCOBJ: return op_drm(w, &r, 1);
 	case OP_PRIME: return op_drm(w, &r, 2);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -40,6 +41,10 @@ static void usage(FILE *f)
 		"  top      every client of ane (or NODE) live, from /proc/*/fdinfo:\n"
 		"           engine time, busy %%, requests, memory; top --help for\n"
 		"           its options (--interval MS, -n N, --once)\n"
+		"  power [status|on|off|auto|always-on|delay MS]\n"
+		"           the power methods: whether the engine is powered, power\n"
+		"           it up and hold it (on: until the command exits, ^C),\n"
+		"           down now, the policy (root)\n"
 		"\n"
 		"options:\n"
 		"  -d NODE        the device node (default: every ane node)\n"
@@ -1115,6 +1120,75 @@ static int cmd_top(const char *node, int argc, char **argv)
 	return 0;
 }
 
+/* --------------------------------------------------------------- power */
+
+static int power_method(int fd, const char *node, uint32_t m, uint64_t value,
+			uint64_t *result)
+{
+	struct drm_ane_method_args a = { .method = m, .value = value };
+
+	if (ioctl(fd, DRM_IOCTL_ANE_METHOD, &a)) {
+		fprintf(stderr, "anectl power: %s: method %u: %s (%s)%s\n", node, m,
+			ane_errno_name(errno), strerror(errno),
+			errno == EPERM ? ": the power policy needs root" : "");
+		return -1;
+	}
+	if (result)
+		*result = a.result;
+	return 0;
+}
+
+static int cmd_power(const char *node, int argc, char **argv)
+{
+	const char *what = argc ? argv[0] : "status";
+	char buf[256];
+	uint64_t r = 0;
+	int fd, ret = 0;
+
+	if (!node) {
+		if (ane_find_node(0, buf, sizeof(buf))) {
+			fprintf(stderr, "anectl power: no ane device (is the module loaded? anectl doctor)\n");
+			return 1;
+		}
+		node = buf;
+	}
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "anectl power: open %s: %s (anectl doctor explains)\n", node,
+			strerror(errno));
+		return 1;
+	}
+	if (!strcmp(what, "status")) {
+		ret = power_method(fd, node, ANE_METHOD_IS_POWERED, 0, &r);
+		if (!ret)
+			printf("%s: %s\n", node, r ? "powered" : "powered down");
+	} else if (!strcmp(what, "on")) {
+		ret = power_method(fd, node, ANE_METHOD_POWER_ON, 0, NULL);
+		if (!ret) {
+			printf("%s: powered, held until this command exits\n", node);
+			fflush(stdout);
+			pause();
+		}
+	} else if (!strcmp(what, "off")) {
+		ret = power_method(fd, node, ANE_METHOD_POWER_OFF, 0, &r);
+		if (!ret)
+			printf("%s: %s\n", node, r ? "powered down" :
+			       "still powered (in use, held, or always-on)");
+	} else if (!strcmp(what, "auto") || !strcmp(what, "always-on")) {
+		ret = power_method(fd, node, ANE_METHOD_SET_POWER_MANAGEMENT,
+				   !strcmp(what, "auto"), NULL);
+	} else if (!strcmp(what, "delay") && argc > 1) {
+		ret = power_method(fd, node, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
+				   strtoull(argv[1], NULL, 0), NULL);
+	} else {
+		fprintf(stderr, "anectl power: unknown '%s' (status, on, off, auto, always-on, delay MS)\n",
+			what);
+		ret = -1;
+	}
+	close(fd);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *node = NULL;
@@ -1138,6 +1212,8 @@ int main(int argc, char **argv)
 		return cmd_doctor(node);
 	if (!strcmp(argv[i], "top"))
 		return cmd_top(node, argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "power"))
+		return cmd_power(node, argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 		usage(stdout);
 		return 0;

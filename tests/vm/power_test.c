@@ -6,7 +6,12 @@
  * by a program prepared before the power-down; power/control "on" keeps it
  * up; and a storm of processes whose bursts of requests straddle the
  * delay, while the engine powers down and up under them, loses no request
- * and gets every result right.
+ * and gets every result right.  The power methods of Table 27.5
+ * (DRM_IOCTL_ANE_METHOD): PowerOn holds the engine up past the delay,
+ * PowerOff takes it down at once, IsPowered says which, a persistent
+ * client keeps it up until removed or closed, the policy methods set
+ * power/control and power/autosuspend_delay_ms and are refused to nobody,
+ * and every bad input has its errno.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -16,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -222,6 +229,181 @@ static void a_storm_across_power_cycles_loses_nothing(void)
 	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "5000"));
 }
 
+static int method(int fd, uint32_t m, uint64_t value, uint64_t *result)
+{
+	struct drm_ane_method_args a = { .method = m, .value = value };
+	int ret = ioctl(fd, DRM_IOCTL_ANE_METHOD, &a);
+
+	if (result)
+		*result = a.result;
+	return ret;
+}
+
+static void power_methods_hold_and_release_the_engine(void)
+{
+	struct timespec ts = { 0, 400 * 1000 * 1000 };
+	uint64_t r = 9;
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+
+	T_CHECK(fd >= 0, "open");
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "100"));
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+	T_OK(method(fd, ANE_METHOD_IS_POWERED, 0, &r));
+	T_EQ(r, 0);
+
+	/* PowerOn: up now, and past the delay */
+	T_OK(method(fd, ANE_METHOD_POWER_ON, 0, &r));
+	T_EQ(r, 1);
+	T_CHECK(is(DEV "firmware_state", "ready"), "ready after PowerOn");
+	nanosleep(&ts, NULL);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "held up");
+	T_OK(method(fd, ANE_METHOD_IS_POWERED, 0, &r));
+	T_EQ(r, 1);
+	T_OK(method(fd, ANE_METHOD_POWER_ON, 0, &r));	/* once is enough */
+
+	/* PowerOff: down at once */
+	T_OK(method(fd, ANE_METHOD_POWER_OFF, 0, &r));
+	T_EQ(r, 1);
+	T_CHECK(is(DEV "power/runtime_status", "suspended"), "down at once");
+	T_CHECK(is(DEV "firmware_state", "suspended"), "firmware down");
+
+	/* a persistent client keeps it up until removed */
+	T_OK(method(fd, ANE_METHOD_ADD_PERSISTENT_CLIENT, 0, NULL));
+	T_ERRNO(method(fd, ANE_METHOD_ADD_PERSISTENT_CLIENT, 0, NULL), EALREADY);
+	nanosleep(&ts, NULL);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "persistent: up");
+	T_OK(method(fd, ANE_METHOD_REMOVE_PERSISTENT_CLIENT, 0, NULL));
+	T_ERRNO(method(fd, ANE_METHOD_REMOVE_PERSISTENT_CLIENT, 0, NULL), ENOENT);
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+
+	/* closing the file gives its holds back */
+	T_OK(method(fd, ANE_METHOD_POWER_ON, 0, NULL));
+	T_OK(method(fd, ANE_METHOD_ADD_PERSISTENT_CLIENT, 0, NULL));
+	close(fd);
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "5000"));
+}
+
+static void power_policy_methods_set_the_device(void)
+{
+	char buf[64];
+	uint64_t r;
+	int fd = open(node, O_RDWR | O_CLOEXEC), status;
+	pid_t pid;
+
+	T_CHECK(fd >= 0, "open");
+	T_OK(method(fd, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME, 250, NULL));
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 250);
+	T_OK(method(fd, ANE_METHOD_SET_POWER_MANAGEMENT, 0, NULL));
+	T_CHECK(!read_str(DEV "power/control", buf, sizeof(buf)) &&
+		!strcmp(buf, "on"), "control on (%s)", buf);
+	T_OK(method(fd, ANE_METHOD_IS_POWERED, 0, &r));
+	T_EQ(r, 1);
+	T_OK(method(fd, ANE_METHOD_SET_POWER_MANAGEMENT, 1, NULL));
+	T_CHECK(!read_str(DEV "power/control", buf, sizeof(buf)) &&
+		!strcmp(buf, "auto"), "control auto (%s)", buf);
+
+	/* gating off: never down for idleness; the time set meanwhile waits */
+	T_OK(method(fd, ANE_METHOD_SET_DYNAMIC_POWER_GATING, 0, NULL));
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), -1);
+	T_OK(method(fd, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME, 120, NULL));
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), -1);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "gating off: up");
+	T_OK(method(fd, ANE_METHOD_SET_DYNAMIC_POWER_GATING, 1, NULL));
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 120);
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+
+	/* nobody may not set the policy; the node is made open to all */
+	chmod(node, 0666);
+	pid = fork();
+	if (pid == 0) {
+		int f;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		f = open(node, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			_exit(11);
+		if (method(f, ANE_METHOD_SET_POWER_MANAGEMENT, 0, NULL) != -1 ||
+		    errno != EPERM)
+			_exit(12);
+		if (method(f, ANE_METHOD_SET_DYNAMIC_POWER_GATING, 0, NULL) != -1 ||
+		    errno != EPERM)
+			_exit(13);
+		if (method(f, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME, 1, NULL) != -1 ||
+		    errno != EPERM)
+			_exit(14);
+		_exit(0);
+	}
+	T_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		!WEXITSTATUS(status), "nobody refused (status 0x%x)", status);
+	chmod(node, 0600);
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 120);
+	T_OK(method(fd, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME, 5000, NULL));
+	close(fd);
+}
+
+static void method_bad_inputs_are_refused(void)
+{
+	struct drm_ane_method_args a;
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+	static const uint32_t unsupported[] = {
+		ANE_METHOD_LOAD_FIRMWARE, ANE_METHOD_FORGET_FIRMWARE,
+		ANE_METHOD_EXCLAVE_CYCLE, ANE_METHOD_EXCLAVE_LOAD,
+		ANE_METHOD_EXCLAVE_EVALUATE, ANE_METHOD_EXCLAVE_UNLOAD,
+		ANE_METHOD_EXCLAVE_READ_PROPERTY,
+		ANE_METHOD_EXCLAVE_WRITE_PROPERTY,
+	};
+	unsigned int i;
+
+	T_CHECK(fd >= 0, "open");
+	memset(&a, 0, sizeof(a));
+	a.method = ANE_METHOD_IS_POWERED;
+	a.flags = 1;
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_METHOD, &a), EINVAL);
+	a.flags = 0;
+	a.reserved[1] = 1;
+	T_ERRNO(ioctl(fd, DRM_IOCTL_ANE_METHOD, &a), EINVAL);
+	T_ERRNO(method(fd, 0, 0, NULL), EINVAL);
+	T_ERRNO(method(fd, 9, 0, NULL), EINVAL);
+	T_ERRNO(method(fd, 1000, 0, NULL), EINVAL);
+	T_ERRNO(method(fd, ANE_METHOD_POWER_ON, 1, NULL), EINVAL);
+	T_ERRNO(method(fd, ANE_METHOD_SET_POWER_MANAGEMENT, 2, NULL), EINVAL);
+	T_ERRNO(method(fd, ANE_METHOD_SET_DYNAMIC_POWER_GATING, 2, NULL), EINVAL);
+	T_ERRNO(method(fd, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
+		     ANE_POWER_HYSTERESIS_MAX_MS + 1, NULL), EINVAL);
+	for (i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		T_ERRNO(method(fd, unsupported[i], 0, NULL), EOPNOTSUPP);
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 5000);
+	close(fd);
+}
+
+/* anectl power: the methods from the command line. */
+static void anectl_calls_the_power_methods(void)
+{
+	const char *status[] = { "anectl", "power", "status", NULL };
+	const char *off[] = { "anectl", "power", "off", NULL };
+	const char *delay[] = { "anectl", "power", "delay", "5000", NULL };
+	const char *bad[] = { "anectl", "power", "sideways", NULL };
+	char out[512];
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+
+	T_CHECK(fd >= 0, "open");
+	T_OK(method(fd, ANE_METHOD_POWER_ON, 0, NULL));
+	T_EQ(vm_run_capture(status, 0, out, sizeof(out)), 0);
+	T_CHECK(strstr(out, ": powered\n") != NULL, "status: %s", out);
+	T_OK(method(fd, ANE_METHOD_POWER_OFF, 0, NULL));
+	T_EQ(vm_run_capture(off, 0, out, sizeof(out)), 0);
+	T_CHECK(strstr(out, "powered down") != NULL, "off: %s", out);
+	T_EQ(vm_run_capture(status, 0, out, sizeof(out)), 0);
+	T_CHECK(strstr(out, "powered down") != NULL, "status after off: %s", out);
+	T_EQ(vm_run_capture(delay, 0, out, sizeof(out)), 0);
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 5000);
+	T_EQ(vm_run_capture(bad, 0, out, sizeof(out)), 1);
+	T_CHECK(strstr(out, "unknown 'sideways'") != NULL, "bad: %s", out);
+	close(fd);
+}
+
 static void the_default_delay_is_the_parameter(void)
 {
 	T_EQ(read_num("/sys/module/ane/parameters/autosuspend_ms"), 5000);
@@ -237,5 +419,9 @@ int main(int argc, char **argv)
 	T_RUN(an_idle_engine_powers_down_and_up_again);
 	T_RUN(control_on_keeps_it_up);
 	T_RUN(a_storm_across_power_cycles_loses_nothing);
+	T_RUN(power_methods_hold_and_release_the_engine);
+	T_RUN(power_policy_methods_set_the_device);
+	T_RUN(method_bad_inputs_are_refused);
+	T_RUN(anectl_calls_the_power_methods);
 	return t_summary("power");
 }

@@ -679,9 +679,83 @@ struct drm_ane_get_fault {
 	struct drm_ane_dart_fault fault;
 };
 
+/**
+ * enum drm_ane_method - the methods of ch. 27 Table 27.5 the driver serves
+ * @ANE_METHOD_POWER_ON: power the engine up now and keep it up for this
+ *	file (its power hold) until POWER_OFF or close.  @result: 1.
+ * @ANE_METHOD_POWER_OFF: drop this file's power hold, if any, and power
+ *	the engine down now unless something else keeps it up.  @result: 1
+ *	if it is powered down now, else 0.
+ * @ANE_METHOD_IS_POWERED: @result: 1 if the engine is powered up, else 0.
+ * @ANE_METHOD_ADD_PERSISTENT_CLIENT: keep the device resident (powered)
+ *	while this file is a persistent client; -EALREADY if it is one.
+ * @ANE_METHOD_REMOVE_PERSISTENT_CLIENT: no longer; -ENOENT if it was not.
+ * @ANE_METHOD_SET_POWER_MANAGEMENT: @value 1 lets the engine power down
+ *	when idle, 0 keeps it up (the device's power/control ``auto`` and
+ *	``on``).  CAP_SYS_ADMIN.
+ * @ANE_METHOD_SET_DYNAMIC_POWER_GATING: @value 1 powers an idle engine
+ *	down after the hysteresis time, 0 never for idleness.  CAP_SYS_ADMIN.
+ * @ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME: @value the idle time in
+ *	ms before power-down, 0 .. %ANE_POWER_HYSTERESIS_MAX_MS (the
+ *	device's power/autosuspend_delay_ms).  CAP_SYS_ADMIN.
+ * @ANE_METHOD_LOAD_FIRMWARE: -EOPNOTSUPP, as selector 16 on the M1.
+ * @ANE_METHOD_FORGET_FIRMWARE: -EOPNOTSUPP: the firmware is the driver's.
+ * @ANE_METHOD_EXCLAVE_CYCLE: -EOPNOTSUPP, as on a machine without the
+ *	secure world; so are the five other exclave methods.
+ * @ANE_METHOD_EXCLAVE_LOAD: as @ANE_METHOD_EXCLAVE_CYCLE.
+ * @ANE_METHOD_EXCLAVE_EVALUATE: as @ANE_METHOD_EXCLAVE_CYCLE.
+ * @ANE_METHOD_EXCLAVE_UNLOAD: as @ANE_METHOD_EXCLAVE_CYCLE.
+ * @ANE_METHOD_EXCLAVE_READ_PROPERTY: as @ANE_METHOD_EXCLAVE_CYCLE.
+ * @ANE_METHOD_EXCLAVE_WRITE_PROPERTY: as @ANE_METHOD_EXCLAVE_CYCLE.
+ *
+ * Any other number is -EINVAL.
+ */
+enum drm_ane_method {
+	ANE_METHOD_POWER_ON = 1,
+	ANE_METHOD_POWER_OFF = 2,
+	ANE_METHOD_IS_POWERED = 3,
+	ANE_METHOD_ADD_PERSISTENT_CLIENT = 4,
+	ANE_METHOD_REMOVE_PERSISTENT_CLIENT = 5,
+	ANE_METHOD_SET_POWER_MANAGEMENT = 6,
+	ANE_METHOD_SET_DYNAMIC_POWER_GATING = 7,
+	ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME = 8,
+	ANE_METHOD_LOAD_FIRMWARE = 32,
+	ANE_METHOD_FORGET_FIRMWARE = 33,
+	ANE_METHOD_EXCLAVE_CYCLE = 48,
+	ANE_METHOD_EXCLAVE_LOAD = 49,
+	ANE_METHOD_EXCLAVE_EVALUATE = 50,
+	ANE_METHOD_EXCLAVE_UNLOAD = 51,
+	ANE_METHOD_EXCLAVE_READ_PROPERTY = 52,
+	ANE_METHOD_EXCLAVE_WRITE_PROPERTY = 53
+};
+
+/* The longest power-gating hysteresis time a method may set, in ms. */
+#define ANE_POWER_HYSTERESIS_MAX_MS	600000
+
+/**
+ * struct drm_ane_method_args - one method of Table 27.5
+ * @method: &enum drm_ane_method.
+ * @flags: must be zero.
+ * @value: the method's argument (0 for those without one).
+ * @result: the method's answer (output; 0 for those without one).
+ * @reserved: must be zero.
+ *
+ * A method answers on any open file of the device, before or after
+ * DeviceOpen, in either space; the ones that set the device's policy need
+ * CAP_SYS_ADMIN (-EPERM).  Documentation/accel/ane/power.rst.
+ */
+struct drm_ane_method_args {
+	__u32 method;
+	__u32 flags;
+	__u64 value;
+	__u64 result;
+	__u64 reserved[2];
+};
+
 #define DRM_ANE_SURFACE_CREATE		0x30
 #define DRM_ANE_DMA			0x31
 #define DRM_ANE_GET_FAULT		0x32
+#define DRM_ANE_METHOD			0x3c
 
 #define DRM_IOCTL_ANE_SURFACE_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_SURFACE_CREATE, struct drm_ane_surface_create)
@@ -689,6 +763,8 @@ struct drm_ane_get_fault {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DMA, struct drm_ane_dma)
 #define DRM_IOCTL_ANE_GET_FAULT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_GET_FAULT, struct drm_ane_get_fault)
+#define DRM_IOCTL_ANE_METHOD \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_METHOD, struct drm_ane_method_args)
 
 /**
  * DOC: ane program image
@@ -1100,6 +1176,7 @@ __ANE_SIZE_CHECK(struct ane_img_procedure, 32);
 __ANE_SIZE_CHECK(struct ane_img_td, 144);
 __ANE_SIZE_CHECK(struct ane_img_rw, 44);
 __ANE_SIZE_CHECK(struct ane_img_bar, 24);
+__ANE_SIZE_CHECK(struct drm_ane_method_args, 40);
 
 #undef __ANE_SIZE_CHECK
 #undef __ANE_SIZE_CHECK_AT
