@@ -98,6 +98,7 @@ static const struct hint prepare_hints[] = {
 	{ EINVAL, "bad argument: a field was refused (priority 2..7, queue_depth)" },
 	{ EALREADY, "the program is already prepared" },
 	{ EBUSY, "no free firmware program slot or process: unprepare another program first" },
+	{ EPERM, "priorities 0 and 1 (the real-time band) need the real-time capability (CAP_SYS_NICE at open): use 2 .. 7" },
 	{ 0, NULL },
 };
 
@@ -227,13 +228,14 @@ int ane_program_prepare_ex(struct ane_program *prog, uint32_t priority,
 		return ane__fail(prog->dev, EINVAL,
 				 "ProgramPrepare (control selector 4): token 0x%llx is an instance; instances run while their program is prepared: prepare the program",
 				 (unsigned long long)prog->token);
-	if (priority < 2 || priority > 7)
+	if (priority > 7)
 		return ane__fail(prog->dev, EINVAL,
-				 "ProgramPrepare (control selector 4): field priority is %u; applications use 2 (highest) .. 7",
+				 "ProgramPrepare (control selector 4): field priority is %u; applications use 2 (highest) .. 7, 0 and 1 need the real-time capability",
 				 priority);
 	memset(&pp, 0, sizeof(pp));
 	pp.in.token = prog->token;
 	pp.in.priority = priority;
+	pp.in.flags = ANE_PREPARE_EXACT_PRIORITY;
 	pp.in.queue_depth = queue_depth;
 	ret = xioctl_r(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp, 0, &r);
 	if (ret)

@@ -115,11 +115,13 @@ static void lifecycle_errors_are_precise(void)
 	T_ERRNO(prepare(c.fd, tok ^ 1, &pp), ENOENT);
 	memset(&pp, 0, sizeof(pp));
 	pp.in.token = tok;
-	pp.in.priority = 1;					/* system band */
-	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	/* (The real-time band, 0 and 1, is caps_test's.) */
 	pp.in.priority = 8;
 	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
 	pp.in.priority = 0;
+	pp.in.flags = 2;					/* unknown flag */
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	pp.in.flags = 0;
 	pp.in.program_slot = 3;
 	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
 	T_OK(prepare(c.fd, tok, &pp));
