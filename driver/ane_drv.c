@@ -53,6 +53,13 @@ static int ane_drm_open(struct drm_device *dev, struct drm_file *file)
 	ane_file_init(to_ane_device(dev), af);
 	af->drm_file = file;
 	file->driver_priv = af;
+	/*
+	 * Room for the completion events of the 127 requests a client may
+	 * have outstanding (DRM's default, 4096 bytes, holds 85); set before
+	 * the file can queue any.
+	 */
+	file->event_space = ANE_DART_MAX_INFLIGHT *
+			    sizeof(struct drm_ane_event_complete);
 	return 0;
 }
 

@@ -124,7 +124,8 @@ static const struct hint submit_hints[] = {
 	{ EINVAL, "the kernel refused the request: the procedure, a surface's kind or index, the surface count, or a surface's size does not match the program" },
 	{ EBADFD, "the program is not prepared: call ane_program_prepare() first" },
 	{ EBUSY, "the program has as many requests in flight as its queue depth: wait for one" },
-	{ ENOMEM, "out of memory, or the file's event space is full: collect completions with ane_request_wait()" },
+	{ ENOMEM, "out of memory" },
+	{ ENOBUFS, "127 requests are outstanding on this handle: collect completions with ane_request_wait()" },
 	{ ENOENT, "the token, or a surface's handle, is unknown to this file" },
 	{ 0, NULL },
 };
