@@ -5,7 +5,6 @@
  * Copyright (C) 2026 The ane authors
  */
 
-#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -13,6 +12,7 @@
 #include <drm/drm_drv.h>
 #include <drm/ane_accel.h>
 
+#include "ane_caps.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
 
@@ -107,8 +107,9 @@ int ane_sel_get_status(struct ane_file *af, const struct ane_selector *sel,
 	st->fw_state = atomic_read(&af->adev->fw_state);
 	st->client_flags = af->space == ANE_SPACE_CONTROL ?
 			   ANE_CLIENT_CONTROL : ANE_CLIENT_DIRECT;
-	if (af->privileged)
+	if (ane_caps_has(af, ANE_CAP_PRIV_VM))
 		st->client_flags |= ANE_CLIENT_PRIVILEGED;
+	st->client_flags |= ane_caps(af) << ANE_CLIENT_CAPS_SHIFT;
 	st->requests_submitted = atomic64_read(&af->submitted);
 	st->requests_completed = atomic64_read(&af->completed);
 	st->dart_faults = ane_file_dart_faults(af);
@@ -144,7 +145,7 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	af->adev = adev;
 	init_rwsem(&af->state_lock);
 	af->state = ANE_CLIENT_NEW;
-	af->privileged = capable(CAP_SYS_ADMIN);
+	atomic_set(&af->caps, ane_caps_at_open());
 	atomic64_set(&af->submitted, 0);
 	atomic64_set(&af->completed, 0);
 	atomic64_set(&af->engine_ns, 0);

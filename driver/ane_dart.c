@@ -175,7 +175,7 @@ static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
 	bool idle;
 
 	mutex_lock(&ctx->lock);
-	idle = !atomic_read(&ctx->inflight);
+	idle = !atomic_read(&ctx->inflight) && !atomic_read(&ctx->requests);
 	mutex_unlock(&ctx->lock);
 	return idle;
 }
@@ -247,17 +247,43 @@ void ane_dart_unbind(struct ane_dart_ctx *ctx)
 }
 
 /* Hold off slot stealing while the engine works for @ctx. */
-static int ane_dart_ctx_pin(struct ane_dart_ctx *ctx)
+static void ane_dart_ctx_pin(struct ane_dart_ctx *ctx)
+{
+	mutex_lock(&ctx->lock);
+	atomic_inc(&ctx->inflight);
+	mutex_unlock(&ctx->lock);
+}
+
+/**
+ * ane_dart_request_get() - count one more request outstanding on @ctx
+ * @ctx: the context.
+ *
+ * The firmware's per-process pool holds 127 requests (ch. 28); the
+ * context counts its requests against it, one each however many mappings
+ * a request pins, and a context with outstanding requests keeps its slot.
+ *
+ * Return: 0, or -ENOBUFS when %ANE_DART_MAX_INFLIGHT are outstanding.
+ */
+int ane_dart_request_get(struct ane_dart_ctx *ctx)
 {
 	int ret = 0;
 
 	mutex_lock(&ctx->lock);
-	if (atomic_read(&ctx->inflight) >= ANE_DART_MAX_INFLIGHT)
-		ret = -EBUSY;
-	else
-		atomic_inc(&ctx->inflight);
+	if (!atomic_add_unless(&ctx->requests, 1, ANE_DART_MAX_INFLIGHT))
+		ret = -ENOBUFS;
 	mutex_unlock(&ctx->lock);
 	return ret;
+}
+
+/**
+ * ane_dart_request_put() - a request of ane_dart_request_get() ended
+ * @ctx: the context.
+ *
+ * Context: any, including atomic (a request's completion).
+ */
+void ane_dart_request_put(struct ane_dart_ctx *ctx)
+{
+	WARN_ON_ONCE(atomic_dec_if_positive(&ctx->requests) < 0);
 }
 
 static void ane_dart_ctx_unpin(struct ane_dart_ctx *ctx)
@@ -317,11 +343,9 @@ int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,
 {
 	enum ane_dart_fault_code code = ANE_DART_FAULT_NONE;
 	u8 *p = buf;
-	int slot, ret;
+	int slot, ret = 0;
 
-	ret = ane_dart_ctx_pin(ctx);
-	if (ret)
-		return ret;
+	ane_dart_ctx_pin(ctx);
 	slot = ane_dart_bind(ctx);
 	if (slot < 0) {
 		ane_dart_ctx_unpin(ctx);

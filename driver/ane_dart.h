@@ -133,16 +133,21 @@ struct ane_dart {
  * @id: context id (0 is the base context).
  * @lock: protects @l2, @l3, @mm, @mappings, @lru, @lru_clock,
  *	@mapped_pages, @table_bytes, @evictions, @faults and the mappings'
- *	state.  @inflight and the mappings' @users only grow under it; they
- *	drop without it (from a completion in atomic context), so a check
- *	for zero under it stays true.
+ *	state.  @inflight, @requests and the mappings' @users only grow under
+ *	it; they drop without it (from a completion in atomic context), so a
+ *	check for zero under it stays true.
  * @l2: the L2 table (16 KB, physically contiguous).
  * @l3: the L3 tables, by L2 index.
  * @mm: the device-address allocator (coalescing free space).
  * @mappings: every mapping, mapped or evicted.
  * @lru: mapped mappings, least recently used first.
  * @lru_clock: the use clock.
- * @inflight: outstanding uses of this pool (at most 127).
+ * @inflight: pins of the context's mappings for work, and engine
+ *	transfers in progress; uncapped (bounded by @requests and the
+ *	mappings a request may name).
+ * @requests: requests outstanding on the context, each one however many
+ *	mappings it pins (at most %ANE_DART_MAX_INFLIGHT, the firmware's
+ *	per-process pool).
  * @slot: hardware slot the context is bound to, or -1; protected by
  *	&ane_dart.ctx_lock (read locklessly for TLB flushes).
  * @last_bound: &ane_dart.bind_clock value when the context was last
@@ -166,6 +171,7 @@ struct ane_dart_ctx {
 	struct list_head lru;
 	u64 lru_clock;
 	atomic_t inflight;
+	atomic_t requests;
 	int slot;
 	u64 last_bound;
 	u64 mapped_pages;
@@ -248,6 +254,8 @@ struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova);
 int ane_dart_use(struct ane_dart_mapping *map);
 int ane_dart_use_placed(struct ane_dart_mapping *map);
 void ane_dart_unuse(struct ane_dart_mapping *map);
+int ane_dart_request_get(struct ane_dart_ctx *ctx);
+void ane_dart_request_put(struct ane_dart_ctx *ctx);
 
 int ane_dart_bind(struct ane_dart_ctx *ctx);
 void ane_dart_unbind(struct ane_dart_ctx *ctx);

@@ -3,9 +3,9 @@
  * The DART, driver half: device addresses of a context.  The address
  * allocator (a drm_mm below the aperture end), placing a mapping and
  * writing its PTEs, map/unmap/find, the use pins that keep queued or
- * running work's mappings in place and count against the outstanding-
- * request cap, and least-recently-used eviction of idle mappings under
- * address pressure.
+ * running work's mappings in place (requests count against the
+ * outstanding-request cap once each, in ane_dart.c, not per pin), and
+ * least-recently-used eviction of idle mappings under address pressure.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -211,8 +211,6 @@ static int __ane_dart_use(struct ane_dart_mapping *map, bool place)
 	mutex_lock(&ctx->lock);
 	if (map->evicted)
 		ret = place ? ane_dart_place_locked(ctx, map) : -ESTALE;
-	if (!ret && atomic_read(&ctx->inflight) >= ANE_DART_MAX_INFLIGHT)
-		ret = -EBUSY;
 	if (!ret) {
 		atomic_inc(&ctx->inflight);
 		atomic_inc(&map->users);
@@ -228,10 +226,10 @@ static int __ane_dart_use(struct ane_dart_mapping *map, bool place)
  * @map: the mapping.
  *
  * A used mapping is the most recently used one and is never evicted.
- * Each use also counts against the pool's outstanding-request cap.
+ * Pins do not count against the pool's outstanding-request cap: the
+ * request that takes them does, once (ane_dart_request_get()).
  *
- * Return: 0; -ESTALE if the mapping was evicted; -EBUSY if the pool
- * already has %ANE_DART_MAX_INFLIGHT requests outstanding.
+ * Return: 0, or -ESTALE if the mapping was evicted.
  */
 int ane_dart_use(struct ane_dart_mapping *map)
 {
@@ -246,8 +244,7 @@ int ane_dart_use(struct ane_dart_mapping *map)
  * request's surfaces, a program's own buffers): one that was evicted is
  * first given an address again, which may differ from the old one.
  *
- * Return: 0; -ENOSPC, -ENOMEM or -EEXIST from placing it; -EBUSY as
- * ane_dart_use().
+ * Return: 0, or -ENOSPC, -ENOMEM or -EEXIST from placing it.
  */
 int ane_dart_use_placed(struct ane_dart_mapping *map)
 {

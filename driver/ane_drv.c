@@ -30,6 +30,7 @@
 
 #include <kunit/visibility.h>
 
+#include "ane_caps.h"
 #include "ane_dart.h"
 #include "ane_host.h"
 #include "ane_drv.h"
@@ -53,6 +54,13 @@ static int ane_drm_open(struct drm_device *dev, struct drm_file *file)
 	ane_file_init(to_ane_device(dev), af);
 	af->drm_file = file;
 	file->driver_priv = af;
+	/*
+	 * Room for the completion events of the 127 requests a client may
+	 * have outstanding (DRM's default, 4096 bytes, holds 85); set before
+	 * the file can queue any.
+	 */
+	file->event_space = ANE_DART_MAX_INFLIGHT *
+			    sizeof(struct drm_ane_event_complete);
 	return 0;
 }
 
@@ -121,6 +129,16 @@ static bool ane_ioctl_implemented(struct file *filp, unsigned int cmd)
 	return false;
 }
 
+/* A driver ioctl's capability (ane_caps.c); DRM core ioctls need none. */
+static int ane_ioctl_caps_admit(struct file *filp, unsigned int cmd)
+{
+	struct drm_file *file = filp->private_data;
+
+	if (_IOC_NR(cmd) < DRM_COMMAND_BASE || _IOC_NR(cmd) >= DRM_COMMAND_END)
+		return 0;
+	return ane_caps_ioctl_admit(file->driver_priv, cmd);
+}
+
 /*
  * Selectors are dispatched straight from the selector table (which also
  * refuses any other size or direction of a selector's number); the core
@@ -131,6 +149,7 @@ static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 			    unsigned long arg)
 {
 	const struct ane_selector *sel = ane_selector_find(cmd);
+	long ret;
 
 	if (IS_ERR(sel))
 		return PTR_ERR(sel);
@@ -138,6 +157,9 @@ static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 		return ane_selector_ioctl(filp, sel, arg);
 	if (!ane_ioctl_implemented(filp, cmd))
 		return -ENOTTY;
+	ret = ane_ioctl_caps_admit(filp, cmd);
+	if (ret)
+		return ret;
 	/* The driver bounds and answers these three itself. */
 	if (ane_syncobj_is_array_ioctl(cmd))
 		return ane_syncobj_ioctl(filp, cmd, (void __user *)arg);
@@ -150,6 +172,7 @@ static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 				   unsigned long arg)
 {
 	const struct ane_selector *sel = ane_selector_find(cmd);
+	long ret;
 
 	if (IS_ERR(sel))
 		return PTR_ERR(sel);
@@ -159,6 +182,9 @@ static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 					  (unsigned long)compat_ptr(arg));
 	if (!ane_ioctl_implemented(filp, cmd))
 		return -ENOTTY;
+	ret = ane_ioctl_caps_admit(filp, cmd);
+	if (ret)
+		return ret;
 	if (ane_syncobj_is_array_ioctl(cmd))
 		return ane_syncobj_ioctl(filp, cmd, compat_ptr(arg));
 	return drm_compat_ioctl(filp, cmd, arg);
@@ -196,6 +222,7 @@ static void ane_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	drm_printf(p, "ane-requests-completed:\t%llu\n",
 		   (u64)atomic64_read(&af->completed));
 	drm_printf(p, "ane-memory-charged:\t%llu KiB\n", ane_file_charged(af) >> 10);
+	drm_printf(p, "ane-caps:\t0x%x\n", ane_caps(af));
 	drm_show_memory_stats(p, file);
 }
 
@@ -205,6 +232,7 @@ static const struct drm_ioctl_desc ane_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ANE_DMA, ane_dma_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_GET_FAULT, ane_get_fault_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_METHOD, ane_method_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_CAPS_DROP, ane_caps_drop_ioctl, 0),
 };
 
 static const struct drm_driver ane_drm_driver = {

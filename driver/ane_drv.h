@@ -139,8 +139,9 @@ enum ane_space {
  * @state: &enum ane_client_state.
  * @space: &enum ane_space, valid once @state is not %ANE_CLIENT_NEW.
  * @token: session token returned by DeviceOpen.
- * @privileged: capability fixed at open from the opener's credentials
- *	(CAP_SYS_ADMIN); stands in for the seeds' entitlements.
+ * @caps: the capability set (ANE_CAP_* bits), fixed at open from the
+ *	opener's credentials and the policy (ane_caps.c); bits are only ever
+ *	removed (atomically, by DRM_IOCTL_ANE_CAPS_DROP), never added.
  * @submitted: requests submitted by this client.
  * @completed: requests of this client that completed.
  * @engine_ns: engine time of its completed requests (fdinfo).
@@ -173,7 +174,7 @@ struct ane_file {
 	enum ane_client_state state;
 	enum ane_space space;
 	u64 token;
-	bool privileged;
+	atomic_t caps;
 	atomic64_t submitted;
 	atomic64_t completed;
 	atomic64_t engine_ns;

@@ -18,6 +18,7 @@
 #include <drm/drm_gem.h>
 #include <drm/ane_accel.h>
 
+#include "ane_caps.h"
 #include "ane_drv.h"
 #include "ane_host.h"
 #include "ane_gem.h"
@@ -95,7 +96,7 @@ int ane_sel_register_dwp(struct ane_file *af, const struct ane_selector *sel,
 	struct ane_bo *bo;
 	int ret = 0;
 
-	if (!af->privileged)
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
 		return -EPERM;
 	if (r->flags || r->reserved || !r->size)
 		return -EINVAL;
@@ -141,7 +142,7 @@ static struct ane_host *ane_dwp_lock_owned(struct ane_file *af)
 
 	if (!h)
 		return ERR_PTR(-ENODEV);
-	if (!af->privileged)
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
 		return ERR_PTR(-EPERM);
 	mutex_lock(&h->dwp_lock);
 	if (h->dwp_owner != af->drm_file) {

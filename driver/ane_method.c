@@ -9,7 +9,6 @@
  * Copyright (C) 2026 The ane authors
  */
 
-#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
@@ -19,6 +18,7 @@
 #include <drm/drm_file.h>
 #include <drm/ane_accel.h>
 
+#include "ane_caps.h"
 #include "ane_drv.h"
 
 /* PowerOn: the file's hold, taken once; the engine is up on return. */
@@ -81,13 +81,17 @@ static int ane_method_pm_delay(struct device *dev)
 #endif
 }
 
-/* The device's policy: SetPowerManagement and the power-gating pair. */
-static int ane_method_policy(struct ane_device *adev, struct device *dev,
-			     u32 method, u64 value)
+/*
+ * The device's policy: SetPowerManagement and the power-gating pair.  It
+ * changes the device for everyone: the privileged check of the seed
+ * (ANE_CAP_PRIV_VM, which only CAP_SYS_ADMIN opens with).
+ */
+static int ane_method_policy(struct ane_file *af, struct ane_device *adev,
+			     struct device *dev, u32 method, u64 value)
 {
 	int ret = 0;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
 		return -EPERM;
 	if (method == ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME ?
 	    value > ANE_POWER_HYSTERESIS_MAX_MS : value > 1)
@@ -133,7 +137,7 @@ static int ane_method_policy(struct ane_device *adev, struct device *dev,
  * Return: 0 with @result set; -EINVAL for an unknown method, non-zero
  * @flags or @reserved, or a value out of range; -EOPNOTSUPP for the
  * firmware-lifecycle and secure-world methods; -EPERM for a policy method
- * without CAP_SYS_ADMIN; -EALREADY/-ENOENT for a persistent client added
+ * without ANE_CAP_PRIV_VM, or a power hold without ANE_CAP_OPEN; -EALREADY/-ENOENT for a persistent client added
  * twice or removed when not added; -ENODEV once the device is unplugged;
  * the error of a power-up that failed.
  */
@@ -162,6 +166,11 @@ int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	    a->method != ANE_METHOD_SET_POWER_MANAGEMENT &&
 	    a->method != ANE_METHOD_SET_DYNAMIC_POWER_GATING && a->value)
 		return -EINVAL;		/* the others take no argument */
+	/* holding the engine up is using it: the open capability */
+	if ((a->method == ANE_METHOD_POWER_ON ||
+	     a->method == ANE_METHOD_ADD_PERSISTENT_CLIENT) &&
+	    !ane_caps_has(af, ANE_CAP_OPEN))
+		return -EPERM;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
@@ -183,7 +192,7 @@ int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 					    ANE_METHOD_ADD_PERSISTENT_CLIENT);
 		break;
 	default:
-		ret = ane_method_policy(adev, dev, a->method, a->value);
+		ret = ane_method_policy(af, adev, dev, a->method, a->value);
 		break;
 	}
 	mutex_unlock(&af->power_lock);

@@ -21,6 +21,7 @@
 #include <drm/drm_gem.h>
 #include <drm/ane_accel.h>
 
+#include "ane_caps.h"
 #include "ane_dart.h"
 #include "ane_drv.h"
 #include "ane_host.h"
@@ -230,16 +231,25 @@ err_free:
 static int ane_prepare_args_check(const struct drm_ane_program_prepare_args *a,
 				  bool unprepare)
 {
-	if (a->flags || a->program_slot || a->process_id || a->num_procedures ||
+	if ((a->flags & ~ANE_PREPARE_EXACT_PRIORITY) || a->program_slot ||
+	    a->process_id || a->num_procedures ||
 	    memchr_inv(a->reserved, 0, sizeof(a->reserved)))
 		return -EINVAL;
 	if (unprepare)
-		return a->queue_depth || a->priority ? -EINVAL : 0;
+		return a->flags || a->queue_depth || a->priority ? -EINVAL : 0;
 	if (a->queue_depth > ANE_DART_MAX_INFLIGHT)
 		return -EINVAL;
-	if (a->priority && (a->priority < 2 || a->priority > 7))
+	if (a->priority > 7)
 		return -EINVAL;
 	return 0;
+}
+
+/* The priority a prepare asks for: 0 is the default unless exact. */
+static u32 ane_prepare_priority(const struct drm_ane_program_prepare_args *a)
+{
+	if (a->flags & ANE_PREPARE_EXACT_PRIORITY)
+		return a->priority;
+	return a->priority ?: ANE_DEFAULT_PRIORITY;
 }
 
 /*
@@ -276,6 +286,10 @@ int ane_sel_program_prepare(struct ane_file *af, const struct ane_selector *sel,
 	int ret;
 
 	ret = ane_prepare_args_check(&pp->in, false);
+	if (ret)
+		return ret;
+	/* The real-time band, 0 and 1, needs its capability (ane_caps.c). */
+	ret = ane_caps_priority_check(ane_caps(af), ane_prepare_priority(&pp->in));
 	if (ret)
 		return ret;
 	if (!ane_host(af))
@@ -316,7 +330,7 @@ int ane_sel_program_prepare(struct ane_file *af, const struct ane_selector *sel,
 	p->slot = p->fw.slot;
 	p->pid = p->fw.pid;
 	p->prepared = true;
-	p->priority = pp->in.priority ?: ANE_DEFAULT_PRIORITY;
+	p->priority = ane_prepare_priority(&pp->in);
 	p->queue_depth = pp->in.queue_depth ?: ANE_DART_MAX_INFLIGHT;
 
 	pp->out = pp->in;

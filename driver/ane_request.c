@@ -52,6 +52,8 @@ struct ane_request_event {
  * @hreq: the firmware command, completed by the program event.
  * @reap: entry in the list of completed requests the reaper releases.
  * @af: the client (a reference).
+ * @ctx: the client's DART context, where the request counts as one of
+ *	its 127 outstanding requests (ane_dart_request_get()).
  * @prog: the program or instance (a reference).
  * @event: the DRM event, handed to DRM at completion.
  * @nmaps: entries of @maps in use.
@@ -64,6 +66,7 @@ struct ane_request {
 	struct ane_host_hreq hreq;
 	struct llist_node reap;
 	struct ane_file *af;
+	struct ane_dart_ctx *ctx;
 	struct ane_program *prog;
 	struct ane_request_event *event;
 	u32 nmaps;
@@ -135,6 +138,7 @@ static void ane_request_unpin(struct ane_request *rq)
 	for (i = 0; i < rq->nmaps; i++)
 		ane_dart_unuse(rq->maps[i]);
 	atomic_dec(&ane_program_code(rq->prog)->inflight);
+	ane_dart_request_put(rq->ctx);
 }
 
 /* Drop the request's references.  Process context. */
@@ -458,12 +462,15 @@ static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
 	rq->event->ev.base.length = sizeof(rq->event->ev);
 	rq->event->ev.token = in->token;
 	rq->event->ev.sequence = in->sequence;
-	/* -ENOMEM also when the file's unread events fill its space. */
+	/*
+	 * Only the space can fail: the file's 127 completions not yet read
+	 * fill it, so the request would be the 128th outstanding.
+	 */
 	ret = drm_event_reserve_init(&adev->drm, af->drm_file, &rq->event->base,
 				     &rq->event->ev.base);
 	if (ret) {
 		kfree(rq->event);
-		return ret;
+		return ret == -ENOMEM ? -ENOBUFS : ret;
 	}
 
 	rq->af = af;
@@ -570,6 +577,10 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ctx = ane_file_ctx(af);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
+	/* One of the client's 127, whatever it pins; before the queue depth. */
+	ret = ane_dart_request_get(ctx);
+	if (ret)
+		return ret;
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
 	/* The call, its bars, and a one-entry execute order, all written. */
@@ -578,8 +589,10 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	if (!rq || !call) {
 		kfree(rq);
 		kfree(call);
+		ane_dart_request_put(ctx);
 		return -ENOMEM;
 	}
+	rq->ctx = ctx;
 
 	mutex_lock(&af->prog_lock);
 	ret = ane_request_validate(af, rq, in, &rb);
@@ -622,5 +635,6 @@ err_unlock:
 		drm_gem_object_put(rq->bos[i]);
 	kfree(rq);
 	kfree(call);
+	ane_dart_request_put(ctx);
 	return ret;
 }

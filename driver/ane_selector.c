@@ -15,6 +15,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "ane_caps.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
 
@@ -181,6 +182,8 @@ static int ane_selector_run(struct ane_file *af, const struct ane_selector *sel,
 		down_read(&af->state_lock);
 
 	ret = ane_client_admit(af->state, af->space, sel);
+	if (!ret)
+		ret = ane_caps_selector_admit(af, sel);
 	if (!ret)
 		ret = sel->handler(af, sel, kdata);
 

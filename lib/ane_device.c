@@ -254,6 +254,13 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 		      DRM_IOCTL_ANE_DP_DEVICE_OPEN, &op,
 		      kind == ANE_KIND_CONTROL ? "DeviceOpen (control selector 0)" :
 		      "DeviceOpen (direct-path selector 0)");
+	/* The node opened, but the file lacks the open capability. */
+	if (ret == -EACCES)
+		ret = ane__fail_hint(dev, EACCES,
+				     "this file lacks the open capability: the administrator names a group of yours in /sys/module/ane/parameters/client_gid; `anectl doctor` says what to fix",
+				     "%s", kind == ANE_KIND_CONTROL ?
+				     "DeviceOpen (control selector 0)" :
+				     "DeviceOpen (direct-path selector 0)");
 	if (ret)
 		goto fail;
 	dev->info = op.out;

@@ -98,6 +98,7 @@ static const struct hint prepare_hints[] = {
 	{ EINVAL, "bad argument: a field was refused (priority 2..7, queue_depth)" },
 	{ EALREADY, "the program is already prepared" },
 	{ EBUSY, "no free firmware program slot or process: unprepare another program first" },
+	{ EPERM, "priorities 0 and 1 (the real-time band) need the real-time capability (CAP_SYS_NICE at open): use 2 .. 7" },
 	{ 0, NULL },
 };
 
@@ -123,7 +124,8 @@ static const struct hint submit_hints[] = {
 	{ EINVAL, "the kernel refused the request: the procedure, a surface's kind or index, the surface count, or a surface's size does not match the program" },
 	{ EBADFD, "the program is not prepared: call ane_program_prepare() first" },
 	{ EBUSY, "the program has as many requests in flight as its queue depth: wait for one" },
-	{ ENOMEM, "out of memory, or the file's event space is full: collect completions with ane_request_wait()" },
+	{ ENOMEM, "out of memory" },
+	{ ENOBUFS, "127 requests are outstanding on this handle: collect completions with ane_request_wait()" },
 	{ ENOENT, "the token, or a surface's handle, is unknown to this file" },
 	{ 0, NULL },
 };
@@ -227,13 +229,14 @@ int ane_program_prepare_ex(struct ane_program *prog, uint32_t priority,
 		return ane__fail(prog->dev, EINVAL,
 				 "ProgramPrepare (control selector 4): token 0x%llx is an instance; instances run while their program is prepared: prepare the program",
 				 (unsigned long long)prog->token);
-	if (priority < 2 || priority > 7)
+	if (priority > 7)
 		return ane__fail(prog->dev, EINVAL,
-				 "ProgramPrepare (control selector 4): field priority is %u; applications use 2 (highest) .. 7",
+				 "ProgramPrepare (control selector 4): field priority is %u; applications use 2 (highest) .. 7, 0 and 1 need the real-time capability",
 				 priority);
 	memset(&pp, 0, sizeof(pp));
 	pp.in.token = prog->token;
 	pp.in.priority = priority;
+	pp.in.flags = ANE_PREPARE_EXACT_PRIORITY;
 	pp.in.queue_depth = queue_depth;
 	ret = xioctl_r(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp, 0, &r);
 	if (ret)

@@ -336,7 +336,11 @@ LIBANE_EXPORT int ane_net_reference(struct ane_net *net,
 struct ane_program;
 struct ane_surface;
 
-/* ane_program_prepare()'s priority: 2 (highest) .. 7 for applications. */
+/*
+ * ane_program_prepare()'s priority: 2 (highest) .. 7 for applications;
+ * ane_program_prepare_ex() also takes 0 and 1, the real-time band, for a
+ * file holding the real-time capability (else -EPERM).
+ */
 #define ANE_PROGRAM_PRIORITY_DEFAULT	4
 
 /* ane_request_wait(): no deadline. */

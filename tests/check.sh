@@ -81,6 +81,7 @@ layer_vm() {
 		--bin "$B/tests/vm/recovery_test" \
 		--bin "$B/tests/vm/net_test" \
 		--bin "$B/tests/vm/coreioctl_test" \
+		--bin "$B/tests/vm/caps_test" \
 		--bin "$B/tests/vm/limits_test" \
 		--bin "$B/tests/vm/deadfw_test" --bin "$B/tools/ane-run" \
 		--bin "$B/tests/vm/doctor_test" \
@@ -98,6 +99,7 @@ layer_vm() {
 		--bin "$B/tools/ane-fuzz" \
 		-- 'modprobe ane || exit 1; rc=0;
 		ane-fuzz --seed 1 --time 60 --procs 4 --threads 2 --inject || rc=1;
+		echo 65534 >/sys/module/ane/parameters/client_gid;
 		ane-fuzz --seed 2 --time 30 --procs 2 --threads 2 --user 65534 || rc=1;
 		exit $rc'
 }

@@ -135,8 +135,41 @@ static int cmd_info(const char *node)
 	return rc;
 }
 
+/* The names of the ANE_CAP_* bits (security.rst), for status and doctor. */
+static const struct {
+	unsigned int bit;
+	const char *name;
+} cap_names[] = {
+	{ ANE_CAP_OPEN, "open" },
+	{ ANE_CAP_DATA_CHAINING, "data-chaining" },
+	{ ANE_CAP_REALTIME, "realtime" },
+	{ ANE_CAP_SYSTEM_PRIORITY, "system-priority" },
+	{ ANE_CAP_MEMORY, "memory" },
+	{ ANE_CAP_DATA, "data" },
+	{ ANE_CAP_CLIENT_HINTS, "client-hints" },
+	{ ANE_CAP_COALITION_HINTS, "coalition-hints" },
+	{ ANE_CAP_PRIV_VM, "priv-vm" },
+};
+
+/* "0xNNN (name name ...)" of a capability set into @buf. */
+static const char *caps_str(unsigned int caps, char *buf, size_t len)
+{
+	size_t n, i;
+
+	n = (size_t)snprintf(buf, len, "0x%03x (", caps);
+	for (i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]) && n < len; i++)
+		if (caps & cap_names[i].bit)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      buf[n - 1] == '(' ? "" : " ",
+					      cap_names[i].name);
+	if (n < len)
+		snprintf(buf + n, len - n, "%s)", buf[n - 1] == '(' ? "none" : "");
+	return buf;
+}
+
 static int cmd_status(const char *node)
 {
+	char caps[256];
 	struct drm_ane_status st;
 	struct ane_dev *dev;
 	char err[512];
@@ -152,6 +185,8 @@ static int cmd_status(const char *node)
 	}
 	printf("firmware:   %s\n", ane_fw_state_name(st.fw_state));
 	printf("client:     0x%x\n", st.client_flags);
+	printf("caps:       %s\n",
+	       caps_str(st.client_flags >> ANE_CLIENT_CAPS_SHIFT, caps, sizeof(caps)));
 	printf("submitted:  %" PRIu64 "\n", (uint64_t)st.requests_submitted);
 	printf("completed:  %" PRIu64 "\n", (uint64_t)st.requests_completed);
 	printf("dart faults %u\n", st.dart_faults);
@@ -588,6 +623,42 @@ static void doctor_access(const char *node, const struct stat *st)
 		 ane_errno_name(err), strerror(err));
 }
 
+/*
+ * What a file of yours may do with the engine (DRM_IOCTL_ANE_CAPS_DROP of
+ * nothing reads the set); 1 if it may DeviceOpen, else 0 with the fix.
+ */
+static int doctor_caps(const char *node)
+{
+	struct drm_ane_caps_drop q;
+	char caps[256], gid[32] = "", fix[1024];
+	int fd, err;
+
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	err = ioctl(fd, DRM_IOCTL_ANE_CAPS_DROP, &q) ? errno : 0;
+	close(fd);
+	if (err) {
+		doc_warn("caps", NULL, "cannot read your capabilities on %s: %s (%s)",
+			 node, ane_errno_name(err), strerror(err));
+		return 1;
+	}
+	caps_str(q.caps, caps, sizeof(caps));
+	if (q.caps & ANE_CAP_OPEN) {
+		doc_ok("caps", "you (uid %u) may use %s: %s", (unsigned int)geteuid(),
+		       node, caps);
+		return 1;
+	}
+	read_line("/sys/module/ane/parameters/client_gid", gid, sizeof(gid));
+	sfmt(fix, sizeof(fix),
+	     "an administrator gives a group of yours the engine: echo GID | sudo tee /sys/module/ane/parameters/client_gid (GID from `getent group render`; for good: options ane client_gid=GID in /etc/modprobe.d/ane.conf), then join it: sudo usermod -aG render $USER");
+	doc_fail("caps", fix,
+		 "you (uid %u) may open %s but not use the engine: DeviceOpen fails with EACCES (%s): capabilities %s, client_gid %s",
+		 (unsigned int)geteuid(), node, strerror(EACCES), caps, gid[0] ? gid : "?");
+	return 0;
+}
+
 /* A number from a sysfs or debugfs file, or -1. */
 static long long read_num(const char *path)
 {
@@ -726,7 +797,7 @@ static void doctor_node(const char *accel)
 		       (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid, grp);
 
 	doctor_access(node, &st);
-	can_open = access(node, R_OK | W_OK) == 0;
+	can_open = access(node, R_OK | W_OK) == 0 && doctor_caps(node);
 	doctor_firmware(node, accel, devname, can_open);
 }
 

@@ -459,10 +459,18 @@ static void ane_dart_pool_caps_outstanding_requests_at_127(struct kunit *test)
 
 	map = map_frames(test, ctx, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
 	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
+		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_request_get(ctx), -ENOBUFS);
+	/* Pins are not requests: one mapping used by each of them, thrice. */
+	for (i = 0; i < 3 * ANE_DART_MAX_INFLIGHT; i++)
 		KUNIT_ASSERT_EQ(test, ane_dart_use(map), 0);
-	KUNIT_EXPECT_EQ(test, ane_dart_use(map), -EBUSY);
-	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), -EBUSY);
+	for (i = 0; i < 3 * ANE_DART_MAX_INFLIGHT; i++)
 		ane_dart_unuse(map);
+	ane_dart_request_put(ctx);
+	KUNIT_EXPECT_EQ(test, ane_dart_request_get(ctx), 0);
+	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
+		ane_dart_request_put(ctx);
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
 	ane_dart_ctx_put(ctx);
 }

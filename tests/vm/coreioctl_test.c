@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * DRM core ioctls on the accel node, run inside the VM against ane.ko as an
- * unprivileged user (uid/gid 65534, the node made 0666 by root): the core
+ * unprivileged user (uid/gid 65534, the node made 0666 by root, and gid
+ * 65534 named the client group, client_gid, so that it may use the
+ * engine: caps_test shows the same user refused without it): the core
  * ioctls the node implements (Documentation/accel/ane/uapi.rst, "DRM core
  * ioctls on the accel node") work; every other core number, every unused
  * number of the driver range and every ioctl of another type fails with
@@ -138,7 +140,8 @@ static const unsigned long driver_cmds[] = {
 	DRM_IOCTL_ANE_DP_INPUTS_READY, DRM_IOCTL_ANE_DP_MEMORY_MAP,
 	DRM_IOCTL_ANE_DP_MEMORY_UNMAP, DRM_IOCTL_ANE_DP_SESSION_HINT,
 	DRM_IOCTL_ANE_DP_CHAINING_SET_ACTIVE, DRM_IOCTL_ANE_SURFACE_CREATE,
-	DRM_IOCTL_ANE_DMA, DRM_IOCTL_ANE_GET_FAULT, DRM_IOCTL_ANE_METHOD,
+	DRM_IOCTL_ANE_DMA, DRM_IOCTL_ANE_GET_FAULT, DRM_IOCTL_ANE_CAPS_DROP,
+	DRM_IOCTL_ANE_METHOD,
 };
 #define NDRIVER (sizeof(driver_cmds) / sizeof(driver_cmds[0]))
 
@@ -1261,9 +1264,9 @@ int main(int argc, char **argv)
 	printf("# node %s, seed 0x%llx, unprivileged as uid/gid %d\n", node,
 	       (unsigned long long)SEED, NOBODY);
 	have_mode = stat(node, &st) == 0;
-	if (geteuid() != 0 || chmod(node, 0666)) {
-		printf("not ok - run as root to make %s 0666: %s\ncoreioctl: 0 passed, 1 failed\n",
-		       node, strerror(errno));
+	if (geteuid() != 0 || chmod(node, 0666) || vm_client_gid(NOBODY)) {
+		printf("not ok - run as root to make %s 0666 for the group %d: %s\ncoreioctl: 0 passed, 1 failed\n",
+		       node, NOBODY, strerror(errno));
 		return 1;
 	}
 	RUN(version_names_ane_unprivileged);
@@ -1288,5 +1291,6 @@ int main(int argc, char **argv)
 	RUN(node_opens_at_once_afterwards);
 	if (have_mode)
 		chmod(node, st.st_mode & 07777);
+	vm_client_gid(-1);
 	return t_summary("coreioctl");
 }

@@ -9,7 +9,9 @@
  *   - a firmware crash (fw_inject "crash"): recoveries grows by one, the
  *     firmware is ready again, doctor stays healthy and reports it;
  *   - the node made 0600: doctor run as nobody fails, names the node and
- *     the errno and prints a fix; made 0666, nobody is healthy;
+ *     the errno and prints a fix; made 0666 with nobody outside the client
+ *     group, it fails, names EACCES, the capabilities and the client_gid
+ *     fix; with gid 65534 the client group, nobody is healthy;
  *   - the firmware halted (fw_inject "halt": DEAD): doctor fails, names
  *     the state and the command that restarts it; after "reboot", healthy.
  *
@@ -198,11 +200,25 @@ static void doctor_names_a_node_nobody_can_open(void)
 	T_CHECK(strstr(out, "fix: ") && strstr(out, "udev"), "no udev fix");
 	show();
 
-	/* Open to everyone: nobody is healthy. */
+	/* Open to everyone, but nobody is not in the client group. */
 	T_OK(chmod(node, 0666));
+	T_OK(vm_client_gid(-1));
+	T_EQ(doctor(1), 1);
+	T_CHECK(strstr(out, "may open") && strstr(out, "not use the engine"),
+		"refused open not explained");
+	T_CHECK(strstr(out, "EACCES"), "errno not named");
+	T_CHECK(strstr(out, "capabilities 0x000 (none)"), "capabilities not shown");
+	T_CHECK(strstr(out, "fix: ") && strstr(out, "client_gid"), "no client_gid fix");
+	show();
+
+	/* In the group: nobody is healthy, and sees what it may do. */
+	T_OK(vm_client_gid(NOBODY));
 	T_EQ(doctor(1), 0);
 	T_CHECK(strstr(out, "anectl doctor: healthy"), "not healthy as nobody");
+	T_CHECK(strstr(out, "0x073 (open data-chaining memory data client-hints)"),
+		"capabilities not shown");
 	show();
+	vm_client_gid(-1);
 	chmod(node, st.st_mode & 07777);
 }
 

@@ -273,6 +273,8 @@ static void debug_work_processor_needs_privilege(void)
 	pid_t pid;
 
 	T_OK(chmod("/dev/accel/accel0", 0666));
+	/* A client (in the client group), but without priv-vm. */
+	T_OK(vm_client_gid(65534));
 	pid = fork();
 	if (pid == 0) {
 		struct drm_ane_register_dwp r = { .buffer = 1, .size = 16384 };
@@ -292,6 +294,7 @@ static void debug_work_processor_needs_privilege(void)
 	T_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		WEXITSTATUS(status) == 0, "child status 0x%x", status);
 	chmod("/dev/accel/accel0", 0600);
+	vm_client_gid(-1);
 }
 
 static void deadline_aborts_a_hung_queue(void)

@@ -115,11 +115,13 @@ static void lifecycle_errors_are_precise(void)
 	T_ERRNO(prepare(c.fd, tok ^ 1, &pp), ENOENT);
 	memset(&pp, 0, sizeof(pp));
 	pp.in.token = tok;
-	pp.in.priority = 1;					/* system band */
-	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	/* (The real-time band, 0 and 1, is caps_test's.) */
 	pp.in.priority = 8;
 	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
 	pp.in.priority = 0;
+	pp.in.flags = 2;					/* unknown flag */
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
+	pp.in.flags = 0;
 	pp.in.program_slot = 3;
 	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_PREPARE, &pp), EINVAL);
 	T_OK(prepare(c.fd, tok, &pp));
@@ -310,6 +312,103 @@ static void a_burst_of_requests_all_completes(void)
 	T_CHECK(!check_out(&out, OUT), "result");
 	T_OK(destroy(c.fd, tok));
 	close(c.fd);
+}
+
+/*
+ * A client may have 127 requests outstanding (ch. 28) -- submitted, their
+ * completions not read -- however many the firmware's queues hold: the
+ * rest wait in the driver.  The same surfaces are mapped once for all of
+ * them.  The 128th, on any program of the client, is ENOBUFS; once the
+ * completions are read, the client submits again.
+ */
+static int count_mappings_in(unsigned int usage, const char *state);
+
+static void a_client_has_127_requests_outstanding(void)
+{
+	struct drm_ane_program_prepare pp, pp2;
+	struct drm_ane_event_complete ev;
+	int i, done = 0, bad = 0, ins, outs;
+	struct surf in, out;
+	uint64_t tok = 0, tok2 = 0;
+	struct client c;
+
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
+		return;
+	ins = count_mappings_in(1, NULL);
+	outs = count_mappings_in(2, NULL);
+	T_OK(create(c.fd, img, IMG_SIZE, &tok2));
+	T_OK(prepare(c.fd, tok2, &pp2));
+	fill_input(&in);
+	for (i = 0; i < 127; i++)
+		if (submit(c.fd, tok, in.handle, out.handle, 0, NULL)) {
+			T_CHECK(0, "request %d: %s", i + 1, strerror(errno));
+			break;
+		}
+	/* One input and one output mapping, not one per request. */
+	T_EQ(count_mappings_in(1, NULL), ins + 1);
+	T_EQ(count_mappings_in(2, NULL), outs + 1);
+	T_ERRNO(submit(c.fd, tok, in.handle, out.handle, 0, NULL), ENOBUFS);
+	T_ERRNO(submit(c.fd, tok2, in.handle, out.handle, 0, NULL), ENOBUFS);
+	for (i = 0; i < 127; i++) {
+		if (wait_event(c.fd, &ev))
+			break;
+		done++;
+		bad += ev.status != 0;
+	}
+	T_EQ(done, 127);
+	T_EQ(bad, 0);
+	T_CHECK(!check_out(&out, OUT), "result");
+	/* Read: room again. */
+	memset(out.p, 0, 8);
+	T_OK(submit(c.fd, tok2, in.handle, out.handle, 0, NULL));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_CHECK(!check_out(&out, OUT), "result");
+	T_OK(destroy(c.fd, tok2));
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
+/* Four processes with 127 outstanding each: all wait their turn, none fails. */
+static void four_clients_with_127_outstanding_each(void)
+{
+	int i, status, ok = 1;
+	pid_t pid[4];
+
+	for (i = 0; i < 4; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			struct drm_ane_program_prepare pp;
+			struct drm_ane_event_complete ev;
+			struct surf in, out;
+			uint64_t tok = 0;
+			struct client c;
+			int k;
+
+			t_case_failed = 0;
+			if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
+				_exit(10);
+			fill_input(&in);
+			for (k = 0; k < 127; k++)
+				if (submit(c.fd, tok, in.handle, out.handle, 0, NULL)) {
+					printf("#   process %d request %d: %s\n", i, k + 1,
+					       strerror(errno));
+					_exit(11);
+				}
+			for (k = 0; k < 127; k++)
+				if (wait_event(c.fd, &ev) || ev.status)
+					_exit(12);
+			_exit(check_out(&out, OUT) ? 13 : 0);
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("#   process %d: status 0x%x\n", i, status);
+			ok = 0;
+		}
+	}
+	T_CHECK(ok, "all four processes");
 }
 
 /* Lines of dart_mappings with usage code @usage and @state (or any), or -1. */
@@ -759,6 +858,8 @@ int main(int argc, char **argv)
 	T_RUN(syncobj_users_wait_on_the_fence);
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
+	T_RUN(a_client_has_127_requests_outstanding);
+	T_RUN(four_clients_with_127_outstanding_each);
 	T_RUN(surfaces_keep_their_mappings_across_requests);
 	T_RUN(idle_surface_mappings_are_capped);
 	T_RUN(fdinfo_shows_the_clients_usage);

@@ -31,6 +31,9 @@ anectl_info() {
 # The selector ABI, then the DRM core ioctls as an unprivileged user.
 suite abi "" abi_test
 suite coreioctl "" coreioctl_test
+# The capability model: every gate from every kind of opener, dropped
+# capabilities, a file handed over a unix socket.
+suite caps "" caps_test
 suite anectl-info "" anectl_info
 # Two engines, so PRIME can cross devices.
 suite dart "devices=2" dart_test

@@ -49,6 +49,20 @@ static inline int vm_write_file(const char *path, const char *s)
 }
 
 /*
+ * Name @gid the client group of ane's capability model (the client_gid
+ * parameter, Documentation/accel/ane/security.rst; -1: none): the VM
+ * harness grants its unprivileged users the engine as an administrator
+ * grants the render group.  0 or a negative errno.
+ */
+static inline int vm_client_gid(int gid)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", gid);
+	return vm_write_file("/sys/module/ane/parameters/client_gid", v);
+}
+
+/*
  * The debugfs file @name of @node's device into @path: the accel debugfs
  * directory is named after the parent device.  0 or -1.
  */

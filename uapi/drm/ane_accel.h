@@ -240,12 +240,18 @@ struct drm_ane_program_create {
 	__u64 flags;
 };
 
+/** @ANE_PREPARE_EXACT_PRIORITY: prepare flag: the priority as given, 0 included. */
+#define ANE_PREPARE_EXACT_PRIORITY	0x1u
+
 /**
  * struct drm_ane_program_prepare_args - program residency arguments (56 B)
  * @token: program token.
- * @flags: must be zero.
+ * @flags: %ANE_PREPARE_EXACT_PRIORITY or zero (zero for unprepare).
  * @queue_depth: requests the program may have in flight, 0 for default.
- * @priority: scheduling priority, 2..7 (0..1 are system priorities).
+ * @priority: scheduling priority, 0..7; 0 is the default (5) unless
+ *	@flags has %ANE_PREPARE_EXACT_PRIORITY.  0 and 1 are the real-time
+ *	band: they need %ANE_CAP_REALTIME, and 0 also
+ *	%ANE_CAP_SYSTEM_PRIORITY, else -EPERM.
  * @program_slot: firmware program slot (output; must be zero on input).
  * @process_id: firmware process id (output; must be zero on input).
  * @num_procedures: procedures of the loaded program (output).
@@ -335,8 +341,41 @@ enum drm_ane_fw_state {
 #define ANE_CLIENT_CONTROL		0x1u
 /** @ANE_CLIENT_DIRECT: the client opened through the direct-path space. */
 #define ANE_CLIENT_DIRECT		0x2u
-/** @ANE_CLIENT_PRIVILEGED: the client holds the privileged capability. */
+/** @ANE_CLIENT_PRIVILEGED: the client holds %ANE_CAP_PRIV_VM (privileged-VM-access). */
 #define ANE_CLIENT_PRIVILEGED		0x4u
+/** @ANE_CLIENT_CAPS_SHIFT: client_flags bits 31..16 are the capability set. */
+#define ANE_CLIENT_CAPS_SHIFT		16
+
+/**
+ * DOC: ane capabilities
+ *
+ * Each open file has a capability set, fixed at open(2) from the opener's
+ * credentials and the driver's policy (Documentation/accel/ane/security.rst)
+ * and never widened; %DRM_IOCTL_ANE_CAPS_DROP removes bits irreversibly.
+ * They are the Linux form of the entitlements of the seed's Listing 27.6
+ * and Table 27.7, and of the privileged-VM-access check of Table 27.5.
+ * GetStatus reports the set in bits 31..16 of @client_flags.
+ */
+/** @ANE_CAP_OPEN: DeviceOpen (com.apple.ane.iokit-user-access); else -EACCES. */
+#define ANE_CAP_OPEN			0x001u
+/** @ANE_CAP_DATA_CHAINING: the resident data-chaining selectors. */
+#define ANE_CAP_DATA_CHAINING		0x002u
+/** @ANE_CAP_REALTIME: program priorities 0 and 1, the real-time band. */
+#define ANE_CAP_REALTIME		0x004u
+/** @ANE_CAP_SYSTEM_PRIORITY: priority 0, the level the driver's own commands use. */
+#define ANE_CAP_SYSTEM_PRIORITY		0x008u
+/** @ANE_CAP_MEMORY: surfaces and DART mappings (SurfaceCreate, MemoryMapRequest). */
+#define ANE_CAP_MEMORY			0x010u
+/** @ANE_CAP_DATA: the engine-DMA view of memory (%DRM_IOCTL_ANE_DMA). */
+#define ANE_CAP_DATA			0x020u
+/** @ANE_CAP_CLIENT_HINTS: per-client hints (SessionHintRequest). */
+#define ANE_CAP_CLIENT_HINTS		0x040u
+/** @ANE_CAP_COALITION_HINTS: hints that apply beyond the client. */
+#define ANE_CAP_COALITION_HINTS		0x080u
+/** @ANE_CAP_PRIV_VM: privileged-VM-access: the debug work processor, raw methods. */
+#define ANE_CAP_PRIV_VM			0x100u
+/** @ANE_CAP_ALL: every capability bit defined. */
+#define ANE_CAP_ALL			0x1ffu
 
 /**
  * struct drm_ane_get_status - control selector 7: 0 / 0 / 0 / 32
@@ -570,6 +609,7 @@ struct drm_ane_chaining_set_active {
  *   calling client: through its DART isolation context.  It is how
  *   userspace observes the translation (and its faults) directly.
  * - %DRM_IOCTL_ANE_GET_FAULT returns the client's newest DART fault record.
+ * - %DRM_IOCTL_ANE_CAPS_DROP removes capabilities from the file for good.
  *
  * %DRM_IOCTL_ANE_DMA and %DRM_IOCTL_ANE_GET_FAULT need an open client
  * (after DeviceOpen, before DeviceClose), like the selectors.
@@ -692,12 +732,13 @@ struct drm_ane_get_fault {
  * @ANE_METHOD_REMOVE_PERSISTENT_CLIENT: no longer; -ENOENT if it was not.
  * @ANE_METHOD_SET_POWER_MANAGEMENT: @value 1 lets the engine power down
  *	when idle, 0 keeps it up (the device's power/control ``auto`` and
- *	``on``).  CAP_SYS_ADMIN.
+ *	``on``).  %ANE_CAP_PRIV_VM.
  * @ANE_METHOD_SET_DYNAMIC_POWER_GATING: @value 1 powers an idle engine
- *	down after the hysteresis time, 0 never for idleness.  CAP_SYS_ADMIN.
+ *	down after the hysteresis time, 0 never for idleness.
+ *	%ANE_CAP_PRIV_VM.
  * @ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME: @value the idle time in
  *	ms before power-down, 0 .. %ANE_POWER_HYSTERESIS_MAX_MS (the
- *	device's power/autosuspend_delay_ms).  CAP_SYS_ADMIN.
+ *	device's power/autosuspend_delay_ms).  %ANE_CAP_PRIV_VM.
  * @ANE_METHOD_LOAD_FIRMWARE: -EOPNOTSUPP, as selector 16 on the M1.
  * @ANE_METHOD_FORGET_FIRMWARE: -EOPNOTSUPP: the firmware is the driver's.
  * @ANE_METHOD_EXCLAVE_CYCLE: -EOPNOTSUPP, as on a machine without the
@@ -742,7 +783,8 @@ enum drm_ane_method {
  *
  * A method answers on any open file of the device, before or after
  * DeviceOpen, in either space; the ones that set the device's policy need
- * CAP_SYS_ADMIN (-EPERM).  Documentation/accel/ane/power.rst.
+ * %ANE_CAP_PRIV_VM, POWER_ON and ADD_PERSISTENT_CLIENT %ANE_CAP_OPEN
+ * (-EPERM).  Documentation/accel/ane/power.rst.
  */
 struct drm_ane_method_args {
 	__u32 method;
@@ -752,9 +794,30 @@ struct drm_ane_method_args {
 	__u64 reserved[2];
 };
 
+/**
+ * struct drm_ane_caps_drop - drop capabilities from this file, for good
+ * @drop: %ANE_CAP_* bits to remove (0 removes nothing: a query).
+ * @caps: the file's capability set after the drop (output).
+ * @flags: must be zero.
+ * @reserved: must be zero.
+ *
+ * Any file may call it, before or after DeviceOpen; a bit once dropped
+ * never comes back on this file or on any duplicate of it (dup(2),
+ * SCM_RIGHTS: they are the same open file).  A broker drops what the
+ * client it hands the file to must not have.  Unknown bits in @drop,
+ * non-zero @flags or @reserved: -EINVAL.
+ */
+struct drm_ane_caps_drop {
+	__u32 drop;
+	__u32 caps;
+	__u32 flags;
+	__u32 reserved;
+};
+
 #define DRM_ANE_SURFACE_CREATE		0x30
 #define DRM_ANE_DMA			0x31
 #define DRM_ANE_GET_FAULT		0x32
+#define DRM_ANE_CAPS_DROP		0x38
 #define DRM_ANE_METHOD			0x3c
 
 #define DRM_IOCTL_ANE_SURFACE_CREATE \
@@ -763,6 +826,8 @@ struct drm_ane_method_args {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ANE_DMA, struct drm_ane_dma)
 #define DRM_IOCTL_ANE_GET_FAULT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_GET_FAULT, struct drm_ane_get_fault)
+#define DRM_IOCTL_ANE_CAPS_DROP \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_CAPS_DROP, struct drm_ane_caps_drop)
 #define DRM_IOCTL_ANE_METHOD \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_METHOD, struct drm_ane_method_args)
 
@@ -1171,6 +1236,7 @@ __ANE_SIZE_CHECK(struct drm_ane_dma, 32);
 __ANE_SIZE_CHECK(struct drm_ane_dart_fault, 72);
 __ANE_SIZE_CHECK(struct drm_ane_get_fault, 80);
 __ANE_SIZE_CHECK(struct drm_ane_event_complete, 48);
+__ANE_SIZE_CHECK(struct drm_ane_caps_drop, 16);
 __ANE_SIZE_CHECK(struct ane_img_header, 128);
 __ANE_SIZE_CHECK(struct ane_img_procedure, 32);
 __ANE_SIZE_CHECK(struct ane_img_td, 144);
