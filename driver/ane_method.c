@@ -137,9 +137,10 @@ static int ane_method_policy(struct ane_file *af, struct ane_device *adev,
  * Return: 0 with @result set; -EINVAL for an unknown method, non-zero
  * @flags or @reserved, or a value out of range; -EOPNOTSUPP for the
  * firmware-lifecycle and secure-world methods; -EPERM for a policy method
- * without ANE_CAP_PRIV_VM, or a power hold without ANE_CAP_OPEN; -EALREADY/-ENOENT for a persistent client added
- * twice or removed when not added; -ENODEV once the device is unplugged;
- * the error of a power-up that failed.
+ * without ANE_CAP_PRIV_VM, or a power hold without ANE_CAP_OPEN;
+ * -EALREADY/-ENOENT for a persistent client added twice or removed when
+ * not added; -ENODEV once the device is unplugged; the error of a
+ * power-up that failed.
  */
 int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
