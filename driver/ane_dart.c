@@ -181,7 +181,7 @@ static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
 }
 
 /**
- * ane_dart_bind() - bind a context to a hardware slot
+ * ane_dart_try_bind() - bind a context to a hardware slot
  * @ctx: the context.
  *
  * The base context owns slot 0.  A client context takes a free slot of
@@ -194,7 +194,7 @@ static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
  * Return: the slot, or -EBUSY when every slot's context has outstanding
  * requests.
  */
-int ane_dart_bind(struct ane_dart_ctx *ctx)
+static int ane_dart_try_bind(struct ane_dart_ctx *ctx)
 {
 	struct ane_dart *dart = ctx->dart;
 	struct ane_dart_ctx *victim = NULL;
@@ -231,6 +231,51 @@ int ane_dart_bind(struct ane_dart_ctx *ctx)
 out:
 	mutex_unlock(&dart->ctx_lock);
 	return ret;
+}
+
+/* A context's work ended: a bind waiting for a slot looks again. */
+static void ane_dart_ctx_went_idle(struct ane_dart_ctx *ctx)
+{
+	struct ane_dart *dart = ctx->dart;
+
+	atomic_inc(&dart->idle_gen);
+	if (wq_has_sleeper(&dart->slot_wq))
+		wake_up_all(&dart->slot_wq);
+}
+
+/**
+ * ane_dart_bind() - bind a context to a hardware slot, waiting for one
+ * @ctx: the context.
+ *
+ * As ane_dart_try_bind(), but a context that finds every slot's context
+ * busy waits (interruptibly) for one to go idle rather than fail: the
+ * submitter of an eighth client's request waits for a slot as it would
+ * for room in the firmware's queues.  Bounded by &ane_dart.slot_wait_ms.
+ *
+ * Return: the slot; -EBUSY when no slot came free in that time;
+ * -ERESTARTSYS on a signal.
+ */
+int ane_dart_bind(struct ane_dart_ctx *ctx)
+{
+	struct ane_dart *dart = ctx->dart;
+	unsigned long end = jiffies + msecs_to_jiffies(dart->slot_wait_ms);
+	long left, ret;
+	int gen;
+
+	for (;;) {
+		gen = atomic_read(&dart->idle_gen);
+		ret = ane_dart_try_bind(ctx);
+		if (ret != -EBUSY)
+			return ret;
+		left = (long)(end - jiffies);
+		if (left <= 0)
+			return -EBUSY;
+		ret = wait_event_interruptible_timeout(dart->slot_wq,
+						       atomic_read(&dart->idle_gen) != gen,
+						       left);
+		if (ret < 0)
+			return ret;
+	}
 }
 
 void ane_dart_unbind(struct ane_dart_ctx *ctx)
@@ -283,12 +328,17 @@ int ane_dart_request_get(struct ane_dart_ctx *ctx)
  */
 void ane_dart_request_put(struct ane_dart_ctx *ctx)
 {
-	WARN_ON_ONCE(atomic_dec_if_positive(&ctx->requests) < 0);
+	int left = atomic_dec_if_positive(&ctx->requests);
+
+	WARN_ON_ONCE(left < 0);
+	if (!left)
+		ane_dart_ctx_went_idle(ctx);
 }
 
 static void ane_dart_ctx_unpin(struct ane_dart_ctx *ctx)
 {
-	atomic_dec(&ctx->inflight);
+	if (atomic_dec_and_test(&ctx->inflight))
+		ane_dart_ctx_went_idle(ctx);
 }
 
 /*
@@ -572,6 +622,9 @@ int ane_dart_init(struct ane_device *adev, struct regmap *regs)
 	dart->regs = regs;
 	spin_lock_init(&dart->fault_lock);
 	mutex_init(&dart->ctx_lock);
+	init_waitqueue_head(&dart->slot_wq);
+	dart->slot_wait_ms = ANE_DART_SLOT_WAIT_MS;
+	atomic_set(&dart->idle_gen, 0);
 	INIT_LIST_HEAD(&dart->ctx_list);
 	adev->dart = dart;
 

@@ -46,6 +46,8 @@ struct seq_file;
 
 /* Outstanding requests per pool (context). */
 #define ANE_DART_MAX_INFLIGHT	127
+/* How long a bind waits for a hardware slot to come free (ms). */
+#define ANE_DART_SLOT_WAIT_MS	10000
 
 /* Fault records kept per device. */
 #define ANE_DART_FAULT_LOG	32
@@ -104,6 +106,11 @@ struct ane_dart_fault {
  * @fault_count: records in @faults.
  * @fault_seq: faults seen since the device was created.
  * @slot_switches: TTBR switches made to bind a context to a slot.
+ * @slot_wq: binds waiting for a slot whose context goes idle.
+ * @idle_gen: counts contexts going idle (a request or an engine pin
+ *	ending), so a waiting bind knows when to look again.
+ * @slot_wait_ms: how long a bind waits for a slot (%ANE_DART_SLOT_WAIT_MS;
+ *	KUnit shortens it).
  */
 struct ane_dart {
 	struct ane_device *adev;
@@ -123,6 +130,9 @@ struct ane_dart {
 	unsigned int fault_count;
 	u64 fault_seq;
 	u64 slot_switches;
+	wait_queue_head_t slot_wq;
+	atomic_t idle_gen;
+	unsigned int slot_wait_ms;
 };
 
 /**

@@ -306,6 +306,7 @@ int ane_host_ping(struct ane_host *h);
 int ane_host_suspend(struct ane_host *h);
 int ane_host_resume(struct ane_host *h);
 int ane_host_pm_get(struct ane_host *h);
+bool ane_host_pm_get_if_up(struct ane_host *h);
 void ane_host_pm_put(struct ane_host *h);
 int ane_host_load(struct ane_host *h, struct ane_host_resident *r,
 		  const struct ane_fw_load_program *lp);

@@ -55,6 +55,34 @@ void ane_host_pm_put(struct ane_host *h)
 }
 
 /**
+ * ane_host_pm_get_if_up() - keep an engine that is powered up so
+ * @h: the host side.
+ *
+ * For work that needs no power-up (an unload: a powered-down engine holds
+ * no program) but must not have the engine power down under it.
+ *
+ * Return: whether a reference was taken (drop it with ane_host_pm_put()).
+ */
+bool ane_host_pm_get_if_up(struct ane_host *h)
+{
+	return h->pm_dev && pm_runtime_get_if_active(h->pm_dev) > 0;
+}
+
+/*
+ * A power-down refused for something passing (the gate held, a command
+ * still answering, a boot): the idle time starts again now, so the PM
+ * core asks again after it (rpm_suspend() repeats an autosuspend whose
+ * expiration moved), instead of leaving an idle engine up until the next
+ * command.  A dead firmware is not waited for.
+ */
+static int ane_host_suspend_busy(struct ane_host *h)
+{
+	if (h->pm_dev && atomic_read(h->fw_state) != ANE_FW_STATE_DEAD)
+		pm_runtime_mark_last_busy(h->pm_dev);
+	return -EBUSY;
+}
+
+/**
  * ane_host_suspend() - power the engine down (runtime suspend)
  * @h: the host side.
  *
@@ -62,7 +90,9 @@ void ane_host_pm_put(struct ane_host *h)
  * that is booting, recovering or dead is left as it is (-EBUSY; the
  * recovery asks again once it is done), as is one still answering a
  * command its sender already gave up on.  The gate is only tried: a
- * boot or a sender holding it means the engine is busy.
+ * boot or a sender holding it means the engine is busy.  A refusal for
+ * something passing is asked again after the delay
+ * (ane_host_suspend_busy()).
  *
  * Return: 0 once the controller is in reset, or -EBUSY.
  */
@@ -71,7 +101,7 @@ int ane_host_suspend(struct ane_host *h)
 	bool idle;
 
 	if (!down_write_trylock(&h->gate))
-		return -EBUSY;
+		return ane_host_suspend_busy(h);
 	spin_lock_irq(&h->lock);
 	idle = h->accepting && list_empty(&h->pending) &&
 	       atomic_read(h->fw_state) == ANE_FW_STATE_READY;
@@ -80,7 +110,7 @@ int ane_host_suspend(struct ane_host *h)
 	spin_unlock_irq(&h->lock);
 	if (!idle) {
 		up_write(&h->gate);
-		return -EBUSY;
+		return ane_host_suspend_busy(h);
 	}
 	/* Masked first: the reset raises nothing the host would take. */
 	ane_wr(h, ANE_REG_HOST_IRQ_MASK, 0);

@@ -210,10 +210,13 @@ EXPORT_SYMBOL_IF_KUNIT(ane_host_load);
  */
 void ane_host_unload(struct ane_host *h, struct ane_host_resident *r)
 {
+	bool pm;
 	int err;
 
 	if (r->slot < 0)
 		return;
+	/* an engine that is up stays up until the firmware has let go */
+	pm = ane_host_pm_get_if_up(h);
 	down_read(&h->gate);
 	mutex_lock(&h->res_lock);
 	list_del_init(&r->node);
@@ -223,6 +226,8 @@ void ane_host_unload(struct ane_host *h, struct ane_host_resident *r)
 	ane_host_put_ids(h, r->slot, r->pid, err);
 	mutex_unlock(&h->res_lock);
 	up_read(&h->gate);
+	if (pm)
+		ane_host_pm_put(h);
 	r->slot = -1;
 	r->pid = -1;
 }

@@ -11,6 +11,7 @@
 
 #include <kunit/device.h>
 #include <kunit/test.h>
+#include <linux/workqueue.h>
 #include <linux/gfp.h>
 #include <linux/interrupt.h>
 #include <linux/mm.h>
@@ -343,6 +344,16 @@ static void ane_dart_contexts_are_isolated(struct kunit *test)
 	ane_dart_ctx_put(b);
 }
 
+/* A request of @release_ctx ends later, from a work item. */
+static struct ane_dart_ctx *release_ctx;
+
+static void release_fn(struct work_struct *w)
+{
+	ane_dart_request_put(release_ctx);
+}
+
+static DECLARE_DELAYED_WORK(release_work, release_fn);
+
 static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 {
 	struct dart_fixture *fx = test->priv;
@@ -362,16 +373,23 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TTBR(1)),
 			(u32)(ANE_DART_TTBR_VALID | (virt_to_phys(ctx[7]->l2) >> 12)));
 
-	/* With every slot's context busy, a ninth gets -EBUSY. */
+	/*
+	 * With every slot's context busy, a ninth waits for a slot, and
+	 * gets -EBUSY when none comes free in the wait time.
+	 */
 	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
-		atomic_inc(&ctx[i]->inflight);
+		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
+	fx->dart->slot_wait_ms = 50;
 	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), -EBUSY);
-	/* One goes idle: its slot can be taken. */
-	atomic_dec(&ctx[3]->inflight);
+	/* One goes idle while it waits: it gets that slot. */
+	fx->dart->slot_wait_ms = 5000;
+	release_ctx = ctx[3];
+	schedule_delayed_work(&release_work, msecs_to_jiffies(100));
 	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), 4);
+	flush_delayed_work(&release_work);
 	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
 		if (i != 3)
-			atomic_dec(&ctx[i]->inflight);
+			ane_dart_request_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	/* Every slot but the base context's is free again. */
