@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
+#include <linux/regmap.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -20,6 +21,7 @@
 
 #include "ane_caps.h"
 #include "ane_drv.h"
+#include "firmware/spec/ane_regs.h"
 
 /* PowerOn: the file's hold, taken once; the engine is up on return. */
 static int ane_method_power_on(struct ane_file *af, struct device *dev,
@@ -82,7 +84,8 @@ static int ane_method_pm_delay(struct device *dev)
 }
 
 /*
- * The device's policy: SetPowerManagement and the power-gating pair.  It
+ * The device's policy: SetPowerManagement, the power-gating pair and
+ * SetThrottlingPercentage.  It
  * changes the device for everyone: the privileged check of the seed
  * (ANE_CAP_PRIV_VM, which only CAP_SYS_ADMIN opens with).
  */
@@ -93,6 +96,13 @@ static int ane_method_policy(struct ane_file *af, struct ane_device *adev,
 
 	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
 		return -EPERM;
+	if (method == ANE_METHOD_SET_THROTTLING_PERCENTAGE) {
+		if (!value || value > 100)
+			return -EINVAL;
+		/* the engine's speed register: a setting of its power domain */
+		return regmap_write(adev->regs[ANE_BANK_ANE],
+				    ANE_REG_ENG_THROTTLE, value);
+	}
 	if (method == ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME ?
 	    value > ANE_POWER_HYSTERESIS_MAX_MS : value > 1)
 		return -EINVAL;
@@ -154,7 +164,7 @@ int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		return -EINVAL;
 	a->result = 0;
 	switch (a->method) {
-	case ANE_METHOD_POWER_ON ... ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME:
+	case ANE_METHOD_POWER_ON ... ANE_METHOD_SET_THROTTLING_PERCENTAGE:
 		break;
 	case ANE_METHOD_LOAD_FIRMWARE:
 	case ANE_METHOD_FORGET_FIRMWARE:
@@ -163,10 +173,8 @@ int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	default:
 		return -EINVAL;
 	}
-	if (a->method != ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME &&
-	    a->method != ANE_METHOD_SET_POWER_MANAGEMENT &&
-	    a->method != ANE_METHOD_SET_DYNAMIC_POWER_GATING && a->value)
-		return -EINVAL;		/* the others take no argument */
+	if (a->method < ANE_METHOD_SET_POWER_MANAGEMENT && a->value)
+		return -EINVAL;		/* the holds and the query take none */
 	/* holding the engine up is using it: the open capability */
 	if ((a->method == ANE_METHOD_POWER_ON ||
 	     a->method == ANE_METHOD_ADD_PERSISTENT_CLIENT) &&

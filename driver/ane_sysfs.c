@@ -8,12 +8,14 @@
 
 #include <linux/device.h>
 #include <linux/math64.h>
+#include <linux/regmap.h>
 #include <linux/sysfs.h>
 
 #include <drm/ane_accel.h>
 
 #include "ane_drv.h"
 #include "ane_host.h"
+#include "firmware/spec/ane_regs.h"
 
 #define ANE_PROP_UINT(_name, _value) \
 	static ssize_t _name##_show(struct device *dev, \
@@ -109,10 +111,26 @@ static ssize_t recoveries_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(recoveries);
 
+/* The engine's speed in percent, as its ENG_THROTTLE register says. */
+static ssize_t throttle_percent_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+	unsigned int val;
+	int ret;
+
+	ret = regmap_read(adev->regs[ANE_BANK_ANE], ANE_REG_ENG_THROTTLE, &val);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%u\n", val);
+}
+static DEVICE_ATTR_RO(throttle_percent);
+
 static struct attribute *ane_health_attrs[] = {
 	&dev_attr_busy_time_us.attr,
 	&dev_attr_firmware_state.attr,
 	&dev_attr_recoveries.attr,
+	&dev_attr_throttle_percent.attr,
 	NULL,
 };
 

@@ -248,6 +248,8 @@ u32 ane_engine_read(struct ane_engine *e, u32 off)
 		val = e->abort_stuck;
 	} else if (off == ANE_REG_ENG_LATENCY_NS) {
 		val = e->latency_ns;
+	} else if (off == ANE_REG_ENG_THROTTLE) {
+		val = e->throttle;
 	} else if (off == ANE_REG_ENG_ISA) {
 		val = e->isa;
 	} else if (off == ANE_REG_ENG_STAGE_PEAK) {
@@ -286,8 +288,8 @@ static void ane_engine_doorbell(struct ane_engine *e, u32 qid)
 		if (!(e->hang & BIT(qid))) {
 			e->pending |= BIT(qid);
 			if (e->ctx == ANE_ENG_CTX_IDLE) {
-				start = e->latency_ns ? ANE_ENG_CTX_WORKER :
-							ANE_ENG_CTX_BH;
+				start = e->latency_ns || e->throttle < 100 ?
+					ANE_ENG_CTX_WORKER : ANE_ENG_CTX_BH;
 				e->ctx = start;
 			}
 		}
@@ -370,6 +372,8 @@ void ane_engine_write(struct ane_engine *e, u32 off, u32 val)
 		e->abort_stuck = val;
 	else if (off == ANE_REG_ENG_LATENCY_NS)
 		e->latency_ns = val;
+	else if (off == ANE_REG_ENG_THROTTLE)
+		e->throttle = val && val < 100 ? val : 100;
 	spin_unlock_irqrestore(&e->lock, flags);
 	if (r == ANE_QR_DOORBELL && val)
 		ane_engine_doorbell(e, q);
@@ -457,6 +461,7 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
 	e->hw = hw;
 	e->irq = irq;
 	e->running = -1;
+	e->throttle = 100;
 	e->ctx = ANE_ENG_CTX_IDLE;
 	spin_lock_init(&e->lock);
 	init_waitqueue_head(&e->wq);

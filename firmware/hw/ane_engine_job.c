@@ -36,6 +36,7 @@
 #include <linux/errno.h>
 #include <linux/fpu.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/preempt.h>
@@ -491,7 +492,7 @@ static bool ane_engine_bh_scan(struct ane_engine_job *j, u64 latency_ns)
 	u64 units = 0;
 	u32 i;
 
-	if (latency_ns || !may_use_simd())
+	if (latency_ns || j->throttle < 100 || !may_use_simd())
 		return false;
 	j->ntasks = 0;
 	j->scan_st = ane_engine_header(j);
@@ -531,19 +532,27 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 {
 	struct ane_engine *e = j->e;
 	struct ane_engine_queue *q = &e->q[j->q];
-	u64 t0 = latency_ns ? ktime_get_ns() : 0, spent;
-	bool irq = false;
+	bool timed = latency_ns || j->throttle < 100, irq = false;
+	u64 t0 = timed ? ktime_get_ns() : 0, spent, hold;
 	int st;
 
 	st = ane_engine_block(j);
 	if (!j->bh)
 		ane_engine_release(j);
-	/* the softirq job never has a latency to hold (ane_engine_bh_scan()) */
-	if (latency_ns && st >= 0) {
+	/*
+	 * The softirq job never has a time to hold (ane_engine_bh_scan()):
+	 * at least ENG_LATENCY_NS, and a throttled engine's work takes
+	 * 100 / ENG_THROTTLE times as long as it did at full speed.
+	 */
+	if (timed && st >= 0) {
 		spent = ktime_get_ns() - t0;
-		if (spent < latency_ns)
+		hold = latency_ns > spent ? latency_ns - spent : 0;
+		if (j->throttle < 100)
+			hold = max(hold, div_u64(spent * (100 - j->throttle),
+						 j->throttle));
+		if (hold)
 			wait_event_idle_timeout(e->wq, ane_engine_stop(j),
-						nsecs_to_jiffies(latency_ns - spent) + 1);
+						nsecs_to_jiffies(hold) + 1);
 	}
 
 	spin_lock_irq(&e->lock);
@@ -621,6 +630,7 @@ static void ane_engine_loop(struct ane_engine *e, bool bh)
 		j->sid = e->q[q].td_sid;
 		memcpy(j->base, e->q[q].bar, sizeof(j->base));
 		latency = e->latency_ns;
+		j->throttle = e->throttle;
 		spin_unlock_irq(&e->lock);
 		if (bh && !ane_engine_bh_scan(j, latency)) {
 			ane_engine_to_worker(j);

@@ -87,6 +87,7 @@ struct ane_engine_queue {
  * @hang: ANE_REG_ENG_HANG.
  * @abort_stuck: ANE_REG_ENG_ABORT_STUCK.
  * @latency_ns: ANE_REG_ENG_LATENCY_NS.
+ * @throttle: ANE_REG_ENG_THROTTLE, 1..100.
  * @isa: ANE_REG_ENG_ISA, picked at every reset.
  * @ops: ANE_REG_ENG_OPS_LO/HI, per instruction set.
  * @stage_peak: ANE_REG_ENG_STAGE_PEAK.
@@ -120,6 +121,7 @@ struct ane_engine {
 	u32 hang;
 	u32 abort_stuck;
 	u32 latency_ns;
+	u32 throttle;
 	u32 isa;
 	u64 ops[ANE_ENG_NUM_ISAS];
 	u64 stage_peak;
@@ -171,6 +173,7 @@ struct ane_engine_bh_task {
  * @scan_st: how the block ends after them (@bh): ANE_ENG_E_NONE, or the
  *	error the scan met reading the next one.
  * @tasks: the task records the scan read, and each one's plan (@bh).
+ * @throttle: the engine's speed when the queue started, percent.
  * @peak: the most bytes one of its tasks staged so far.
  * @ops: the operations it completed so far, on @isa.
  * @isa: the instruction set they ran on.
@@ -194,6 +197,7 @@ struct ane_engine_job {
 	u32 ntasks;
 	int scan_st;
 	struct ane_engine_bh_task tasks[ANE_ENGINE_BH_TASKS];
+	u32 throttle;
 	u64 peak;
 	u64 ops;
 	u32 isa;

@@ -100,6 +100,12 @@ enum ane_hw_bank {
 #define ANE_REG_ENG_LATENCY_NS	0x150c	/* emulated time per submission */
 #define ANE_REG_ENG_ISA		0x1510	/* read-only: ANE_FW_ENGINE_ISA_* in use */
 #define ANE_REG_ENG_STAGE_PEAK	0x1514	/* read-only: most bytes one task staged */
+/*
+ * The engine's speed, percent of full (1..100; 0 or above 100 is 100): a
+ * queue of work that takes t at full speed ends after t * 100 / percent.
+ * A power-domain setting: the engine's reset leaves it as it is.
+ */
+#define ANE_REG_ENG_THROTTLE	0x1518
 /* read-only: operations completed on each instruction set since reset */
 #define ANE_REG_ENG_OPS_LO(i)	(0x1520 + 8 * (i))
 #define ANE_REG_ENG_OPS_HI(i)	(0x1524 + 8 * (i))

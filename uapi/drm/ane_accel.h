@@ -739,6 +739,9 @@ struct drm_ane_get_fault {
  * @ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME: @value the idle time in
  *	ms before power-down, 0 .. %ANE_POWER_HYSTERESIS_MAX_MS (the
  *	device's power/autosuspend_delay_ms).  %ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_SET_THROTTLING_PERCENTAGE: @value 1..100: the engine runs at
+ *	that percent of its speed (its work takes 100 / @value times as
+ *	long; sysfs throttle_percent).  %ANE_CAP_PRIV_VM.
  * @ANE_METHOD_LOAD_FIRMWARE: -EOPNOTSUPP, as selector 16 on the M1.
  * @ANE_METHOD_FORGET_FIRMWARE: -EOPNOTSUPP: the firmware is the driver's.
  * @ANE_METHOD_EXCLAVE_CYCLE: -EOPNOTSUPP, as on a machine without the
@@ -760,6 +763,7 @@ enum drm_ane_method {
 	ANE_METHOD_SET_POWER_MANAGEMENT = 6,
 	ANE_METHOD_SET_DYNAMIC_POWER_GATING = 7,
 	ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME = 8,
+	ANE_METHOD_SET_THROTTLING_PERCENTAGE = 9,
 	ANE_METHOD_LOAD_FIRMWARE = 32,
 	ANE_METHOD_FORGET_FIRMWARE = 33,
 	ANE_METHOD_EXCLAVE_CYCLE = 48,
