@@ -687,6 +687,66 @@ struct drm_ane_get_fault {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_GET_FAULT, struct drm_ane_get_fault)
 
 /**
+ * DOC: ane program hand-off
+ *
+ * A control client prepares a program and exports it as a file descriptor
+ * with %DRM_IOCTL_ANE_PROGRAM_EXPORT; it passes the descriptor to a
+ * direct-path client in another process (over a unix socket, by fork or
+ * exec), which attaches it with %DRM_IOCTL_ANE_PROGRAM_ATTACH and gets a
+ * program token of its own that its selectors name.  Attaching succeeds
+ * only for the exporter's identity: the same effective uid in the same
+ * user namespace, on the same device.  Anyone else gets -EACCES and
+ * learns nothing about the program.  See
+ * Documentation/accel/ane/resident.rst.
+ */
+
+/**
+ * struct drm_ane_program_export - export a prepared program
+ * @token: the control client's program token (not an instance); the
+ *	program must be prepared.
+ * @flags: must be zero.
+ * @fd: the export file descriptor, close-on-exec (output; must be zero
+ *	on input).
+ * @reserved: must be zero.
+ */
+struct drm_ane_program_export {
+	__u64 token;
+	__u32 flags;
+	__s32 fd;
+	__u64 reserved;
+};
+
+/** @ANE_ATTACH_DETACH: &struct drm_ane_program_attach detaches @token. */
+#define ANE_ATTACH_DETACH		0x1u
+
+/**
+ * struct drm_ane_program_attach - attach an exported program, or detach
+ * @fd: a descriptor from %DRM_IOCTL_ANE_PROGRAM_EXPORT; zero with
+ *	%ANE_ATTACH_DETACH.
+ * @flags: 0 to attach, %ANE_ATTACH_DETACH to detach @token.
+ * @token: the attached program's token in the calling client (output;
+ *	must be zero on input); with %ANE_ATTACH_DETACH the input: the
+ *	attached program to drop.
+ * @num_procedures: procedures of the program (output; zero on input).
+ * @reserved: must be zero.
+ */
+struct drm_ane_program_attach {
+	__s32 fd;
+	__u32 flags;
+	__u64 token;
+	__u32 num_procedures;
+	__u32 reserved;
+};
+
+#define DRM_ANE_PROGRAM_EXPORT		0x38
+#define DRM_ANE_PROGRAM_ATTACH		0x39
+
+#define DRM_IOCTL_ANE_PROGRAM_EXPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_PROGRAM_EXPORT, struct drm_ane_program_export)
+#define DRM_IOCTL_ANE_PROGRAM_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_PROGRAM_ATTACH, struct drm_ane_program_attach)
+
+/**
  * DOC: ane program image
  *
  * A compiled program is one little-endian image that ProgramCreate takes
@@ -1096,6 +1156,8 @@ __ANE_SIZE_CHECK(struct ane_img_procedure, 32);
 __ANE_SIZE_CHECK(struct ane_img_td, 144);
 __ANE_SIZE_CHECK(struct ane_img_rw, 44);
 __ANE_SIZE_CHECK(struct ane_img_bar, 24);
+__ANE_SIZE_CHECK(struct drm_ane_program_export, 24);
+__ANE_SIZE_CHECK(struct drm_ane_program_attach, 24);
 
 #undef __ANE_SIZE_CHECK
 #undef __ANE_SIZE_CHECK_AT
