@@ -150,6 +150,8 @@ enum ane_space {
  *	recently used first.
  * @smaps_closed: entries of @smaps whose handle was closed while a
  *	request still used them, unmapped once idle.
+ * @hint_rate: the client's SessionHint of its expected runs per second.
+ * @hint_burst_us: its SessionHint of a burst, in microseconds.
  * @acct: what the client has charged against its memory limit, made on
  *	its first charge (set once, with cmpxchg); a reference of the file's,
  *	dropped when the client is freed.  What it charged stays charged
@@ -176,6 +178,8 @@ struct ane_file {
 	struct list_head smaps;
 	u32 smaps_closed;
 	struct ane_account *acct;
+	atomic64_t hint_rate;
+	atomic64_t hint_burst_us;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];

@@ -171,6 +171,7 @@ int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 		return -ENOMEM;
 	}
 	kref_init(&p->kref);
+	INIT_LIST_HEAD(&p->chains);
 	p->adev = adev;
 	p->slot = -1;
 	p->pid = -1;
@@ -255,6 +256,8 @@ static void ane_program_unload_locked(struct ane_file *af, struct ane_program *p
 				      bool tell_fw)
 {
 	lockdep_assert_held(&af->prog_lock);
+	/* Its chains go first: invalidated while the program is there. */
+	ane_chains_fini_locked(af, p);
 	if (tell_fw)
 		ane_host_unload(ane_host(af), &p->fw);
 	if (p->inter_map)
@@ -404,6 +407,7 @@ int ane_sel_program_create_instance(struct ane_file *af,
 	if (!inst)
 		return -ENOMEM;
 	kref_init(&inst->kref);
+	INIT_LIST_HEAD(&inst->chains);
 	inst->adev = af->adev;
 	inst->slot = -1;
 	inst->pid = -1;

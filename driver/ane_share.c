@@ -171,6 +171,7 @@ static struct ane_program *ane_share_attach(struct ane_file *af,
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&p->kref);
+	INIT_LIST_HEAD(&p->chains);
 	p->adev = af->adev;
 	p->slot = -1;
 	p->pid = -1;
@@ -299,12 +300,14 @@ out:
  * ane_share_release() - release what an attached program holds of its own
  * @p: the attached program, at its last reference.
  *
- * Unmaps the exported intermediate buffer from the attaching client's
- * context and drops it; ane_program_put() drops the rest (the parent,
- * then the owner).
+ * Releases the chains it enqueued output sets on, unmaps the exported
+ * intermediate buffer from the attaching client's context and drops it;
+ * ane_program_put() drops the rest (the parent, then the owner).
  */
 void ane_share_release(struct ane_program *p)
 {
+	/* The chains it used hold pins on its intermediate buffer. */
+	ane_chain_user_release(p);
 	if (p->inter_map)
 		WARN_ON(ane_dart_unmap(p->inter_map));
 	if (p->inter)
