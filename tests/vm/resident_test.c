@@ -822,6 +822,57 @@ static int wait_ready(int fd)
 }
 
 /*
+ * A run held in flight (every hardware queue hung, a 1 s deadline): its
+ * chain refuses a second enqueue and trigger, its program refuses
+ * unprepare and destroy; the owner tears the chain down under it; the
+ * deadline ends the run, whose event still arrives, and every cache
+ * request is free again.
+ */
+static void a_run_in_flight_holds_its_chain(void)
+{
+	struct drm_ane_program_unprepare pu;
+	struct drm_ane_event_complete ev;
+	struct pollfd pfd;
+	char buf[32];
+	struct rig r;
+	unsigned int q;
+	int i;
+
+	if (rig_setup(&r)) {
+		T_CHECK(0, "setup: %s", strerror(errno));
+		return;
+	}
+	T_OK(fw_inject("deadline 1000"));
+	for (q = 0; q < 8; q++) {
+		snprintf(buf, sizeof(buf), "hang %u", q);
+		T_OK(fw_inject(buf));
+	}
+	T_OK(enqueue(r.b.fd, r.handle, r.o[0].handle));
+	T_OK(trigger(r.b.fd, r.handle, 1, r.h0.handle, ANE_SURFACE_INPUT));
+	pfd = (struct pollfd){ .fd = r.b.fd, .events = POLLIN };
+	T_EQ(poll(&pfd, 1, 100), 0);		/* in flight */
+	T_ERRNO(enqueue(r.b.fd, r.handle, r.o[1].handle), EBUSY);
+	T_ERRNO(trigger(r.b.fd, r.handle, 2, r.h0.handle, ANE_SURFACE_INPUT), EBUSY);
+	pu = (struct drm_ane_program_unprepare){ .in.token = r.tok };
+	T_ERRNO(ioctl(r.a.fd, DRM_IOCTL_ANE_CTL_PROGRAM_UNPREPARE, &pu), EBUSY);
+	T_ERRNO(destroy(r.a.fd, r.tok), EBUSY);
+	/* torn down while it runs: gone for every call, the run goes on */
+	T_OK(chain_invalidate(r.a.fd, r.handle));
+	T_ERRNO(enqueue(r.b.fd, r.handle, r.o[1].handle), ENOENT);
+	T_ERRNO(chain_invalidate(r.a.fd, r.handle), ENOENT);
+	memset(&ev, 0, sizeof(ev));
+	T_OK(wait_chain_event(r.b.fd, &ev));
+	T_EQ(ev.status, -ETIMEDOUT);
+	T_OK(fw_inject("unhang"));
+	T_OK(fw_inject("deadline 2000"));
+	/* the request is back in the pool: 16 install */
+	for (i = 0; i < 16; i++)
+		T_OK(chain_prepare(r.a.fd, r.tok, 0, 0, NULL));
+	T_ERRNO(chain_prepare(r.a.fd, r.tok, 0, 0, NULL), ENOSPC);
+	rig_close(&r);
+}
+
+/*
  * A firmware crash with a chain installed: the chain is stale (-ESTALE,
  * it is not re-installed behind the client's back), the program runs,
  * a chain prepared again chains again.
@@ -865,6 +916,7 @@ int main(int argc, char **argv)
 	T_RUN(the_cache_request_pool_holds_at_n);
 	T_RUN(a_chain_has_one_user);
 	T_RUN(invalidate_during_a_run_and_exit_with_chains);
+	T_RUN(a_run_in_flight_holds_its_chain);
 	T_RUN(recovery_with_a_chain_installed);
 	return t_summary("resident");
 }
