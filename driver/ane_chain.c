@@ -73,6 +73,7 @@ struct ane_chain_set {
  * @group: its sharing group, or -1.
  * @user: the attached program whose client enqueued output sets on it,
  *	or NULL; cleared when that program is released.
+ * @user_af: @user's client (compared, never dereferenced).
  * @last_ts: the last accepted exec timestamp.
  * @runs: runs triggered.
  * @lock: protects the fields below (see the file's comment).
@@ -92,6 +93,7 @@ struct ane_chain {
 	u32 num_outputs;
 	s32 group;
 	struct ane_program *user;
+	struct ane_file *user_af;
 	u64 last_ts;
 	u64 runs;
 	spinlock_t lock;	/* run state */
@@ -142,6 +144,15 @@ static bool ane_chain_stale(struct ane_file *af, struct ane_chain *c)
 	return READ_ONCE(ane_host(af)->boots) != c->boots;
 }
 
+/*
+ * The priority of a chain's commands: the program's, in the normal band
+ * the firmware admits for chaining (2..7).
+ */
+static u32 ane_chain_prio(const struct ane_program *code)
+{
+	return max_t(u32, code->priority, 2);
+}
+
 /* Unpin and drop an output set.  Process context. */
 static void ane_chain_set_release(struct ane_chain_set *s)
 {
@@ -180,7 +191,7 @@ static void ane_chain_destroy_locked(struct ane_file *owner, struct ane_chain *c
 		if (code->chain_active[g] == c)
 			code->chain_active[g] = NULL;
 	if (!ane_chain_stale(owner, c))
-		ane_host_msg_cr_invalidate(ane_host(owner), code->priority,
+		ane_host_msg_cr_invalidate(ane_host(owner), ane_chain_prio(code),
 					   c->handle);
 	spin_lock_irq(&c->lock);
 	running = c->running;
@@ -224,6 +235,7 @@ void ane_chain_user_release(struct ane_program *p)
 		if (c->user != p)
 			continue;
 		c->user = NULL;
+		c->user_af = NULL;
 		spin_lock_irq(&c->lock);
 		cur = c->cur;
 		prev = c->prev;
@@ -275,7 +287,7 @@ static int ane_chain_install(struct ane_file *af,
 	in.group = c->group < 0 ? 0 : c->group;
 	c->boots = READ_ONCE(ane_host(af)->boots);
 	ret = ane_host_msg_cr_install(ane_host(af), p->slot, p->pid,
-				      p->priority, &in, &c->handle);
+				      ane_chain_prio(p), &in, &c->handle);
 	if (ret) {
 		/* the firmware's index pool of 16 is empty */
 		if (ret == -EBUSY)
@@ -358,7 +370,8 @@ static int ane_chain_get_ref(struct ane_file *af, u64 handle,
 		list_for_each_entry(c, &p->parent->chains, link) {
 			if (c->handle != handle)
 				continue;
-			if (c->user && c->user != p) {
+			/* one client uses a chain, through the attachment it first used */
+			if (c->user && c->user_af != af) {
 				mutex_unlock(&p->owner->prog_lock);
 				return -EBUSY;
 			}
@@ -366,7 +379,7 @@ static int ane_chain_get_ref(struct ane_file *af, u64 handle,
 				mutex_unlock(&p->owner->prog_lock);
 				return -ESTALE;
 			}
-			*ref = (struct ane_chain_ref){ p, p->owner, c };
+			*ref = (struct ane_chain_ref){ c->user ?: p, p->owner, c };
 			return 0;
 		}
 		mutex_unlock(&p->owner->prog_lock);
@@ -508,10 +521,11 @@ int ane_sel_output_set_enqueue(struct ane_file *af,
 		os->intermediate = (struct ane_fw_buf_desc){
 			.type = ANE_FW_BUF_OUTPUT, .addr = s.inter->iova,
 			.size = s.inter->size };
-	ret = ane_host_msg_cr_output_set(ane_host(af), c->code->priority, os);
+	ret = ane_host_msg_cr_output_set(ane_host(af), ane_chain_prio(c->code), os);
 	if (ret)
 		goto out_put;
 	c->user = ref.p;
+	c->user_af = af;
 	spin_lock_irq(&c->lock);
 	old = c->cur;
 	c->cur = s;
@@ -708,7 +722,7 @@ int ane_sel_inputs_ready(struct ane_file *af, const struct ane_selector *sel,
 	tr->cache_handler = c->handle;
 	tr->exec_timestamp = ir->exec_timestamp;
 	tr->output_set_id = 0;
-	priority = c->code->priority;
+	priority = ane_chain_prio(c->code);
 
 	/* past the last failure but the send's: the run's references */
 	t->af = af;
@@ -785,8 +799,8 @@ int ane_sel_chaining_set_active(struct ane_file *af,
 	      -EINVAL : 0;
 	if (!ret)
 		ret = ane_host_msg_cr_group_select(ane_host(af),
-						   c->code->priority, c->handle,
-						   sa->group);
+						   ane_chain_prio(c->code),
+						   c->handle, sa->group);
 	if (!ret)
 		c->code->chain_active[sa->group] = c;
 	ane_chain_put_ref(&ref);
