@@ -416,16 +416,21 @@ static int ane_chain_set_build(struct ane_file *af, const struct ane_chain *c,
 	struct drm_gem_object *byidx[ANE_IMG_MAX_IO] = { };
 	const struct ane_img_bar *b;
 	struct ane_dart_mapping *m;
-	u32 i;
+	u32 i, seen = 0;
 
+	/* every entry checked before any surface is looked up */
 	for (i = 0; i < n; i++) {
 		const struct drm_ane_surface_ref *r = &refs[i];
 
 		if (r->kind != ANE_SURFACE_OUTPUT || r->reserved ||
-		    r->bar >= c->num_outputs || byidx[r->bar] || !r->handle)
+		    r->bar >= c->num_outputs || seen & BIT(r->bar) || !r->handle)
 			return -EINVAL;
-		byidx[r->bar] = drm_gem_object_lookup(af->drm_file, r->handle);
-		if (!byidx[r->bar]) {
+		seen |= BIT(r->bar);
+	}
+	for (i = 0; i < n; i++) {
+		byidx[refs[i].bar] = drm_gem_object_lookup(af->drm_file,
+							   refs[i].handle);
+		if (!byidx[refs[i].bar]) {
 			/* drop the ones found so far */
 			while (i--)
 				drm_gem_object_put(byidx[refs[i].bar]);

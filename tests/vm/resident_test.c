@@ -611,6 +611,15 @@ static void chain_errors_are_precise(void)
 	T_ERRNO(ioctl(r.b.fd, DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, &oe), EINVAL);
 	refs[0] = (struct drm_ane_surface_ref){ .handle = 999, .kind = ANE_SURFACE_OUTPUT };
 	T_ERRNO(ioctl(r.b.fd, DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, &oe), ENOENT);
+	/* a good entry, then a bad one: nothing is kept of the first */
+	refs[0] = (struct drm_ane_surface_ref){ .handle = r.o[0].handle,
+						.kind = ANE_SURFACE_OUTPUT };
+	refs[1] = (struct drm_ane_surface_ref){ .handle = r.o[1].handle,
+						.kind = ANE_SURFACE_OUTPUT };
+	oe.num_surfaces = 2;
+	T_ERRNO(ioctl(r.b.fd, DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, &oe), EINVAL);
+	oe.num_surfaces = 1;
+	memset(refs, 0, sizeof(refs));
 	oe.flags = 1;
 	T_ERRNO(ioctl(r.b.fd, DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, &oe), EINVAL);
 	oe = (struct drm_ane_output_set_enqueue){ .cache_handle = r.handle,
