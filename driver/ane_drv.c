@@ -35,6 +35,7 @@
 #include "ane_host.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
+#include "ane_share.h"
 #include "ane_syncobj.h"
 #include "firmware/spec/ane_platform.h"
 
@@ -233,6 +234,8 @@ static const struct drm_ioctl_desc ane_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ANE_GET_FAULT, ane_get_fault_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_METHOD, ane_method_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_CAPS_DROP, ane_caps_drop_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_PROGRAM_EXPORT, ane_program_export_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_PROGRAM_ATTACH, ane_program_attach_ioctl, 0),
 };
 
 static const struct drm_driver ane_drm_driver = {

@@ -159,6 +159,8 @@ enum ane_space {
  *	recently used first.
  * @smaps_closed: entries of @smaps whose handle was closed while a
  *	request still used them, unmapped once idle.
+ * @hint_rate: the client's SessionHint of its expected runs per second.
+ * @hint_burst_us: its SessionHint of a burst, in microseconds.
  * @acct: what the client has charged against its memory limit, made on
  *	its first charge (set once, with cmpxchg); a reference of the file's,
  *	dropped when the client is freed.  What it charged stays charged
@@ -192,6 +194,8 @@ struct ane_file {
 	struct mutex power_lock;	/* power_hold, persistent */
 	bool power_hold;
 	bool persistent;
+	atomic64_t hint_rate;
+	atomic64_t hint_burst_us;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];

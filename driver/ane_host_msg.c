@@ -402,6 +402,114 @@ int ane_host_msg_rpc(struct ane_host *h, u64 payload, u32 len, u32 *sum)
 				    sizeof(*sum), ANE_HOST_MSG_CTL_MS);
 }
 
+/* ------------------------------------------------------ data chaining */
+
+/* A chaining command on DATA_CHAIN_H2T, in the chain's (normal) band. */
+static int ane_host_msg_chain(struct ane_host *h, u32 id, s32 slot, s32 pid,
+			      u32 priority, u32 procedure, const void *body,
+			      u32 len, void *out, u32 out_len)
+{
+	struct ane_fw_cmd_hdr hdr = {
+		.id = id, .size = len, .priority = priority,
+		.program_id = slot, .process_id = pid, .procedure_id = procedure,
+	};
+
+	return ane_host_call_hdr(h, ANE_FW_CH_DATA_CHAIN_H2T, &hdr, body, out,
+				 out_len, ANE_HOST_MSG_CTL_MS);
+}
+
+/**
+ * ane_host_msg_cr_install() - CACHE_REQUEST_INSTALL (0x45)
+ * @h: the host side; takes the gate for each send attempt.
+ * @slot: the program slot.
+ * @pid: its process.
+ * @priority: the chain's priority (2..7).
+ * @in: the body.
+ * @handle: the cacheHandler, from the reply.
+ *
+ * Return: 0 or a negative errno (-EBUSY: the index pool is empty).
+ */
+int ane_host_msg_cr_install(struct ane_host *h, s32 slot, s32 pid,
+			    u32 priority, const struct ane_fw_cr_install *in,
+			    u64 *handle)
+{
+	*handle = 0;
+	return ane_host_msg_chain(h, ANE_CTL_CACHE_REQUEST_INSTALL, slot, pid,
+				  priority, in->procedure, in, sizeof(*in),
+				  handle, sizeof(*handle));
+}
+
+/**
+ * ane_host_msg_cr_output_set() - CACHE_REQUEST_OUTPUT_SET (0x49)
+ * @h: the host side; takes the gate for each send attempt.
+ * @priority: the chain's priority.
+ * @os: the body.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_cr_output_set(struct ane_host *h, u32 priority,
+			       const struct ane_fw_cr_output_set *os)
+{
+	return ane_host_msg_chain(h, ANE_CTL_CACHE_REQUEST_OUTPUT_SET, -1, -1,
+				  priority, 0, os, sizeof(*os), NULL, 0);
+}
+
+/**
+ * ane_host_msg_cr_invalidate() - CACHE_REQUEST_INVALIDATE (0x48)
+ * @h: the host side; takes the gate for each send attempt.
+ * @priority: the chain's priority.
+ * @handle: the cacheHandler.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_cr_invalidate(struct ane_host *h, u32 priority, u64 handle)
+{
+	struct ane_fw_cr_handle b = { .cache_handler = handle };
+
+	return ane_host_msg_chain(h, ANE_CTL_CACHE_REQUEST_INVALIDATE, -1, -1,
+				  priority, 0, &b, sizeof(b), NULL, 0);
+}
+
+/**
+ * ane_host_msg_cr_group_select() - SET_ACTIVE_CACHE_REQUEST_IN_GROUP (0x4f)
+ * @h: the host side; takes the gate for each send attempt.
+ * @priority: the chain's priority.
+ * @handle: the member to make active.
+ * @group: its group.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_cr_group_select(struct ane_host *h, u32 priority,
+				 u64 handle, u32 group)
+{
+	struct ane_fw_cr_group_select b = { .cache_handler = handle,
+					    .group = group };
+
+	return ane_host_msg_chain(h, ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP,
+				  -1, -1, priority, 0, &b, sizeof(b), NULL, 0);
+}
+
+/**
+ * ane_host_msg_cr_trigger() - CACHE_REQUEST_TRIGGER (0x209) on the IO channel
+ * @h: the host side; takes the gate for each send attempt.
+ * @rq: the request; the trigger's DATA_CHAINING_EVENT completes it (set
+ *	@rq->complete), or the reply refusing it.
+ * @priority: the chain's priority.
+ * @tr: the body.
+ *
+ * Return: as ane_host_send().
+ */
+int ane_host_msg_cr_trigger(struct ane_host *h, struct ane_host_hreq *rq,
+			    u32 priority, const struct ane_fw_cr_trigger *tr)
+{
+	struct ane_fw_cmd_hdr hdr = {
+		.id = ANE_CMD_CACHE_REQUEST_TRIGGER, .size = sizeof(*tr),
+		.priority = priority, .program_id = -1, .process_id = -1,
+	};
+
+	return ane_host_send(h, rq, ANE_FW_CH_IO, &hdr, tr);
+}
+
 /* ------------------------------------------------ from the firmware */
 
 /* A reply (id | %ANE_FW_ID_REPLY): completes the command it answers. */
@@ -447,10 +555,23 @@ static void ane_host_msg_on_reset(struct ane_host *h)
 	h->resets++;
 }
 
-/* DATA_CHAINING_EVENT: counted (debugfs). */
-static void ane_host_msg_on_data_chaining(struct ane_host *h)
+/*
+ * DATA_CHAINING_EVENT: counted (debugfs); on IO_T2H it completes the
+ * trigger it names by ring index (ABI 1.2), as PROGRAM_EVENT does a call.
+ */
+static void ane_host_msg_on_data_chaining(struct ane_host *h, u32 ch,
+					  const struct ane_fw_cmd_hdr *hdr,
+					  const u8 *body)
 {
+	const struct ane_fw_chain_event *ev = (const void *)body;
+	struct ane_host_hreq *rq;
+
 	h->chain_events++;
+	if (ch != ANE_FW_CH_IO_T2H || hdr->size < sizeof(*ev))
+		return;
+	rq = ane_host_find(h, ch, 0, ev->seq, true);
+	if (rq)
+		ane_host_hreq_finish(rq, 0, ev->status, ev, sizeof(*ev));
 }
 
 /**
@@ -483,7 +604,7 @@ void ane_host_msg_dispatch(struct ane_host *h, u32 ch,
 		ane_host_msg_on_reset(h);
 		return;
 	case ANE_CMD_DATA_CHAINING_EVENT:
-		ane_host_msg_on_data_chaining(h);
+		ane_host_msg_on_data_chaining(h, ch, hdr, body);
 		return;
 	}
 }

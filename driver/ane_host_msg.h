@@ -52,4 +52,16 @@ int ane_host_msg_proc_call(struct ane_host *h, struct ane_host_hreq *rq,
 int ane_host_msg_io_ping(struct ane_host *h, bool gated, int *answer);
 int ane_host_msg_rpc(struct ane_host *h, u64 payload, u32 len, u32 *sum);
 
+/* data chaining (DATA_CHAIN_H2T; the trigger on IO) */
+int ane_host_msg_cr_install(struct ane_host *h, s32 slot, s32 pid,
+			    u32 priority, const struct ane_fw_cr_install *in,
+			    u64 *handle);
+int ane_host_msg_cr_output_set(struct ane_host *h, u32 priority,
+			       const struct ane_fw_cr_output_set *os);
+int ane_host_msg_cr_invalidate(struct ane_host *h, u32 priority, u64 handle);
+int ane_host_msg_cr_group_select(struct ane_host *h, u32 priority,
+				 u64 handle, u32 group);
+int ane_host_msg_cr_trigger(struct ane_host *h, struct ane_host_hreq *rq,
+			    u32 priority, const struct ane_fw_cr_trigger *tr);
+
 #endif /* __ANE_HOST_MSG_H__ */

@@ -31,15 +31,16 @@
 #include "ane_selector.h"
 #include "firmware/spec/ane_fw_abi.h"
 
-/* Programs and instances one client may hold. */
-#define ANE_MAX_PROGRAMS_PER_FILE	64
 /* Default priority of a prepared program (application band 2..7). */
 #define ANE_DEFAULT_PRIORITY		5
 
 static void ane_program_release(struct kref *kref)
 {
 	struct ane_program *p = container_of(kref, struct ane_program, kref);
+	struct ane_file *owner = p->owner;
 
+	if (owner)
+		ane_share_release(p);
 	if (p->weights_map)
 		WARN_ON(ane_dart_unmap(p->weights_map));
 	if (p->weights)
@@ -49,6 +50,9 @@ static void ane_program_release(struct kref *kref)
 	else
 		ane_kbuf_free(p->adev, &p->image);
 	kfree(p);
+	/* The owner's last reference may go here: its programs go with it. */
+	if (owner)
+		ane_file_put(owner);
 }
 
 /**
@@ -81,7 +85,7 @@ struct ane_program *ane_program_find_locked(struct ane_file *af, u64 token)
 	return NULL;
 }
 
-static unsigned int ane_program_count_locked(struct ane_file *af)
+unsigned int ane_program_count_locked(struct ane_file *af)
 {
 	struct ane_program *p;
 	unsigned int n = 0;
@@ -168,6 +172,7 @@ int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 		return -ENOMEM;
 	}
 	kref_init(&p->kref);
+	INIT_LIST_HEAD(&p->chains);
 	p->adev = adev;
 	p->slot = -1;
 	p->pid = -1;
@@ -261,6 +266,8 @@ static void ane_program_unload_locked(struct ane_file *af, struct ane_program *p
 				      bool tell_fw)
 {
 	lockdep_assert_held(&af->prog_lock);
+	/* Its chains go first: invalidated while the program is there. */
+	ane_chains_fini_locked(af, p);
 	if (tell_fw)
 		ane_host_unload(ane_host(af), &p->fw);
 	if (p->inter_map)
@@ -385,7 +392,7 @@ int ane_sel_program_destroy(struct ane_file *af, const struct ane_selector *sel,
 	if (!ret) {
 		if (p->prepared)
 			ane_program_unload_locked(af, p, true);
-		if (p->parent)
+		if (p->parent && !p->owner)
 			p->parent->instances--;
 		list_del(&p->link);
 	}
@@ -414,6 +421,7 @@ int ane_sel_program_create_instance(struct ane_file *af,
 	if (!inst)
 		return -ENOMEM;
 	kref_init(&inst->kref);
+	INIT_LIST_HEAD(&inst->chains);
 	inst->adev = af->adev;
 	inst->slot = -1;
 	inst->pid = -1;
@@ -470,12 +478,21 @@ err:
 void ane_file_programs_fini(struct ane_file *af)
 {
 	struct ane_program *p, *tmp;
+	LIST_HEAD(attached);
 
 	mutex_lock(&af->prog_lock);
 	/* Instances first: they hold their programs. */
 	list_for_each_entry_safe(p, tmp, &af->programs, link) {
 		if (!p->parent)
 			continue;
+		/*
+		 * An attached program may hold its owner's last reference:
+		 * dropped below, out of this client's lock.
+		 */
+		if (p->owner) {
+			list_move(&p->link, &attached);
+			continue;
+		}
 		p->parent->instances--;
 		list_del(&p->link);
 		ane_program_put(p);
@@ -487,4 +504,8 @@ void ane_file_programs_fini(struct ane_file *af)
 		ane_program_put(p);
 	}
 	mutex_unlock(&af->prog_lock);
+	list_for_each_entry_safe(p, tmp, &attached, link) {
+		list_del(&p->link);
+		ane_program_put(p);
+	}
 }

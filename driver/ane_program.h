@@ -21,7 +21,11 @@
 #include "ane_drv.h"
 #include "ane_host.h"
 
+struct ane_chain;
 struct drm_gem_object;
+
+/* Programs, instances and attached programs one client may hold. */
+#define ANE_MAX_PROGRAMS_PER_FILE	64
 
 /**
  * struct ane_program - a program or an instance of one
@@ -47,6 +51,15 @@ struct drm_gem_object;
  * @weights_map: its mapping in the client's context.
  * @inflight: requests submitted and not yet released.
  * @instances: instances of this program.
+ * @chains: the program's chains (&struct ane_chain, driver/ane_chain.c),
+ *	under &ane_file.prog_lock of the client that prepared it.
+ * @chain_active: each sharing group's active chain, or NULL.
+ * @owner: for a program attached from another client's export
+ *	(driver/ane_share.c), that client: a reference, so the exported
+ *	program stays prepared while attached; its &ane_file.prog_lock is
+ *	taken, nested inside this client's, to read @parent's state.  @parent
+ *	is the exported program, @inter and @inter_map are its intermediate
+ *	buffer mapped into this client's context.  NULL otherwise.
  *
  * All but @kref, @inflight and @fw are protected by &ane_file.prog_lock;
  * @fw is the firmware host's (&ane_host.res_lock) from prepare to
@@ -78,6 +91,9 @@ struct ane_program {
 	struct ane_dart_mapping *weights_map;
 	atomic_t inflight;
 	unsigned int instances;
+	struct list_head chains;
+	struct ane_chain *chain_active[ANE_CHAIN_MAX_GROUPS];
+	struct ane_file *owner;
 };
 
 /**
@@ -105,5 +121,13 @@ static inline struct ane_host *ane_host(struct ane_file *af)
 
 struct ane_program *ane_program_find_locked(struct ane_file *af, u64 token);
 void ane_program_put(struct ane_program *p);
+unsigned int ane_program_count_locked(struct ane_file *af);
+
+/* ane_share.c: the program hand-off between clients */
+void ane_share_release(struct ane_program *p);
+
+/* ane_chain.c: chains, the resident submission model */
+void ane_chains_fini_locked(struct ane_file *af, struct ane_program *code);
+void ane_chain_user_release(struct ane_program *p);
 
 #endif /* __ANE_PROGRAM_H__ */

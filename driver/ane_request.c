@@ -89,6 +89,8 @@ struct ane_request {
  * @nbars: custom bars filled in after the call.
  * @syncobj: the syncobj of @syncobj_handle, a reference held until the
  *	request is submitted.
+ * @owner: for an attached program, its owner, whose &ane_file.prog_lock
+ *	is held (nested) from validation to submission; else NULL.
  *
  * On the stack of one call, built under &ane_file.prog_lock.
  */
@@ -103,6 +105,7 @@ struct ane_req_build {
 	struct ane_dart_mapping *maps[2 * ANE_IMG_MAX_IO + 1];
 	u32 nbars;
 	struct drm_syncobj *syncobj;
+	struct ane_file *owner;
 };
 
 static const char *ane_fence_driver_name(struct dma_fence *f)
@@ -357,6 +360,11 @@ static int ane_request_validate(struct ane_file *af, struct ane_request *rq,
 
 	lockdep_assert_held(&af->prog_lock);
 	p = ane_program_find_locked(af, in->token);
+	if (p && p->owner) {
+		/* The exported program's state is its owner's (ane_share.c). */
+		rb->owner = p->owner;
+		mutex_lock_nested(&rb->owner->prog_lock, SINGLE_DEPTH_NESTING);
+	}
 	code = p ? ane_program_code(p) : NULL;
 	ret = !p ? -ENOENT : !code->prepared ? -EBADFD :
 	      in->procedure >= code->hdr.num_procedures ? -EINVAL :
@@ -398,9 +406,13 @@ static int ane_request_map_surfaces(struct ane_file *af, struct ane_request *rq,
 		ret = ane_request_map(rq, af, rb->inter, ANE_USAGE_INTERMEDIATE,
 				      ANE_PROT_READ_WRITE);
 		rb->maps[2 * ANE_IMG_MAX_IO] = ret ? NULL : rq->maps[rq->nmaps - 1];
-	} else if (!ret && code->inter_map) {
-		ret = ane_request_pin(rq, code->inter_map);
-		rb->maps[2 * ANE_IMG_MAX_IO] = code->inter_map;
+	} else if (!ret && (rb->owner ? rb->p->inter_map : code->inter_map)) {
+		/* An attached program's is mapped in this client's context. */
+		struct ane_dart_mapping *im = rb->owner ? rb->p->inter_map :
+					      code->inter_map;
+
+		ret = ane_request_pin(rq, im);
+		rb->maps[2 * ANE_IMG_MAX_IO] = im;
 	}
 	if (!ret && rb->p->weights_map)
 		ret = ane_request_pin(rq, rb->p->weights_map);
@@ -610,6 +622,8 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ret = ane_request_arm(af, rq, in, &rb);
 	if (ret)
 		goto err_release;
+	if (rb.owner)
+		mutex_unlock(&rb.owner->prog_lock);
 	mutex_unlock(&af->prog_lock);
 
 	memset(&sr->out, 0, sizeof(sr->out));
@@ -628,6 +642,8 @@ err_release:
 	for (i = 0; i < rq->nmaps; i++)
 		ane_dart_unuse(rq->maps[i]);
 err_unlock:
+	if (rb.owner)
+		mutex_unlock(&rb.owner->prog_lock);
 	mutex_unlock(&af->prog_lock);
 	if (rb.syncobj)
 		drm_syncobj_put(rb.syncobj);

@@ -124,6 +124,18 @@ int ane_map_args_check(const struct drm_ane_memory_map_args *a);
 int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
 			void *args);
 
+/* The resident submission model (ane_chain.c). */
+int ane_sel_chaining_prepare(struct ane_file *af,
+			     const struct ane_selector *sel, void *args);
+int ane_sel_output_set_enqueue(struct ane_file *af,
+			       const struct ane_selector *sel, void *args);
+int ane_sel_inputs_ready(struct ane_file *af, const struct ane_selector *sel,
+			 void *args);
+int ane_sel_session_hint(struct ane_file *af, const struct ane_selector *sel,
+			 void *args);
+int ane_sel_chaining_set_active(struct ane_file *af,
+				const struct ane_selector *sel, void *args);
+
 /* Debug work processor, selectors 11-15 (ane_dwp.c). */
 int ane_sel_register_dwp(struct ane_file *af, const struct ane_selector *sel,
 			 void *args);

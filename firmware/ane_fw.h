@@ -22,6 +22,10 @@
 
 #include "spec/ane_fw_abi.h"
 
+struct ane_img_bar;
+struct ane_img_header;
+struct ane_img_procedure;
+
 struct ane_hw;
 struct ane_fw;
 
@@ -268,6 +272,17 @@ struct ane_fw_cache_req {
 	u64 last_exec_ts;
 	u32 inflight;
 	u64 triggers;
+	/* ABI 1.2 (ane_fw_chain.c): the buffers a run computes with */
+	u32 prog_gen;
+	bool armed;
+	u32 sid;
+	u32 nout;
+	struct ane_fw_buf_desc inter;
+	struct ane_fw_buf_desc out[ANE_FW_MAX_CHAIN_OUTPUTS];
+	bool prev_valid;
+	u32 prev_sid;
+	u32 nprev;
+	struct ane_fw_buf_desc prev[ANE_FW_MAX_CHAIN_OUTPUTS];
 };
 
 /**
@@ -611,6 +626,23 @@ int ane_fw_cr_trigger_check(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
 int ane_fw_cr_recycle(struct ane_fw *fw, const struct ane_fw_cr_recycle *rc);
 int ane_fw_cr_invalidate(struct ane_fw *fw, u64 handle);
 void ane_fw_cr_done(struct ane_fw *fw, u64 handle, u32 output_set);
+void ane_fw_cr_abort(struct ane_fw *fw, u64 handle, u32 output_set);
+
+/* ane_fw_program.c: a loaded program's image, for chained runs */
+const struct ane_img_header *ane_fw_program_header(const struct ane_fw_program *p);
+const struct ane_img_procedure *
+ane_fw_program_procedure(const struct ane_fw_program *p, u32 proc);
+const struct ane_img_bar *ane_fw_program_bar(const struct ane_fw_program *p,
+					     u32 i);
+
+/* ane_fw_chain.c: the buffers of chained runs (ABI 1.2) */
+int ane_fw_cr_output_set(struct ane_fw *fw,
+			 const struct ane_fw_cr_output_set *os, u32 len);
+void ane_fw_cr_rotate(struct ane_fw_cache_req *cr);
+int ane_fw_cr_inputs_check(const struct ane_fw_cache_req *cr,
+			   const struct ane_fw_cr_trigger *tr);
+int ane_fw_chain_bars(struct ane_fw *fw, const struct ane_fw_cache_req *cr,
+		      const struct ane_fw_cr_trigger *tr, struct ane_fw_req *r);
 int ane_fw_cr_group_select(struct ane_fw *fw,
 			   const struct ane_fw_cr_group_select *gs);
 void ane_fw_stats_fill(struct ane_fw_stats_hdr *h,

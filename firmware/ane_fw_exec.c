@@ -307,7 +307,8 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 		struct ane_fw_chain_event ev = {
 			.cache_handler = r->cache_handler,
 			.exec_timestamp = r->exec_ts, .status = status,
-			.output_set_id = r->output_set };
+			.output_set_id = r->output_set, .seq = r->seq,
+			.exec_ns = exec_ns };
 
 		ane_fw_cr_done(fw, r->cache_handler, r->output_set);
 		if (ane_fw_notify(fw, ane_fw_event_chan(r->chan),
@@ -519,8 +520,15 @@ static int ane_fw_exec_trigger(struct ane_fw *fw, u32 chan, u32 seq,
 	cr = &fw->cr[ane_fw_cr_lookup(fw, tr->cache_handler)];
 	r = ane_fw_req_alloc(fw);
 	if (!r) {
-		ane_fw_cr_done(fw, tr->cache_handler, tr->output_set_id);
+		ane_fw_cr_abort(fw, tr->cache_handler, tr->output_set_id);
 		return ANE_FW_ST_BUSY;
+	}
+	/* The run's buffers: the trigger's inputs, the enqueued set. */
+	st = ane_fw_chain_bars(fw, cr, tr, r);
+	if (st) {
+		ane_fw_cr_abort(fw, tr->cache_handler, tr->output_set_id);
+		ane_fw_req_free(fw, r);
+		return st;
 	}
 	h = *hdr;
 	h.program_id = cr->program_id;
@@ -540,7 +548,7 @@ static int ane_fw_exec_trigger(struct ane_fw *fw, u32 chan, u32 seq,
 	r->t_queued = ane_fw_now(fw);
 	if (ane_fw_sched_queue(&fw->sched, r)) {
 		ane_fw_print(fw, "[isHWReady] priority queue is full!");
-		ane_fw_cr_done(fw, tr->cache_handler, tr->output_set_id);
+		ane_fw_cr_abort(fw, tr->cache_handler, tr->output_set_id);
 		ane_fw_req_free(fw, r);
 		return ANE_FW_ST_BUSY;
 	}
@@ -615,7 +623,14 @@ int ane_fw_exeloop_cmd(struct ane_fw *fw, u32 chan, u32 seq,
 		st = ane_fw_exec_trigger(fw, chan, seq, hdr, body);
 		if (st)
 			fw->rejected++;
-		ane_fw_exec_reply(fw, chan, seq, hdr, st, NULL, 0);
+		/*
+		 * On the IO channel an accepted trigger is answered by its
+		 * DATA_CHAINING_EVENT (ABI 1.2), as a procedure call by its
+		 * PROGRAM_EVENT; a refused one, and any on a control channel,
+		 * by a reply now.
+		 */
+		if (st || chan != ANE_FW_CH_IO)
+			ane_fw_exec_reply(fw, chan, seq, hdr, st, NULL, 0);
 		ane_fw_exec_kick(fw);
 		return st;
 	case ANE_CMD_CH_DATA_FILE_LOAD2:

@@ -362,17 +362,55 @@ static int ane_fw_tdb_bind(struct ane_tdb_hdr *h, struct ane_tdb_task *tasks,
 }
 
 /**
+ * ane_fw_program_header() - the image header of a loaded program
+ * @p: a program loaded with an image.
+ *
+ * Return: the firmware's copy of the header.
+ */
+const struct ane_img_header *ane_fw_program_header(const struct ane_fw_program *p)
+{
+	return &p->img->hdr;
+}
+
+/**
+ * ane_fw_program_procedure() - a procedure of a loaded program
+ * @p: a program loaded with an image.
+ * @proc: the procedure index.
+ *
+ * Return: the procedure, or NULL if the image has no such procedure.
+ */
+const struct ane_img_procedure *
+ane_fw_program_procedure(const struct ane_fw_program *p, u32 proc)
+{
+	return proc < p->img->hdr.num_procedures ? &p->img->procs[proc] : NULL;
+}
+
+/**
+ * ane_fw_program_bar() - an entry of a loaded program's bar table
+ * @p: a program loaded with an image.
+ * @i: below the header's num_bars.
+ *
+ * Return: the bar.
+ */
+const struct ane_img_bar *ane_fw_program_bar(const struct ane_fw_program *p,
+					     u32 i)
+{
+	return &p->img->bars[i];
+}
+
+/**
  * ane_fw_program_prepare() - build a request's task-descriptor block
  * @fw: the firmware, the loop in EXEC.
- * @r: the request, dispatched.
+ * @r: the request, dispatched: a procedure call, or a chaining trigger
+ *	whose bars ane_fw_chain_bars() built.
  *
  * The block (firmware/spec/ane_tdb.h) holds the call's bar table and the
  * procedure's tasks with their operand registers bound and rebased; it
  * is firmware memory the engine reads on its controller port (the
  * queue's own block when it fits, ANE_FW_TDB_INLINE), given back by
  * ane_fw_program_release() once the engine has left the queue.  A
- * program without an image, and a chaining trigger, compute nothing:
- * they get no block (@r->tdb stays NULL) and run empty on the engine.
+ * program without an image computes nothing: it gets no block (@r->tdb
+ * stays NULL) and runs empty on the engine.
  *
  * Return: %ANE_FW_ST_OK; %ANE_FW_ST_NOENT if the program was unloaded
  * since the request was queued; %ANE_FW_ST_INVALID for a bar the call
@@ -395,7 +433,7 @@ int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
 	p = &fw->programs[r->hdr.program_id];
 	if (!p->valid || p->gen != r->prog_gen)
 		return ANE_FW_ST_NOENT;
-	if (!p->img || r->cache_handler)
+	if (!p->img)
 		return ANE_FW_ST_OK;
 	if (r->hdr.procedure_id >= p->img->hdr.num_procedures)
 		return ANE_FW_ST_INVALID;

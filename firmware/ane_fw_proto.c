@@ -278,6 +278,12 @@ int ane_fw_cr_install(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
 	if (i == ANE_FW_MAX_CACHE_REQUESTS)
 		return ANE_FW_ST_BUSY;
 	cr = &fw->cr[i];
+	/*
+	 * A slot's first handle of a boot starts from the boot count, so a
+	 * handle of an earlier boot does not name a request of this one.
+	 */
+	if (!cr->gen)
+		cr->gen = (fw->args.boot_count & 0xfff) << 12;
 	cr->gen++;
 	cr->state = ANE_FW_CR_IN_USE;
 	cr->procedure = in->procedure;
@@ -290,6 +296,11 @@ int ane_fw_cr_install(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
 	cr->last_exec_ts = 0;
 	cr->inflight = 0;
 	cr->triggers = 0;
+	cr->prog_gen = fw->programs[hdr->program_id].gen;
+	cr->armed = false;
+	cr->prev_valid = false;
+	cr->nout = 0;
+	cr->nprev = 0;
 	*handle = ane_fw_cr_handle(i, cr->gen);
 	return ANE_FW_ST_OK;
 }
@@ -341,12 +352,18 @@ int ane_fw_cr_trigger_check(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
 		return ANE_FW_ST_INVALID;
 	if (tr->exec_timestamp <= cr->last_exec_ts)
 		return ANE_FW_ST_INVALID;
+	if (!fw->programs[cr->program_id].valid ||
+	    fw->programs[cr->program_id].gen != cr->prog_gen)
+		return ANE_FW_ST_NOENT;
 	for (i = 0; i < tr->nbr_input_buffers; i++)
-		if (tr->inputs[i].type != ANE_FW_BUF_INPUT ||
-		    upper_32_bits(tr->inputs[i].addr))
+		if (upper_32_bits(tr->inputs[i].addr))
 			return ANE_FW_ST_INVALID;
+	if (ane_fw_cr_inputs_check(cr, tr))
+		return ANE_FW_ST_INVALID;
 	if (cr->out_state[tr->output_set_id] != ANE_FW_OS_AVAILABLE)
 		return ANE_FW_ST_BUSY;
+	if (!cr->armed)
+		return ANE_FW_ST_NOT_READY;
 	cr->last_exec_ts = tr->exec_timestamp;
 	cr->out_state[tr->output_set_id] = ANE_FW_OS_IN_EXECUTION;
 	cr->inflight++;
@@ -355,22 +372,52 @@ int ane_fw_cr_trigger_check(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_cr_trigger_check);
 
-/* A triggered run finished: an invalidating request becomes free. */
-void ane_fw_cr_done(struct ane_fw *fw, u64 handle, u32 output_set)
+static struct ane_fw_cache_req *ane_fw_cr_end(struct ane_fw *fw, u64 handle)
 {
 	u32 idx = handle & 0xffff;
 	struct ane_fw_cache_req *cr;
 
 	if (idx >= ANE_FW_MAX_CACHE_REQUESTS)
-		return;
+		return NULL;
 	cr = &fw->cr[idx];
 	if (ane_fw_cr_handle(idx, cr->gen) != handle || !cr->inflight)
-		return;
+		return NULL;
 	cr->inflight--;
+	return cr;
+}
+
+/*
+ * A triggered run finished: its output set becomes the previous one, the
+ * next trigger's chainable input; an invalidating request becomes free.
+ */
+void ane_fw_cr_done(struct ane_fw *fw, u64 handle, u32 output_set)
+{
+	struct ane_fw_cache_req *cr = ane_fw_cr_end(fw, handle);
+
+	if (!cr)
+		return;
+	ane_fw_cr_rotate(cr);
 	if (cr->state == ANE_FW_CR_INVALIDATING && !cr->inflight)
 		cr->state = ANE_FW_CR_AVAILABLE;
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_cr_done);
+
+/*
+ * An accepted trigger was dropped before it ran (no request object, a
+ * full priority queue): its output set is available again, still armed.
+ */
+void ane_fw_cr_abort(struct ane_fw *fw, u64 handle, u32 output_set)
+{
+	struct ane_fw_cache_req *cr = ane_fw_cr_end(fw, handle);
+
+	if (!cr)
+		return;
+	if (output_set < ANE_FW_OUTPUT_BUFFER_SETS)
+		cr->out_state[output_set] = ANE_FW_OS_AVAILABLE;
+	if (cr->state == ANE_FW_CR_INVALIDATING && !cr->inflight)
+		cr->state = ANE_FW_CR_AVAILABLE;
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_fw_cr_abort);
 
 /**
  * ane_fw_cr_recycle() - 0x47: the host consumed an output set

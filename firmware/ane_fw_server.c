@@ -270,6 +270,8 @@ static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
 		if (len != sizeof(struct ane_fw_cr_recycle))
 			return ANE_FW_ST_INVALID;
 		return ane_fw_cr_recycle(fw, body);
+	case ANE_CTL_CACHE_REQUEST_OUTPUT_SET:
+		return ane_fw_cr_output_set(fw, body, len);
 	case ANE_CTL_CACHE_REQUEST_INVALIDATE:
 		if (len != sizeof(struct ane_fw_cr_handle))
 			return ANE_FW_ST_INVALID;

@@ -455,6 +455,63 @@ LIBANE_EXPORT uint64_t ane_deadline_ns(uint64_t rel_ns);
 /* What a completion status means, in words. */
 LIBANE_EXPORT const char *ane_request_status_str(int status);
 
+/* ------------------------------------------------------------ resident
+ *
+ * The resident submission model (Documentation/accel/ane/resident.rst).
+ * A control handle exports a prepared program as a file descriptor; a
+ * direct-path handle (ANE_KIND_DIRECT) of the same uid attaches it.  The
+ * control handle makes chains of its procedures; the direct-path handle
+ * enqueues each run's output set, triggers the run with its inputs --
+ * @chained[i] set: input i is an output surface of the chain's previous
+ * run, read where it lies -- and waits for the run.  Surfaces passed on
+ * the direct-path side come from the direct-path handle.
+ */
+
+/* PROGRAM_EXPORT: *@fd, close-on-exec; pass it (SCM_RIGHTS) and close it. */
+LIBANE_EXPORT int ane_program_export(struct ane_dev *ctl,
+				     const struct ane_program *prog, int *fd);
+/* PROGRAM_ATTACH on a direct-path handle: *@token names the program. */
+LIBANE_EXPORT int ane_program_attach(struct ane_dev *dp, int fd,
+				     uint64_t *token);
+LIBANE_EXPORT int ane_program_detach(struct ane_dev *dp, uint64_t token);
+
+/*
+ * ProgramChainingPrepare (control selector 9): a chain of @procedure;
+ * @flags 0 or ANE_CHAIN_GROUP(g).  ane_chain_invalidate() tears it down.
+ */
+LIBANE_EXPORT int ane_chain_prepare(struct ane_dev *ctl,
+				    const struct ane_program *prog,
+				    uint32_t procedure, uint32_t flags,
+				    uint64_t *handle);
+LIBANE_EXPORT int ane_chain_invalidate(struct ane_dev *ctl, uint64_t handle);
+
+/* ProgramOutputSetEnqueue (direct-path 3): output j is @outputs[j]. */
+LIBANE_EXPORT int ane_chain_enqueue(struct ane_dev *dp, uint64_t handle,
+				    struct ane_surface *const *outputs,
+				    unsigned int n_out);
+/*
+ * ProgramInputsReady (direct-path 4): input i is @inputs[i], chained if
+ * @chained (may be NULL) says so; @exec_timestamp above the last one.
+ */
+LIBANE_EXPORT int ane_chain_trigger(struct ane_dev *dp, uint64_t handle,
+				    uint64_t exec_timestamp,
+				    struct ane_surface *const *inputs,
+				    const unsigned char *chained,
+				    unsigned int n_in);
+/*
+ * Wait for the run @exec_timestamp of the chain (its
+ * DRM_ANE_EVENT_CHAIN_COMPLETE) until @abs_timeout_ns; the status and
+ * engine time as ane_request_wait().  Other events read meanwhile on the
+ * direct-path handle are dropped.
+ */
+LIBANE_EXPORT int ane_chain_wait(struct ane_dev *dp, uint64_t handle,
+				 uint64_t exec_timestamp,
+				 uint64_t abs_timeout_ns, int *status,
+				 uint64_t *exec_ns);
+/* SessionHintRequest (direct-path 7): ANE_HINT_RATE or ANE_HINT_BURST_US. */
+LIBANE_EXPORT int ane_session_hint(struct ane_dev *dp, uint32_t hint,
+				   uint64_t value, uint64_t *applied);
+
 /*
  * Build @net if needed, then create and prepare its program, make and
  * fill one surface per input (from the fp32 arrays @inputs[i]), submit,

@@ -494,6 +494,119 @@ static int bench_request(const char *node)
 	return 0;
 }
 
+#define CHAIN_STEPS	100
+#define CHAIN_DIM	8
+
+/*
+ * The resident loop: a recurrent step h' = tanh(h x W + b) on an 8x8 state
+ * run CHAIN_STEPS times as a chain, each step's output read by the next
+ * where it lies (ProgramInputsReady with a chained input), then the same
+ * steps through selector 2 with the state copied from output to input by
+ * naming the surfaces in turn; the two final states must be bit-identical.
+ */
+static int bench_chain(const char *node)
+{
+	static uint64_t clat[CHAIN_STEPS], slat[CHAIN_STEPS];
+	struct ane_surface *h0 = NULL, *o[2] = { NULL, NULL }, *x = NULL, *y = NULL;
+	float w[CHAIN_DIM * CHAIN_DIM], b = 0.125f;
+	struct ane_dev *ctl = NULL, *dp = NULL;
+	struct ane_program *prog = NULL;
+	struct ane_net *net = NULL;
+	uint64_t handle = 0, atok = 0;
+	char err[512];
+	const void *img;
+	unsigned int k, i;
+	size_t size;
+	int t, wt, bt, efd = -1;
+
+	for (i = 0; i < CHAIN_DIM * CHAIN_DIM; i++)
+		w[i] = (float)((int)(i * 7 % 11) - 5) / 8.0f;
+	if (ane_net_create(&net))
+		return die("ane_net_create");
+	t = ane_net_input(net, "h", 1, 1, CHAIN_DIM, CHAIN_DIM);
+	wt = ane_net_const(net, "W", 1, 1, CHAIN_DIM, CHAIN_DIM, w);
+	bt = ane_net_const(net, "b", 1, 1, 1, 1, &b);
+	t = ane_net_matmul(net, t, wt, 0, ANE_NET_ACT_NONE);
+	ane_net_output(net, ane_net_eltwise(net, ANE_NET_ADD, t, bt, ANE_NET_ACT_TANH));
+	if (ane_net_build(net, &img, &size)) {
+		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(net));
+		ane_net_destroy(net);
+		return 1;
+	}
+	if (ane_open(node, ANE_KIND_CONTROL, &ctl, err, sizeof(err)) ||
+	    ane_open(node, ANE_KIND_DIRECT, &dp, err, sizeof(err))) {
+		fprintf(stderr, "ane-bench: %s\n", err);
+		ane_net_destroy(net);
+		return 1;
+	}
+	/* the broker's part: prepare, chain, export */
+	if (ane_program_create(ctl, img, size, &prog) || ane_program_prepare(prog) ||
+	    ane_chain_prepare(ctl, prog, 0, 0, &handle) ||
+	    ane_program_export(ctl, prog, &efd)) {
+		ane_net_destroy(net);
+		return req_fail(ctl, "broker setup");
+	}
+	ane_net_destroy(net);
+	/* the client's part: attach, surfaces of its own */
+	if (ane_program_attach(dp, efd, &atok) ||
+	    ane_surface_create(dp, 128, &h0) || ane_surface_create(dp, 128, &o[0]) ||
+	    ane_surface_create(dp, 128, &o[1]))
+		return req_fail(dp, "client setup");
+	close(efd);
+	for (i = 0; i < CHAIN_DIM * CHAIN_DIM; i++)
+		((uint16_t *)ane_surface_map(h0))[i] = ane_fp16_from_float((float)(i % 5) / 4.0f);
+
+	for (k = 0; k < CHAIN_STEPS; k++) {
+		struct ane_surface *in = k ? o[(k - 1) % 2] : h0;
+		unsigned char chained = k > 0;
+		uint64_t t0 = now_ns();
+
+		if (ane_chain_enqueue(dp, handle, &o[k % 2], 1) ||
+		    ane_chain_trigger(dp, handle, k + 1, &in, &chained, 1) ||
+		    ane_chain_wait(dp, handle, k + 1, ane_deadline_ns(10000000000ull),
+				   NULL, NULL))
+			return req_fail(dp, "chained step");
+		clat[k] = now_ns() - t0;
+	}
+
+	/* the same steps through selector 2 on the broker's handle */
+	if (ane_surface_create(ctl, 128, &x) || ane_surface_create(ctl, 128, &y))
+		return req_fail(ctl, "selector-2 setup");
+	memcpy(ane_surface_map(x), ane_surface_map(h0), CHAIN_DIM * CHAIN_DIM * 2);
+	for (k = 0; k < CHAIN_STEPS; k++) {
+		struct ane_surface *in = k % 2 ? y : x, *out = k % 2 ? x : y;
+		uint64_t seqno, t0 = now_ns();
+		int st;
+
+		if (ane_request_submit(prog, 0, &in, 1, &out, 1, &seqno) ||
+		    ane_request_wait(ctl, seqno, ane_deadline_ns(10000000000ull), &st, NULL))
+			return req_fail(ctl, "selector-2 step");
+		slat[k] = now_ns() - t0;
+	}
+	t = memcmp(ane_surface_map(o[(CHAIN_STEPS - 1) % 2]),
+		   ane_surface_map(CHAIN_STEPS % 2 ? y : x), CHAIN_DIM * CHAIN_DIM * 2);
+
+	printf("chain: %u steps of h' = tanh(h x W + b), h %ux%u fp16, each step's output chained into the next\n",
+	       CHAIN_STEPS, CHAIN_DIM, CHAIN_DIM);
+	printf("  chained step (enqueue + inputs ready + event)  p50 %9.1f us   p99 %9.1f us\n",
+	       quantile_us(clat, CHAIN_STEPS, 0.5), quantile_us(clat, CHAIN_STEPS, 0.99));
+	printf("  selector-2 step (submit + event)               p50 %9.1f us   p99 %9.1f us\n",
+	       quantile_us(slat, CHAIN_STEPS, 0.5), quantile_us(slat, CHAIN_STEPS, 0.99));
+	printf("  final state, chain vs selector 2: %s\n", t ? "DIFFERENT" : "bit-identical");
+
+	ane_surface_destroy(x);
+	ane_surface_destroy(y);
+	ane_surface_destroy(h0);
+	ane_surface_destroy(o[0]);
+	ane_surface_destroy(o[1]);
+	ane_chain_invalidate(ctl, handle);
+	ane_program_detach(dp, atok);
+	ane_program_destroy(prog);
+	ane_close(dp);
+	ane_close(ctl);
+	return t ? 1 : 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(const char *node);
@@ -502,6 +615,7 @@ static const struct {
 	{ "dart", bench_dart, "DART map/unmap cost and page-table memory" },
 	{ "fw", bench_fw, "no-op firmware round trip vs a pipe round trip" },
 	{ "request", bench_request, "no-op request round trip p50/p99 vs a pipe ping-pong" },
+	{ "chain", bench_chain, "a 100-step resident loop, chained vs selector 2" },
 };
 
 int main(int argc, char **argv)

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 
 #define ANE_FW_ABI_MAJOR		1
-#define ANE_FW_ABI_MINOR		1	/* 1.1: ane_fw_bar.sid */
+#define ANE_FW_ABI_MINOR		2	/* 1.1: ane_fw_bar.sid; 1.2: chains compute */
 #define ANE_FW_ABI_VERSION		(ANE_FW_ABI_MAJOR << 16 | ANE_FW_ABI_MINOR)
 /* Every ring in the channel table carries this version (ch. 29). */
 #define ANE_FW_RING_VERSION		0x00020001
@@ -394,6 +394,7 @@ enum ane_fw_ctl_id {
 	ANE_CTL_CACHE_REQUEST_TRIGGER		= 0x46,
 	ANE_CTL_CACHE_REQUEST_RECYCLE		= 0x47,
 	ANE_CTL_CACHE_REQUEST_INVALIDATE	= 0x48,
+	ANE_CTL_CACHE_REQUEST_OUTPUT_SET	= 0x49,	/* ABI 1.2 */
 	ANE_CTL_PREMAP_BUFFER			= 0x4a,
 	ANE_CTL_FORCE_DISABLE_CACHE_REQUESTS	= 0x4d,
 	ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP = 0x4f,
@@ -738,6 +739,7 @@ struct ane_fw_program_event {
 
 #define ANE_FW_MAX_CACHE_REQUESTS	16	/* maxCacheRequest */
 #define ANE_FW_MAX_CHAIN_GROUPS		4
+#define ANE_FW_MAX_CHAIN_OUTPUTS	16	/* a procedure's outputs */
 
 enum ane_fw_buffer_type {
 	ANE_FW_BUF_INPUT = 1,
@@ -801,6 +803,35 @@ struct ane_fw_cr_recycle {
 };
 
 /**
+ * struct ane_fw_cr_output_set - body of CACHE_REQUEST_OUTPUT_SET (0x49)
+ * @cache_handler: the handle.
+ * @output_set_id: the set, below %ANE_FW_OUTPUT_BUFFER_SETS.
+ * @sid: the DART stream of @buffers, @intermediate and the trigger's
+ *	input buffers, below %ANE_FW_NUM_STREAMS.
+ * @nbr_buffers: entries of @buffers: the procedure's outputs, in output
+ *	index order.
+ * @pad: zero.
+ * @intermediate: the intermediate buffer, all zero for none.
+ * @buffers: the output buffers (%ANE_FW_BUF_OUTPUT, below 4 GB).
+ *
+ * Enqueues the output set the next trigger writes.  The set must be
+ * available: after install, or consumed (its run completed), which this
+ * command recycles as 0x47 would.  When a run completes its output set
+ * becomes the chain's *previous* set, which the next trigger may name as
+ * an input (%ANE_FW_BUF_OUTPUT descriptor): data chaining, no host copy.
+ * ABI 1.2.
+ */
+struct ane_fw_cr_output_set {
+	__u64 cache_handler;
+	__u32 output_set_id;
+	__u32 sid;
+	__u32 nbr_buffers;
+	__u32 pad;
+	struct ane_fw_buf_desc intermediate;
+	struct ane_fw_buf_desc buffers[ANE_FW_MAX_CHAIN_OUTPUTS];
+};
+
+/**
  * struct ane_fw_cr_handle - body of INVALIDATE (0x48)
  * @cache_handler: the handle.
  */
@@ -836,12 +867,19 @@ struct ane_fw_cr_force_disable {
  * @exec_timestamp: the trigger's timestamp.
  * @status: &enum ane_fw_status.
  * @output_set_id: the output set now holding the result.
+ * @seq: ring index of the trigger (ABI 1.2): on IO_T2H it answers a
+ *	0x209 trigger as PROGRAM_EVENT answers a procedure call.
+ * @pad: zero.
+ * @exec_ns: engine time of the run (ABI 1.2).
  */
 struct ane_fw_chain_event {
 	__u64 cache_handler;
 	__u64 exec_timestamp;
 	__s32 status;
 	__u32 output_set_id;
+	__u32 seq;
+	__u32 pad;
+	__u64 exec_ns;
 };
 
 /* ----------------------------------------------------- back channel, ids */

@@ -623,6 +623,8 @@ static void ane_fw_chaining_machines(struct kunit *test)
 	struct ane_fw_cr_recycle rc = { .buffer = { ANE_FW_BUF_OUTPUT, 0,
 						    0x10000, 0x4000 } };
 	struct ane_fw_cr_group_select gs = { };
+	struct ane_fw_cr_output_set os = { .nbr_buffers = 1, .sid = 1,
+		.buffers[0] = { ANE_FW_BUF_OUTPUT, 0, 0x20000, 0x4000 } };
 	u64 handle, h2;
 	int i;
 
@@ -648,6 +650,12 @@ static void ane_fw_chaining_machines(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		tr->inputs[i] = (struct ane_fw_buf_desc){ ANE_FW_BUF_INPUT, 0,
 							  0x4000, 0x4000 };
+	/* no output set enqueued yet (ABI 1.2) */
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_NOT_READY);
+	os.cache_handler = handle;
+	KUNIT_ASSERT_EQ(test, ane_fw_cr_output_set(fw, &os, sizeof(os)),
+			ANE_FW_ST_OK);
 	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
 			ANE_FW_ST_OK);
 	/* the output set is in execution: a second trigger must wait */
@@ -667,6 +675,10 @@ static void ane_fw_chaining_machines(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
 			ANE_FW_ST_INVALID);
 	tr->nbr_input_buffers = 16;
+	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
+			ANE_FW_ST_NOT_READY);
+	KUNIT_ASSERT_EQ(test, ane_fw_cr_output_set(fw, &os, sizeof(os)),
+			ANE_FW_ST_OK);
 	KUNIT_EXPECT_EQ(test, ane_fw_cr_trigger_check(fw, &hdr, tr, sizeof(*tr)),
 			ANE_FW_ST_OK);
 

@@ -35,7 +35,7 @@ static const struct {
 	{ DRM_IOCTL_ANE_CTL_PROGRAM_DESTROY, 0, 1, "ProgramDestroy" },
 	{ DRM_IOCTL_ANE_CTL_GET_STATUS, 0, 1, "GetStatus" },
 	{ DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, 0, 1, "ProgramCreateInstance" },
-	{ DRM_IOCTL_ANE_CTL_CHAINING_PREPARE, 0, 0, "ProgramChainingPrepare" },
+	{ DRM_IOCTL_ANE_CTL_CHAINING_PREPARE, 0, 1, "ProgramChainingPrepare" },
 	{ DRM_IOCTL_ANE_CTL_GET_VERSION, 0, 1, "GetVersion" },
 	{ DRM_IOCTL_ANE_CTL_REGISTER_DWP, 0, 1, "RegisterDebugWorkProcessor" },
 	{ DRM_IOCTL_ANE_CTL_UNREGISTER_DWP, 0, 1, "UnregisterDebugWorkProcessor" },
@@ -46,12 +46,12 @@ static const struct {
 	{ DRM_IOCTL_ANE_DP_DEVICE_OPEN, 1, 1, "dp DeviceOpen" },
 	{ DRM_IOCTL_ANE_DP_DEVICE_CLOSE, 1, 1, "dp DeviceClose" },
 	{ DRM_IOCTL_ANE_DP_SEND_REQUEST, 1, 1, "dp ProgramSendRequest" },
-	{ DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, 1, 0, "ProgramOutputSetEnqueue" },
-	{ DRM_IOCTL_ANE_DP_INPUTS_READY, 1, 0, "ProgramInputsReady" },
+	{ DRM_IOCTL_ANE_DP_OUTPUT_SET_ENQUEUE, 1, 1, "ProgramOutputSetEnqueue" },
+	{ DRM_IOCTL_ANE_DP_INPUTS_READY, 1, 1, "ProgramInputsReady" },
 	{ DRM_IOCTL_ANE_DP_MEMORY_MAP, 1, 1, "MemoryMapRequest" },
 	{ DRM_IOCTL_ANE_DP_MEMORY_UNMAP, 1, 1, "MemoryUnMapRequest" },
-	{ DRM_IOCTL_ANE_DP_SESSION_HINT, 1, 0, "SessionHintRequest" },
-	{ DRM_IOCTL_ANE_DP_CHAINING_SET_ACTIVE, 1, 0, "ProgramChainingSetActiveProcedure" },
+	{ DRM_IOCTL_ANE_DP_SESSION_HINT, 1, 1, "SessionHintRequest" },
+	{ DRM_IOCTL_ANE_DP_CHAINING_SET_ACTIVE, 1, 1, "ProgramChainingSetActiveProcedure" },
 };
 #define NSELS (sizeof(sels) / sizeof(sels[0]))
 

@@ -46,6 +46,8 @@ suite recovery "" recovery_test
 # same with the firmware sleeping at once when idle (no idle poll).
 suite prog "" program_test
 suite nopoll "fw_idle_poll_us=0" program_test
+# The resident submission model: the program hand-off between clients.
+suite resident "" resident_test
 # Networks end to end through libane: results against the CPU reference,
 # malformed images refused, instances with their own weights.
 suite net "" net_test

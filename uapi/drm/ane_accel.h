@@ -164,13 +164,17 @@ struct drm_ane_surface_ref {
  *	driver provides one when the request names none).
  * @ANE_SURFACE_OUT_SYNCOBJ: not a surface: a DRM syncobj whose fence is
  *	replaced by the request's completion fence.
+ * @ANE_SURFACE_CHAINED: in ProgramInputsReady only: an output surface of
+ *	the chain's previous run, read by the engine where that run wrote
+ *	it (data chaining, no host copy).
  */
 enum drm_ane_surface_kind {
 	ANE_SURFACE_NONE = 0,
 	ANE_SURFACE_INPUT = 1,
 	ANE_SURFACE_OUTPUT = 2,
 	ANE_SURFACE_INTERMEDIATE = 3,
-	ANE_SURFACE_OUT_SYNCOBJ = 4
+	ANE_SURFACE_OUT_SYNCOBJ = 4,
+	ANE_SURFACE_CHAINED = 5
 };
 
 /**
@@ -402,14 +406,34 @@ struct drm_ane_program_create_instance {
 	__u64 reserved;
 };
 
+/** @ANE_CHAIN_INVALIDATE: ChainingPrepare tears down the chain @token. */
+#define ANE_CHAIN_INVALIDATE		0x1u
+/** @ANE_CHAIN_IN_GROUP: ChainingPrepare puts the chain in a sharing group. */
+#define ANE_CHAIN_IN_GROUP		0x2u
+/** @ANE_CHAIN_GROUP_SHIFT: the group (0..3) is flags bits 5..4. */
+#define ANE_CHAIN_GROUP_SHIFT		4
+/** @ANE_CHAIN_GROUP: the flags of sharing group @g (0..3). */
+#define ANE_CHAIN_GROUP(g)		(ANE_CHAIN_IN_GROUP | (g) << ANE_CHAIN_GROUP_SHIFT)
+/** @ANE_CHAIN_MAX_GROUPS: sharing groups of one program. */
+#define ANE_CHAIN_MAX_GROUPS		4
+/** @ANE_CHAIN_MAX_INPUTS: trigger input buffers (Table 29.4). */
+#define ANE_CHAIN_MAX_INPUTS		16
+/** @ANE_CHAIN_OUTPUT_SETS: output buffer sets of a chain (exactly one). */
+#define ANE_CHAIN_OUTPUT_SETS		1
+
 /**
  * struct drm_ane_chaining_prepare - control selector 9: 0 / 16 / 0 / 24
- * @token: program token.
- * @procedure: procedure to chain.
- * @flags: must be zero.
- * @cache_handle: the firmware cache-request handle (output).
- * @max_inputs: trigger input buffers the chain accepts (output).
- * @max_outputs: output buffer sets of the chain (output).
+ * @token: program token (a prepared program of this client); with
+ *	%ANE_CHAIN_INVALIDATE, the cache handle of the chain to tear down.
+ * @procedure: procedure to chain: content type 0 or 3 (zero with
+ *	%ANE_CHAIN_INVALIDATE).
+ * @flags: 0, %ANE_CHAIN_GROUP(g), or %ANE_CHAIN_INVALIDATE alone.
+ * @cache_handle: the firmware cache-request handle (output) that the
+ *	direct-path selectors 3, 4 and 8 name.
+ * @max_inputs: trigger input buffers the chain takes: the procedure's
+ *	inputs (output).
+ * @max_outputs: output buffer sets of the chain, %ANE_CHAIN_OUTPUT_SETS
+ *	(output).
  * @reserved: zero.
  */
 struct drm_ane_chaining_prepare {
@@ -473,9 +497,11 @@ struct drm_ane_load_firmware {
 /**
  * struct drm_ane_output_set_enqueue - direct selector 3: 0 / 40 / 0 / 0
  * @cache_handle: chain the output set belongs to.
- * @output_set: output set index.
- * @num_surfaces: surfaces in @surfaces.
- * @surfaces: user pointer to an array of &struct drm_ane_surface_ref.
+ * @output_set: output set index, below %ANE_CHAIN_OUTPUT_SETS.
+ * @num_surfaces: surfaces in @surfaces: the procedure's outputs.
+ * @surfaces: user pointer to an array of @num_surfaces
+ *	&struct drm_ane_surface_ref, each %ANE_SURFACE_OUTPUT with @bar the
+ *	output index (each once).
  * @flags: must be zero.
  * @reserved: must be zero.
  */
@@ -491,11 +517,16 @@ struct drm_ane_output_set_enqueue {
 /**
  * struct drm_ane_inputs_ready - direct selector 4: 0 / 3104 / 0 / 0
  * @cache_handle: chain to trigger.
- * @exec_timestamp: strictly increasing per chain.
- * @num_inputs: entries of @inputs in use, at most 16.
+ * @exec_timestamp: strictly increasing per chain (the first above 0).
+ * @num_inputs: entries of @inputs in use, at most
+ *	%ANE_CHAIN_MAX_INPUTS: the procedure's inputs.
  * @flags: must be zero.
- * @inputs: the trigger's input surfaces.
+ * @inputs: the trigger's input surfaces, @bar the input index (each
+ *	once): %ANE_SURFACE_INPUT, or %ANE_SURFACE_CHAINED for an output
+ *	surface of the chain's previous run; the rest all zero.
  * @reserved: must be zero.
+ *
+ * The run completes with a %DRM_ANE_EVENT_CHAIN_COMPLETE event.
  */
 struct drm_ane_inputs_ready {
 	__u64 cache_handle;
@@ -562,11 +593,30 @@ struct drm_ane_memory_unmap {
 };
 
 /**
+ * enum drm_ane_session_hint_kind - what a SessionHintRequest tells
+ * @ANE_HINT_RATE: the runs per second the client expects to submit
+ *	(0: no expectation); at most %ANE_HINT_RATE_MAX.
+ * @ANE_HINT_BURST_US: the client will submit back to back for this many
+ *	microseconds from now (0 ends a burst); at most
+ *	%ANE_HINT_BURST_MAX_US.
+ */
+enum drm_ane_session_hint_kind {
+	ANE_HINT_RATE = 1,
+	ANE_HINT_BURST_US = 2
+};
+
+/** @ANE_HINT_RATE_MAX: the highest %ANE_HINT_RATE applied. */
+#define ANE_HINT_RATE_MAX		100000
+/** @ANE_HINT_BURST_MAX_US: the longest %ANE_HINT_BURST_US applied. */
+#define ANE_HINT_BURST_MAX_US		1000000
+
+/**
  * struct drm_ane_session_hint - direct selector 7: 0 / 16 / 0 / 24
- * @hint: hint kind.
+ * @hint: &enum drm_ane_session_hint_kind.
  * @flags: must be zero.
  * @value: hint value.
- * @applied: the value the driver applied (output).
+ * @applied: the value the driver applied: @value clamped to the hint's
+ *	maximum (output).
  * @previous: the value it replaced (output).
  * @reserved: zero.
  */
@@ -581,11 +631,13 @@ struct drm_ane_session_hint {
 
 /**
  * struct drm_ane_chaining_set_active - direct selector 8: 0 / 32 / 0 / 0
- * @cache_handle: chain of the group.
- * @group: buffer-sharing group.
- * @procedure: the procedure to make active.
+ * @cache_handle: chain of the group to make its active member.
+ * @group: buffer-sharing group, below %ANE_CHAIN_MAX_GROUPS: the chain's.
+ * @procedure: the procedure to make active: the chain's.
  * @flags: must be zero.
  * @reserved: must be zero.
+ *
+ * Only the active member of a group may be triggered.
  */
 struct drm_ane_chaining_set_active {
 	__u64 cache_handle;
@@ -836,6 +888,66 @@ struct drm_ane_caps_drop {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_METHOD, struct drm_ane_method_args)
 
 /**
+ * DOC: ane program hand-off
+ *
+ * A control client prepares a program and exports it as a file descriptor
+ * with %DRM_IOCTL_ANE_PROGRAM_EXPORT; it passes the descriptor to a
+ * direct-path client in another process (over a unix socket, by fork or
+ * exec), which attaches it with %DRM_IOCTL_ANE_PROGRAM_ATTACH and gets a
+ * program token of its own that its selectors name.  Attaching succeeds
+ * only for the exporter's identity: the same effective uid in the same
+ * user namespace, on the same device.  Anyone else gets -EACCES and
+ * learns nothing about the program.  See
+ * Documentation/accel/ane/resident.rst.
+ */
+
+/**
+ * struct drm_ane_program_export - export a prepared program
+ * @token: the control client's program token (not an instance); the
+ *	program must be prepared.
+ * @flags: must be zero.
+ * @fd: the export file descriptor, close-on-exec (output; must be zero
+ *	on input).
+ * @reserved: must be zero.
+ */
+struct drm_ane_program_export {
+	__u64 token;
+	__u32 flags;
+	__s32 fd;
+	__u64 reserved;
+};
+
+/** @ANE_ATTACH_DETACH: &struct drm_ane_program_attach detaches @token. */
+#define ANE_ATTACH_DETACH		0x1u
+
+/**
+ * struct drm_ane_program_attach - attach an exported program, or detach
+ * @fd: a descriptor from %DRM_IOCTL_ANE_PROGRAM_EXPORT; zero with
+ *	%ANE_ATTACH_DETACH.
+ * @flags: 0 to attach, %ANE_ATTACH_DETACH to detach @token.
+ * @token: the attached program's token in the calling client (output;
+ *	must be zero on input); with %ANE_ATTACH_DETACH the input: the
+ *	attached program to drop.
+ * @num_procedures: procedures of the program (output; zero on input).
+ * @reserved: must be zero.
+ */
+struct drm_ane_program_attach {
+	__s32 fd;
+	__u32 flags;
+	__u64 token;
+	__u32 num_procedures;
+	__u32 reserved;
+};
+
+#define DRM_ANE_PROGRAM_EXPORT		0x39
+#define DRM_ANE_PROGRAM_ATTACH		0x3a
+
+#define DRM_IOCTL_ANE_PROGRAM_EXPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_PROGRAM_EXPORT, struct drm_ane_program_export)
+#define DRM_IOCTL_ANE_PROGRAM_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_PROGRAM_ATTACH, struct drm_ane_program_attach)
+
+/**
  * DOC: ane program image
  *
  * A compiled program is one little-endian image that ProgramCreate takes
@@ -1075,6 +1187,12 @@ struct ane_img_bar {
 
 /** @DRM_ANE_EVENT_REQUEST_COMPLETE: &struct drm_ane_event_complete. */
 #define DRM_ANE_EVENT_REQUEST_COMPLETE	0x80000001
+/*
+ * DRM_ANE_EVENT_CHAIN_COMPLETE: &struct drm_ane_event_complete of a
+ * chained run (ProgramInputsReady): the token is the cache handle, the
+ * sequence the exec timestamp, the seqno the chain's run number from 1.
+ */
+#define DRM_ANE_EVENT_CHAIN_COMPLETE	0x80000002
 
 /**
  * struct drm_ane_event_complete - a request completed (read from the file)
@@ -1247,6 +1365,8 @@ __ANE_SIZE_CHECK(struct ane_img_td, 144);
 __ANE_SIZE_CHECK(struct ane_img_rw, 44);
 __ANE_SIZE_CHECK(struct ane_img_bar, 24);
 __ANE_SIZE_CHECK(struct drm_ane_method_args, 40);
+__ANE_SIZE_CHECK(struct drm_ane_program_export, 24);
+__ANE_SIZE_CHECK(struct drm_ane_program_attach, 24);
 
 #undef __ANE_SIZE_CHECK
 #undef __ANE_SIZE_CHECK_AT

@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Chains: the resident submission model's selectors.
+ *
+ * A control client makes a chain of one procedure of a prepared program
+ * with ProgramChainingPrepare (control selector 9): the firmware installs
+ * a cache request (0x45) and hands back its handle.  A direct-path client
+ * that attached the program (driver/ane_share.c) then runs it resident:
+ * ProgramOutputSetEnqueue (direct 3) enqueues the output set the next run
+ * writes (0x49, recycling the consumed one), ProgramInputsReady (direct 4)
+ * names the inputs and triggers the run (0x209 on the IO channel), and an
+ * input may be an output surface of the chain's previous run, which the
+ * engine reads where that run wrote it: no copy through the host.
+ * ProgramChainingSetActiveProcedure (direct 8) picks the active member
+ * of a sharing group (0x4f); SessionHintRequest (direct 7) records the
+ * client's hints.  Documentation/accel/ane/resident.rst describes the
+ * model, its states and its errors.
+ *
+ * Locking.  A chain belongs to its program, on &ane_program.chains under
+ * the &ane_file.prog_lock of the client that prepared the program (the
+ * owner); a direct-path client reaches it through an attached program,
+ * taking the owner's lock nested inside its own, as its requests do.
+ * &ane_chain.lock, a spinlock inside every other lock, protects the
+ * chain's run state (@running, @armed, @cur, @prev, @dead) so that a
+ * run's completion, under the firmware host's spinlock, can turn the
+ * output set it wrote into the chainable previous set before the client
+ * hears of it.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/ane_accel.h>
+
+#include "ane_dart.h"
+#include "ane_drv.h"
+#include "ane_host.h"
+#include "ane_host_msg.h"
+#include "ane_program.h"
+#include "ane_selector.h"
+#include "firmware/spec/ane_fw_abi.h"
+
+/**
+ * struct ane_chain_set - an output set as the driver holds it
+ * @n: output surfaces (the procedure's outputs).
+ * @bos: the surfaces (references).
+ * @maps: their mappings in the user's context, pinned.
+ * @inter: the attached program's intermediate buffer, pinned, or NULL.
+ */
+struct ane_chain_set {
+	u32 n;
+	struct drm_gem_object *bos[ANE_IMG_MAX_IO];
+	struct ane_dart_mapping *maps[ANE_IMG_MAX_IO];
+	struct ane_dart_mapping *inter;
+};
+
+/**
+ * struct ane_chain - one cache request of a program
+ * @link: entry in &ane_program.chains.
+ * @code: the program.
+ * @handle: the firmware's cacheHandler.
+ * @boots: the firmware host's boot count at install: a firmware booted
+ *	since has no such request (-ESTALE).
+ * @procedure: the chained procedure.
+ * @num_inputs: its inputs.
+ * @num_outputs: its outputs.
+ * @group: its sharing group, or -1.
+ * @user: the attached program whose client enqueued output sets on it,
+ *	or NULL; cleared when that program is released.
+ * @user_af: @user's client (compared, never dereferenced).
+ * @last_ts: the last accepted exec timestamp.
+ * @runs: runs triggered.
+ * @lock: protects the fields below (see the file's comment).
+ * @running: a run is in flight.
+ * @armed: @cur is enqueued for the next run.
+ * @dead: torn down while running: the run's completion frees it.
+ * @cur: the enqueued output set.
+ * @prev: the output set of the last completed run, chainable.
+ * @pm: the firmware host whose engine the chain keeps powered up (a
+ *	runtime PM reference from install to free: a power-down would lose
+ *	the request the firmware holds), or NULL.
+ */
+struct ane_chain {
+	struct list_head link;
+	struct ane_program *code;
+	u64 handle;
+	u32 boots;
+	u32 procedure;
+	u32 num_inputs;
+	u32 num_outputs;
+	s32 group;
+	struct ane_program *user;
+	struct ane_file *user_af;
+	u64 last_ts;
+	u64 runs;
+	spinlock_t lock;	/* run state */
+	bool running;
+	bool armed;
+	bool dead;
+	struct ane_chain_set cur;
+	struct ane_chain_set prev;
+	struct ane_host *pm;
+};
+
+/* The DRM event of a chained run. */
+struct ane_chain_event {
+	struct drm_pending_event base;
+	struct drm_ane_event_complete ev;
+};
+
+/**
+ * struct ane_trigger - one ProgramInputsReady until released
+ * @hreq: the firmware command; its DATA_CHAINING_EVENT completes it.
+ * @work: releases what the run held, in process context.
+ * @af: the client (a reference).
+ * @p: its attached program (a reference).
+ * @chain: the chain; alive while @chain->running, then only if @free.
+ * @event: the DRM event, handed to DRM at completion.
+ * @nmaps: entries of @maps.
+ * @maps: the input mappings, pinned for the run.
+ * @nbos: entries of @bos.
+ * @bos: references on the input surfaces, and on the previous set's
+ *	surfaces the completion replaced.
+ * @free: the chain was torn down while running: free it.
+ */
+struct ane_trigger {
+	struct ane_host_hreq hreq;
+	struct work_struct work;
+	struct ane_file *af;
+	struct ane_program *p;
+	struct ane_chain *chain;
+	struct ane_chain_event *event;
+	u32 nmaps;
+	struct ane_dart_mapping *maps[ANE_CHAIN_MAX_INPUTS];
+	u32 nbos;
+	struct drm_gem_object *bos[ANE_CHAIN_MAX_INPUTS + ANE_IMG_MAX_IO];
+	bool free;
+};
+
+static bool ane_chain_stale(struct ane_file *af, struct ane_chain *c)
+{
+	return READ_ONCE(ane_host(af)->boots) != c->boots;
+}
+
+/*
+ * The priority of a chain's commands: the program's, in the normal band
+ * the firmware admits for chaining (2..7).
+ */
+static u32 ane_chain_prio(const struct ane_program *code)
+{
+	return max_t(u32, code->priority, 2);
+}
+
+/* Unpin and drop an output set.  Process context. */
+static void ane_chain_set_release(struct ane_chain_set *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->n; i++) {
+		ane_dart_unuse(s->maps[i]);
+		drm_gem_object_put(s->bos[i]);
+	}
+	if (s->inter)
+		ane_dart_unuse(s->inter);
+	memset(s, 0, sizeof(*s));
+}
+
+static void ane_chain_free(struct ane_chain *c)
+{
+	ane_chain_set_release(&c->cur);
+	ane_chain_set_release(&c->prev);
+	if (c->pm)
+		ane_host_pm_put(c->pm);
+	kfree(c);
+}
+
+/*
+ * Take @c off its program and tear it down in the firmware (0x48; a
+ * firmware booted since holds nothing).  A chain running is freed by its
+ * run's completion.  Under the owner's prog_lock.
+ */
+static void ane_chain_destroy_locked(struct ane_file *owner, struct ane_chain *c)
+{
+	struct ane_program *code = c->code;
+	bool running;
+	int g;
+
+	lockdep_assert_held(&owner->prog_lock);
+	list_del(&c->link);
+	for (g = 0; g < ANE_CHAIN_MAX_GROUPS; g++)
+		if (code->chain_active[g] == c)
+			code->chain_active[g] = NULL;
+	if (!ane_chain_stale(owner, c))
+		ane_host_msg_cr_invalidate(ane_host(owner), ane_chain_prio(code),
+					   c->handle);
+	spin_lock_irq(&c->lock);
+	running = c->running;
+	c->dead = true;
+	spin_unlock_irq(&c->lock);
+	if (!running)
+		ane_chain_free(c);
+}
+
+/**
+ * ane_chains_fini_locked() - tear down every chain of a program
+ * @af: the owner, its prog_lock held.
+ * @code: the program, being unprepared.
+ */
+void ane_chains_fini_locked(struct ane_file *af, struct ane_program *code)
+{
+	struct ane_chain *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, &code->chains, link)
+		ane_chain_destroy_locked(af, c);
+}
+
+/**
+ * ane_chain_user_release() - an attached program goes: its chains' sets
+ * @p: the attached program, at its last reference (no run of it is in
+ *	flight: a run holds a reference).
+ *
+ * The output sets it enqueued hold pins in its client's context, which
+ * goes with it: they are released, and the chains are free for another
+ * user.  Takes the owner's prog_lock; the caller holds no program lock.
+ */
+void ane_chain_user_release(struct ane_program *p)
+{
+	struct ane_file *owner = p->owner;
+	struct ane_chain *c;
+
+	struct ane_chain_set cur, prev;
+
+	mutex_lock(&owner->prog_lock);
+	list_for_each_entry(c, &p->parent->chains, link) {
+		if (c->user != p)
+			continue;
+		c->user = NULL;
+		c->user_af = NULL;
+		spin_lock_irq(&c->lock);
+		cur = c->cur;
+		prev = c->prev;
+		memset(&c->cur, 0, sizeof(c->cur));
+		memset(&c->prev, 0, sizeof(c->prev));
+		c->armed = false;
+		spin_unlock_irq(&c->lock);
+		ane_chain_set_release(&cur);
+		ane_chain_set_release(&prev);
+	}
+	mutex_unlock(&owner->prog_lock);
+}
+
+/* ------------------------------------------------------------ selector 9 */
+
+static int ane_chain_install(struct ane_file *af,
+			     struct drm_ane_chaining_prepare *cp)
+{
+	struct ane_fw_cr_install in = { .nbr_output_sets = ANE_CHAIN_OUTPUT_SETS };
+	const struct ane_img_procedure *pr;
+	struct ane_program *p;
+	struct ane_chain *c;
+	int ret;
+
+	if (cp->flags & ~(ANE_CHAIN_IN_GROUP | 3u << ANE_CHAIN_GROUP_SHIFT) ||
+	    (!(cp->flags & ANE_CHAIN_IN_GROUP) && cp->flags))
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return -ENOMEM;
+	spin_lock_init(&c->lock);
+	c->group = cp->flags & ANE_CHAIN_IN_GROUP ?
+		   (cp->flags >> ANE_CHAIN_GROUP_SHIFT) & 3 : -1;
+	/* the engine stays up while the firmware holds the request */
+	ret = ane_host_pm_get(ane_host(af));
+	if (ret) {
+		kfree(c);
+		return ret;
+	}
+	c->pm = ane_host(af);
+
+	mutex_lock(&af->prog_lock);
+	p = ane_program_find_locked(af, cp->token);
+	ret = !p ? -ENOENT : p->parent ? -EINVAL : !p->prepared ? -EBADFD :
+	      cp->procedure >= p->hdr.num_procedures ? -EINVAL : 0;
+	if (ret)
+		goto err;
+	pr = &p->procs[cp->procedure];
+	/* The cache-request path admits content types 0 and 3 (ch. 30). */
+	if (pr->content_type != 0 && pr->content_type != 3) {
+		ret = -EOPNOTSUPP;
+		goto err;
+	}
+	in.procedure = cp->procedure;
+	in.nbr_input_buffers = pr->num_inputs;
+	in.group = c->group < 0 ? 0 : c->group;
+	c->boots = READ_ONCE(ane_host(af)->boots);
+	ret = ane_host_msg_cr_install(ane_host(af), p->slot, p->pid,
+				      ane_chain_prio(p), &in, &c->handle);
+	if (ret) {
+		/* the firmware's index pool of 16 is empty */
+		if (ret == -EBUSY)
+			ret = -ENOSPC;
+		goto err;
+	}
+	c->code = p;
+	c->procedure = cp->procedure;
+	c->num_inputs = pr->num_inputs;
+	c->num_outputs = pr->num_outputs;
+	list_add_tail(&c->link, &p->chains);
+	mutex_unlock(&af->prog_lock);
+	cp->cache_handle = c->handle;
+	cp->max_inputs = c->num_inputs;
+	cp->max_outputs = ANE_CHAIN_OUTPUT_SETS;
+	cp->reserved = 0;
+	return 0;
+err:
+	mutex_unlock(&af->prog_lock);
+	ane_host_pm_put(c->pm);
+	kfree(c);
+	return ret;
+}
+
+/* Control selector 9. */
+int ane_sel_chaining_prepare(struct ane_file *af,
+			     const struct ane_selector *sel, void *args)
+{
+	struct drm_ane_chaining_prepare *cp = args;
+	struct ane_program *p;
+	struct ane_chain *c;
+
+	if (!ane_host(af))
+		return -ENODEV;
+	if (cp->flags != ANE_CHAIN_INVALIDATE)
+		return ane_chain_install(af, cp);
+	if (cp->procedure)
+		return -EINVAL;
+	mutex_lock(&af->prog_lock);
+	list_for_each_entry(p, &af->programs, link)
+		list_for_each_entry(c, &p->chains, link)
+			if (c->handle == cp->token) {
+				ane_chain_destroy_locked(af, c);
+				mutex_unlock(&af->prog_lock);
+				return 0;
+			}
+	mutex_unlock(&af->prog_lock);
+	return -ENOENT;
+}
+
+/* ---------------------------------------------- the direct-path selectors */
+
+/**
+ * struct ane_chain_ref - a chain found for a direct-path client
+ * @p: the client's attached program it was found through.
+ * @owner: its owner, whose prog_lock is held (nested).
+ * @c: the chain.
+ */
+struct ane_chain_ref {
+	struct ane_program *p;
+	struct ane_file *owner;
+	struct ane_chain *c;
+};
+
+/*
+ * Find the chain @handle among the client's attached programs; on 0 the
+ * owner's lock is held (nested in the client's, which the caller holds)
+ * until ane_chain_put_ref().
+ */
+static int ane_chain_get_ref(struct ane_file *af, u64 handle,
+			     struct ane_chain_ref *ref)
+{
+	struct ane_program *p;
+	struct ane_chain *c;
+
+	lockdep_assert_held(&af->prog_lock);
+	list_for_each_entry(p, &af->programs, link) {
+		if (!p->owner)
+			continue;
+		mutex_lock_nested(&p->owner->prog_lock, SINGLE_DEPTH_NESTING);
+		list_for_each_entry(c, &p->parent->chains, link) {
+			if (c->handle != handle)
+				continue;
+			/* one client uses a chain, through the attachment it first used */
+			if (c->user && c->user_af != af) {
+				mutex_unlock(&p->owner->prog_lock);
+				return -EBUSY;
+			}
+			if (ane_chain_stale(af, c)) {
+				mutex_unlock(&p->owner->prog_lock);
+				return -ESTALE;
+			}
+			*ref = (struct ane_chain_ref){ c->user ?: p, p->owner, c };
+			return 0;
+		}
+		mutex_unlock(&p->owner->prog_lock);
+	}
+	return -ENOENT;
+}
+
+static void ane_chain_put_ref(struct ane_chain_ref *ref)
+{
+	mutex_unlock(&ref->owner->prog_lock);
+}
+
+/* The image bar of input or output @io of the chain's procedure, or NULL. */
+static const struct ane_img_bar *ane_chain_bar(const struct ane_chain *c,
+					       u32 usage, u32 io)
+{
+	const struct ane_program *code = c->code;
+	u32 i;
+
+	for (i = 0; i < code->hdr.num_bars; i++)
+		if (code->bars[i].usage == usage && code->bars[i].io_index == io)
+			return &code->bars[i];
+	return NULL;
+}
+
+/*
+ * Map and pin the output surfaces of @refs into @s (a set being built);
+ * the references and pins are in @s also on error.
+ */
+static int ane_chain_set_build(struct ane_file *af, const struct ane_chain *c,
+			       const struct drm_ane_surface_ref *refs, u32 n,
+			       struct ane_chain_set *s)
+{
+	struct drm_gem_object *byidx[ANE_IMG_MAX_IO] = { };
+	const struct ane_img_bar *b;
+	struct ane_dart_mapping *m;
+	u32 i, seen = 0;
+
+	/* every entry checked before any surface is looked up */
+	for (i = 0; i < n; i++) {
+		const struct drm_ane_surface_ref *r = &refs[i];
+
+		if (r->kind != ANE_SURFACE_OUTPUT || r->reserved ||
+		    r->bar >= c->num_outputs || seen & BIT(r->bar) || !r->handle)
+			return -EINVAL;
+		seen |= BIT(r->bar);
+	}
+	for (i = 0; i < n; i++) {
+		byidx[refs[i].bar] = drm_gem_object_lookup(af->drm_file,
+							   refs[i].handle);
+		if (!byidx[refs[i].bar]) {
+			/* drop the ones found so far */
+			while (i--)
+				drm_gem_object_put(byidx[refs[i].bar]);
+			return -ENOENT;
+		}
+	}
+	/* in output index order, as the firmware takes them */
+	for (i = 0; i < n; i++) {
+		s->bos[i] = byidx[i];
+		m = ane_file_surface_map(af, byidx[i], ANE_USAGE_OUTPUT,
+					 ANE_PROT_READ_WRITE);
+		if (IS_ERR(m)) {
+			/* the rest are not ours yet */
+			for (; i < n; i++)
+				drm_gem_object_put(byidx[i]);
+			return PTR_ERR(m);
+		}
+		s->maps[s->n++] = m;
+		b = ane_chain_bar(c, ANE_USAGE_OUTPUT, i);
+		if (b && m->size < b->size) {
+			for (i++; i < n; i++)
+				drm_gem_object_put(byidx[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Direct-path selector 3. */
+int ane_sel_output_set_enqueue(struct ane_file *af,
+			       const struct ane_selector *sel, void *args)
+{
+	struct drm_ane_output_set_enqueue *oe = args;
+	struct drm_ane_surface_ref refs[ANE_IMG_MAX_IO];
+	struct ane_fw_cr_output_set *os;
+	struct ane_chain_set s = { }, old;
+	struct ane_chain_ref ref;
+	struct ane_dart_ctx *ctx;
+	struct ane_chain *c;
+	int ret, sid;
+	u32 i;
+
+	if (oe->flags || oe->reserved)
+		return -EINVAL;
+	if (oe->output_set >= ANE_CHAIN_OUTPUT_SETS)
+		return -ERANGE;
+	if (oe->num_surfaces > ANE_IMG_MAX_IO)
+		return -E2BIG;
+	if (!ane_host(af))
+		return -ENODEV;
+	if (copy_from_user(refs, u64_to_user_ptr(oe->surfaces),
+			   oe->num_surfaces * sizeof(refs[0])))
+		return -EFAULT;
+	ctx = ane_file_ctx(af);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	os = kzalloc(sizeof(*os), GFP_KERNEL);
+	if (!os)
+		return -ENOMEM;
+
+	mutex_lock(&af->prog_lock);
+	ret = ane_chain_get_ref(af, oe->cache_handle, &ref);
+	if (ret)
+		goto out_unlock;
+	c = ref.c;
+	spin_lock_irq(&c->lock);
+	ret = c->running ? -EBUSY : 0;
+	spin_unlock_irq(&c->lock);
+	if (!ret && oe->num_surfaces != c->num_outputs)
+		ret = -EINVAL;
+	if (!ret)
+		ret = ane_chain_set_build(af, c, refs, oe->num_surfaces, &s);
+	if (!ret && ref.p->inter_map) {
+		ret = ane_dart_use_placed(ref.p->inter_map);
+		if (!ret)
+			s.inter = ref.p->inter_map;
+	}
+	/* pinned mappings keep the context's slot: the stream of the set */
+	sid = ret ? ret : ane_dart_bind(ctx);
+	if (sid < 0) {
+		ret = sid;
+		goto out_put;
+	}
+	os->cache_handler = c->handle;
+	os->output_set_id = oe->output_set;
+	os->sid = sid;
+	os->nbr_buffers = s.n;
+	for (i = 0; i < s.n; i++)
+		os->buffers[i] = (struct ane_fw_buf_desc){
+			.type = ANE_FW_BUF_OUTPUT, .addr = s.maps[i]->iova,
+			.size = s.maps[i]->size };
+	if (s.inter)
+		os->intermediate = (struct ane_fw_buf_desc){
+			.type = ANE_FW_BUF_OUTPUT, .addr = s.inter->iova,
+			.size = s.inter->size };
+	ret = ane_host_msg_cr_output_set(ane_host(af), ane_chain_prio(c->code), os);
+	if (ret)
+		goto out_put;
+	c->user = ref.p;
+	c->user_af = af;
+	spin_lock_irq(&c->lock);
+	old = c->cur;
+	c->cur = s;
+	c->armed = true;
+	spin_unlock_irq(&c->lock);
+	s = old;	/* a set enqueued before and never run is replaced */
+out_put:
+	ane_chain_set_release(&s);
+	ane_chain_put_ref(&ref);
+out_unlock:
+	mutex_unlock(&af->prog_lock);
+	kfree(os);
+	return ret;
+}
+
+static void ane_trigger_work(struct work_struct *work)
+{
+	struct ane_trigger *t = container_of(work, struct ane_trigger, work);
+	u32 i;
+
+	for (i = 0; i < t->nbos; i++)
+		drm_gem_object_put(t->bos[i]);
+	if (t->free)
+		ane_chain_free(t->chain);
+	ane_program_put(t->p);
+	ane_file_put(t->af);
+	kfree(t);
+}
+
+/*
+ * The run ended: its DATA_CHAINING_EVENT (it ran: the set it wrote is the
+ * previous set now), a reply refusing it, or a cancellation (neither: the
+ * enqueued set stays).  Under the firmware host's spinlock.
+ */
+static void ane_trigger_complete(struct ane_host_hreq *hreq)
+{
+	struct ane_trigger *t = container_of(hreq, struct ane_trigger, hreq);
+	const struct ane_fw_chain_event *ev = (const void *)hreq->data;
+	struct ane_chain *c = t->chain;
+	bool ran = hreq->len >= sizeof(*ev);
+	struct ane_chain_set old = { };
+	int status = hreq->status;
+	u32 i;
+
+	if (status == -EFAULT)
+		status = -ENXIO;
+	for (i = 0; i < t->nmaps; i++)
+		ane_dart_unuse(t->maps[i]);
+	spin_lock(&c->lock);
+	if (ran && !c->dead) {
+		old = c->prev;
+		c->prev = c->cur;
+		memset(&c->cur, 0, sizeof(c->cur));
+		c->armed = false;
+	}
+	c->running = false;
+	t->free = c->dead;
+	spin_unlock(&c->lock);
+	/* the old previous set: unpinned here, its references in the work */
+	for (i = 0; i < old.n; i++) {
+		ane_dart_unuse(old.maps[i]);
+		t->bos[t->nbos++] = old.bos[i];
+	}
+	if (old.inter)
+		ane_dart_unuse(old.inter);
+	atomic_dec(&t->p->parent->inflight);
+
+	t->event->ev.status = status;
+	if (ran) {
+		t->event->ev.exec_ns = ev->exec_ns;
+		atomic64_add(ev->exec_ns, &t->af->engine_ns);
+		atomic64_add(ev->exec_ns, &t->af->adev->engine_ns);
+	}
+	atomic64_inc(&t->af->completed);
+	drm_send_event(&t->af->adev->drm, &t->event->base);
+	queue_work(ane_wq, &t->work);
+}
+
+/* Parse the trigger's inputs into @tr, mapping and pinning them in @t. */
+static int ane_trigger_inputs(struct ane_file *af, struct ane_chain *c,
+			      const struct drm_ane_inputs_ready *ir,
+			      struct ane_trigger *t, struct ane_fw_cr_trigger *tr)
+{
+	struct drm_gem_object *obj;
+	struct ane_dart_mapping *m;
+	u32 i, j, k, seen = 0;
+
+	for (i = 0; i < ir->num_inputs; i++) {
+		const struct drm_ane_surface_ref *r = &ir->inputs[i];
+		struct ane_fw_buf_desc *d;
+
+		if (r->reserved || r->bar >= c->num_inputs || seen & BIT(r->bar))
+			return -EINVAL;
+		seen |= BIT(r->bar);
+		d = &tr->inputs[r->bar];
+		obj = drm_gem_object_lookup(af->drm_file, r->handle);
+		if (!obj)
+			return -ENOENT;
+		t->bos[t->nbos++] = obj;
+		if (r->kind == ANE_SURFACE_CHAINED) {
+			/* an output of the previous run, read where it is */
+			for (k = 0; k < c->prev.n; k++)
+				if (c->prev.bos[k] == obj)
+					break;
+			if (k == c->prev.n)
+				return -EINVAL;
+			for (j = 0; j < c->cur.n; j++)
+				if (c->cur.bos[j] == obj)
+					return -EINVAL;
+			*d = (struct ane_fw_buf_desc){
+				.type = ANE_FW_BUF_OUTPUT,
+				.addr = c->prev.maps[k]->iova,
+				.size = c->prev.maps[k]->size };
+			continue;
+		}
+		if (r->kind != ANE_SURFACE_INPUT)
+			return -EINVAL;
+		m = ane_file_surface_map(af, obj, ANE_USAGE_INPUT,
+					 ane_dart_prot_from_dir(1));
+		if (IS_ERR(m))
+			return PTR_ERR(m);
+		t->maps[t->nmaps++] = m;
+		*d = (struct ane_fw_buf_desc){ .type = ANE_FW_BUF_INPUT,
+					       .addr = m->iova, .size = m->size };
+	}
+	tr->nbr_input_buffers = ir->num_inputs;
+	return 0;
+}
+
+/* Direct-path selector 4. */
+int ane_sel_inputs_ready(struct ane_file *af, const struct ane_selector *sel,
+			 void *args)
+{
+	struct drm_ane_inputs_ready *ir = args;
+	struct ane_fw_cr_trigger *tr;
+	struct ane_chain_ref ref;
+	struct ane_trigger *t;
+	struct ane_chain *c;
+	u32 i, priority;
+	int ret;
+
+	if (ir->flags || memchr_inv(ir->reserved, 0, sizeof(ir->reserved)))
+		return -EINVAL;
+	if (ir->num_inputs > ANE_CHAIN_MAX_INPUTS)
+		return -E2BIG;
+	if (memchr_inv(&ir->inputs[ir->num_inputs], 0,
+		       (ANE_CHAIN_MAX_INPUTS - ir->num_inputs) *
+		       sizeof(ir->inputs[0])))
+		return -EINVAL;
+	if (!ane_host(af))
+		return -ENODEV;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	tr = kzalloc(sizeof(*tr), GFP_KERNEL);
+	if (!t || !tr) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	mutex_lock(&af->prog_lock);
+	ret = ane_chain_get_ref(af, ir->cache_handle, &ref);
+	if (ret)
+		goto out_unlock;
+	c = ref.c;
+	ret = c->user != ref.p ? -ENOBUFS :
+	      ir->num_inputs != c->num_inputs ? -EINVAL :
+	      ir->exec_timestamp <= c->last_ts ? -EINVAL :
+	      c->group >= 0 && c->code->chain_active[c->group] &&
+	      c->code->chain_active[c->group] != c ? -EBUSY : 0;
+	if (ret)
+		goto out_ref;
+	spin_lock_irq(&c->lock);
+	ret = c->running ? -EBUSY : !c->armed ? -ENOBUFS : 0;
+	spin_unlock_irq(&c->lock);
+	if (!ret)
+		ret = ane_trigger_inputs(af, c, ir, t, tr);
+	if (ret)
+		goto out_ref;
+	t->event = kzalloc(sizeof(*t->event), GFP_KERNEL);
+	if (!t->event) {
+		ret = -ENOMEM;
+		goto out_ref;
+	}
+	t->event->ev.base.type = DRM_ANE_EVENT_CHAIN_COMPLETE;
+	t->event->ev.base.length = sizeof(t->event->ev);
+	t->event->ev.token = c->handle;
+	t->event->ev.sequence = ir->exec_timestamp;
+	t->event->ev.seqno = c->runs + 1;
+	ret = drm_event_reserve_init(&af->adev->drm, af->drm_file,
+				     &t->event->base, &t->event->ev.base);
+	if (ret) {
+		kfree(t->event);
+		goto out_ref;
+	}
+	tr->cache_handler = c->handle;
+	tr->exec_timestamp = ir->exec_timestamp;
+	tr->output_set_id = 0;
+	priority = ane_chain_prio(c->code);
+
+	/* past the last failure but the send's: the run's references */
+	t->af = af;
+	ane_file_get(af);
+	t->p = ref.p;
+	kref_get(&ref.p->kref);
+	t->chain = c;
+	INIT_WORK(&t->work, ane_trigger_work);
+	t->hreq.complete = ane_trigger_complete;
+	atomic_inc(&c->code->inflight);
+	spin_lock_irq(&c->lock);
+	c->running = true;
+	spin_unlock_irq(&c->lock);
+	ret = ane_host_msg_cr_trigger(ane_host(af), &t->hreq, priority, tr);
+	if (ret) {
+		/* never sent: as if refused, reported by the call only */
+		spin_lock_irq(&c->lock);
+		c->running = false;
+		spin_unlock_irq(&c->lock);
+		atomic_dec(&c->code->inflight);
+		for (i = 0; i < t->nmaps; i++)
+			ane_dart_unuse(t->maps[i]);
+		t->nmaps = 0;
+		drm_event_cancel_free(&af->adev->drm, &t->event->base);
+		ane_chain_put_ref(&ref);
+		mutex_unlock(&af->prog_lock);
+		kfree(tr);
+		ane_trigger_work(&t->work);
+		return ret;
+	}
+	c->last_ts = ir->exec_timestamp;
+	c->runs++;
+	atomic64_inc(&af->submitted);
+	ane_chain_put_ref(&ref);
+	mutex_unlock(&af->prog_lock);
+	kfree(tr);
+	return 0;
+
+out_ref:
+	ane_chain_put_ref(&ref);
+out_unlock:
+	mutex_unlock(&af->prog_lock);
+	for (i = 0; i < t->nmaps; i++)
+		ane_dart_unuse(t->maps[i]);
+	for (i = 0; i < t->nbos; i++)
+		drm_gem_object_put(t->bos[i]);
+out_free:
+	kfree(t);
+	kfree(tr);
+	return ret;
+}
+
+/* Direct-path selector 8. */
+int ane_sel_chaining_set_active(struct ane_file *af,
+				const struct ane_selector *sel, void *args)
+{
+	struct drm_ane_chaining_set_active *sa = args;
+	struct ane_chain_ref ref;
+	struct ane_chain *c;
+	int ret;
+
+	if (sa->flags || sa->reserved)
+		return -EINVAL;
+	if (sa->group >= ANE_CHAIN_MAX_GROUPS)
+		return -ERANGE;
+	if (!ane_host(af))
+		return -ENODEV;
+	mutex_lock(&af->prog_lock);
+	ret = ane_chain_get_ref(af, sa->cache_handle, &ref);
+	if (ret)
+		goto out;
+	c = ref.c;
+	ret = c->group != (s32)sa->group || c->procedure != sa->procedure ?
+	      -EINVAL : 0;
+	if (!ret)
+		ret = ane_host_msg_cr_group_select(ane_host(af),
+						   ane_chain_prio(c->code),
+						   c->handle, sa->group);
+	if (!ret)
+		c->code->chain_active[sa->group] = c;
+	ane_chain_put_ref(&ref);
+out:
+	mutex_unlock(&af->prog_lock);
+	return ret;
+}
+
+/* Direct-path selector 7. */
+int ane_sel_session_hint(struct ane_file *af, const struct ane_selector *sel,
+			 void *args)
+{
+	struct drm_ane_session_hint *sh = args;
+	atomic64_t *slot;
+	u64 max;
+
+	if (sh->flags)
+		return -EINVAL;
+	switch (sh->hint) {
+	case ANE_HINT_RATE:
+		slot = &af->hint_rate;
+		max = ANE_HINT_RATE_MAX;
+		break;
+	case ANE_HINT_BURST_US:
+		slot = &af->hint_burst_us;
+		max = ANE_HINT_BURST_MAX_US;
+		break;
+	default:
+		return -EINVAL;
+	}
+	sh->applied = min(sh->value, max);
+	sh->previous = atomic64_xchg(slot, sh->applied);
+	sh->reserved = 0;
+	return 0;
+}
