@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -267,12 +268,15 @@ static void another_uid_is_refused(void)
 	}
 	nobody_efd = export_prog(a.fd, tok);
 	T_CHECK(nobody_efd >= 0, "export");
+	/* nobody may use the engine (the client group), not this program */
+	T_OK(vm_client_gid(65534));
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0)
 		_exit(as_nobody());
 	T_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "child");
 	T_EQ(WEXITSTATUS(status), 0);
+	vm_client_gid(-1);
 	chmod(node, st.st_mode & 07777);
 	close(nobody_efd);
 	close(a.fd);
@@ -474,8 +478,19 @@ static int rig_setup(struct rig *r)
 	if (efd < 0 || attach_prog(r->b.fd, efd, &r->atok))
 		return -1;
 	close(efd);
-	if (chain_prepare(r->a.fd, r->tok, 0, 0, &r->handle))
-		return -1;
+	/*
+	 * The chains of the case before go with its files' last references
+	 * (a closed client's requests hold it until the reaper releases
+	 * them): the pool may still be full for a moment.  A leak stays
+	 * full: two seconds and it is a failure.
+	 */
+	for (i = 0; chain_prepare(r->a.fd, r->tok, 0, 0, &r->handle); i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		if (errno != ENOSPC || i == 200)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
 	if (surface(r->b.fd, 8, &r->h0) || surface(r->b.fd, 8, &r->o[0]) ||
 	    surface(r->b.fd, 8, &r->o[1]))
 		return -1;
@@ -709,15 +724,25 @@ static void the_cache_request_pool_holds_at_n(void)
 {
 	uint64_t h[17];
 	struct rig r;
-	int i, ok = 0;
+	int i, ok = 0, tries;
 
 	if (rig_setup(&r)) {
 		T_CHECK(0, "setup: %s", strerror(errno));
 		return;
 	}
 	h[0] = r.handle;
-	for (i = 1; i < 16; i++)
-		ok += chain_prepare(r.a.fd, r.tok, 0, 0, &h[i]) == 0;
+	/* the cases before may still be letting theirs go (rig_setup()) */
+	for (tries = 0; tries < 200; tries++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		for (i = 1, ok = 0; i < 16; i++)
+			ok += chain_prepare(r.a.fd, r.tok, 0, 0, &h[i]) == 0;
+		if (ok == 15)
+			break;
+		for (i = 1; i <= ok; i++)
+			chain_invalidate(r.a.fd, h[i]);
+		nanosleep(&ts, NULL);
+	}
 	T_EQ(ok, 15);
 	T_ERRNO(chain_prepare(r.a.fd, r.tok, 0, 0, &h[16]), ENOSPC);
 	T_OK(chain_invalidate(r.a.fd, h[5]));
