@@ -159,8 +159,11 @@ if [ "$module" = 1 ]; then
 	mkdir -p "$anesrc"
 	# The module's sources only (Kbuild names them); no build products, so
 	# the stock-kernel objects at the top of the tree never reach here and
-	# nothing here reaches the tree.
-	rsync -a --delete --prune-empty-dirs \
+	# nothing here reaches the tree.  Compared by content and written with
+	# the time of the copy (no -t): a source that changed is newer than
+	# its object here even when its own time is older (another worktree,
+	# a checkout), so make rebuilds it; an unchanged one is not touched.
+	rsync -rlpD --checksum --delete --prune-empty-dirs \
 		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 		--exclude='.*.cmd' --exclude='*.a' \
 		--include='/Kbuild' --include='/Kconfig' \
