@@ -477,15 +477,7 @@ static unsigned int ane_host_spin_us = 20;
 
 static int ane_host_spin_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int us;
-	int ret = kstrtouint(val, 0, &us);
-
-	if (ret)
-		return ret;
-	if (us > ANE_HOST_SPIN_MAX_US)
-		return -EINVAL;
-	WRITE_ONCE(ane_host_spin_us, us);
-	return 0;
+	return param_set_uint_minmax(val, kp, 0, ANE_HOST_SPIN_MAX_US);
 }
 
 static const struct kernel_param_ops ane_host_spin_ops = {

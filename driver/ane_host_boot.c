@@ -37,15 +37,7 @@ static unsigned int ane_host_idle_poll_us = 100;
 
 static int ane_host_idle_poll_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int us;
-	int ret = kstrtouint(val, 0, &us);
-
-	if (ret)
-		return ret;
-	if (us > ANE_FW_IDLE_POLL_MAX_US)
-		return -EINVAL;
-	WRITE_ONCE(ane_host_idle_poll_us, us);
-	return 0;
+	return param_set_uint_minmax(val, kp, 0, ANE_FW_IDLE_POLL_MAX_US);
 }
 
 static const struct kernel_param_ops ane_host_idle_poll_ops = {

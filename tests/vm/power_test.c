@@ -107,24 +107,38 @@ static int run_once(struct client *c, uint64_t tok, struct surf *in,
 	return check_out(out, want) ? -1 : 0;
 }
 
-static void an_idle_engine_powers_down_and_up_again(void)
+/*
+ * A control client with the test program prepared, its input filled and
+ * one request run.  0, or -1 with the case marked failed.
+ */
+static int client_setup(struct client *c, struct surf *in, struct surf *out,
+			uint64_t *tok)
 {
 	struct drm_ane_program_prepare pp;
+
+	*tok = 0;
+	if (ctl_open(c) || surface(c->fd, 12, in) || surface(c->fd, 8, out)) {
+		t_case_failed = 1;
+		return -1;
+	}
+	build_image(img, W);
+	T_OK(create(c->fd, img, IMG_SIZE, tok));
+	T_OK(prepare(c->fd, *tok, &pp));
+	fill_input(in);
+	T_OK(run_once(c, *tok, in, out, OUT));
+	return t_case_failed ? -1 : 0;
+}
+
+static void an_idle_engine_powers_down_and_up_again(void)
+{
 	struct surf in, out;
-	uint64_t tok = 0;
 	struct client c;
+	uint64_t tok;
 	long before;
 
 	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "200"));
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
-		t_case_failed = 1;
+	if (client_setup(&c, &in, &out, &tok))
 		return;
-	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
-	T_OK(prepare(c.fd, tok, &pp));
-	fill_input(&in);
-	T_OK(run_once(&c, tok, &in, &out, OUT));
 
 	/* idle: down after the delay, the firmware with it */
 	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
@@ -146,24 +160,17 @@ static void an_idle_engine_powers_down_and_up_again(void)
 static void control_on_keeps_it_up(void)
 {
 	struct timespec ts = { 0, 500 * 1000 * 1000 };
-	struct drm_ane_program_prepare pp;
 	struct surf in, out;
-	uint64_t tok = 0;
 	struct client c;
+	uint64_t tok;
 
 	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "100"));
 	T_OK(vm_write_file(DEV "power/control", "on"));
 	T_OK(wait_for(DEV "power/runtime_status", "active", 1000));
-	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out)) {
-		t_case_failed = 1;
+	if (client_setup(&c, &in, &out, &tok)) {
 		vm_write_file(DEV "power/control", "auto");
 		return;
 	}
-	build_image(img, W);
-	T_OK(create(c.fd, img, IMG_SIZE, &tok));
-	T_OK(prepare(c.fd, tok, &pp));
-	fill_input(&in);
-	T_OK(run_once(&c, tok, &in, &out, OUT));
 	nanosleep(&ts, NULL);
 	T_CHECK(is(DEV "power/runtime_status", "active"), "still active");
 	T_CHECK(is(DEV "firmware_state", "ready"), "still ready");
