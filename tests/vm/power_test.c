@@ -11,7 +11,8 @@
  * PowerOff takes it down at once, IsPowered says which, a persistent
  * client keeps it up until removed or closed, the policy methods set
  * power/control and power/autosuspend_delay_ms and are refused to nobody,
- * and every bad input has its errno.
+ * and every bad input has its errno.  Sixty-four processes at once, with
+ * power-downs forced and a firmware crash under them, are all served.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -303,6 +304,133 @@ static int method(int fd, uint32_t m, uint64_t value, uint64_t *result)
 	return ret;
 }
 
+#define MANY 64
+
+/*
+ * One of MANY clients: its own program and weights, ready reported on
+ * @ready, then 20 requests.  A request the firmware crash cancels (-EIO),
+ * or refused while it recovers (EAGAIN, EIO), is the crash's; every other
+ * ends with the right result.  Exit status 0, or the step that failed.
+ */
+static int many_client(int i, int ready)
+{
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	int w[6] = { i % 7 + 1, 0, 0, i % 7 + 1, 0, 0 }, want[4], r, k;
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	static uint8_t im[IMG_SIZE];
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+	char b = 1;
+
+	want[0] = w[0] * 1;
+	want[1] = w[0] * 2;
+	want[2] = w[0] * 4;
+	want[3] = w[0] * 5;
+	build_image(im, w);
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+	    create(c.fd, im, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp))
+		return 10;
+	fill_input(&in);
+	if (write(ready, &b, 1) != 1)
+		return 11;
+	for (r = 0; r < 20; r++) {
+		memset(out.p, 0, 8);
+		if (submit(c.fd, tok, in.handle, out.handle, 0, NULL)) {
+			if (errno != EAGAIN && errno != EIO) {
+				printf("#   client %d: submit: %s\n", i, strerror(errno));
+				return 12;
+			}
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		if (wait_event(c.fd, &ev)) {
+			printf("#   client %d: no completion event\n", i);
+			return 13;
+		}
+		if (ev.status == -EIO)
+			continue;
+		if (ev.status) {
+			printf("#   client %d: status %d\n", i, ev.status);
+			return 14;
+		}
+		for (k = 0; k < 4; k++)
+			if (out.p[k] != h16(want[k]))
+				return 15;
+	}
+	return 0;
+}
+
+/*
+ * Sixty-four processes at once -- more clients than the DART has slots,
+ * so submitters wait for one -- while this process forces power-downs
+ * every 15 ms and crashes the firmware once they all run: every request
+ * is served right or ended by the crash, nobody hangs, and afterwards the
+ * engine recovered, computes and powers down again.
+ */
+static void many_processes_across_power_cycles_and_a_reset(void)
+{
+	char path[512], b;
+	int ready[2], st[MANY], reaped[MANY] = { 0 }, done = 0, ctl, i, n, ok = 1;
+	long rec0 = read_num(DEV "recoveries");
+	struct surf in, out;
+	pid_t pid[MANY];
+	struct client c;
+	uint64_t tok;
+
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "30"));
+	T_OK(vm_debugfs_path(node, "fw_inject", path, sizeof(path)));
+	T_OK(pipe(ready));
+	ctl = open(node, O_RDWR | O_CLOEXEC);
+	T_CHECK(ctl >= 0, "open");
+	fflush(stdout);
+	for (i = 0; i < MANY; i++) {
+		st[i] = -1;	/* no exit seen: a failure */
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			close(ready[0]);
+			_exit(many_client(i, ready[1]));
+		}
+	}
+	close(ready[1]);
+	/* every client set up (or gone), then the crash under them */
+	for (n = 0; n < MANY && read(ready[0], &b, 1) == 1; n++)
+		;
+	close(ready[0]);
+	T_EQ(n, MANY);
+	T_OK(vm_write_file(path, "crash"));
+	while (done < MANY) {
+		struct timespec ts = { 0, 15 * 1000 * 1000 };
+		struct drm_ane_method_args a = { .method = ANE_METHOD_POWER_OFF };
+
+		ioctl(ctl, DRM_IOCTL_ANE_METHOD, &a);
+		nanosleep(&ts, NULL);
+		for (i = 0; i < MANY; i++)
+			if (!reaped[i] && (pid[i] < 0 ||
+					   waitpid(pid[i], &st[i], WNOHANG) != 0)) {
+				reaped[i] = 1;
+				done++;
+			}
+	}
+	close(ctl);
+	for (i = 0; i < MANY; i++)
+		if (pid[i] < 0 || !WIFEXITED(st[i]) || WEXITSTATUS(st[i])) {
+			printf("#   process %d: status 0x%x\n", i, st[i]);
+			ok = 0;
+		}
+	T_CHECK(ok, "every process of %d: served right, or ended by the crash",
+		MANY);
+	T_CHECK(read_num(DEV "recoveries") > rec0, "the firmware recovered");
+	/* after it all: a client computes, and the engine goes down again */
+	if (!client_setup(&c, &in, &out, &tok)) {
+		T_OK(destroy(c.fd, tok));
+		close(c.fd);
+	}
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 5000));
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "5000"));
+}
+
 static void power_methods_hold_and_release_the_engine(void)
 {
 	struct timespec ts = { 0, 400 * 1000 * 1000 };
@@ -580,6 +708,7 @@ int main(int argc, char **argv)
 	T_RUN(an_idle_engine_powers_down_and_up_again);
 	T_RUN(control_on_keeps_it_up);
 	T_RUN(a_storm_across_power_cycles_loses_nothing);
+	T_RUN(many_processes_across_power_cycles_and_a_reset);
 	T_RUN(power_methods_hold_and_release_the_engine);
 	T_RUN(power_policy_methods_set_the_device);
 	T_RUN(method_bad_inputs_are_refused);
