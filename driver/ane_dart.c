@@ -233,14 +233,62 @@ out:
 	return ret;
 }
 
-/* A context's work ended: a bind waiting for a slot looks again. */
+/**
+ * struct ane_dart_slot_waiter - a bind waiting for a hardware slot
+ * @link: on &ane_dart.slot_waiters, in arrival order.
+ * @task: the waiting task.
+ * @kicked: a context went idle since the waiter last looked (set by
+ *	ane_dart_kick_first(), under &ane_dart.wait_lock).
+ */
+struct ane_dart_slot_waiter {
+	struct list_head link;
+	struct task_struct *task;
+	bool kicked;
+};
+
+/* Tell the first waiter to look again.  Caller holds &dart->wait_lock. */
+static void ane_dart_kick_first(struct ane_dart *dart)
+{
+	struct ane_dart_slot_waiter *w;
+
+	lockdep_assert_held(&dart->wait_lock);
+	w = list_first_entry_or_null(&dart->slot_waiters,
+				     struct ane_dart_slot_waiter, link);
+	if (w) {
+		w->kicked = true;
+		wake_up_process(w->task);
+	}
+}
+
+/*
+ * A context's work ended, so its slot may be taken over: the first bind
+ * waiting for a slot looks again (only the first: the others would find
+ * nothing and sleep again, and the slot is the first one's by turn).
+ */
 static void ane_dart_ctx_went_idle(struct ane_dart_ctx *ctx)
 {
 	struct ane_dart *dart = ctx->dart;
+	unsigned long flags;
 
-	atomic_inc(&dart->idle_gen);
-	if (wq_has_sleeper(&dart->slot_wq))
-		wake_up_all(&dart->slot_wq);
+	if (list_empty_careful(&dart->slot_waiters))
+		return;
+	spin_lock_irqsave(&dart->wait_lock, flags);
+	ane_dart_kick_first(dart);
+	spin_unlock_irqrestore(&dart->wait_lock, flags);
+}
+
+/* Is @w first in line?  Takes &dart->wait_lock. */
+static bool ane_dart_waiter_first(struct ane_dart *dart,
+				  struct ane_dart_slot_waiter *w)
+{
+	bool first;
+
+	spin_lock_irq(&dart->wait_lock);
+	first = list_first_entry(&dart->slot_waiters, struct ane_dart_slot_waiter,
+				 link) == w;
+	w->kicked = false;
+	spin_unlock_irq(&dart->wait_lock);
+	return first;
 }
 
 /**
@@ -250,7 +298,10 @@ static void ane_dart_ctx_went_idle(struct ane_dart_ctx *ctx)
  * As ane_dart_try_bind(), but a context that finds every slot's context
  * busy waits (interruptibly) for one to go idle rather than fail: the
  * submitter of an eighth client's request waits for a slot as it would
- * for room in the firmware's queues.  Bounded by &ane_dart.slot_wait_ms.
+ * for room in the firmware's queues.  Waiters are served in arrival
+ * order, and a newcomer does not take a slot while others wait, so with
+ * more busy clients than slots each gets its turn.  Bounded by
+ * &ane_dart.slot_wait_ms.
  *
  * Return: the slot; -EBUSY when no slot came free in that time;
  * -ERESTARTSYS on a signal.
@@ -258,24 +309,50 @@ static void ane_dart_ctx_went_idle(struct ane_dart_ctx *ctx)
 int ane_dart_bind(struct ane_dart_ctx *ctx)
 {
 	struct ane_dart *dart = ctx->dart;
-	unsigned long end = jiffies + msecs_to_jiffies(dart->slot_wait_ms);
-	long left, ret;
-	int gen;
+	struct ane_dart_slot_waiter w = { .task = current };
+	long left = msecs_to_jiffies(dart->slot_wait_ms);
+	int ret;
 
-	for (;;) {
-		gen = atomic_read(&dart->idle_gen);
+	/* Bound already, or a slot to take and nobody in line before us. */
+	if (READ_ONCE(ctx->slot) >= 0 || list_empty_careful(&dart->slot_waiters)) {
 		ret = ane_dart_try_bind(ctx);
 		if (ret != -EBUSY)
 			return ret;
-		left = (long)(end - jiffies);
-		if (left <= 0)
-			return -EBUSY;
-		ret = wait_event_interruptible_timeout(dart->slot_wq,
-						       atomic_read(&dart->idle_gen) != gen,
-						       left);
-		if (ret < 0)
-			return ret;
 	}
+	spin_lock_irq(&dart->wait_lock);
+	list_add_tail(&w.link, &dart->slot_waiters);
+	dart->slot_waits++;
+	spin_unlock_irq(&dart->wait_lock);
+
+	for (;;) {
+		if (ane_dart_waiter_first(dart, &w)) {
+			ret = ane_dart_try_bind(ctx);
+			if (ret != -EBUSY)
+				break;
+		}
+		ret = -EBUSY;
+		if (left <= 0)
+			break;
+		ret = -ERESTARTSYS;
+		if (signal_pending(current))
+			break;
+		/* A kick between the look above and here is not lost. */
+		spin_lock_irq(&dart->wait_lock);
+		if (!w.kicked) {
+			set_current_state(TASK_INTERRUPTIBLE);
+			spin_unlock_irq(&dart->wait_lock);
+			left = schedule_timeout(left);
+		} else {
+			spin_unlock_irq(&dart->wait_lock);
+		}
+	}
+
+	/* The next in line looks: there may be another idle slot. */
+	spin_lock_irq(&dart->wait_lock);
+	list_del(&w.link);
+	ane_dart_kick_first(dart);
+	spin_unlock_irq(&dart->wait_lock);
+	return ret;
 }
 
 void ane_dart_unbind(struct ane_dart_ctx *ctx)
@@ -289,6 +366,7 @@ void ane_dart_unbind(struct ane_dart_ctx *ctx)
 		ctx->slot = -1;
 	}
 	mutex_unlock(&dart->ctx_lock);
+	ane_dart_ctx_went_idle(ctx);	/* a free slot for the first in line */
 }
 
 /* Hold off slot stealing while the engine works for @ctx. */
@@ -622,9 +700,9 @@ int ane_dart_init(struct ane_device *adev, struct regmap *regs)
 	dart->regs = regs;
 	spin_lock_init(&dart->fault_lock);
 	mutex_init(&dart->ctx_lock);
-	init_waitqueue_head(&dart->slot_wq);
+	spin_lock_init(&dart->wait_lock);
+	INIT_LIST_HEAD(&dart->slot_waiters);
 	dart->slot_wait_ms = ANE_DART_SLOT_WAIT_MS;
-	atomic_set(&dart->idle_gen, 0);
 	INIT_LIST_HEAD(&dart->ctx_list);
 	adev->dart = dart;
 

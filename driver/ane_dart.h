@@ -106,9 +106,12 @@ struct ane_dart_fault {
  * @fault_count: records in @faults.
  * @fault_seq: faults seen since the device was created.
  * @slot_switches: TTBR switches made to bind a context to a slot.
- * @slot_wq: binds waiting for a slot whose context goes idle.
- * @idle_gen: counts contexts going idle (a request or an engine pin
- *	ending), so a waiting bind knows when to look again.
+ * @wait_lock: protects @slot_waiters and each waiter's @kicked; taken
+ *	where a context goes idle (a completion, in atomic context).
+ * @slot_waiters: binds waiting for a slot, in arrival order
+ *	(&struct ane_dart_slot_waiter): only the first one tries to take a
+ *	slot, so slots go round the waiting clients in turn.
+ * @slot_waits: binds that had to wait for a slot.
  * @slot_wait_ms: how long a bind waits for a slot (%ANE_DART_SLOT_WAIT_MS;
  *	KUnit shortens it).
  */
@@ -130,8 +133,9 @@ struct ane_dart {
 	unsigned int fault_count;
 	u64 fault_seq;
 	u64 slot_switches;
-	wait_queue_head_t slot_wq;
-	atomic_t idle_gen;
+	spinlock_t wait_lock;		/* slot waiters */
+	struct list_head slot_waiters;
+	u64 slot_waits;
 	unsigned int slot_wait_ms;
 };
 

@@ -53,6 +53,8 @@ struct ane_dev {
 	struct drm_ane_send_request *sr;
 	/* How long calls without a deadline of their own retry (ns). */
 	uint64_t timeout_ns;
+	/* What ane__ioctl() waited out on this handle, in all. */
+	struct ane_retry_counts retries;
 };
 
 /* ------------------------------------------------------------ retries

@@ -142,11 +142,14 @@ int ane__ioctl(struct ane_dev *dev, unsigned long cmd, void *arg,
 		err = errno;
 		switch (ane__retry_step(r, err, ane__now_ns(), &pause)) {
 		case ANE__RESTART:
+			dev->retries.intr++;
 			break;
 		case ANE__SLEEP:
+			dev->retries.again++;
 			sleep_ns(pause);
 			break;
 		case ANE__POLL:
+			dev->retries.busy++;
 			poll_events(dev, pause);
 			break;
 		case ANE__GIVE_UP:
@@ -167,6 +170,16 @@ void ane_set_timeout(struct ane_dev *dev, uint64_t rel_ns)
 uint64_t ane_get_timeout(const struct ane_dev *dev)
 {
 	return dev ? dev->timeout_ns : ANE_TIMEOUT_DEFAULT_NS;
+}
+
+void ane_get_retry_counts(const struct ane_dev *dev, struct ane_retry_counts *c)
+{
+	if (!c)
+		return;
+	if (dev)
+		*c = dev->retries;
+	else
+		memset(c, 0, sizeof(*c));
 }
 
 /* ------------------------------------------------------------ messages */

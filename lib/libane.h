@@ -117,6 +117,22 @@ LIBANE_EXPORT void ane_set_timeout(struct ane_dev *dev, uint64_t rel_ns);
 LIBANE_EXPORT uint64_t ane_get_timeout(const struct ane_dev *dev);
 
 /*
+ * What this handle's calls waited out since it was opened: the retries
+ * the policy above made.  @busy: -EBUSY answers retried (a full queue:
+ * each retry slept on the file for a completion first); @again: -EAGAIN
+ * answers retried (the firmware booting or recovering: each slept);
+ * @intr: calls a signal interrupted (restarted at once).  A client that never waits on a full
+ * queue has @busy 0; ane-bench load reports the sum over its processes.
+ */
+struct ane_retry_counts {
+	uint64_t busy;
+	uint64_t again;
+	uint64_t intr;
+};
+LIBANE_EXPORT void ane_get_retry_counts(const struct ane_dev *dev,
+					struct ane_retry_counts *c);
+
+/*
  * Printable names.  ane_errno_name() gives the symbolic name of a
  * (positive or negative) errno, "EINVAL", from the C library; "OK" for 0,
  * "errno N" for a number the C library has no name for.

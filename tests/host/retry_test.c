@@ -356,6 +356,7 @@ out:
 
 static void a_transient_eagain_is_waited_out(void)
 {
+	struct ane_retry_counts rc;
 	struct rig g;
 	uint64_t seqno = 0;
 
@@ -373,6 +374,13 @@ static void a_transient_eagain_is_waited_out(void)
 	fake.send_fails = 3;
 	T_EQ(ane_request_submit(g.prog, 0, &g.in, 1, &g.out, 1, &seqno), 0);
 	T_EQ(fake.n_send, 10);
+	/* The handle counts what it waited out, by cause. */
+	ane_get_retry_counts(g.dev, &rc);
+	T_EQ(rc.again, 5);
+	T_EQ(rc.intr, 3);
+	T_EQ(rc.busy, 0);
+	ane_get_retry_counts(NULL, &rc);
+	T_EQ(rc.again + rc.intr + rc.busy, 0);
 	/* A timeout of 0: one attempt, no retry. */
 	ane_set_timeout(g.dev, 0);
 	fake.send_err = EAGAIN;
@@ -415,6 +423,7 @@ static void *complete_later(void *arg)
 
 static void a_full_queue_is_waited_out_by_polling_for_a_completion(void)
 {
+	struct ane_retry_counts rc;
 	struct rig g;
 	pthread_t th;
 	uint64_t t0, wall, seqno = 0, c0, cpu;
@@ -437,6 +446,10 @@ static void a_full_queue_is_waited_out_by_polling_for_a_completion(void)
 	T_CHECK(cpu < wall / 5, "used %llu ms of CPU in %llu ms",
 		(unsigned long long)(cpu / MS), (unsigned long long)(wall / MS));
 	T_CHECK(fake.n_send <= 60, "%u attempts", fake.n_send);
+	/* each refused attempt but the last was a wait, counted as busy */
+	ane_get_retry_counts(g.dev, &rc);
+	T_EQ(rc.busy, fake.n_send - 1);
+	T_EQ(rc.again, 0);
 	/* The completion it read while waiting is kept for its own wait. */
 	T_EQ(ane_request_wait(g.dev, 555, 0, &st, NULL), 0);
 	T_EQ(st, 0);

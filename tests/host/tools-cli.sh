@@ -78,5 +78,42 @@ for t in anectl ane-run ane-bench; do
 done
 [ -f "$top/Documentation/accel/ane/man/libane.3" ] || nok "no manual page libane.3"
 
+# tools/perf-report makes the performance page's tables and plots from the
+# results committed beside them: the same inputs give the same page, so
+# the page is the data's (and nobody edited it by hand); a file that is not
+# JSON is refused with its name.
+perf=$top/Documentation/accel/ane/perf
+tmp=$(mktemp -d)
+if ! command -v python3 >/dev/null; then
+	nok "perf-report: python3 missing"
+elif ! "$top/tools/perf-report" -o "$tmp" "$perf"/res-*.json >/dev/null; then
+	nok "perf-report fails on $perf/res-*.json"
+else
+	for f in $(cd "$tmp" && ls); do
+		if cmp -s "$tmp/$f" "$perf/$f"; then
+			ok "perf-report remakes perf/$f from the committed results"
+		else
+			nok "perf-report's perf/$f differs from the committed one (run tools/perf-report $perf/res-*.json)"
+		fi
+	done
+	if python3 -c 'import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]' \
+		"$tmp"/*.svg 2>/dev/null; then
+		ok "perf-report's plots are well-formed SVG"
+	else
+		nok "perf-report writes malformed SVG"
+	fi
+	grep -q 'request_vs_pipe_p50' "$tmp/results.inc" &&
+		grep -q '\*\*missed\*\*' "$tmp/results.inc" &&
+		ok "perf-report lists each target with its verdict" ||
+		nok "perf-report's targets table lacks a figure or a verdict"
+	echo '{ "tool": ' > "$tmp/bad.json"
+	out=$("$top/tools/perf-report" -o "$tmp" "$tmp/bad.json" 2>&1) &&
+		nok "perf-report accepts a file that is not JSON" ||
+		{ echo "$out" | grep -q "bad.json: not JSON" &&
+			ok "perf-report names a file that is not JSON" ||
+			nok "perf-report's message for bad JSON: $out"; }
+fi
+rm -rf "$tmp"
+
 echo "tools-cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

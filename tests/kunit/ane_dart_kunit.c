@@ -14,6 +14,9 @@
 #include <linux/workqueue.h>
 #include <linux/gfp.h>
 #include <linux/interrupt.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/regmap.h>
@@ -396,6 +399,105 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
 }
 
+/* A bind in a thread of its own, for the waiting-order case. */
+struct bind_waiter {
+	struct ane_dart_ctx *ctx;
+	int slot;
+	struct completion done;
+};
+
+static int bind_waiter_fn(void *data)
+{
+	struct bind_waiter *bw = data;
+
+	bw->slot = ane_dart_bind(bw->ctx);
+	complete(&bw->done);
+	return 0;
+}
+
+static unsigned int slot_waiters(struct ane_dart *dart)
+{
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	spin_lock_irq(&dart->wait_lock);
+	list_for_each(pos, &dart->slot_waiters)
+		n++;
+	spin_unlock_irq(&dart->wait_lock);
+	return n;
+}
+
+/* Start a bind of @bw->ctx and wait until it is the @nth in line. */
+static void start_waiter(struct kunit *test, struct bind_waiter *bw, unsigned int nth)
+{
+	struct dart_fixture *fx = test->priv;
+	int i;
+
+	init_completion(&bw->done);
+	bw->slot = INT_MIN;
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(bind_waiter_fn, bw, "ane-kunit-bind")));
+	for (i = 0; i < 500 && slot_waiters(fx->dart) < nth; i++)
+		msleep(10);
+	KUNIT_ASSERT_EQ(test, slot_waiters(fx->dart), nth);
+}
+
+/*
+ * More busy clients than slots: the binds that wait are served in the
+ * order they came, one per context that goes idle, and a bind that comes
+ * while others wait queues behind them instead of taking the slot.
+ */
+static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx[ANE_DART_NUM_SLOTS + 2];
+	struct bind_waiter a, b;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ctx[i] = new_ctx(test);
+	/* iso1..iso7 bound, each with a request outstanding */
+	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
+		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
+		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
+	}
+	/* as a submit does, each binds with its request's pins held */
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[8]), 0);
+	fx->dart->slot_wait_ms = 5000;
+	a.ctx = ctx[7];
+	start_waiter(test, &a, 1);
+	b.ctx = ctx[8];
+	start_waiter(test, &b, 2);
+
+	/* iso5's context goes idle: the first in line gets it, only it. */
+	ane_dart_request_put(ctx[4]);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&a.done, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, a.slot, 5);
+	KUNIT_EXPECT_FALSE(test, completion_done(&b.done));
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 1u);
+
+	/* A newcomer while one waits: in line, not first (it times out). */
+	fx->dart->slot_wait_ms = 50;
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[4]), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[4]), -EBUSY);
+	ane_dart_request_put(ctx[4]);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 1u);
+
+	/* iso2's context goes idle: the second in line gets it. */
+	ane_dart_request_put(ctx[1]);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&b.done, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, b.slot, 2);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_waits, 3ull);
+
+	for (i = 0; i < ANE_DART_NUM_SLOTS + 1; i++)
+		if (i != 1 && i != 4)
+			ane_dart_request_put(ctx[i]);
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ane_dart_ctx_put(ctx[i]);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
+}
+
 #define BIG_FRAMES	4096	/* 64 MiB per mapping */
 
 static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *test)
@@ -545,6 +647,7 @@ static struct kunit_case ane_dart_cases[] = {
 	KUNIT_CASE(ane_dart_translation_cache_needs_explicit_invalidation),
 	KUNIT_CASE(ane_dart_contexts_are_isolated),
 	KUNIT_CASE(ane_dart_more_clients_than_slots_switch_ttbr),
+	KUNIT_CASE(ane_dart_slot_waiters_are_served_in_order),
 	KUNIT_CASE(ane_dart_eviction_is_lru_and_spares_mappings_in_use),
 	KUNIT_CASE(ane_dart_pool_caps_outstanding_requests_at_127),
 	KUNIT_CASE(ane_dart_usage_and_protection_follow_table_28_5),
