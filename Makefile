@@ -66,6 +66,7 @@ ENGINE_CFLAGS_ane_math_gemm := -msse2 -mno-avx -DANE_MATH_AVX2
 ENGINE_CFLAGS_ane_math_rows := -msse2 -mno-avx
 ENGINE_CFLAGS_ane_math_avx2 := -msse2 -mavx2 -mfma -mf16c
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math_split := -mgeneral-regs-only
 endif
 # The kernel's program-image validator and task-descriptor decoder, built
 # unchanged for the host tests through a few stand-in kernel headers

@@ -126,7 +126,47 @@ static ssize_t throttle_percent_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(throttle_percent);
 
+/* The neural cores a large operation is split over, ENG_CORES. */
+static ssize_t engine_cores_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+	unsigned int val;
+	int ret;
+
+	ret = regmap_read(adev->regs[ANE_BANK_ANE], ANE_REG_ENG_CORES, &val);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%u\n", val);
+}
+static DEVICE_ATTR_RO(engine_cores);
+
+/* The operations the engine split over several cores, ENG_SPLIT_LO/HI. */
+static ssize_t engine_split_ops_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct ane_device *adev = dev_get_drvdata(dev);
+	unsigned int lo, hi, hi2;
+	int ret;
+
+	/* HI, LO, HI again: a carry between the two reads is read again */
+	ret = regmap_read(adev->regs[ANE_BANK_ANE], ANE_REG_ENG_SPLIT_HI, &hi);
+	do {
+		if (!ret)
+			ret = regmap_read(adev->regs[ANE_BANK_ANE], ANE_REG_ENG_SPLIT_LO, &lo);
+		hi2 = hi;
+		if (!ret)
+			ret = regmap_read(adev->regs[ANE_BANK_ANE], ANE_REG_ENG_SPLIT_HI, &hi);
+	} while (!ret && hi != hi2);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%llu\n", (u64)hi << 32 | lo);
+}
+static DEVICE_ATTR_RO(engine_split_ops);
+
 static struct attribute *ane_health_attrs[] = {
+	&dev_attr_engine_cores.attr,
+	&dev_attr_engine_split_ops.attr,
 	&dev_attr_busy_time_us.attr,
 	&dev_attr_firmware_state.attr,
 	&dev_attr_recoveries.attr,

@@ -165,6 +165,12 @@ int ane_op_run(const struct ane_op_desc *d, uint64_t chunk);
 int ane_op_run_planned(const struct ane_op_desc *d,
 		       const struct ane_op_plan *plan, uint64_t chunk);
 
+/* --- ane_math_split.c: integer only, one operation over several cores --- */
+
+uint32_t ane_op_split_parts(const struct ane_op_desc *d, uint32_t cores);
+int ane_op_split(const struct ane_op_desc *d, uint32_t part, uint32_t parts,
+		 struct ane_op_desc *sub);
+
 /**
  * ane_op_run_all() - execute every chunk in order
  * @d: a validated descriptor.

@@ -220,6 +220,8 @@ bool ane_engine_owns(u32 off)
 
 	if (off >= ANE_REG_ENG_IRQ && off < ANE_REG_ENG_OPS_LO(ANE_ENG_NUM_ISAS))
 		return true;
+	if (off == ANE_REG_ENG_SPLIT_LO || off == ANE_REG_ENG_SPLIT_HI)
+		return true;
 	return ane_engine_qdecode(off, &q) != ANE_QR_NONE;
 }
 
@@ -254,6 +256,10 @@ u32 ane_engine_read(struct ane_engine *e, u32 off)
 		val = e->isa;
 	} else if (off == ANE_REG_ENG_STAGE_PEAK) {
 		val = min_t(u64, e->stage_peak, U32_MAX);
+	} else if (off == ANE_REG_ENG_CORES) {
+		val = ane_engine_num_cores();
+	} else if (off == ANE_REG_ENG_SPLIT_LO || off == ANE_REG_ENG_SPLIT_HI) {
+		val = off & 4 ? upper_32_bits(e->split) : lower_32_bits(e->split);
 	} else if (off >= ANE_REG_ENG_OPS_LO(0) &&
 		   off < ANE_REG_ENG_OPS_LO(ANE_ENG_NUM_ISAS)) {
 		q = (off - ANE_REG_ENG_OPS_LO(0)) / 8;
@@ -472,6 +478,13 @@ struct ane_engine *ane_engine_create(struct ane_hw *hw, const char *name,
 	e->workq = alloc_workqueue("ane-eng/%s", 0, 1, name);
 	if (!e->workq)
 		goto nomem;
+	/* the cores: any CPU, as many at once as an operation has parts */
+	e->corewq = alloc_workqueue("ane-core/%s", WQ_UNBOUND | WQ_HIGHPRI,
+				    ANE_ENGINE_MAX_CORES, name);
+	if (!e->corewq) {
+		destroy_workqueue(e->workq);
+		goto nomem;
+	}
 	ane_engine_reset_deassert(e);
 	return e;
 
@@ -496,6 +509,7 @@ void ane_engine_destroy(struct ane_engine *e)
 	/* the contexts' last steps after turning idle */
 	tasklet_kill(&e->bh);
 	destroy_workqueue(e->workq);
+	destroy_workqueue(e->corewq);
 	kvfree(e->arena);
 	kfree(e->job);
 	kfree(e);

@@ -33,17 +33,21 @@
 #include <linux/align.h>
 #include <linux/bitops.h>
 #include <linux/bottom_half.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/fpu.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include <asm/simd.h>
 
@@ -235,8 +239,14 @@ static int ane_engine_plan(const struct ane_tdb_task *task,
 	return ANE_ENG_E_NONE;
 }
 
-/* The operation, one chunk per FPU section, watching for a stop. */
-static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
+/* Record the most bytes one task staged (published at the queue's end). */
+static void ane_engine_stage_peak(struct ane_engine_job *j, u64 total)
+{
+	j->peak = max(j->peak, total);
+}
+
+/* The chunks of one operation (or one core's part), one per FPU section. */
+static int ane_engine_chunks(struct ane_engine_job *j, const struct ane_op_desc *d)
 {
 	struct ane_op_plan plan;
 	u64 i, n;
@@ -259,15 +269,141 @@ static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 			return ANE_ENG_E_INVALID;
 		ane_engine_yield(j);
 	}
-	j->ops++;
 	return ANE_ENG_E_NONE;
 }
 
-/* Record the most bytes one task staged (published at the queue's end). */
-static void ane_engine_stage_peak(struct ane_engine_job *j, u64 total)
+/*
+ * The neural cores: one large operation of a worker job is split over up
+ * to this many (ane_op_split(): each core computes a slice of the output,
+ * bit-identical to the whole), the job's worker running the first part
+ * and the engine's core workqueue the others.  0: one per online CPU.
+ */
+static unsigned int ane_engine_cores;
+
+static int ane_engine_cores_set(const char *val, const struct kernel_param *kp)
 {
-	j->peak = max(j->peak, total);
+	return param_set_uint_minmax(val, kp, 0, ANE_ENGINE_MAX_CORES);
 }
+
+static const struct kernel_param_ops ane_engine_cores_ops = {
+	.set = ane_engine_cores_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(engine_cores, &ane_engine_cores_ops, &ane_engine_cores, 0644);
+MODULE_PARM_DESC(engine_cores,
+		 "neural cores one large operation is split over (1..16; 0, the default: one per online CPU, at most 16); read at each operation");
+
+/**
+ * ane_engine_num_cores() - the cores an operation may be split over now
+ *
+ * Return: 1 .. %ANE_ENGINE_MAX_CORES.
+ */
+u32 ane_engine_num_cores(void)
+{
+	u32 n = READ_ONCE(ane_engine_cores);
+
+	return n ?: min_t(u32, num_online_cpus(), ANE_ENGINE_MAX_CORES);
+}
+EXPORT_SYMBOL_IF_KUNIT(ane_engine_num_cores);
+
+/**
+ * struct ane_engine_core - one core's part of a split operation
+ * @work: on the engine's core workqueue (not the first part: the job's
+ *	worker runs that itself).
+ * @j: the job.
+ * @d: the part's descriptor, with its own workspace.
+ * @st: its end: ANE_ENG_E_*, or -EINTR.
+ * @done: completed when @st is set.
+ */
+struct ane_engine_core {
+	struct work_struct work;
+	struct ane_engine_job *j;
+	struct ane_op_desc d;
+	int st;
+	struct completion done;
+};
+
+static void ane_engine_core_work(struct work_struct *work)
+{
+	struct ane_engine_core *c = container_of(work, struct ane_engine_core, work);
+
+	c->st = ane_engine_chunks(c->j, &c->d);
+	complete(&c->done);
+}
+
+/*
+ * @d over @parts cores: each part planned with a workspace of its own in
+ * one allocation, parts 1.. on the core workqueue, part 0 here, and every
+ * part waited for, whatever the others did (a stop ends them all early).
+ */
+static int ane_engine_op_split(struct ane_engine_job *j, const struct ane_op_desc *d,
+			       u32 parts)
+{
+	struct ane_engine_core *c;
+	u64 ws[ANE_ENGINE_MAX_CORES], total = 0;
+	int st = ANE_ENG_E_NONE;
+	void *work = NULL;
+	u8 *at;
+	u32 i;
+
+	c = kcalloc(parts, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ANE_ENG_E_NOMEM;
+	for (i = 0; i < parts; i++) {
+		if (ane_op_split(d, i, parts, &c[i].d) ||
+		    ane_op_workspace_size(&c[i].d, &ws[i])) {
+			st = ANE_ENG_E_INVALID;
+			goto out;
+		}
+		total += ALIGN(ws[i], ANE_MATH_WORK_ALIGN);
+	}
+	if (total) {
+		work = kvmalloc(total + ANE_MATH_WORK_ALIGN, GFP_KERNEL | __GFP_NOWARN);
+		if (!work) {
+			st = ANE_ENG_E_NOMEM;
+			goto out;
+		}
+		ane_engine_stage_peak(j, j->staged + total + ANE_MATH_WORK_ALIGN);
+	}
+	at = PTR_ALIGN((u8 *)work, ANE_MATH_WORK_ALIGN);
+	for (i = 0; i < parts; i++) {
+		c[i].j = j;
+		c[i].d.work = ws[i] ? at : NULL;
+		c[i].d.work_size = ws[i];
+		at += ALIGN(ws[i], ANE_MATH_WORK_ALIGN);
+		init_completion(&c[i].done);
+		if (i) {
+			INIT_WORK(&c[i].work, ane_engine_core_work);
+			queue_work(j->e->corewq, &c[i].work);
+		}
+	}
+	st = ane_engine_chunks(j, &c[0].d);
+	for (i = 1; i < parts; i++) {
+		wait_for_completion(&c[i].done);
+		if (st == ANE_ENG_E_NONE)
+			st = c[i].st;
+	}
+	kvfree(work);
+out:
+	kfree(c);
+	return st;
+}
+
+/* The operation: on this worker alone, or split over the engine's cores. */
+static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
+{
+	u32 parts = j->bh ? 1 : ane_op_split_parts(d, ane_engine_num_cores());
+	int st;
+
+	st = parts > 1 ? ane_engine_op_split(j, d, parts) : ane_engine_chunks(j, d);
+	if (st == ANE_ENG_E_NONE) {
+		j->ops++;
+		j->split += parts > 1;
+	}
+	return st;
+}
+
 
 /* One task: decode, stage the sources, run, write the destination back. */
 static int ane_engine_task(struct ane_engine_job *j)
@@ -319,6 +455,7 @@ static int ane_engine_task(struct ane_engine_job *j)
 		d.work_size = ws;
 	}
 	ane_engine_stage_peak(j, total);
+	j->staged = total;
 
 	st = ane_engine_op(j, &d);
 	if (st)
@@ -559,6 +696,7 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 	e->stage_peak = max(e->stage_peak, j->peak);
 	if (j->isa < ANE_ENG_NUM_ISAS)
 		e->ops[j->isa] += j->ops;
+	e->split += j->split;
 	if (st >= 0 && !e->in_reset && (q->enable & 1) &&
 	    (q->status & ANE_Q_BUSY)) {
 		q->status = ANE_Q_VACANT | (st ? ANE_Q_FAULT : ANE_Q_DONE);
@@ -625,6 +763,7 @@ static void ane_engine_loop(struct ane_engine *e, bool bh)
 		j->scan_st = ANE_ENG_E_NONE;
 		j->peak = 0;
 		j->ops = 0;
+		j->split = 0;
 		j->isa = ane_math_get_isa();
 		j->td = (u64)e->q[q].td_hi << 32 | e->q[q].td_lo;
 		j->sid = e->q[q].td_sid;

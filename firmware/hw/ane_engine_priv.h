@@ -33,6 +33,11 @@
  */
 #define ANE_ENGINE_BH_TASKS	8
 #define ANE_ENGINE_ARENA	SZ_128K
+
+/* The M1's sixteen neural cores: the most one operation is split over. */
+#define ANE_ENGINE_MAX_CORES	16
+
+u32 ane_engine_num_cores(void);
 #define ANE_ENGINE_BH_UNIT	BIT_ULL(12)
 #define ANE_ENGINE_BH_UNITS	64
 
@@ -90,6 +95,7 @@ struct ane_engine_queue {
  * @throttle: ANE_REG_ENG_THROTTLE, 1..100.
  * @isa: ANE_REG_ENG_ISA, picked at every reset.
  * @ops: ANE_REG_ENG_OPS_LO/HI, per instruction set.
+ * @split: ANE_REG_ENG_SPLIT_LO/HI: operations split over several cores.
  * @stage_peak: ANE_REG_ENG_STAGE_PEAK.
  * @pending: queues rung and waiting for the engine.
  * @running: the queue the engine runs, -1 when idle.
@@ -104,6 +110,9 @@ struct ane_engine_queue {
  * @idle: woken when @running or @ctx changes (abort, reset and the
  *	doorbell wait for it).
  * @workq: the engine's workqueue: its own context for long jobs.
+ * @corewq: the neural cores' workqueue (unbound, up to
+ *	%ANE_ENGINE_MAX_CORES at once): the parts of a split operation but
+ *	the first, which the job's worker runs.
  * @work: the engine's worker; never runs twice at once.
  * @bh: the engine's softirq job, a high-priority tasklet (never runs
  *	twice at once either).
@@ -124,6 +133,7 @@ struct ane_engine {
 	u32 throttle;
 	u32 isa;
 	u64 ops[ANE_ENG_NUM_ISAS];
+	u64 split;
 	u64 stage_peak;
 	u32 pending;
 	int running;
@@ -134,6 +144,7 @@ struct ane_engine {
 	wait_queue_head_t wq;
 	wait_queue_head_t idle;
 	struct workqueue_struct *workq;
+	struct workqueue_struct *corewq;
 	struct work_struct work;
 	struct tasklet_struct bh;
 	struct ane_engine_job *job;
@@ -175,7 +186,10 @@ struct ane_engine_bh_task {
  * @tasks: the task records the scan read, and each one's plan (@bh).
  * @throttle: the engine's speed when the queue started, percent.
  * @peak: the most bytes one of its tasks staged so far.
+ * @staged: the bytes the running task staged, before any workspace of
+ *	a split.
  * @ops: the operations it completed so far, on @isa.
+ * @split: of them, those split over several cores.
  * @isa: the instruction set they ran on.
  *
  * @peak and @ops reach ENG_STAGE_PEAK and ENG_OPS_* when the queue ends,
@@ -199,7 +213,9 @@ struct ane_engine_job {
 	struct ane_engine_bh_task tasks[ANE_ENGINE_BH_TASKS];
 	u32 throttle;
 	u64 peak;
+	u64 staged;
 	u64 ops;
+	u64 split;
 	u32 isa;
 };
 

@@ -107,6 +107,14 @@ enum ane_hw_bank {
  */
 #define ANE_REG_ENG_THROTTLE	0x1518
 /* read-only: operations completed on each instruction set since reset */
+/*
+ * The neural cores one large operation is split over now (read-only; the
+ * engine_cores module parameter sets it), and the operations split so far
+ * (64 bits, LO/HI, read-only).
+ */
+#define ANE_REG_ENG_CORES	0x151c
+#define ANE_REG_ENG_SPLIT_LO	0x1560
+#define ANE_REG_ENG_SPLIT_HI	0x1564
 #define ANE_REG_ENG_OPS_LO(i)	(0x1520 + 8 * (i))
 #define ANE_REG_ENG_OPS_HI(i)	(0x1524 + 8 * (i))
 #define ANE_ENG_NUM_ISAS	2

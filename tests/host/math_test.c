@@ -1615,6 +1615,194 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	tt_free(&y);
 }
 
+/*
+ * Run @d whole, then split into 2, 3 and 4 parts (as the engine's cores
+ * run it), each part a descriptor of its own with its own workspace: the
+ * outputs must be bit-identical and cover the whole output.
+ */
+static void split_compare(struct ane_op_desc *d, struct tt *y, const char *what)
+{
+	uint16_t *whole = malloc(y->elems * 2);
+	uint32_t parts, part;
+
+	memset(y->buf, 0x55, y->elems * 2);
+	T_EQ(run_op(d), 0);
+	memcpy(whole, y->buf, y->elems * 2);
+	for (parts = 2; parts <= 4; parts++) {
+		struct ane_op_desc sub;
+
+		/* no more parts than units along the axis (3 batches: 3) */
+		if (parts > 2 && ane_op_split(d, 0, parts, &sub))
+			break;
+		memset(y->buf, 0x55, y->elems * 2);
+		for (part = 0; part < parts; part++) {
+			T_EQ(ane_op_split(d, part, parts, &sub), 0);
+			T_CHECK(run_op(&sub) == 0, "%s: part %u of %u rejected", what,
+				part, parts);
+		}
+		T_CHECK(!memcmp(whole, y->buf, y->elems * 2),
+			"%s: %u parts differ from the whole", what, parts);
+	}
+	free(whole);
+}
+
+static void test_split_over_cores_is_bit_identical(void)
+{
+	struct ane_op_desc d, sub;
+	struct tt a, b, c, y;
+
+	/* matmul: the rows of M */
+	tt_alloc(&a, 1, 1, 150, 90, 0);
+	tt_alloc(&b, 1, 1, 90, 131, 0);
+	tt_alloc(&y, 1, 1, 150, 131, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	d.act = ANE_ACT_GELU;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	split_compare(&d, &y, "matmul rows");
+	/* as many parts as cores, none under 256 K multiply-adds (6 here) */
+	T_EQ(ane_op_split_parts(&d, 4), 4);
+	T_EQ(ane_op_split_parts(&d, 16), 6);
+	T_EQ(ane_op_split_parts(&d, 1), 1);
+	T_EQ(ane_op_split(&d, 2, 2, &sub), -ANE_MATH_EINVAL);
+	T_EQ(ane_op_split(&d, 0, 151, &sub), -ANE_MATH_EINVAL);
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* matmul: a batch dimension, B broadcast along it, transposed */
+	tt_alloc(&a, 1, 3, 20, 33, 0);
+	tt_alloc(&b, 1, 1, 17, 33, 0);
+	tt_alloc(&y, 1, 3, 20, 17, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.matmul.flags = ANE_MATMUL_TRANS_B;
+	split_compare(&d, &y, "matmul batch");
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* conv: output channels (GEMM), with bias */
+	tt_alloc(&a, 1, 16, 10, 10, 0);
+	tt_alloc(&b, 24, 16, 3, 3, 0);
+	tt_alloc(&c, 1, 24, 1, 1, 0);
+	tt_alloc(&y, 1, 24, 10, 10, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	tt_fill(&c, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.act = ANE_ACT_RELU;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.bias = c.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 1 };
+	split_compare(&d, &y, "conv channels");
+	tt_free(&y);
+	tt_free(&c);
+	tt_free(&b);
+	tt_free(&a);
+
+	/* conv: output rows, with stride, dilation and uneven padding */
+	tt_alloc(&a, 1, 3, 23, 11, 1);
+	tt_alloc(&b, 4, 3, 3, 2, 0);
+	tt_alloc(&y, 1, 4, 11, 6, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 2, 2 },
+		.dilation = { 2, 1 }, .pad = { 1, 2, 0, 1 }, .groups = 1 };
+	split_compare(&d, &y, "conv rows");
+	tt_free(&y);
+	tt_free(&b);
+	tt_free(&a);
+
+	/* conv: whole groups, and depthwise; a batch */
+	tt_alloc(&a, 1, 8, 9, 9, 0);
+	tt_alloc(&b, 12, 2, 3, 3, 0);
+	tt_alloc(&y, 1, 12, 9, 9, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 4 };
+	split_compare(&d, &y, "conv groups");
+	tt_free(&y);
+	tt_free(&b);
+	tt_free(&a);
+	tt_alloc(&a, 3, 6, 9, 9, 0);
+	tt_alloc(&b, 6, 1, 3, 3, 0);
+	tt_alloc(&y, 3, 6, 9, 9, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
+		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 6 };
+	split_compare(&d, &y, "depthwise batch");
+	tt_free(&y);
+	tt_free(&b);
+	tt_free(&a);
+
+	/* eltwise with a per-channel operand, pool, softmax (never over C) */
+	tt_alloc(&a, 1, 5, 7, 9, 0);
+	tt_alloc(&b, 1, 5, 1, 1, 0);
+	tt_alloc(&y, 1, 5, 7, 9, 0);
+	tt_fill(&a, -2, 2);
+	tt_fill(&b, -2, 2);
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_ELTWISE;
+	d.act = ANE_ACT_SIGMOID;
+	d.src[0] = a.t;
+	d.src[1] = b.t;
+	d.dst = y.t;
+	d.p.eltwise.op = ANE_ELT_SUB;
+	split_compare(&d, &y, "eltwise");
+	tt_free(&y);
+	memset(&d, 0, sizeof(d));
+	tt_alloc(&y, 1, 5, 4, 5, 0);
+	d.op = ANE_OP_POOL;
+	d.src[0] = a.t;
+	d.dst = y.t;
+	d.p.pool = (struct ane_pool_params){ .kind = ANE_POOL_MAX,
+		.kernel = { 3, 3 }, .stride = { 2, 2 }, .pad = { 1, 1, 1, 1 } };
+	split_compare(&d, &y, "pool");
+	tt_free(&y);
+	memset(&d, 0, sizeof(d));
+	tt_alloc(&y, 1, 5, 7, 9, 0);
+	d.op = ANE_OP_SOFTMAX;
+	d.src[0] = a.t;
+	d.dst = y.t;
+	split_compare(&d, &y, "softmax");
+	/* too small to be worth a second core */
+	T_EQ(ane_op_split_parts(&d, 4), 1);
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+}
+
 /* ------------------------------------------------------------ validation */
 
 static uint16_t vbuf[6][4096] __attribute__((aligned(64)));
@@ -2025,6 +2213,7 @@ int main(void)
 		T_RUN_ISA(test_pool_max_and_average, isa);
 		T_RUN_ISA(test_softmax_sums_to_one_and_is_stable, isa);
 		T_RUN_ISA(test_chunked_is_bit_identical_to_unchunked, isa);
+		T_RUN_ISA(test_split_over_cores_is_bit_identical, isa);
 		T_RUN_ISA(test_validate_accepts_good_descriptors, isa);
 		T_RUN_ISA(test_validate_fuzz, isa);
 	}

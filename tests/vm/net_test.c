@@ -384,6 +384,86 @@ static void requests_run_on_the_widest_isa(void)
 	net_free(&m);
 }
 
+/* A number from a sysfs attribute of the device; ~0 when unreadable. */
+static unsigned long long dev_attr_u64(const char *name)
+{
+	unsigned long long v = ~0ull;
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/%s",
+		 strrchr(node, '/') + 1, name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = ~0ull;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * (f) One large operation is split over the engine's cores (the
+ * engine_cores parameter): with two cores the engine counts a split
+ * operation and the result is bit-identical to the one core's, which
+ * matches the reference; with one core nothing is split.
+ */
+static void a_large_op_splits_over_the_cores_bit_identically(void)
+{
+	enum { M = 192, K = 256, N = 256 };
+	static float w[K * N];
+	float *one = NULL;
+	struct ane_dev *dev = NULL;
+	const float *ins[1];
+	struct net m = { 0 };
+	unsigned long long s0, s1, s2;
+	int x, wt, i;
+
+	for (i = 0; i < K * N; i++)
+		w[i] = (float)((i * 37 % 101) - 50) / 400.0f;
+	m.name = "matmul 192x256x256";
+	if (ane_net_create(&m.net)) {
+		t_case_failed = 1;
+		return;
+	}
+	x = ane_net_input(m.net, "x", 1, 1, M, K);
+	wt = ane_net_const(m.net, "w", 1, 1, K, N, w);
+	ane_net_output(m.net, ane_net_matmul(m.net, x, wt, 0, ANE_NET_ACT_TANH));
+	if (net_finish(&m, x, 11, 1.0f) || open_dev(&dev) ||
+	    !(one = calloc(m.n[0], sizeof(float)))) {
+		t_case_failed = 1;
+		goto out;
+	}
+	ins[0] = m.in;
+
+	T_OK(vm_write_file("/sys/module/ane/parameters/engine_cores", "1"));
+	T_EQ(dev_attr_u64("engine_cores"), 1);
+	s0 = dev_attr_u64("engine_split_ops");
+	T_OK(ane_net_run(dev, m.net, ins, m.out));
+	memcpy(one, m.out[0], m.n[0] * sizeof(float));
+	s1 = dev_attr_u64("engine_split_ops");
+	T_EQ(s1, s0);
+
+	T_OK(vm_write_file("/sys/module/ane/parameters/engine_cores", "2"));
+	T_EQ(dev_attr_u64("engine_cores"), 2);
+	T_OK(ane_net_run(dev, m.net, ins, m.out));
+	s2 = dev_attr_u64("engine_split_ops");
+	printf("#   split operations: %llu -> %llu (1 core) -> %llu (2 cores)\n", s0, s1, s2);
+	T_CHECK(s2 >= s1 + 1 && s2 != ~0ull, "split ops %llu -> %llu", s1, s2);
+	T_CHECK(!memcmp(one, m.out[0], m.n[0] * sizeof(float)),
+		"2 cores' result differs from 1 core's");
+	T_OK(compare_net(&m));
+	/* out of range: refused, the setting unchanged */
+	T_CHECK(vm_write_file("/sys/module/ane/parameters/engine_cores", "17") != 0,
+		"engine_cores=17 accepted");
+	T_EQ(dev_attr_u64("engine_cores"), 2);
+out:
+	vm_write_file("/sys/module/ane/parameters/engine_cores", "0");
+	free(one);
+	ane_close(dev);
+	net_free(&m);
+}
+
 /* (d) An instance with its own weights computes what those weights do. */
 static void instance_weights_give_the_reference_result(void)
 {
@@ -728,5 +808,6 @@ int main(int argc, char **argv)
 	bad_images_are_refused();
 	T_RUN(instance_weights_give_the_reference_result);
 	T_RUN(requests_run_on_the_widest_isa);
+	T_RUN(a_large_op_splits_over_the_cores_bit_identically);
 	return t_summary("net");
 }
