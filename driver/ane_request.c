@@ -636,6 +636,8 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	if (rb.syncobj)
 		drm_syncobj_put(rb.syncobj);
 	kfree(call);
+	if (!ret)
+		ane_hint_run_started(af);
 	return ret;
 
 err_release:
