@@ -237,6 +237,171 @@ static void syncobj_users_wait_on_the_fence(void)
 	close(c.fd);
 }
 
+/* "signal events: N" of debugfs fw_status, or -1. */
+static long long fw_signal_events(void)
+{
+	char path[256], buf[8192], *at;
+	long long v = -1;
+	ssize_t n;
+	int fd;
+
+	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	at = strstr(buf, "signal events: ");
+	if (at)
+		v = strtoll(at + strlen("signal events: "), NULL, 10);
+	return v;
+}
+
+/* A request naming syncobjs h[0..n). */
+static int submit_signals(int fd, uint64_t tok, uint32_t in, uint32_t out,
+			  const uint32_t *h, unsigned int n)
+{
+	unsigned int i;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.in.token = tok;
+	sr.in.qos_class = 5;
+	sr.in.exec_priority = 21;
+	sr.in.io_category = 2;
+	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in, .kind = ANE_SURFACE_INPUT };
+	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out,
+							  .kind = ANE_SURFACE_OUTPUT };
+	for (i = 0; i < n; i++)
+		sr.in.surfaces[2 + i] = (struct drm_ane_surface_ref){
+			.handle = h[i], .kind = ANE_SURFACE_OUT_SYNCOBJ };
+	return ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
+}
+
+/*
+ * Each ANE_SURFACE_OUT_SYNCOBJ is a signal event of the procedure call
+ * (PROCEDURE_CALL_WITH_EVENTS, Table 30.3): sixteen (n) are all signaled,
+ * and the firmware counts sixteen signal events; seventeen (n + 1) are
+ * refused with -E2BIG and nothing is sent.
+ */
+static void signal_events_hold_at_n(void)
+{
+	uint32_t h[ANE_REQ_MAX_SIGNAL_EVENTS + 1];
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct drm_syncobj_wait sw;
+	long long before, after;
+	struct surf in, out;
+	struct timespec ts;
+	uint64_t tok = 0;
+	struct client c;
+	unsigned int i;
+
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
+		return;
+	for (i = 0; i <= ANE_REQ_MAX_SIGNAL_EVENTS; i++) {
+		struct drm_syncobj_create scr = { 0 };
+
+		T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_CREATE, &scr));
+		h[i] = scr.handle;
+	}
+	fill_input(&in);
+	memset(out.p, 0, 8);
+	before = fw_signal_events();
+	T_CHECK(before >= 0, "debugfs fw_status has no signal events line");
+	T_OK(submit_signals(c.fd, tok, in.handle, out.handle, h, ANE_REQ_MAX_SIGNAL_EVENTS));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	memset(&sw, 0, sizeof(sw));
+	sw.handles = (uintptr_t)h;
+	sw.count_handles = ANE_REQ_MAX_SIGNAL_EVENTS;
+	sw.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
+	sw.timeout_nsec = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 10000000000ll;
+	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_WAIT, &sw));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_CHECK(!check_out(&out, OUT), "result of the call with events");
+	after = fw_signal_events();
+	T_EQ(after - before, ANE_REQ_MAX_SIGNAL_EVENTS);
+
+	/* n + 1: refused before anything is sent */
+	T_ERRNO(submit_signals(c.fd, tok, in.handle, out.handle, h,
+			       ANE_REQ_MAX_SIGNAL_EVENTS + 1), E2BIG);
+	T_EQ(fw_signal_events(), after);
+	/* one: a call with one signal event; none: the call with an order */
+	T_OK(submit_signals(c.fd, tok, in.handle, out.handle, h, 1));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_OK(submit_signals(c.fd, tok, in.handle, out.handle, h, 0));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_EQ(fw_signal_events(), after + 1);
+	/* a handle that is no syncobj */
+	h[3] = 0xbad;
+	T_ERRNO(submit_signals(c.fd, tok, in.handle, out.handle, h, 4), ENOENT);
+	close(c.fd);
+}
+
+/*
+ * Thirty-two custom bars (Table 30.3's n): a procedure with 16 inputs and
+ * 16 outputs and nothing else, out_i = relu(x_i), calls the firmware with
+ * one bar per surface and computes each.  33 (n + 1) is an image refused
+ * at header.num_bars (net_test's bars_too_many).
+ */
+static void thirty_two_custom_bars_run(void)
+{
+	struct ane_surface *s[2 * ANE_IMG_MAX_IO] = { NULL };
+	struct ane_program *prog = NULL;
+	struct ane_dev *dev = NULL;
+	struct ane_net *net = NULL;
+	uint64_t seqno;
+	const void *im;
+	char err[512], name[8];
+	unsigned int i, k;
+	size_t size;
+	int st = 1, t;
+
+	T_OK(ane_net_create(&net));
+	if (t_case_failed)
+		return;
+	for (i = 0; i < ANE_IMG_MAX_IO; i++) {
+		snprintf(name, sizeof(name), "x%u", i);
+		t = ane_net_input(net, name, 1, 1, 1, 8);
+		ane_net_output(net, ane_net_activation(net, t, ANE_NET_ACT_RELU));
+	}
+	T_OK(ane_net_build(net, &im, &size));
+	T_OK(ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err)));
+	if (t_case_failed)
+		goto out;
+	T_EQ(((const struct ane_img_header *)im)->num_bars, ANE_IMG_MAX_BARS);
+	T_OK(ane_program_create(dev, im, size, &prog));
+	T_OK(ane_program_prepare(prog));
+	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
+		T_OK(ane_surface_create(dev, 16, &s[i]));
+	if (t_case_failed)
+		goto out;
+	for (i = 0; i < ANE_IMG_MAX_IO; i++)
+		for (k = 0; k < 8; k++)
+			((uint16_t *)ane_surface_map(s[i]))[k] =
+				h16(k % 2 ? (int)i : -(int)i);
+	T_OK(ane_request_submit(prog, 0, s, ANE_IMG_MAX_IO, s + ANE_IMG_MAX_IO,
+				ANE_IMG_MAX_IO, &seqno));
+	T_OK(ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, NULL));
+	T_EQ(st, 0);
+	for (i = 0; i < ANE_IMG_MAX_IO && !t_case_failed; i++)
+		for (k = 0; k < 8; k++)
+			T_EQ(((uint16_t *)ane_surface_map(s[ANE_IMG_MAX_IO + i]))[k],
+			     h16(k % 2 ? (int)i : 0));
+out:
+	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
+		ane_surface_destroy(s[i]);
+	ane_program_destroy(prog);
+	ane_close(dev);
+	ane_net_destroy(net);
+}
+
 /* Four processes at once, each with its own program and data. */
 static void concurrent_processes_get_their_own_results(void)
 {
@@ -856,6 +1021,8 @@ int main(int argc, char **argv)
 	T_RUN(lifecycle_errors_are_precise);
 	T_RUN(instances_bind_their_own_weights);
 	T_RUN(syncobj_users_wait_on_the_fence);
+	T_RUN(signal_events_hold_at_n);
+	T_RUN(thirty_two_custom_bars_run);
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
 	T_RUN(a_client_has_127_requests_outstanding);

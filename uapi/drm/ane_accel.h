@@ -79,6 +79,11 @@ extern "C" {
 #define ANE_MAX_DOORBELL		32
 /** @ANE_REQ_MAX_SURFACES: surface references in one send request. */
 #define ANE_REQ_MAX_SURFACES		293
+/**
+ * @ANE_REQ_MAX_SIGNAL_EVENTS: %ANE_SURFACE_OUT_SYNCOBJ entries of one send
+ * request, each a signal event of its procedure call (Table 30.3).
+ */
+#define ANE_REQ_MAX_SIGNAL_EVENTS	16
 /** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
 #define ANE_MAP_MAX_SURFACES		85
 
@@ -163,7 +168,9 @@ struct drm_ane_surface_ref {
  * @ANE_SURFACE_INTERMEDIATE: scratch space of the program (optional: the
  *	driver provides one when the request names none).
  * @ANE_SURFACE_OUT_SYNCOBJ: not a surface: a DRM syncobj whose fence is
- *	replaced by the request's completion fence.
+ *	replaced by the request's completion fence; each is a signal event
+ *	of the request's procedure call, at most
+ *	%ANE_REQ_MAX_SIGNAL_EVENTS per request (-E2BIG beyond).
  * @ANE_SURFACE_CHAINED: in ProgramInputsReady only: an output surface of
  *	the chain's previous run, read by the engine where that run wrote
  *	it (data chaining, no host copy).
