@@ -576,6 +576,8 @@ int ane_send_request_copy_in(void *kdata, const void __user *uarg,
 	       -EFAULT : 0;
 }
 
+static_assert(ANE_IMG_MAX_EXEC_ORDER <= ANE_FW_MAX_EXEC_ORDER);
+
 static void ane_req_put_syncobjs(struct ane_req_build *rb)
 {
 	u32 i;
@@ -612,12 +614,10 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		return ret;
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
-	/*
-	 * The call, its bars, and a one-entry execute order or the signal
-	 * events, all written.
-	 */
+	/* The call, its bars, and its execute order or signal events. */
 	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(struct ane_fw_bar) +
-		       ANE_REQ_MAX_SIGNAL_EVENTS * sizeof(struct ane_fw_event),
+		       max(ANE_REQ_MAX_SIGNAL_EVENTS * sizeof(struct ane_fw_event),
+			   ANE_IMG_MAX_EXEC_ORDER * sizeof(u32)),
 		       GFP_KERNEL);
 	if (!rq || !call) {
 		kfree(rq);
@@ -629,6 +629,9 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 
 	mutex_lock(&af->prog_lock);
 	ret = ane_request_validate(af, rq, in, &rb);
+	/* signal events go without a custom execute order (Table 30.3) */
+	if (!ret && rb.nsync && rb.pr->exec_order_count)
+		ret = -EINVAL;
 	if (ret)
 		goto err_unlock;
 	ret = ane_request_map_surfaces(af, rq, &rb);
@@ -644,7 +647,10 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	 * Step 4: the call, built by the message layer (ane_host_msg.c); its
 	 * signal events carry the fence's seqno.
 	 */
-	ane_host_msg_proc_call_init(&hdr, call, rb.nbars, rb.nsync,
+	ane_host_msg_proc_call_init(&hdr, call, rb.nbars,
+				    rb.code->image.vaddr + rb.code->hdr.exec_order_offset +
+				    rb.pr->exec_order_first * sizeof(u32),
+				    rb.pr->exec_order_count, rb.nsync,
 				    rq->fence.seqno, rb.code->slot,
 				    rb.code->pid, rb.code->priority, in->procedure);
 	if (rb.owner)

@@ -297,6 +297,9 @@ struct ane_fw_cache_req {
  * @hw_queue: hardware queue while in flight.
  * @nsignal: signal events of a PROCEDURE_CALL_WITH_EVENTS, signaled when
  *	it completes.
+ * @nexec: entries of @exec, the call's custom execute order (0: none).
+ * @exec: the execute order: ANE_IMG_EXEC() runs of the procedure's task
+ *	descriptors, in order.
  * @nbars: custom bars.
  * @bars: custom bars.
  * @stats_buffer: stats buffer device address, 0 for none.
@@ -322,6 +325,8 @@ struct ane_fw_req {
 	u32 task_queue;
 	u32 hw_queue;
 	u32 nsignal;
+	u32 nexec;
+	u32 exec[ANE_FW_MAX_EXEC_ORDER];
 	u32 nbars;
 	struct ane_fw_bar bars[ANE_FW_MAX_CUSTOM_BARS];
 	u64 stats_buffer;

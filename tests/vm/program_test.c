@@ -402,6 +402,132 @@ out:
 	ane_net_destroy(net);
 }
 
+#define ACC_IMG_SIZE	2048u
+#define ACC_ORDER_OFF	1024u
+
+/*
+ * An accumulator with an execute order: TD 0 t = out + in (into the
+ * intermediate buffer), TD 1 out = t (a copy), on 1x1x1x8 fp16, and a
+ * table of ANE_IMG_MAX_EXEC_ORDER + 1 entries, all ANE_IMG_EXEC(0, 2)
+ * but the last, ANE_IMG_EXEC(0, 1); procedure 0 uses @count of them
+ * from @first.
+ */
+static void build_acc_image(uint8_t *b, uint16_t first, uint16_t count)
+{
+	struct ane_img_header *h = (void *)b;
+	struct ane_img_procedure *p = (void *)(b + 128);
+	struct ane_img_bar *bar = (void *)(b + 160);
+	struct ane_img_td *td = (void *)(b + 256);
+	struct ane_img_rw *rw = (void *)(b + 544);
+	uint32_t *order = (void *)(b + ACC_ORDER_OFF);
+	static const uint32_t d8[4] = { 1, 1, 1, 8 };
+	unsigned int i;
+
+	memset(b, 0, ACC_IMG_SIZE);
+	*h = (struct ane_img_header){
+		.magic = ANE_IMG_MAGIC, .version_major = 1, .version_minor = 1,
+		.header_size = 128, .image_size = ACC_IMG_SIZE,
+		.num_procedures = 1, .procedures_offset = 128,
+		.num_tds = 2, .tds_offset = 256, .num_rws = 5, .rws_offset = 544,
+		.num_bars = 3, .bars_offset = 160, .intermediate_size = PAGE16K,
+		.num_exec_order = ANE_IMG_MAX_EXEC_ORDER + 1,
+		.exec_order_offset = ACC_ORDER_OFF,
+	};
+	*p = (struct ane_img_procedure){ .num_tds = 2, .num_rws = 5, .num_inputs = 1,
+					 .num_outputs = 1, .partitions = 1,
+					 .exec_order_first = first,
+					 .exec_order_count = count };
+	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 16 };
+	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 16 };
+	bar[2] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 16 };
+	td[0].words[ANE_TD_OP] = 3;	/* elementwise add */
+	memcpy(&td[0].words[ANE_TD_SRC0_DIMS], d8, 16);
+	memcpy(&td[0].words[ANE_TD_SRC1_DIMS], d8, 16);
+	memcpy(&td[0].words[ANE_TD_DST_DIMS], d8, 16);
+	td[1].words[ANE_TD_OP] = 4;	/* activation none: a copy */
+	memcpy(&td[1].words[ANE_TD_SRC0_DIMS], d8, 16);
+	memcpy(&td[1].words[ANE_TD_DST_DIMS], d8, 16);
+	rw[0] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC0, .bar = 1, .length_lo = 16 };
+	rw[1] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC1, .bar = 0, .length_lo = 16 };
+	rw[2] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_DST, .bar = 7, .length_lo = 16 };
+	rw[3] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_SRC0, .bar = 7, .length_lo = 16 };
+	rw[4] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_DST, .bar = 1, .length_lo = 16 };
+	for (i = 0; i < ANE_IMG_MAX_EXEC_ORDER; i++)
+		order[i] = ANE_IMG_EXEC(0, 2);
+	order[ANE_IMG_MAX_EXEC_ORDER] = ANE_IMG_EXEC(0, 1);
+}
+
+/* Run the accumulator once from out = 5 with in = 1; out[0], or -1. */
+static int acc_run(struct client *c, uint16_t first, uint16_t count,
+		   struct surf *in, struct surf *out)
+{
+	static uint8_t im[ACC_IMG_SIZE];
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	uint64_t tok = 0;
+	int i, v = -1;
+
+	build_acc_image(im, first, count);
+	if (create(c->fd, im, ACC_IMG_SIZE, &tok) || prepare(c->fd, tok, &pp)) {
+		printf("#   order %u+%u: create/prepare: %s\n", first, count, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 8; i++) {
+		in->p[i] = h16(1);
+		out->p[i] = h16(5);
+	}
+	if (!submit(c->fd, tok, in->handle, out->handle, 0, NULL) &&
+	    !wait_event(c->fd, &ev) && !ev.status) {
+		for (v = 0; v <= 2048; v++)
+			if (out->p[0] == h16(v) && out->p[7] == h16(v))
+				break;
+	}
+	destroy(c->fd, tok);
+	return v > 2048 ? -2 : v;
+}
+
+/*
+ * A procedure's execute order (Table 30.3's custom execute order) runs
+ * its task descriptors as the order says: none, once; 128 entries (n)
+ * of the whole procedure, 128 times; one entry of TD 0 alone, the copy
+ * never runs.  129 entries (n + 1) are an image refused at
+ * procedure[0].exec_order_count, and an order with a signal event is
+ * -EINVAL (the call with events has no execute order).
+ */
+static void the_execute_order_runs_and_holds_at_n(void)
+{
+	struct drm_syncobj_create scr = { 0 };
+	static uint8_t im[ACC_IMG_SIZE];
+	struct drm_ane_program_prepare pp;
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+
+	if (ctl_open(&c) || surface(c.fd, 16, &in) || surface(c.fd, 16, &out)) {
+		T_CHECK(0, "setup: %s", strerror(errno));
+		return;
+	}
+	T_EQ(acc_run(&c, 0, 0, &in, &out), 6);
+	T_EQ(acc_run(&c, 0, ANE_IMG_MAX_EXEC_ORDER, &in, &out), 5 + ANE_IMG_MAX_EXEC_ORDER);
+	T_EQ(acc_run(&c, 3, 2, &in, &out), 7);
+	T_EQ(acc_run(&c, ANE_IMG_MAX_EXEC_ORDER, 1, &in, &out), 5);
+	/* n + 1 */
+	build_acc_image(im, 0, ANE_IMG_MAX_EXEC_ORDER + 1);
+	T_ERRNO(create(c.fd, im, ACC_IMG_SIZE, &tok), EINVAL);
+	/* an entry past the procedure */
+	build_acc_image(im, 0, 2);
+	((uint32_t *)(im + ACC_ORDER_OFF))[1] = ANE_IMG_EXEC(1, 2);
+	T_ERRNO(create(c.fd, im, ACC_IMG_SIZE, &tok), EINVAL);
+	/* no execute order with signal events */
+	build_acc_image(im, 0, 2);
+	T_OK(create(c.fd, im, ACC_IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_CREATE, &scr));
+	T_ERRNO(submit(c.fd, tok, in.handle, out.handle, scr.handle, NULL), EINVAL);
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
 /* Four processes at once, each with its own program and data. */
 static void concurrent_processes_get_their_own_results(void)
 {
@@ -1023,6 +1149,7 @@ int main(int argc, char **argv)
 	T_RUN(syncobj_users_wait_on_the_fence);
 	T_RUN(signal_events_hold_at_n);
 	T_RUN(thirty_two_custom_bars_run);
+	T_RUN(the_execute_order_runs_and_holds_at_n);
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
 	T_RUN(a_client_has_127_requests_outstanding);
