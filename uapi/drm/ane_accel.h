@@ -599,10 +599,12 @@ struct drm_ane_memory_unmap {
 /**
  * enum drm_ane_session_hint_kind - what a SessionHintRequest tells
  * @ANE_HINT_RATE: the runs per second the client expects to submit
- *	(0: no expectation); at most %ANE_HINT_RATE_MAX.
+ *	(0: no expectation); at most %ANE_HINT_RATE_MAX.  Each run the client
+ *	starts keeps the engine powered for two expected intervals.
  * @ANE_HINT_BURST_US: the client will submit back to back for this many
  *	microseconds from now (0 ends a burst); at most
- *	%ANE_HINT_BURST_MAX_US.
+ *	%ANE_HINT_BURST_MAX_US.  The engine is powered up now and kept
+ *	powered until the burst ends.
  */
 enum drm_ane_session_hint_kind {
 	ANE_HINT_RATE = 1,
