@@ -12,8 +12,8 @@
  * input may be an output surface of the chain's previous run, which the
  * engine reads where that run wrote it: no copy through the host.
  * ProgramChainingSetActiveProcedure (direct 8) picks the active member
- * of a sharing group (0x4f); SessionHintRequest (direct 7) records the
- * client's hints.  Documentation/accel/ane/resident.rst describes the
+ * of a sharing group (0x4f).  SessionHintRequest (direct 7) is
+ * ane_hint.c.  Documentation/accel/ane/resident.rst describes the
  * model, its states and its errors.
  *
  * Locking.  A chain belongs to its program, on &ane_program.chains under
@@ -778,6 +778,7 @@ int ane_sel_inputs_ready(struct ane_file *af, const struct ane_selector *sel,
 	ane_chain_put_ref(&ref);
 	mutex_unlock(&af->prog_lock);
 	kfree(tr);
+	ane_hint_run_started(af);
 	return 0;
 
 out_ref:
@@ -826,32 +827,4 @@ int ane_sel_chaining_set_active(struct ane_file *af,
 out:
 	mutex_unlock(&af->prog_lock);
 	return ret;
-}
-
-/* Direct-path selector 7. */
-int ane_sel_session_hint(struct ane_file *af, const struct ane_selector *sel,
-			 void *args)
-{
-	struct drm_ane_session_hint *sh = args;
-	atomic64_t *slot;
-	u64 max;
-
-	if (sh->flags)
-		return -EINVAL;
-	switch (sh->hint) {
-	case ANE_HINT_RATE:
-		slot = &af->hint_rate;
-		max = ANE_HINT_RATE_MAX;
-		break;
-	case ANE_HINT_BURST_US:
-		slot = &af->hint_burst_us;
-		max = ANE_HINT_BURST_MAX_US;
-		break;
-	default:
-		return -EINVAL;
-	}
-	sh->applied = min(sh->value, max);
-	sh->previous = atomic64_xchg(slot, sh->applied);
-	sh->reserved = 0;
-	return 0;
 }

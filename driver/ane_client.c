@@ -157,6 +157,7 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	mutex_init(&af->smap_lock);
 	INIT_LIST_HEAD(&af->smaps);
 	mutex_init(&af->power_lock);
+	ane_hint_file_init(af);
 	/* Requests may outlive the file: keep the device with the client. */
 	drm_dev_get(&adev->drm);
 	return 0;
@@ -197,6 +198,7 @@ void ane_file_fini(struct ane_file *af)
 		atomic_dec(&af->adev->open_clients);
 	ane_dwp_file_fini(af);
 	ane_method_file_fini(af);
+	ane_hint_file_fini(af);
 	af->drm_file = NULL;
 	ane_file_put(af);
 }

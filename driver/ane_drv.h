@@ -11,6 +11,8 @@
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 
 #include <drm/drm_device.h>
@@ -161,6 +163,11 @@ enum ane_space {
  *	request still used them, unmapped once idle.
  * @hint_rate: the client's SessionHint of its expected runs per second.
  * @hint_burst_us: its SessionHint of a burst, in microseconds.
+ * @hint_lock: protects @hint_held, @hint_until and @hint_closed.
+ * @hint_held: the hint hold has a runtime PM usage reference (ane_hint.c).
+ * @hint_until: when the hint hold ends (jiffies).
+ * @hint_closed: the file is closing: no hold starts any more.
+ * @hint_timer: ends the hint hold at @hint_until.
  * @acct: what the client has charged against its memory limit, made on
  *	its first charge (set once, with cmpxchg); a reference of the file's,
  *	dropped when the client is freed.  What it charged stays charged
@@ -196,6 +203,11 @@ struct ane_file {
 	bool persistent;
 	atomic64_t hint_rate;
 	atomic64_t hint_burst_us;
+	spinlock_t hint_lock;		/* hint_held, hint_until, hint_closed */
+	bool hint_held;
+	bool hint_closed;
+	unsigned long hint_until;
+	struct timer_list hint_timer;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
@@ -210,6 +222,12 @@ void ane_regmaps_exit(struct regmap **regs);
 u64 ane_new_token(struct ane_device *adev);
 void ane_file_get(struct ane_file *af);
 void ane_file_put(struct ane_file *af);
+
+/* ane_hint.c */
+void ane_hint_file_init(struct ane_file *af);
+void ane_hint_file_fini(struct ane_file *af);
+u64 ane_hint_rate_hold_us(u64 rate);
+void ane_hint_run_started(struct ane_file *af);
 
 /* ane_quota.c */
 u64 ane_file_charged(struct ane_file *af);

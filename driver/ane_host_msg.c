@@ -296,43 +296,73 @@ int ane_host_msg_unload_program(struct ane_host *h, s32 slot)
 /* ------------------------------------------------------ execution loop */
 
 /**
- * ane_host_msg_proc_call_init() - fill a PROCEDURE_CALL_WITH_CUSTOM_BARS
+ * ane_host_msg_proc_call_init() - fill a procedure call with custom bars
  * @hdr: the header to fill.
  * @call: the body: its @nbars &struct ane_fw_bar follow it already, and
- *	there is room for one u32 after them (the execute order).
+ *	there is room after them for the execute order (at least one u32)
+ *	or @nsignal &struct ane_fw_event.
  * @nbars: custom bars following @call.
+ * @order: the execute order, @norder ANE_IMG_EXEC() entries (1 ..
+ *	%ANE_FW_MAX_EXEC_ORDER), or NULL with @norder 0 for the one entry
+ *	that runs the whole procedure.
+ * @norder: entries of @order.
+ * @nsignal: signal events, 0 .. %ANE_FW_MAX_SIGNAL_EVENTS.
+ * @signal_value: the value each signal event carries (the request's
+ *	fence seqno), their ids are 0 .. @nsignal - 1.
  * @slot: the program slot (its task queue is @slot + 1).
  * @pid: the firmware process id.
  * @priority: the request's priority.
  * @procedure: the procedure called.
  *
  * Fills the fixed part of @call (one output set, one partition, one event
- * mask, a one-entry execute order running the whole network) and @hdr;
- * the bars are left as they are.  Send it with ane_host_msg_proc_call().
+ * mask) and @hdr; the bars are left as they are.  Without signal events
+ * it is PROCEDURE_CALL_WITH_CUSTOM_BARS with its execute order (@order,
+ * or one entry running the whole procedure); with them
+ * PROCEDURE_CALL_WITH_EVENTS (the caller gives no @order), whose
+ * records follow the bars, in the one event mask (the seed admits no
+ * custom execute order with signal events).  Send it with
+ * ane_host_msg_proc_call().
  */
 void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
 				 struct ane_fw_proc_call *call, u32 nbars,
+				 const u32 *order, u32 norder,
+				 u32 nsignal, u64 signal_value,
 				 s32 slot, s32 pid, u32 priority,
 				 u32 procedure)
 {
+	u32 off = sizeof(*call) + nbars * sizeof(struct ane_fw_bar), i;
+	struct ane_fw_event *ev = (void *)((u8 *)call + off);
+
 	memset(call, 0, sizeof(*call));
 	call->nbr_output_buffer_sets = 1;
 	call->nbr_custom_bars = nbars;
 	call->nbr_td_partitions = 1;
 	call->nbr_event_masks = 1;
 	call->task_queue = slot + 1;
-	call->nbr_custom_exec_order = 1;
-	call->custom_exec_order_offset = sizeof(*call) +
-					 nbars * sizeof(struct ane_fw_bar);
-	*(u32 *)((u8 *)call + call->custom_exec_order_offset) = 0;
 	*hdr = (struct ane_fw_cmd_hdr){
-		.id = ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS,
-		.size = call->custom_exec_order_offset + sizeof(u32),
 		.priority = priority,
 		.program_id = slot,
 		.process_id = pid,
 		.procedure_id = procedure,
 	};
+	if (nsignal) {
+		call->nbr_signal_events = nsignal;
+		for (i = 0; i < nsignal; i++)
+			ev[i] = (struct ane_fw_event){
+				.type = ANE_FW_EVENT_SIGNAL, .target_mask = 1,
+				.id = i, .value = signal_value };
+		hdr->id = ANE_CMD_PROCEDURE_CALL_WITH_EVENTS;
+		hdr->size = off + nsignal * sizeof(*ev);
+		return;
+	}
+	call->nbr_custom_exec_order = norder ? norder : 1;
+	call->custom_exec_order_offset = off;
+	if (norder)
+		memcpy(ev, order, norder * sizeof(u32));
+	else
+		*(u32 *)ev = ANE_IMG_EXEC(0, 0);
+	hdr->id = ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS;
+	hdr->size = off + call->nbr_custom_exec_order * sizeof(u32);
 }
 
 /**

@@ -44,6 +44,8 @@ int ane_host_msg_unload_program(struct ane_host *h, s32 slot);
 /* the execution loop (IO) */
 void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
 				 struct ane_fw_proc_call *call, u32 nbars,
+				 const u32 *order, u32 norder,
+				 u32 nsignal, u64 signal_value,
 				 s32 slot, s32 pid, u32 priority,
 				 u32 procedure);
 int ane_host_msg_proc_call(struct ane_host *h, struct ane_host_hreq *rq,

@@ -67,7 +67,7 @@ struct ane_img_range {
 static int ane_img_check_header(struct ane_img_check *c)
 {
 	const struct ane_img_header *h = c->hdr;
-	struct ane_img_range r[6];
+	struct ane_img_range r[7];
 	unsigned int i, j, n = 0;
 	u64 len;
 
@@ -123,6 +123,13 @@ static int ane_img_check_header(struct ane_img_check *c)
 
 	if (h->intermediate_size > ANE_BO_MAX_SIZE)
 		return ane_img_bad(c, "header.intermediate_size");
+
+	if (h->num_exec_order > ANE_IMG_MAX_EXEC_TABLE)
+		return ane_img_bad(c, "header.num_exec_order");
+	len = (u64)h->num_exec_order * sizeof(u32);
+	if (!ane_img_section_ok(c, h->exec_order_offset, len, ANE_IMG_TABLE_ALIGN))
+		return ane_img_bad(c, "header.exec_order_offset");
+	r[n++] = (struct ane_img_range){ h->exec_order_offset, len, "exec_order" };
 
 	/* No two sections overlap. */
 	for (i = 0; i < n; i++)
@@ -195,6 +202,44 @@ static void ane_td_bind(struct ane_tensor *t, u32 slot, u64 offset, u64 length)
 	t->size = length;
 }
 
+/*
+ * A procedure's execute order: at most %ANE_IMG_MAX_EXEC_ORDER entries of
+ * the table, each a run of the procedure's task descriptors, all of them
+ * at most %ANE_IMG_MAX_TDS.
+ */
+static int ane_img_check_exec_order(struct ane_img_check *c, u32 p,
+				    const struct ane_img_procedure *pr)
+{
+	const struct ane_img_header *h = c->hdr;
+	const u32 *order = (const void *)(c->img + h->exec_order_offset);
+	u32 i, total = 0;
+
+	if (pr->exec_order_count > ANE_IMG_MAX_EXEC_ORDER)
+		return ane_img_bad(c, "procedure[%u].exec_order_count", p);
+	if (!pr->exec_order_count) {
+		if (pr->exec_order_first)
+			return ane_img_bad(c, "procedure[%u].exec_order_first", p);
+		return 0;
+	}
+	if (pr->exec_order_first >= h->num_exec_order ||
+	    pr->exec_order_count > h->num_exec_order - pr->exec_order_first)
+		return ane_img_bad(c, "procedure[%u].exec_order_first", p);
+	for (i = 0; i < pr->exec_order_count; i++) {
+		u32 e = order[pr->exec_order_first + i];
+		u32 start = e & 0xffff, n = e >> 16;
+
+		if (start >= pr->num_tds || n > pr->num_tds - start)
+			return ane_img_bad(c, "exec_order[%u]",
+					   pr->exec_order_first + i);
+		total += n ? n : pr->num_tds - start;
+		if (total > ANE_IMG_MAX_TDS)
+			return ane_img_bad(c,
+					   "procedure[%u].exec_order_count (%u tasks)",
+					   p, total);
+	}
+	return 0;
+}
+
 /* One procedure: its TDs decode, its register writes bind every operand. */
 static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 				   const struct ane_img_procedure *pr)
@@ -220,8 +265,9 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 		return ane_img_bad(c, "procedure[%u].partitions", p);
 	if (pr->content_type != 0 && pr->content_type != 3 && pr->content_type != 4)
 		return ane_img_bad(c, "procedure[%u].content_type", p);
-	if (pr->reserved)
-		return ane_img_bad(c, "procedure[%u].reserved", p);
+	ret = ane_img_check_exec_order(c, p, pr);
+	if (ret)
+		return ret;
 
 	descs = kvcalloc(pr->num_tds, sizeof(*descs), GFP_KERNEL);
 	bound = kvcalloc(pr->num_tds, sizeof(*bound), GFP_KERNEL);

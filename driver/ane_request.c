@@ -83,11 +83,13 @@ struct ane_request {
  * @in: the input surfaces, by bar index.
  * @out: the output surfaces, by bar index.
  * @inter: the intermediate surface the request gives, or NULL.
- * @syncobj_handle: the syncobj the request names for its fence, or 0.
+ * @syncobj_handles: the syncobjs the request names for its fence, its
+ *	signal events (Table 30.3).
+ * @nsync: entries of @syncobj_handles, 0 .. %ANE_REQ_MAX_SIGNAL_EVENTS.
  * @maps: the pinned mapping of each bar index: the inputs, then the
  *	outputs, then the intermediate buffer (NULL where none).
  * @nbars: custom bars filled in after the call.
- * @syncobj: the syncobj of @syncobj_handle, a reference held until the
+ * @syncobjs: the syncobjs of @syncobj_handles, references held until the
  *	request is submitted.
  * @owner: for an attached program, its owner, whose &ane_file.prog_lock
  *	is held (nested) from validation to submission; else NULL.
@@ -101,10 +103,11 @@ struct ane_req_build {
 	struct drm_gem_object *in[ANE_IMG_MAX_IO];
 	struct drm_gem_object *out[ANE_IMG_MAX_IO];
 	struct drm_gem_object *inter;
-	u32 syncobj_handle;
+	u32 syncobj_handles[ANE_REQ_MAX_SIGNAL_EVENTS];
+	u32 nsync;
 	struct ane_dart_mapping *maps[2 * ANE_IMG_MAX_IO + 1];
 	u32 nbars;
-	struct drm_syncobj *syncobj;
+	struct drm_syncobj *syncobjs[ANE_REQ_MAX_SIGNAL_EVENTS];
 	struct ane_file *owner;
 };
 
@@ -286,9 +289,12 @@ static int ane_request_surfaces(struct ane_file *af, struct ane_request *rq,
 			slot = &rb->inter;
 			break;
 		case ANE_SURFACE_OUT_SYNCOBJ:
-			if (r->bar || rb->syncobj_handle)
+			if (r->bar)
 				return -EINVAL;
-			rb->syncobj_handle = r->handle;
+			/* one signal event each: 1 .. 16 (Table 30.3) */
+			if (rb->nsync == ANE_REQ_MAX_SIGNAL_EVENTS)
+				return -E2BIG;
+			rb->syncobj_handles[rb->nsync++] = r->handle;
 			continue;
 		default:
 			return -EINVAL;
@@ -450,21 +456,23 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx,
 }
 
 /*
- * Step 5, event and fence: find the syncobj the request names, reserve
+ * Step 5, event and fence: find the syncobjs the request names, reserve
  * the DRM event on the file; then, past the last failure, take the
  * request's references (file, program, an in-flight slot), start its
- * fence and hand it to the syncobj.
+ * fence and hand it to each syncobj.
  */
 static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
 			   const struct drm_ane_request *in,
 			   struct ane_req_build *rb)
 {
 	struct ane_device *adev = af->adev;
+	u32 i;
 	int ret;
 
-	if (rb->syncobj_handle) {
-		rb->syncobj = drm_syncobj_find(af->drm_file, rb->syncobj_handle);
-		if (!rb->syncobj)
+	for (i = 0; i < rb->nsync; i++) {
+		rb->syncobjs[i] = drm_syncobj_find(af->drm_file,
+						   rb->syncobj_handles[i]);
+		if (!rb->syncobjs[i])
 			return -ENOENT;
 	}
 	rq->event = kzalloc(sizeof(*rq->event), GFP_KERNEL);
@@ -494,8 +502,8 @@ static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
 		       adev->fence_ctx, atomic64_inc_return(&adev->fence_seq));
 	rq->event->ev.seqno = rq->fence.seqno;
 	rq->hreq.complete = ane_request_complete;
-	if (rb->syncobj)
-		drm_syncobj_replace_fence(rb->syncobj, &rq->fence);
+	for (i = 0; i < rb->nsync; i++)
+		drm_syncobj_replace_fence(rb->syncobjs[i], &rq->fence);
 	return 0;
 }
 
@@ -568,6 +576,17 @@ int ane_send_request_copy_in(void *kdata, const void __user *uarg,
 	       -EFAULT : 0;
 }
 
+static_assert(ANE_IMG_MAX_EXEC_ORDER <= ANE_FW_MAX_EXEC_ORDER);
+
+static void ane_req_put_syncobjs(struct ane_req_build *rb)
+{
+	u32 i;
+
+	for (i = 0; i < rb->nsync; i++)
+		if (rb->syncobjs[i])
+			drm_syncobj_put(rb->syncobjs[i]);
+}
+
 /* Shared selector 2 of both spaces: the steps above, in order. */
 int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 			 void *args)
@@ -595,9 +614,11 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		return ret;
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
-	/* The call, its bars, and a one-entry execute order, all written. */
+	/* The call, its bars, and its execute order or signal events. */
 	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(struct ane_fw_bar) +
-		       sizeof(u32), GFP_KERNEL);
+		       max(ANE_REQ_MAX_SIGNAL_EVENTS * sizeof(struct ane_fw_event),
+			   ANE_IMG_MAX_EXEC_ORDER * sizeof(u32)),
+		       GFP_KERNEL);
 	if (!rq || !call) {
 		kfree(rq);
 		kfree(call);
@@ -608,6 +629,9 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 
 	mutex_lock(&af->prog_lock);
 	ret = ane_request_validate(af, rq, in, &rb);
+	/* signal events go without a custom execute order (Table 30.3) */
+	if (!ret && rb.nsync && rb.pr->exec_order_count)
+		ret = -EINVAL;
 	if (ret)
 		goto err_unlock;
 	ret = ane_request_map_surfaces(af, rq, &rb);
@@ -616,12 +640,19 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ret = ane_request_bind_bars(ctx, &rb, (struct ane_fw_bar *)(call + 1));
 	if (ret)
 		goto err_release;
-	/* Step 4: the call, built by the message layer (ane_host_msg.c). */
-	ane_host_msg_proc_call_init(&hdr, call, rb.nbars, rb.code->slot,
-				    rb.code->pid, rb.code->priority, in->procedure);
 	ret = ane_request_arm(af, rq, in, &rb);
 	if (ret)
 		goto err_release;
+	/*
+	 * Step 4: the call, built by the message layer (ane_host_msg.c); its
+	 * signal events carry the fence's seqno.
+	 */
+	ane_host_msg_proc_call_init(&hdr, call, rb.nbars,
+				    rb.code->image.vaddr + rb.code->hdr.exec_order_offset +
+				    rb.pr->exec_order_first * sizeof(u32),
+				    rb.pr->exec_order_count, rb.nsync,
+				    rq->fence.seqno, rb.code->slot,
+				    rb.code->pid, rb.code->priority, in->procedure);
 	if (rb.owner)
 		mutex_unlock(&rb.owner->prog_lock);
 	mutex_unlock(&af->prog_lock);
@@ -633,9 +664,10 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 
 	trace_ane_submit(af->drm_file, in, rq->fence.seqno, rb.nbars);
 	ret = ane_request_submit(af, rq, &hdr, call);
-	if (rb.syncobj)
-		drm_syncobj_put(rb.syncobj);
+	ane_req_put_syncobjs(&rb);
 	kfree(call);
+	if (!ret)
+		ane_hint_run_started(af);
 	return ret;
 
 err_release:
@@ -645,8 +677,7 @@ err_unlock:
 	if (rb.owner)
 		mutex_unlock(&rb.owner->prog_lock);
 	mutex_unlock(&af->prog_lock);
-	if (rb.syncobj)
-		drm_syncobj_put(rb.syncobj);
+	ane_req_put_syncobjs(&rb);
 	for (i = 0; i < rq->nbos; i++)
 		drm_gem_object_put(rq->bos[i]);
 	kfree(rq);

@@ -295,6 +295,11 @@ struct ane_fw_cache_req {
  * @hdr: the command header.
  * @task_queue: task-queue id (1..255).
  * @hw_queue: hardware queue while in flight.
+ * @nsignal: signal events of a PROCEDURE_CALL_WITH_EVENTS, signaled when
+ *	it completes.
+ * @nexec: entries of @exec, the call's custom execute order (0: none).
+ * @exec: the execute order: ANE_IMG_EXEC() runs of the procedure's task
+ *	descriptors, in order.
  * @nbars: custom bars.
  * @bars: custom bars.
  * @stats_buffer: stats buffer device address, 0 for none.
@@ -319,6 +324,9 @@ struct ane_fw_req {
 	struct ane_fw_cmd_hdr hdr;
 	u32 task_queue;
 	u32 hw_queue;
+	u32 nsignal;
+	u32 nexec;
+	u32 exec[ANE_FW_MAX_EXEC_ORDER];
 	u32 nbars;
 	struct ane_fw_bar bars[ANE_FW_MAX_CUSTOM_BARS];
 	u64 stats_buffer;
@@ -540,6 +548,7 @@ struct ane_fw {
 	u64 rejected;
 	u64 deadline_aborts;
 	u64 chain_dropped;
+	u64 events_signaled;
 	u64 ring_full;
 	u64 busy_ns;
 	u32 engine_isa;		/* ANE_REG_ENG_ISA, read at boot */

@@ -302,6 +302,9 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 		return;
 	}
 	fw->completed++;
+	/* the call's signal events go with its end (Table 30.3) */
+	if (status == ANE_FW_ST_OK)
+		fw->events_signaled += r->nsignal;
 
 	if (r->cache_handler) {
 		struct ane_fw_chain_event ev = {
@@ -481,6 +484,12 @@ static int ane_fw_exec_proc_call(struct ane_fw *fw, u32 chan, u32 seq,
 	r->task_queue = pc->task_queue;
 	r->nbars = pc->nbr_custom_bars;
 	memcpy(r->bars, pc + 1, r->nbars * sizeof(r->bars[0]));
+	r->nsignal = pc->nbr_signal_events;
+	if (hdr->id == ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS) {
+		r->nexec = pc->nbr_custom_exec_order;
+		memcpy(r->exec, (const u8 *)body + pc->custom_exec_order_offset,
+		       r->nexec * sizeof(r->exec[0]));
+	}
 	r->stats_buffer = pc->stats_buffer;
 	r->stats_size = pc->stats_size;
 	r->prog_gen = prog->gen;

@@ -398,6 +398,56 @@ const struct ane_img_bar *ane_fw_program_bar(const struct ane_fw_program *p,
 	return &p->img->bars[i];
 }
 
+/*
+ * A call's custom execute order (Table 30.3: 1 to 128 entries, each an
+ * ANE_IMG_EXEC() run of the procedure's task descriptors): the tasks it
+ * runs, or 0 for an entry outside the procedure or more than
+ * %ANE_IMG_MAX_TDS in all.  No order (a trigger, a call without custom
+ * bars) runs the procedure once.
+ */
+static u32 ane_fw_exec_order_tasks(const struct ane_fw_req *r,
+				   const struct ane_img_procedure *pr)
+{
+	u32 i, total = 0;
+
+	if (!r->nexec)
+		return pr->num_tds;
+	for (i = 0; i < r->nexec && i < ANE_FW_MAX_EXEC_ORDER; i++) {
+		u32 start = r->exec[i] & 0xffff, n = r->exec[i] >> 16;
+
+		if (start >= pr->num_tds || n > pr->num_tds - start)
+			return 0;
+		total += n ? n : pr->num_tds - start;
+		if (total > ANE_IMG_MAX_TDS)
+			return 0;
+	}
+	return total;
+}
+
+/* No order, or the one entry that is the whole procedure in image order. */
+static bool ane_fw_exec_order_plain(const struct ane_fw_req *r)
+{
+	return !r->nexec || (r->nexec == 1 && !r->exec[0]);
+}
+
+/* The runs of the order, from the procedure's bound tasks @nat, to @tasks. */
+static void ane_fw_exec_order_copy(const struct ane_fw_req *r,
+				   const struct ane_img_procedure *pr,
+				   const struct ane_tdb_task *nat,
+				   struct ane_tdb_task *tasks)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < r->nexec; i++) {
+		u32 start = r->exec[i] & 0xffff, n = r->exec[i] >> 16;
+
+		if (!n)
+			n = pr->num_tds - start;
+		memcpy(&tasks[k], &nat[start], n * sizeof(*tasks));
+		k += n;
+	}
+}
+
 /**
  * ane_fw_program_prepare() - build a request's task-descriptor block
  * @fw: the firmware, the loop in EXEC.
@@ -408,24 +458,26 @@ const struct ane_img_bar *ane_fw_program_bar(const struct ane_fw_program *p,
  * procedure's tasks with their operand registers bound and rebased; it
  * is firmware memory the engine reads on its controller port (the
  * queue's own block when it fits, ANE_FW_TDB_INLINE), given back by
- * ane_fw_program_release() once the engine has left the queue.  A
+ * ane_fw_program_release() once the engine has left the queue.  A call
+ * with a custom execute order gets the procedure's tasks in the order's
+ * runs, a task as many times as the runs name it.  A
  * program without an image computes nothing: it gets no block (@r->tdb
  * stays NULL) and runs empty on the engine.
  *
  * Return: %ANE_FW_ST_OK; %ANE_FW_ST_NOENT if the program was unloaded
  * since the request was queued; %ANE_FW_ST_INVALID for a bar the call
- * does not provide (or provides too small), or a binding refused;
- * %ANE_FW_ST_NOMEM.
+ * does not provide (or provides too small), a binding refused, or an
+ * execute order outside the procedure; %ANE_FW_ST_NOMEM.
  */
 int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
 {
 	struct ane_aperture_cfg ap[ANE_IMG_MAX_BARS];
+	struct ane_tdb_task *tasks, *bound, *nat = NULL;
 	const struct ane_img_procedure *pr;
 	const struct ane_fw_program *p;
-	struct ane_tdb_task *tasks;
+	size_t bytes, nat_bytes = 0;
 	struct ane_tdb_hdr *h;
-	size_t bytes;
-	u32 i;
+	u32 i, ntasks;
 	int st;
 
 	if (r->hdr.program_id < 0 || r->hdr.program_id >= ANE_FW_MAX_PROGRAMS)
@@ -439,24 +491,42 @@ int ane_fw_program_prepare(struct ane_fw *fw, struct ane_fw_req *r)
 		return ANE_FW_ST_INVALID;
 	pr = &p->img->procs[r->hdr.procedure_id];
 
+	/* the execute order's task count: ANE_IMG_MAX_TDS at most */
+	ntasks = ane_fw_exec_order_tasks(r, pr);
+	if (!ntasks)
+		return ANE_FW_ST_INVALID;
+	if (ntasks != pr->num_tds || !ane_fw_exec_order_plain(r)) {
+		/* the procedure bound in image order first, then the runs */
+		nat_bytes = (size_t)pr->num_tds * sizeof(*tasks);
+		nat = ane_fw_mem_alloc(fw, nat_bytes, true);
+		if (!nat)
+			return ANE_FW_ST_NOMEM;
+	}
+
 	/* num_tds <= ANE_IMG_MAX_TDS: about 1 MB at most */
-	bytes = sizeof(*h) + (size_t)pr->num_tds * sizeof(*tasks);
+	bytes = sizeof(*h) + (size_t)ntasks * sizeof(*tasks);
 	if (bytes <= ANE_FW_TDB_INLINE) {
 		h = (void *)fw->tdb_inline[r->hw_queue];
 		memset(h, 0, bytes);
 	} else {
 		h = ane_fw_mem_alloc(fw, bytes, true);
-		if (!h)
+		if (!h) {
+			ane_fw_mem_free(fw, nat, nat_bytes);
 			return ANE_FW_ST_NOMEM;
+		}
 	}
 	tasks = (void *)(h + 1);
 	h->magic = ANE_TDB_MAGIC;
-	h->num_tasks = pr->num_tds;
+	h->num_tasks = ntasks;
+	bound = nat ? nat : tasks;
 	for (i = 0; i < pr->num_tds; i++)
-		tasks[i].td = p->img->tds[pr->first_td + i];
+		bound[i].td = p->img->tds[pr->first_td + i];
 	st = ane_fw_tdb_bars(h, ap, r, p->mapped_base);
 	if (!st)
-		st = ane_fw_tdb_bind(h, tasks, ap, p->img, pr);
+		st = ane_fw_tdb_bind(h, bound, ap, p->img, pr);
+	if (!st && nat)
+		ane_fw_exec_order_copy(r, pr, nat, tasks);
+	ane_fw_mem_free(fw, nat, nat_bytes);
 	r->tdb = h;
 	r->tdb_bytes = bytes;
 	if (st)

@@ -94,7 +94,7 @@ static int ane_fw_bar_check(const struct ane_fw_bar *b)
 }
 
 /**
- * ane_fw_proc_call_check() - the limits of Tables 29.4 and 30.3
+ * ane_fw_proc_call_check() - the limits of Tables 29.4, 30.3 and 30.4
  * @id: ANE_CMD_PROCEDURE_CALL or one of its variants.
  * @hdr: the validated header.
  * @body: the body (@hdr->size bytes).
@@ -106,6 +106,7 @@ int ane_fw_proc_call_check(u32 id, const struct ane_fw_cmd_hdr *hdr,
 			   const void *body, u32 len)
 {
 	const struct ane_fw_proc_call *pc = body;
+	const struct ane_fw_event *ev;
 	const struct ane_fw_bar *bars;
 	size_t call_size;
 	u32 i, nev;
@@ -169,6 +170,14 @@ int ane_fw_proc_call_check(u32 id, const struct ane_fw_cmd_hdr *hdr,
 	bars = (const void *)(pc + 1);
 	for (i = 0; i < pc->nbr_custom_bars; i++)
 		if (ane_fw_bar_check(&bars[i]))
+			return ANE_FW_ST_INVALID;
+	/* 24-byte records: the waits, then the signals, in the one mask */
+	ev = (const void *)(bars + pc->nbr_custom_bars);
+	for (i = 0; i < nev; i++)
+		if (ev[i].type != (i < pc->nbr_wait_events ? ANE_FW_EVENT_WAIT :
+						       ANE_FW_EVENT_SIGNAL) ||
+		    !ev[i].target_mask ||
+		    ev[i].target_mask >> pc->nbr_event_masks)
 			return ANE_FW_ST_INVALID;
 	/* A stats buffer must hold the header and one engine descriptor. */
 	if (pc->stats_buffer && pc->stats_size &&

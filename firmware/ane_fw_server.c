@@ -46,6 +46,7 @@ static int ane_fw_status_snapshot(struct ane_fw *fw)
 	p->rejected = fw->rejected;
 	p->deadline_aborts = fw->deadline_aborts;
 	p->chain_dropped = fw->chain_dropped;
+	p->events_signaled = fw->events_signaled;
 	p->ring_full = fw->ring_full;
 	p->uptime_ns = ane_fw_now(fw);
 	p->engine_isa = fw->engine_isa;

@@ -26,8 +26,13 @@
 #define ANE__PAGE_SIZE		16384u		/* DART page, weights alignment */
 #define ANE__MAX_BUFFER		(1ull << 30)	/* largest surface (ANE_BO_MAX_SIZE) */
 
-/* A completion read from the file that nobody has waited for yet. */
+/*
+ * A completion read from the file that nobody has waited for yet: a
+ * request's (@type DRM_ANE_EVENT_REQUEST_COMPLETE, found by @seqno) or a
+ * chain run's (DRM_ANE_EVENT_CHAIN_COMPLETE, by @token and @sequence).
+ */
 struct ane__done {
+	uint32_t type;
 	uint64_t seqno;
 	uint64_t token;
 	uint64_t sequence;
@@ -55,6 +60,8 @@ struct ane_dev {
 	uint64_t timeout_ns;
 	/* What ane__ioctl() waited out on this handle, in all. */
 	struct ane_retry_counts retries;
+	/* in.sequence of the next direct-path ProgramSendRequest. */
+	uint64_t dp_sequence;
 };
 
 /* ------------------------------------------------------------ retries
@@ -126,6 +133,8 @@ extern int (*ane__ioctl_hook)(int fd, unsigned long cmd, void *arg);
  * 0 also when there were none.
  */
 int ane__read_events(struct ane_dev *dev);
+int ane__done_take(struct ane_dev *dev, uint32_t type, uint64_t seqno,
+		   uint64_t token, uint64_t sequence, struct ane__done *d);
 
 /*
  * The message and return value of a call that failed with -@err after

@@ -218,17 +218,21 @@ int ane_chain_trigger(struct ane_dev *dp, uint64_t handle,
 int ane_chain_wait(struct ane_dev *dp, uint64_t handle, uint64_t exec_timestamp,
 		   uint64_t abs_timeout_ns, int *status, uint64_t *exec_ns)
 {
-	struct drm_ane_event_complete ev;
 	struct pollfd pfd = { .fd = dp ? dp->fd : -1, .events = POLLIN };
+	struct ane__done d;
 	uint64_t now;
-	ssize_t n;
-	int ms;
+	int ms, ret;
 
 	if (!dp)
 		return -EINVAL;
 	if (status)
 		*status = ANE_REQUEST_PENDING;
-	for (;;) {
+	/*
+	 * Events are read into the handle's queue, which keeps the request
+	 * completions for ane_request_wait() and other runs' for their waits.
+	 */
+	while (!ane__done_take(dp, DRM_ANE_EVENT_CHAIN_COMPLETE, 0, handle,
+			       exec_timestamp, &d)) {
 		now = ane__now_ns();
 		if (abs_timeout_ns != ANE_WAIT_FOREVER && now >= abs_timeout_ns)
 			return ane__fail(dp, ETIMEDOUT,
@@ -242,28 +246,27 @@ int ane_chain_wait(struct ane_dev *dp, uint64_t handle, uint64_t exec_timestamp,
 				continue;
 			return ane__fail(dp, errno, "poll");
 		}
-		if (!(pfd.revents & POLLIN))
+		if (!(pfd.revents & (POLLIN | POLLERR | POLLHUP | POLLNVAL)))
 			continue;
-		n = read(dp->fd, &ev, sizeof(ev));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n != sizeof(ev))
-			return ane__fail(dp, n < 0 ? errno : EIO, "reading a chain event");
-		/* only this chain's runs complete on a direct-path handle */
-		if (ev.base.type != DRM_ANE_EVENT_CHAIN_COMPLETE ||
-		    ev.token != handle || ev.sequence != exec_timestamp)
-			continue;
-		if (status)
-			*status = ev.status;
-		if (exec_ns)
-			*exec_ns = ev.exec_ns;
-		if (ev.status)
-			return ane__fail(dp, -ev.status, "run %llu of chain 0x%llx",
+		if (pfd.revents & POLLNVAL)
+			return ane__fail(dp, EBADF, "poll for run %llu of chain 0x%llx",
 					 (unsigned long long)exec_timestamp,
 					 (unsigned long long)handle);
-		ane__ok(dp);
-		return 0;
+		ret = ane__read_events(dp);
+		if (ret)
+			return ret;
 	}
+	if (status)
+		*status = d.status;
+	if (exec_ns)
+		*exec_ns = d.exec_ns;
+	if (d.status)
+		return ane__fail(dp, d.status < 0 ? -d.status : EIO,
+				 "run %llu of chain 0x%llx",
+				 (unsigned long long)exec_timestamp,
+				 (unsigned long long)handle);
+	ane__ok(dp);
+	return 0;
 }
 
 int ane_session_hint(struct ane_dev *dp, uint32_t hint, uint64_t value,

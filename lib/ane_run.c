@@ -476,25 +476,111 @@ static int inflight_del(struct ane_dev *dev, uint64_t seqno)
 	return 0;
 }
 
-static int check_surfaces(struct ane_program *prog, const char *name,
+static int check_surfaces(struct ane_dev *dev, const char *what, const char *name,
 			  struct ane_surface *const *s, unsigned int n)
 {
 	unsigned int i;
 
 	if (n && !s)
-		return ane__fail(prog->dev, EINVAL,
-				 "ProgramSendRequest (control selector 2): %s is NULL but n_%s is %u",
-				 name, name[0] == 'i' ? "in" : "out", n);
+		return ane__fail(dev, EINVAL, "%s: %s is NULL but n_%s is %u",
+				 what, name, name[0] == 'i' ? "in" : "out", n);
 	for (i = 0; i < n; i++) {
 		if (!s[i])
-			return ane__fail(prog->dev, EINVAL,
-					 "ProgramSendRequest (control selector 2): %s[%u] is NULL",
-					 name, i);
-		if (s[i]->dev != prog->dev)
-			return ane__fail(prog->dev, EINVAL,
-					 "ProgramSendRequest (control selector 2): %s[%u] was created through another handle than the program (GEM handles belong to one file)",
-					 name, i);
+			return ane__fail(dev, EINVAL, "%s: %s[%u] is NULL", what, name, i);
+		if (s[i]->dev != dev)
+			return ane__fail(dev, EINVAL,
+					 "%s: %s[%u] was created through another handle than the %s (GEM handles belong to one file)",
+					 what, name, i,
+					 dev->kind == ANE_KIND_CONTROL ? "program" : "direct-path handle");
 	}
+	return 0;
+}
+
+/*
+ * ProgramSendRequest of either space: @cmd DRM_IOCTL_ANE_CTL_SEND_REQUEST
+ * for a program of a control handle, DRM_IOCTL_ANE_DP_SEND_REQUEST for an
+ * attached program of a direct-path handle.  *@sequence is the request's
+ * in.sequence, advanced when it is queued.
+ */
+static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *what,
+			 uint64_t token, uint64_t *sequence, uint32_t procedure,
+			 struct ane_surface *const *inputs, unsigned int n_in,
+			 struct ane_surface *const *outputs, unsigned int n_out,
+			 uint64_t abs_timeout_ns, uint64_t *seqno)
+{
+	struct drm_ane_request_result out;
+	struct drm_ane_send_request *sr;
+	struct ane__retry r;
+	unsigned int i, k = 0;
+	int ret;
+
+	if (n_in > ANE_IMG_MAX_IO)
+		return ane__fail(dev, EINVAL,
+				 "%s: n_in is %u; a procedure takes at most %u inputs",
+				 what, n_in, ANE_IMG_MAX_IO);
+	if (!n_out || n_out > ANE_IMG_MAX_IO)
+		return ane__fail(dev, EINVAL,
+				 "%s: n_out is %u; a procedure has 1..%u outputs",
+				 what, n_out, ANE_IMG_MAX_IO);
+	ret = check_surfaces(dev, what, "inputs", inputs, n_in);
+	if (!ret)
+		ret = check_surfaces(dev, what, "outputs", outputs, n_out);
+	if (ret)
+		return ret;
+
+	/* One zeroed 2.4 KB tuple per handle, cleared after each use. */
+	if (!dev->sr)
+		dev->sr = calloc(1, sizeof(*dev->sr));
+	sr = dev->sr;
+	if (!sr)
+		return ane__fail(dev, ENOMEM, "%s: allocating the request", what);
+	sr->in.token = token;
+	sr->in.sequence = *sequence;
+	sr->in.qos_class = 5;
+	sr->in.exec_priority = 21;
+	sr->in.procedure = procedure;
+	sr->in.io_category = 2;
+	for (i = 0; i < n_in; i++)
+		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
+			.handle = inputs[i]->handle, .kind = ANE_SURFACE_INPUT,
+			.bar = (uint8_t)i };
+	for (i = 0; i < n_out; i++)
+		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
+			.handle = outputs[i]->handle, .kind = ANE_SURFACE_OUTPUT,
+			.bar = (uint8_t)i };
+	/*
+	 * A full queue (-EBUSY) frees up when one of the program's requests
+	 * completes: poll for its event.  A firmware that boots or recovers
+	 * (-EAGAIN) is backed off.  Both until @abs_timeout_ns.
+	 */
+	ane__retry_init(&r, ANE__RETRY_EAGAIN | ANE__RETRY_EBUSY, ane__now_ns(),
+			abs_timeout_ns, abs_timeout_ns);
+	ret = ane__ioctl(dev, cmd, sr, &r);
+	out = sr->out;
+	memset(&sr->in, 0, offsetof(struct drm_ane_request, surfaces) +
+	       k * sizeof(sr->in.surfaces[0]));
+	memset(&sr->out, 0, sizeof(sr->out));
+	if (ret) {
+		ret = ane__fail_retry(dev, -ret, &r,
+				      -ret == ENOENT && cmd == DRM_IOCTL_ANE_DP_SEND_REQUEST ?
+				      "the token is not a program this handle attached (ane_program_attach()), or a surface's handle is unknown to this file" :
+				      pick_hint(-ret, submit_hints),
+				      "%s of token 0x%llx, sequence %llu, procedure %u, %u inputs, %u outputs",
+				      what, (unsigned long long)token,
+				      (unsigned long long)*sequence,
+				      procedure, n_in, n_out);
+		return ret;
+	}
+	if (out.status)
+		return ane__fail_hint(dev, EIO, "the submission was not queued",
+				      "%s of token 0x%llx: out.status is 0x%x",
+				      what, (unsigned long long)token, out.status);
+	(*sequence)++;
+	if (seqno)
+		*seqno = out.seqno;
+	/* Out of memory here only costs the timeout message its detail. */
+	(void)inflight_add(dev, out.seqno);
+	ane__ok(dev);
 	return 0;
 }
 
@@ -515,82 +601,30 @@ int ane_request_submit_timeout(struct ane_program *prog, uint32_t procedure,
 			       struct ane_surface *const *outputs, unsigned int n_out,
 			       uint64_t abs_timeout_ns, uint64_t *seqno)
 {
-	struct drm_ane_request_result out;
-	struct drm_ane_send_request *sr;
-	struct ane__retry r;
-	struct ane_dev *dev;
-	unsigned int i, k = 0;
-	int ret;
-
 	if (!prog)
 		return -EINVAL;
-	dev = prog->dev;
-	if (n_in > ANE_IMG_MAX_IO)
-		return ane__fail(dev, EINVAL,
-				 "ProgramSendRequest (control selector 2): n_in is %u; a procedure takes at most %u inputs",
-				 n_in, ANE_IMG_MAX_IO);
-	if (!n_out || n_out > ANE_IMG_MAX_IO)
-		return ane__fail(dev, EINVAL,
-				 "ProgramSendRequest (control selector 2): n_out is %u; a procedure has 1..%u outputs",
-				 n_out, ANE_IMG_MAX_IO);
-	ret = check_surfaces(prog, "inputs", inputs, n_in);
-	if (!ret)
-		ret = check_surfaces(prog, "outputs", outputs, n_out);
-	if (ret)
-		return ret;
+	return submit_common(prog->dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST,
+			     "ProgramSendRequest (control selector 2)", prog->token,
+			     &prog->next_sequence, procedure, inputs, n_in, outputs,
+			     n_out, abs_timeout_ns, seqno);
+}
 
-	/* One zeroed 2.4 KB tuple per handle, cleared after each use. */
-	if (!dev->sr)
-		dev->sr = calloc(1, sizeof(*dev->sr));
-	sr = dev->sr;
-	if (!sr)
-		return ane__fail(dev, ENOMEM, "ProgramSendRequest: allocating the request");
-	sr->in.token = prog->token;
-	sr->in.sequence = prog->next_sequence;
-	sr->in.qos_class = 5;
-	sr->in.exec_priority = 21;
-	sr->in.procedure = procedure;
-	sr->in.io_category = 2;
-	for (i = 0; i < n_in; i++)
-		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
-			.handle = inputs[i]->handle, .kind = ANE_SURFACE_INPUT,
-			.bar = (uint8_t)i };
-	for (i = 0; i < n_out; i++)
-		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
-			.handle = outputs[i]->handle, .kind = ANE_SURFACE_OUTPUT,
-			.bar = (uint8_t)i };
-	/*
-	 * A full queue (-EBUSY) frees up when one of the program's requests
-	 * completes: poll for its event.  A firmware that boots or recovers
-	 * (-EAGAIN) is backed off.  Both until @abs_timeout_ns.
-	 */
-	ane__retry_init(&r, ANE__RETRY_EAGAIN | ANE__RETRY_EBUSY, ane__now_ns(),
-			abs_timeout_ns, abs_timeout_ns);
-	ret = ane__ioctl(dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST, sr, &r);
-	out = sr->out;
-	memset(&sr->in, 0, offsetof(struct drm_ane_request, surfaces) +
-	       k * sizeof(sr->in.surfaces[0]));
-	memset(&sr->out, 0, sizeof(sr->out));
-	if (ret) {
-		ret = ane__fail_retry(dev, -ret, &r,
-				      pick_hint(-ret, submit_hints),
-				      "ProgramSendRequest (control selector 2) of token 0x%llx, sequence %llu, procedure %u, %u inputs, %u outputs",
-				      (unsigned long long)prog->token,
-				      (unsigned long long)prog->next_sequence,
-				      procedure, n_in, n_out);
-		return ret;
-	}
-	if (out.status)
-		return ane__fail_hint(dev, EIO, "the submission was not queued",
-				      "ProgramSendRequest (control selector 2) of token 0x%llx: out.status is 0x%x",
-				      (unsigned long long)prog->token, out.status);
-	prog->next_sequence++;
-	if (seqno)
-		*seqno = out.seqno;
-	/* Out of memory here only costs the timeout message its detail. */
-	(void)inflight_add(dev, out.seqno);
-	ane__ok(dev);
-	return 0;
+int ane_attached_submit(struct ane_dev *dp, uint64_t token, uint32_t procedure,
+			struct ane_surface *const *inputs, unsigned int n_in,
+			struct ane_surface *const *outputs, unsigned int n_out,
+			uint64_t abs_timeout_ns, uint64_t *seqno)
+{
+	const char *what = "ProgramSendRequest (direct-path selector 2)";
+
+	if (!dp)
+		return -EINVAL;
+	if (dp->kind != ANE_KIND_DIRECT)
+		return ane__fail_hint(dp, EBADRQC,
+				      "a control handle submits its own programs with ane_request_submit()",
+				      "%s on a control handle", what);
+	return submit_common(dp, DRM_IOCTL_ANE_DP_SEND_REQUEST, what, token,
+			     &dp->dp_sequence, procedure, inputs, n_in, outputs,
+			     n_out, abs_timeout_ns, seqno);
 }
 
 const char *ane_request_status_str(int status)
@@ -632,17 +666,29 @@ static int done_push(struct ane_dev *dev, const struct drm_ane_event_complete *e
 		dev->cap_done = cap;
 	}
 	dev->done[dev->n_done++] = (struct ane__done){
-		.seqno = ev->seqno, .token = ev->token, .sequence = ev->sequence,
-		.exec_ns = ev->exec_ns, .status = ev->status };
+		.type = ev->base.type, .seqno = ev->seqno, .token = ev->token,
+		.sequence = ev->sequence, .exec_ns = ev->exec_ns,
+		.status = ev->status };
 	return 0;
 }
 
-static int done_take(struct ane_dev *dev, uint64_t seqno, struct ane__done *d)
+/*
+ * Take the completion of request @seqno (@type DRM_ANE_EVENT_REQUEST_COMPLETE)
+ * or of run @sequence of chain @token (DRM_ANE_EVENT_CHAIN_COMPLETE) off the
+ * queue; returns whether it was there.
+ */
+int ane__done_take(struct ane_dev *dev, uint32_t type, uint64_t seqno,
+		   uint64_t token, uint64_t sequence, struct ane__done *d)
 {
 	size_t i;
 
 	for (i = 0; i < dev->n_done; i++) {
-		if (dev->done[i].seqno == seqno) {
+		const struct ane__done *e = &dev->done[i];
+
+		if (e->type != type)
+			continue;
+		if (type == DRM_ANE_EVENT_REQUEST_COMPLETE ? e->seqno == seqno :
+		    e->token == token && e->sequence == sequence) {
 			*d = dev->done[i];
 			memmove(&dev->done[i], &dev->done[i + 1],
 				(dev->n_done - i - 1) * sizeof(*d));
@@ -689,7 +735,8 @@ int ane__read_events(struct ane_dev *dev)
 			return ane__fail_hint(dev, EIO, "a malformed event",
 					      "read of the completion events: an event of type 0x%x claims %u bytes",
 					      e.type, e.length);
-		if (e.type == DRM_ANE_EVENT_REQUEST_COMPLETE) {
+		if (e.type == DRM_ANE_EVENT_REQUEST_COMPLETE ||
+		    e.type == DRM_ANE_EVENT_CHAIN_COMPLETE) {
 			if (e.length < sizeof(ev))
 				return ane__fail_hint(dev, EIO, "a malformed event",
 						      "read of the completion events: a completion of %u bytes, not %zu",
@@ -720,7 +767,7 @@ int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_n
 		struct timespec ts, *tsp = NULL;
 		struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
 
-		if (done_take(dev, seqno, &d))
+		if (ane__done_take(dev, DRM_ANE_EVENT_REQUEST_COMPLETE, seqno, 0, 0, &d))
 			break;
 		if (abs_timeout_ns != ANE_WAIT_FOREVER) {
 			uint64_t now = ane__now_ns();

@@ -492,6 +492,22 @@ LIBANE_EXPORT int ane_program_attach(struct ane_dev *dp, int fd,
 LIBANE_EXPORT int ane_program_detach(struct ane_dev *dp, uint64_t token);
 
 /*
+ * ProgramSendRequest (direct-path selector 2) of the attached program
+ * @token: run @procedure with @inputs[i] as input i and @outputs[j] as
+ * output j, surfaces of @dp, retrying as ane_request_submit_timeout()
+ * until @abs_timeout_ns.  Wait for *@seqno with ane_request_wait(@dp, ...).
+ * -EBADRQC on a control handle; -ENOENT for a token @dp did not attach;
+ * -EBADFD once the exporter unprepared the program.
+ */
+LIBANE_EXPORT int ane_attached_submit(struct ane_dev *dp, uint64_t token,
+				      uint32_t procedure,
+				      struct ane_surface *const *inputs,
+				      unsigned int n_in,
+				      struct ane_surface *const *outputs,
+				      unsigned int n_out,
+				      uint64_t abs_timeout_ns, uint64_t *seqno);
+
+/*
  * ProgramChainingPrepare (control selector 9): a chain of @procedure;
  * @flags 0 or ANE_CHAIN_GROUP(g).  ane_chain_invalidate() tears it down.
  */
@@ -517,8 +533,8 @@ LIBANE_EXPORT int ane_chain_trigger(struct ane_dev *dp, uint64_t handle,
 /*
  * Wait for the run @exec_timestamp of the chain (its
  * DRM_ANE_EVENT_CHAIN_COMPLETE) until @abs_timeout_ns; the status and
- * engine time as ane_request_wait().  Other events read meanwhile on the
- * direct-path handle are dropped.
+ * engine time as ane_request_wait().  Other completions read meanwhile
+ * (other runs', requests') are kept for their own waits.
  */
 LIBANE_EXPORT int ane_chain_wait(struct ane_dev *dp, uint64_t handle,
 				 uint64_t exec_timestamp,

@@ -4,6 +4,7 @@
  * check the result against libane's CPU reference.
  *
  *   ane-run [--node N] [--timeout MS] [mlp|conv]
+ *   ane-run [--node N] [--timeout MS] --resident STEPS [rnn]
  *
  *   mlp   sigmoid(relu(x W1 + b1) W2 + b2): a batch of 4 rows of 64,
  *         W1 64x32, W2 32x10 (matmul, broadcast bias add, relu, sigmoid)
@@ -21,6 +22,17 @@
  * it is "check: NOT RUN: nothing ran on the engine: <reason>" (exit 3).
  * --timeout bounds every libane call (ane_set_timeout()) and the wait.
  *
+ * --resident STEPS runs the recurrent step rnn, h' = tanh(h x W + b) on
+ * an 8x8 fp16 state, in the resident model (resident.rst): a control
+ * handle (the broker) prepares the program, makes a chain of it and
+ * exports it; a direct-path handle of the same process (the client)
+ * attaches it and runs STEPS chained steps, each step's output read by
+ * the next where it lies, then the same STEPS steps through its own
+ * selector 2 (ane_attached_submit()) with the state passed from output to
+ * input.  It passes when the first step agrees with the reference and the
+ * two final states are bit-identical; it prints the p50 and p99 latency of
+ * a step of each.
+ *
  * Copyright (C) 2026 The ane authors
  */
 
@@ -31,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "demo_nets.h"
 #include "libane.h"
@@ -38,6 +51,7 @@
 #define TOL_ABS_OF_MAX	2e-3
 #define TOL_REL		(1.0 / 256)	/* 4 fp16 ulps */
 #define MAX_OUT		2
+#define RESIDENT_MAX_STEPS	100000u
 
 /* Exit statuses. */
 #define EXIT_PASS	0
@@ -124,6 +138,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ane-run [--node N] [--timeout MS] [mlp|conv]\n"
+		"       ane-run [--node N] [--timeout MS] --resident STEPS [rnn]\n"
 		"       ane-run --help | --version\n"
 		"\n"
 		"Build a demo network, run it on the engine, compare it with the CPU\n"
@@ -135,8 +150,13 @@ static void usage(FILE *f)
 		"                recovers, and how long the request may take (default 10000)\n"
 		"  mlp           two-layer perceptron (default)\n"
 		"  conv          small convolutional net\n"
+		"  --resident STEPS  run the recurrent step rnn STEPS times (1..%u) as a\n"
+		"                chain, each output chained into the next input, then\n"
+		"                through the direct path's selector 2; check the two\n"
+		"                bit-identical and print both step latencies\n"
+		"  rnn           h' = tanh(h x W + b), h 8x8 (only with --resident)\n"
 		"  -h, --help    this help\n"
-		"  -V, --version libane's version\n");
+		"  -V, --version libane's version\n", RESIDENT_MAX_STEPS);
 }
 
 /* Nothing ran on the engine: say why, and exit EXIT_NOT_RUN. */
@@ -145,6 +165,199 @@ static int not_run(const char *why)
 	fprintf(stderr, "ane-run: %s\n", why);
 	printf("check: NOT RUN: nothing ran on the engine: %s\n", why);
 	return EXIT_NOT_RUN;
+}
+
+#define RNN_DIM			8
+#define RNN_ELEMS		(RNN_DIM * RNN_DIM)
+#define RNN_SEED		2718
+
+static double now_us(void)
+{
+	return now_s() * 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The @q quantile of @v[0..n), sorting @v. */
+static double quantile(double *v, unsigned int n, double q)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[(unsigned int)(q * (n - 1) + 0.5)];
+}
+
+/* rnn into @net: h' = tanh(h x W + b); returns the input tensor. */
+static int build_rnn(struct ane_net *net)
+{
+	float w[RNN_ELEMS], b = 0.125f;
+	int h, t, wt, bt;
+
+	demo_rng_seed(RNN_SEED);
+	demo_fill(w, RNN_ELEMS, 0.5f);
+	h = ane_net_input(net, "h", 1, 1, RNN_DIM, RNN_DIM);
+	wt = ane_net_const(net, "W", 1, 1, RNN_DIM, RNN_DIM, w);
+	bt = ane_net_const(net, "b", 1, 1, 1, 1, &b);
+	t = ane_net_matmul(net, h, wt, 0, ANE_NET_ACT_NONE);
+	ane_net_output(net, ane_net_eltwise(net, ANE_NET_ADD, t, bt, ANE_NET_ACT_TANH));
+	return h;
+}
+
+/*
+ * --resident: the broker's and the client's parts in one process, the
+ * chained loop, the same loop through selector 2, the verdict.
+ */
+static int run_resident(const char *node, unsigned int steps, uint64_t timeout_ns)
+{
+	struct ane_surface *h0 = NULL, *o[2] = { NULL, NULL }, *x = NULL, *y = NULL;
+	float h[RNN_ELEMS], ref[RNN_ELEMS], got[RNN_ELEMS];
+	double *clat = NULL, *slat = NULL, max_abs = 0, max_rel = 0;
+	struct ane_dev *ctl = NULL, *dp = NULL;
+	struct ane_program *prog = NULL;
+	struct ane_net *net = NULL;
+	uint64_t handle = 0, atok = 0, seqno;
+	const float *ins[1] = { h };
+	float *outs[1] = { ref };
+	char err[512], why[600] = "";
+	int ret = EXIT_NOT_RUN, efd = -1, st, same = 0;
+	unsigned int k;
+	size_t size, bad;
+	const void *img;
+
+	clat = calloc(steps, sizeof(*clat));
+	slat = calloc(steps, sizeof(*slat));
+	if (!clat || !slat || ane_net_create(&net)) {
+		snprintf(why, sizeof(why), "out of memory");
+		goto out;
+	}
+	build_rnn(net);
+	if (ane_net_build(net, &img, &size)) {
+		snprintf(why, sizeof(why), "%s", ane_net_errmsg(net));
+		goto out;
+	}
+	/* h0: fp16 values, so the reference reads what the engine reads */
+	demo_rng_seed(RNN_SEED + 1);
+	demo_fill(h, RNN_ELEMS, 1.0f);
+	printf("net: rnn, h' = tanh(h x W + b), h %ux%u fp16, %u steps, image %zu bytes\n",
+	       RNN_DIM, RNN_DIM, steps, size);
+
+	/* the broker: prepare, chain, export */
+	if (ane_open(node, ANE_KIND_CONTROL, &ctl, err, sizeof(err))) {
+		snprintf(why, sizeof(why), "%s", err);
+		goto out;
+	}
+	ane_set_timeout(ctl, timeout_ns);
+	printf("device: %s\n", ane_node(ctl));
+	if (ane_program_create(ctl, img, size, &prog) || ane_program_prepare(prog) ||
+	    ane_chain_prepare(ctl, prog, 0, 0, &handle) ||
+	    ane_program_export(ctl, prog, &efd)) {
+		snprintf(why, sizeof(why), "broker: %s", ane_errmsg(ctl));
+		goto out;
+	}
+	/* the client: attach, its own surfaces */
+	if (ane_open(node, ANE_KIND_DIRECT, &dp, err, sizeof(err))) {
+		snprintf(why, sizeof(why), "%s", err);
+		goto out;
+	}
+	ane_set_timeout(dp, timeout_ns);
+	if (ane_program_attach(dp, efd, &atok) ||
+	    ane_surface_create(dp, RNN_ELEMS * 2, &h0) ||
+	    ane_surface_create(dp, RNN_ELEMS * 2, &o[0]) ||
+	    ane_surface_create(dp, RNN_ELEMS * 2, &o[1]) ||
+	    ane_surface_create(dp, RNN_ELEMS * 2, &x) ||
+	    ane_surface_create(dp, RNN_ELEMS * 2, &y)) {
+		snprintf(why, sizeof(why), "client: %s", ane_errmsg(dp));
+		goto out;
+	}
+	close(efd);
+	efd = -1;
+	ane_fp16_from_float_array(ane_surface_map(h0), h, RNN_ELEMS);
+	ane_float_from_fp16_array(h, ane_surface_map(h0), RNN_ELEMS);
+	if (ane_net_reference(net, ins, outs)) {
+		snprintf(why, sizeof(why), "%s", ane_net_errmsg(net));
+		goto out;
+	}
+
+	/* the chained loop: step k reads step k - 1's output where it lies */
+	for (k = 0; k < steps; k++) {
+		struct ane_surface *in = k ? o[(k - 1) % 2] : h0;
+		unsigned char chained = k > 0;
+		double t0 = now_us();
+
+		if (ane_chain_enqueue(dp, handle, &o[k % 2], 1) ||
+		    ane_chain_trigger(dp, handle, k + 1, &in, &chained, 1)) {
+			snprintf(why, sizeof(why), "chained step %u: %s", k + 1, ane_errmsg(dp));
+			goto out;
+		}
+		/* From here on something ran: a failure is a FAIL. */
+		ret = EXIT_FAIL;
+		if (ane_chain_wait(dp, handle, k + 1, ane_deadline_ns(timeout_ns), &st, NULL)) {
+			snprintf(why, sizeof(why), "chained step %u: %s", k + 1, ane_errmsg(dp));
+			goto out;
+		}
+		clat[k] = now_us() - t0;
+		if (!k)
+			ane_float_from_fp16_array(got, ane_surface_map(o[0]), RNN_ELEMS);
+	}
+
+	/* the same steps through the client's selector 2 */
+	memcpy(ane_surface_map(x), ane_surface_map(h0), RNN_ELEMS * 2);
+	for (k = 0; k < steps; k++) {
+		struct ane_surface *in = k % 2 ? y : x, *out = k % 2 ? x : y;
+		double t0 = now_us();
+
+		if (ane_attached_submit(dp, atok, 0, &in, 1, &out, 1,
+					ane_deadline_ns(timeout_ns), &seqno) ||
+		    ane_request_wait(dp, seqno, ane_deadline_ns(timeout_ns), &st, NULL)) {
+			snprintf(why, sizeof(why), "selector-2 step %u: %s", k + 1, ane_errmsg(dp));
+			goto out;
+		}
+		slat[k] = now_us() - t0;
+	}
+	same = !memcmp(ane_surface_map(o[(steps - 1) % 2]),
+		       ane_surface_map(steps % 2 ? y : x), RNN_ELEMS * 2);
+	bad = compare(got, ref, RNN_ELEMS, &max_abs, &max_rel);
+
+	printf("step 1 vs reference: max abs err %.3g, max rel err %.3g, %zu value(s) out of tolerance\n",
+	       max_abs, max_rel, bad);
+	printf("chained step (enqueue + inputs ready + event)   p50 %9.1f us   p99 %9.1f us\n",
+	       quantile(clat, steps, 0.5), quantile(clat, steps, 0.99));
+	printf("selector-2 step (direct-path submit + event)    p50 %9.1f us   p99 %9.1f us\n",
+	       quantile(slat, steps, 0.5), quantile(slat, steps, 0.99));
+	printf("final state after %u steps, chain vs selector 2: %s\n", steps,
+	       same ? "bit-identical" : "DIFFERENT");
+	ret = same && !bad ? EXIT_PASS : EXIT_FAIL;
+
+out:
+	if (efd >= 0)
+		close(efd);
+	ane_surface_destroy(h0);
+	ane_surface_destroy(o[0]);
+	ane_surface_destroy(o[1]);
+	ane_surface_destroy(x);
+	ane_surface_destroy(y);
+	if (dp && atok)
+		ane_program_detach(dp, atok);
+	ane_close(dp);
+	if (ctl && handle)
+		ane_chain_invalidate(ctl, handle);
+	ane_program_destroy(prog);
+	ane_close(ctl);
+	ane_net_destroy(net);
+	free(clat);
+	free(slat);
+	if (ret == EXIT_NOT_RUN)
+		return not_run(why);
+	if (ret == EXIT_FAIL && why[0]) {
+		fprintf(stderr, "ane-run: %s\n", why);
+		printf("check: FAIL (a step was triggered but did not complete: %s)\n", why);
+		return ret;
+	}
+	printf("check: %s\n", ret ? "FAIL" : "PASS");
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -166,6 +379,7 @@ int main(int argc, char **argv)
 	float in_scale;
 	const void *img;
 	int xt, ret = EXIT_NOT_RUN, st, oom = 0;
+	unsigned long resident = 0;
 
 	for (i = 1; i < (unsigned int)argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -188,12 +402,31 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			timeout_ns = ms * 1000000;
-		} else if (!strcmp(argv[i], "mlp") || !strcmp(argv[i], "conv")) {
+		} else if (!strcmp(argv[i], "--resident") && i + 1 < (unsigned int)argc) {
+			char *end;
+
+			errno = 0;
+			resident = strtoul(argv[++i], &end, 10);
+			if (errno || end == argv[i] || *end || !resident ||
+			    resident > RESIDENT_MAX_STEPS) {
+				fprintf(stderr, "ane-run: --resident takes a number of steps, 1..%u, not '%s'\n",
+					RESIDENT_MAX_STEPS, argv[i]);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "mlp") || !strcmp(argv[i], "conv") ||
+			   !strcmp(argv[i], "rnn")) {
 			which = argv[i];
 		} else {
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+	}
+	if (resident ? strcmp(which, "mlp") && strcmp(which, "rnn") :
+		       !strcmp(which, "rnn")) {
+		fprintf(stderr, "ane-run: %s\n", resident ?
+			"--resident runs rnn, whose output is its next input" :
+			"rnn runs with --resident STEPS");
+		return EXIT_USAGE;
 	}
 	if (!node_arg || strspn(node_arg, "0123456789") == strlen(node_arg)) {
 		unsigned int idx = node_arg ? (unsigned int)strtoul(node_arg, NULL, 10) : 0;
@@ -208,6 +441,8 @@ int main(int argc, char **argv)
 		snprintf(node, sizeof(node), "%s", node_arg);
 	}
 
+	if (resident)
+		return run_resident(node, (unsigned int)resident, timeout_ns);
 	if (ane_net_create(&net))
 		return not_run("out of memory");
 	xt = !strcmp(which, "mlp") ? demo_build_mlp(net, 1, &in_scale) :

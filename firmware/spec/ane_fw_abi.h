@@ -639,10 +639,15 @@ struct ane_fw_load_program {
 /* DART streams a custom bar may name (struct ane_fw_bar.sid). */
 #define ANE_FW_NUM_STREAMS		16
 
+/* struct ane_fw_event.type: the wait records come first, then the signals. */
+#define ANE_FW_EVENT_WAIT		1
+#define ANE_FW_EVENT_SIGNAL		2
+
 /**
  * struct ane_fw_event - wait or signal event record (24 bytes)
- * @type: event type.
- * @target_mask: target mask.
+ * @type: %ANE_FW_EVENT_WAIT or %ANE_FW_EVENT_SIGNAL.
+ * @target_mask: the event masks it belongs to, a nonzero mask of the
+ *	call's @nbr_event_masks (one on this generation: exactly 1).
  * @id: event id.
  * @value: value to wait for or to signal.
  */
@@ -1134,6 +1139,8 @@ struct ane_fw_pool_info {
  *	picked at boot: the widest the CPU has.
  * @engine_pad: zero.
  * @engine_ops: operations the engine completed on each instruction set.
+ * @events_signaled: signal events of completed procedure calls
+ *	(PROCEDURE_CALL_WITH_EVENTS), each signaled once with its call's end.
  */
 struct ane_fw_status_page {
 	__u32 magic;
@@ -1156,6 +1163,7 @@ struct ane_fw_status_page {
 	__u32 engine_isa;
 	__u32 engine_pad;
 	__u64 engine_ops[ANE_FW_ENGINE_ISAS];
+	__u64 events_signaled;
 };
 
 /* Layout checks: the wire never changes silently. */

@@ -92,6 +92,7 @@ static u32 pc_build(struct pc_buf *b, u32 id, u32 bars, u32 wait, u32 sig,
 {
 	struct ane_fw_proc_call *pc = (void *)b->body;
 	struct ane_fw_bar *bar = (void *)(pc + 1);
+	struct ane_fw_event *ev;
 	u32 len, i;
 
 	memset(b, 0, sizeof(*b));
@@ -109,6 +110,11 @@ static u32 pc_build(struct pc_buf *b, u32 id, u32 bars, u32 wait, u32 sig,
 		bar[i] = (struct ane_fw_bar){ ANE_CUSTOM_BAR_GENERIC,
 					      ANE_CUSTOM_BAR_HW_32BIT, i % 32, 0,
 					      0x100000, 0x4000 };
+	ev = (void *)(bar + bars);
+	for (i = 0; i < wait + sig && i < 2 * ANE_FW_MAX_SIGNAL_EVENTS; i++)
+		ev[i] = (struct ane_fw_event){
+			.type = i < wait ? ANE_FW_EVENT_WAIT : ANE_FW_EVENT_SIGNAL,
+			.target_mask = 1, .id = i };
 	len = sizeof(*pc) + bars * sizeof(*bar) +
 	      (wait + sig) * sizeof(struct ane_fw_event);
 	if (order) {
@@ -171,6 +177,21 @@ static void ane_fw_proc_call_limits_hold_at_n_and_n_plus_1(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
 	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 0, 0, 1, 0);
 	pc->sub_network_custom_exec_order = 1;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	/* 24-byte records: waits then signals, each in the one event mask */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 2, 1, 2, 0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	b->hdr.size += sizeof(struct ane_fw_event) / 2;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 2, 1, 2, 0);
+	((struct ane_fw_event *)((struct ane_fw_bar *)(pc + 1) + 2))[1].type =
+		ANE_FW_EVENT_WAIT;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 2, 1, 2, 0);
+	((struct ane_fw_event *)((struct ane_fw_bar *)(pc + 1) + 2))[2].target_mask = 2;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 2, 1, 2, 0);
+	((struct ane_fw_event *)((struct ane_fw_bar *)(pc + 1) + 2))[0].target_mask = 0;
 	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
 
 	/* exactly one output set, one event mask, one partition */

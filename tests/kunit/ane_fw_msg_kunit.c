@@ -32,32 +32,46 @@ static void ane_host_msg_proc_call_is_valid_and_exact(struct kunit *test)
 	struct ane_fw_proc_call *call = (void *)b->body;
 	struct ane_fw_bar *bar = (void *)(call + 1);
 	static const u32 nbars[] = { 0, 1, ANE_FW_MAX_CUSTOM_BARS };
-	u32 i, n;
+	static const u32 nsig[] = { 0, 1, ANE_FW_MAX_SIGNAL_EVENTS };
+	const struct ane_fw_event *ev;
+	u32 i, n, k;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	for (n = 0; n < ARRAY_SIZE(nbars); n++) {
+	for (n = 0; n < ARRAY_SIZE(nbars) * ARRAY_SIZE(nsig); n++) {
+		u32 nb = nbars[n % ARRAY_SIZE(nbars)];
+		u32 ns = nsig[n / ARRAY_SIZE(nbars)];
+
 		memset(b, 0xa5, sizeof(*b));
-		for (i = 0; i < nbars[n]; i++)
+		for (i = 0; i < nb; i++)
 			bar[i] = (struct ane_fw_bar){ ANE_CUSTOM_BAR_GENERIC,
 						      ANE_CUSTOM_BAR_HW_32BIT,
 						      i, 0, 0x100000, 0x4000 };
-		ane_host_msg_proc_call_init(&b->hdr, call, nbars[n], 3, 5, 4,
-					    7);
+		ane_host_msg_proc_call_init(&b->hdr, call, nb, NULL, 0, ns, 99,
+					    3, 5, 4, 7);
 		KUNIT_EXPECT_EQ(test, b->hdr.id,
-				(u32)ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS);
+				ns ? (u32)ANE_CMD_PROCEDURE_CALL_WITH_EVENTS :
+				     (u32)ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS);
 		KUNIT_EXPECT_EQ(test, b->hdr.priority, 4u);
 		KUNIT_EXPECT_EQ(test, b->hdr.program_id, 3);
 		KUNIT_EXPECT_EQ(test, b->hdr.process_id, 5);
 		KUNIT_EXPECT_EQ(test, b->hdr.procedure_id, 7u);
 		KUNIT_EXPECT_EQ(test, call->task_queue, 4u);
-		KUNIT_EXPECT_EQ(test, call->nbr_custom_bars, nbars[n]);
+		KUNIT_EXPECT_EQ(test, call->nbr_custom_bars, nb);
+		KUNIT_EXPECT_EQ(test, call->nbr_signal_events, ns);
 		KUNIT_EXPECT_EQ(test, b->hdr.size,
-				(u32)(sizeof(*call) + nbars[n] * sizeof(*bar) +
-				      sizeof(u32)));
+				(u32)(sizeof(*call) + nb * sizeof(*bar) +
+				      (ns ? ns * sizeof(*ev) : sizeof(u32))));
+		/* the 24-byte records: signals of the one mask, the seqno */
+		ev = (const void *)(bar + nb);
+		for (k = 0; k < ns; k++) {
+			KUNIT_EXPECT_EQ(test, ev[k].type, (u32)ANE_FW_EVENT_SIGNAL);
+			KUNIT_EXPECT_EQ(test, ev[k].target_mask, 1u);
+			KUNIT_EXPECT_EQ(test, ev[k].id, (u64)k);
+			KUNIT_EXPECT_EQ(test, ev[k].value, 99ull);
+		}
 		/* the bars are left as the request path wrote them */
-		if (nbars[n])
-			KUNIT_EXPECT_EQ(test, bar[nbars[n] - 1].value,
-					0x100000ull);
+		if (nb)
+			KUNIT_EXPECT_EQ(test, bar[nb - 1].value, 0x100000ull);
 		KUNIT_EXPECT_EQ(test,
 				ane_fw_proc_call_check(b->hdr.id, &b->hdr,
 						       b->body, b->hdr.size),

@@ -95,6 +95,24 @@ static void build(struct kunit *test, struct img *m)
 	set_rw(&m->rw[4], 1, ANE_TD_REG_DST, 1, 8);
 }
 
+#define OFF_ORDER	1024
+
+/* An execute-order table of @n entries; procedure 0 uses @count from @first. */
+static void set_order(struct img *m, u32 n, u32 first, u32 count,
+		      const u32 *entries)
+{
+	u32 *t = (void *)(m->b + OFF_ORDER);
+
+	m->h->num_exec_order = n;
+	m->h->exec_order_offset = n ? OFF_ORDER : 0;
+	memcpy(t, entries, n * sizeof(*t));
+	m->p->exec_order_first = first;
+	m->p->exec_order_count = count;
+}
+
+static const u32 order3[] = { ANE_IMG_EXEC(0, 2), ANE_IMG_EXEC(0, 0),
+			      ANE_IMG_EXEC(1, 1) };
+
 struct bad_case {
 	const char *desc;
 	void (*mutate)(struct img *m);
@@ -109,7 +127,7 @@ BAD(magic, m->h->magic++)
 BAD(version, m->h->version_major = 2)
 BAD(header_size, m->h->header_size = 64)
 BAD(header_flags, m->h->flags = 1)
-BAD(header_reserved, m->h->reserved[7] = 1)
+BAD(header_reserved, m->h->reserved[5] = 1)
 BAD(image_size, m->h->image_size = IMG_SIZE - 16)
 BAD(no_procedures, m->h->num_procedures = 0)
 BAD(too_many_procedures, m->h->num_procedures = 289)
@@ -139,7 +157,19 @@ BAD(proc_partitions, m->p->partitions = 2)
 BAD(proc_content, m->p->content_type = 1)
 BAD(proc_outputs, m->p->num_outputs = 0)
 BAD(proc_inputs, m->p->num_inputs = 17)
-BAD(proc_reserved, m->p->reserved = 1)
+BAD(proc_exec_order_count, m->p->exec_order_count = ANE_IMG_MAX_EXEC_ORDER + 1)
+BAD(order_first_past, set_order(m, 3, 1, 3, order3))
+BAD(order_first_alone, set_order(m, 3, 1, 0, order3))
+BAD(order_entry_outside, { set_order(m, 3, 0, 3, order3);
+	((u32 *)(m->b + OFF_ORDER))[1] = ANE_IMG_EXEC(2, 0); })
+BAD(order_entry_long, { set_order(m, 3, 0, 3, order3);
+	((u32 *)(m->b + OFF_ORDER))[2] = ANE_IMG_EXEC(1, 2); })
+BAD(order_table_big, { set_order(m, 3, 0, 3, order3);
+	m->h->num_exec_order = ANE_IMG_MAX_EXEC_TABLE + 1; })
+BAD(order_table_misaligned, { set_order(m, 3, 0, 3, order3);
+	m->h->exec_order_offset += 4; })
+BAD(order_table_overlaps, { set_order(m, 3, 0, 3, order3);
+	m->h->exec_order_offset = OFF_RWS; })
 BAD(td_op_zero, m->td[0].words[ANE_TD_OP] = 0)
 BAD(td_op_unknown, m->td[1].words[ANE_TD_OP] = 99)
 BAD(td_pad, m->td[0].pad = 1)
@@ -198,7 +228,14 @@ static const struct bad_case bad_cases[] = {
 	CASE(proc_content, "procedure[0].content_type"),
 	CASE(proc_outputs, "procedure[0].num_outputs"),
 	CASE(proc_inputs, "procedure[0].num_inputs"),
-	CASE(proc_reserved, "procedure[0].reserved"),
+	CASE(proc_exec_order_count, "procedure[0].exec_order_count"),
+	CASE(order_first_past, "procedure[0].exec_order_first"),
+	CASE(order_first_alone, "procedure[0].exec_order_first"),
+	CASE(order_entry_outside, "exec_order[1]"),
+	CASE(order_entry_long, "exec_order[2]"),
+	CASE(order_table_big, "header.num_exec_order"),
+	CASE(order_table_misaligned, "header.exec_order_offset"),
+	CASE(order_table_overlaps, "header.exec_order_offset (overlaps rws)"),
 	CASE(td_op_zero, "td[0]"),
 	CASE(td_op_unknown, "td[1]"),
 	CASE(td_pad, "td[0]"),
@@ -244,6 +281,24 @@ static void ane_image_good_image_is_accepted(struct kunit *test)
 	/* In place on the intermediate is fine for an activation. */
 	m.rw[4].bar = 7;
 	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	/* an execute order: 1 and ANE_IMG_MAX_EXEC_ORDER entries (n) */
+	set_order(&m, 3, 0, 3, order3);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	set_order(&m, 3, 2, 1, order3);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	{
+		u32 big[ANE_IMG_MAX_EXEC_ORDER + 1], i;
+
+		for (i = 0; i < ARRAY_SIZE(big); i++)
+			big[i] = ANE_IMG_EXEC(i % 2, 1);
+		set_order(&m, ARRAY_SIZE(big), 0, ANE_IMG_MAX_EXEC_ORDER, big);
+		KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+		/* n + 1 */
+		set_order(&m, ARRAY_SIZE(big), 0, ANE_IMG_MAX_EXEC_ORDER + 1, big);
+		KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), -EINVAL);
+		KUNIT_EXPECT_STREQ(test, field, "procedure[0].exec_order_count");
+	}
 }
 
 static void ane_image_bad_field_is_refused_and_named(struct kunit *test)

@@ -560,7 +560,7 @@ BAD(magic, m->h->magic++)
 BAD(version, m->h->version_major = 2)
 BAD(header_size, m->h->header_size = 64)
 BAD(header_flags, m->h->flags = 1)
-BAD(header_reserved, m->h->reserved[7] = 1)
+BAD(header_reserved, m->h->reserved[5] = 1)
 BAD(image_size, m->h->image_size = m->size - 16)
 BAD(no_procedures, m->h->num_procedures = 0)
 BAD(too_many_procedures, m->h->num_procedures = 289)
@@ -609,7 +609,7 @@ BAD(proc_content, m->p->content_type = 1)
 BAD(proc_outputs, m->p->num_outputs = 0)
 BAD(proc_too_many_outputs, m->p->num_outputs = 17)
 BAD(proc_inputs, m->p->num_inputs = 17)
-BAD(proc_reserved, m->p->reserved = 1)
+BAD(proc_exec_order_count, m->p->exec_order_count = ANE_IMG_MAX_EXEC_ORDER + 1)
 BAD(td_op_zero, m->td[0].words[ANE_TD_OP] = 0)
 BAD(td_op_unknown, m->td[1].words[ANE_TD_OP] = 99)
 BAD(td_pad, m->td[0].pad = 1)
@@ -665,7 +665,7 @@ static const struct bad_case bad_cases[] = {
 	CASE(proc_no_tds), CASE(proc_tds_range), CASE(proc_rws_range),
 	CASE(proc_first_rw), CASE(proc_partitions), CASE(proc_no_partitions),
 	CASE(proc_content), CASE(proc_outputs), CASE(proc_too_many_outputs),
-	CASE(proc_inputs), CASE(proc_reserved),
+	CASE(proc_inputs), CASE(proc_exec_order_count),
 	CASE(td_op_zero), CASE(td_op_unknown), CASE(td_pad), CASE(td_reserved_word),
 	CASE(td_unused_word), CASE(td_unused_stride), CASE(td_bad_shape),
 	CASE(td_bad_act), CASE(td_bad_subop),

@@ -13,6 +13,7 @@
  * power/control and power/autosuspend_delay_ms and are refused to nobody,
  * and every bad input has its errno.  Sixty-four processes at once, with
  * power-downs forced and a firmware crash under them, are all served.
+ * SessionHintRequest's burst and rate hold the engine up (and let it go).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -476,6 +477,111 @@ static void power_methods_hold_and_release_the_engine(void)
 	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "5000"));
 }
 
+static void msleep_(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* One selector-2 run of the attached test program through libane. */
+static int dp_run(struct ane_dev *dp, uint64_t atok, struct ane_surface *in,
+		  struct ane_surface *out)
+{
+	uint64_t seq, dl = ane_deadline_ns(10000000000ull);
+	struct surf o = { .p = ane_surface_map(out) };
+	int st;
+
+	memset(o.p, 0, 8);
+	if (ane_attached_submit(dp, atok, 0, &in, 1, &out, 1, dl, &seq) ||
+	    ane_request_wait(dp, seq, dl, &st, NULL)) {
+		printf("#   %s\n", ane_errmsg(dp));
+		return -1;
+	}
+	return check_out(&o, OUT) ? -1 : 0;
+}
+
+/*
+ * SessionHintRequest keeps the engine up (power.rst, "Hints"), with a
+ * 50 ms delay: a burst powers it up at once and holds it to its end, a
+ * burst of 0 lets it go, a rate holds it two intervals after each run
+ * (and without the rate it goes down within the delay), closing the file
+ * lets it go, and a value above the maximum is clamped.
+ */
+static void session_hints_hold_the_engine(void)
+{
+	struct ane_surface *in = NULL, *out = NULL;
+	struct ane_dev *ctl = NULL, *dp = NULL;
+	struct ane_program *prog = NULL;
+	uint64_t atok = 0, applied = 0;
+	char err[512];
+	int efd = -1;
+
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "50"));
+	T_OK(ane_open(node, ANE_KIND_CONTROL, &ctl, err, sizeof(err)));
+	T_OK(ane_open(node, ANE_KIND_DIRECT, &dp, err, sizeof(err)));
+	if (t_case_failed)
+		goto out;
+	build_image(img, W);
+	T_OK(ane_program_create(ctl, img, IMG_SIZE, &prog));
+	T_OK(ane_program_prepare(prog));
+	T_OK(ane_program_export(ctl, prog, &efd));
+	T_OK(ane_program_attach(dp, efd, &atok));
+	close(efd);
+	T_OK(ane_surface_create(dp, 12, &in));
+	T_OK(ane_surface_create(dp, 8, &out));
+	if (t_case_failed)
+		goto out;
+	fill_input(&(struct surf){ .p = ane_surface_map(in) });
+	T_OK(dp_run(dp, atok, in, out));
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 3000));
+
+	/* a burst: up at once, held to its end, down after it */
+	T_OK(ane_session_hint(dp, ANE_HINT_BURST_US, 600000, &applied));
+	T_EQ(applied, 600000);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "up at the burst's start");
+	msleep_(300);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "held during the burst");
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 2000));
+
+	/* a burst of 0 ends it now */
+	T_OK(ane_session_hint(dp, ANE_HINT_BURST_US, 1000000, NULL));
+	T_CHECK(is(DEV "power/runtime_status", "active"), "up for the second burst");
+	T_OK(ane_session_hint(dp, ANE_HINT_BURST_US, 0, NULL));
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 500));
+
+	/* without a rate a run lets it go after the delay ... */
+	T_OK(dp_run(dp, atok, in, out));
+	msleep_(400);
+	T_CHECK(is(DEV "power/runtime_status", "suspended"), "down without a rate");
+	/* ... with 2 runs a second it stays up 1 s after the run */
+	T_OK(ane_session_hint(dp, ANE_HINT_RATE, 2, &applied));
+	T_EQ(applied, 2);
+	T_OK(dp_run(dp, atok, in, out));
+	msleep_(400);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "held by the rate");
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 2000));
+	T_OK(ane_session_hint(dp, ANE_HINT_RATE, 0, &applied));
+
+	/* closing the file ends a burst; a value above the maximum is clamped */
+	T_OK(ane_session_hint(dp, ANE_HINT_BURST_US, ANE_HINT_BURST_MAX_US + 1, &applied));
+	T_EQ(applied, ANE_HINT_BURST_MAX_US);
+	T_CHECK(is(DEV "power/runtime_status", "active"), "up for the third burst");
+	ane_surface_destroy(in);
+	ane_surface_destroy(out);
+	in = out = NULL;
+	ane_close(dp);
+	dp = NULL;
+	T_OK(wait_for(DEV "power/runtime_status", "suspended", 500));
+out:
+	ane_surface_destroy(in);
+	ane_surface_destroy(out);
+	ane_close(dp);
+	ane_program_destroy(prog);
+	ane_close(ctl);
+	T_OK(vm_write_file(DEV "power/autosuspend_delay_ms", "5000"));
+}
+
 static void power_policy_methods_set_the_device(void)
 {
 	char buf[64];
@@ -710,6 +816,7 @@ int main(int argc, char **argv)
 	T_RUN(a_storm_across_power_cycles_loses_nothing);
 	T_RUN(many_processes_across_power_cycles_and_a_reset);
 	T_RUN(power_methods_hold_and_release_the_engine);
+	T_RUN(session_hints_hold_the_engine);
 	T_RUN(power_policy_methods_set_the_device);
 	T_RUN(method_bad_inputs_are_refused);
 	T_RUN(anectl_calls_the_power_methods);

@@ -237,6 +237,297 @@ static void syncobj_users_wait_on_the_fence(void)
 	close(c.fd);
 }
 
+/* "signal events: N" of debugfs fw_status, or -1. */
+static long long fw_signal_events(void)
+{
+	char path[256], buf[8192], *at;
+	long long v = -1;
+	ssize_t n;
+	int fd;
+
+	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	at = strstr(buf, "signal events: ");
+	if (at)
+		v = strtoll(at + strlen("signal events: "), NULL, 10);
+	return v;
+}
+
+/* A request naming syncobjs h[0..n). */
+static int submit_signals(int fd, uint64_t tok, uint32_t in, uint32_t out,
+			  const uint32_t *h, unsigned int n)
+{
+	unsigned int i;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.in.token = tok;
+	sr.in.qos_class = 5;
+	sr.in.exec_priority = 21;
+	sr.in.io_category = 2;
+	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in, .kind = ANE_SURFACE_INPUT };
+	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out,
+							  .kind = ANE_SURFACE_OUTPUT };
+	for (i = 0; i < n; i++)
+		sr.in.surfaces[2 + i] = (struct drm_ane_surface_ref){
+			.handle = h[i], .kind = ANE_SURFACE_OUT_SYNCOBJ };
+	return ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
+}
+
+/*
+ * Each ANE_SURFACE_OUT_SYNCOBJ is a signal event of the procedure call
+ * (PROCEDURE_CALL_WITH_EVENTS, Table 30.3): sixteen (n) are all signaled,
+ * and the firmware counts sixteen signal events; seventeen (n + 1) are
+ * refused with -E2BIG and nothing is sent.
+ */
+static void signal_events_hold_at_n(void)
+{
+	uint32_t h[ANE_REQ_MAX_SIGNAL_EVENTS + 1];
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	struct drm_syncobj_wait sw;
+	long long before, after;
+	struct surf in, out;
+	struct timespec ts;
+	uint64_t tok = 0;
+	struct client c;
+	unsigned int i;
+
+	if (prog_setup(&c, &in, &out, NULL, &tok, &pp))
+		return;
+	for (i = 0; i <= ANE_REQ_MAX_SIGNAL_EVENTS; i++) {
+		struct drm_syncobj_create scr = { 0 };
+
+		T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_CREATE, &scr));
+		h[i] = scr.handle;
+	}
+	fill_input(&in);
+	memset(out.p, 0, 8);
+	before = fw_signal_events();
+	T_CHECK(before >= 0, "debugfs fw_status has no signal events line");
+	T_OK(submit_signals(c.fd, tok, in.handle, out.handle, h, ANE_REQ_MAX_SIGNAL_EVENTS));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	memset(&sw, 0, sizeof(sw));
+	sw.handles = (uintptr_t)h;
+	sw.count_handles = ANE_REQ_MAX_SIGNAL_EVENTS;
+	sw.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
+	sw.timeout_nsec = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 10000000000ll;
+	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_WAIT, &sw));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_CHECK(!check_out(&out, OUT), "result of the call with events");
+	after = fw_signal_events();
+	T_EQ(after - before, ANE_REQ_MAX_SIGNAL_EVENTS);
+
+	/* n + 1: refused before anything is sent */
+	T_ERRNO(submit_signals(c.fd, tok, in.handle, out.handle, h,
+			       ANE_REQ_MAX_SIGNAL_EVENTS + 1), E2BIG);
+	T_EQ(fw_signal_events(), after);
+	/* one: a call with one signal event; none: the call with an order */
+	T_OK(submit_signals(c.fd, tok, in.handle, out.handle, h, 1));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_OK(submit_signals(c.fd, tok, in.handle, out.handle, h, 0));
+	T_OK(wait_event(c.fd, &ev));
+	T_EQ(ev.status, 0);
+	T_EQ(fw_signal_events(), after + 1);
+	/* a handle that is no syncobj */
+	h[3] = 0xbad;
+	T_ERRNO(submit_signals(c.fd, tok, in.handle, out.handle, h, 4), ENOENT);
+	close(c.fd);
+}
+
+/*
+ * Thirty-two custom bars (Table 30.3's n): a procedure with 16 inputs and
+ * 16 outputs and nothing else, out_i = relu(x_i), calls the firmware with
+ * one bar per surface and computes each.  33 (n + 1) is an image refused
+ * at header.num_bars (net_test's bars_too_many).
+ */
+static void thirty_two_custom_bars_run(void)
+{
+	struct ane_surface *s[2 * ANE_IMG_MAX_IO] = { NULL };
+	struct ane_program *prog = NULL;
+	struct ane_dev *dev = NULL;
+	struct ane_net *net = NULL;
+	uint64_t seqno;
+	const void *im;
+	char err[512], name[8];
+	unsigned int i, k;
+	size_t size;
+	int st = 1, t;
+
+	T_OK(ane_net_create(&net));
+	if (t_case_failed)
+		return;
+	for (i = 0; i < ANE_IMG_MAX_IO; i++) {
+		snprintf(name, sizeof(name), "x%u", i);
+		t = ane_net_input(net, name, 1, 1, 1, 8);
+		ane_net_output(net, ane_net_activation(net, t, ANE_NET_ACT_RELU));
+	}
+	T_OK(ane_net_build(net, &im, &size));
+	T_OK(ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err)));
+	if (t_case_failed)
+		goto out;
+	T_EQ(((const struct ane_img_header *)im)->num_bars, ANE_IMG_MAX_BARS);
+	T_OK(ane_program_create(dev, im, size, &prog));
+	T_OK(ane_program_prepare(prog));
+	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
+		T_OK(ane_surface_create(dev, 16, &s[i]));
+	if (t_case_failed)
+		goto out;
+	for (i = 0; i < ANE_IMG_MAX_IO; i++)
+		for (k = 0; k < 8; k++)
+			((uint16_t *)ane_surface_map(s[i]))[k] =
+				h16(k % 2 ? (int)i : -(int)i);
+	T_OK(ane_request_submit(prog, 0, s, ANE_IMG_MAX_IO, s + ANE_IMG_MAX_IO,
+				ANE_IMG_MAX_IO, &seqno));
+	T_OK(ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, NULL));
+	T_EQ(st, 0);
+	for (i = 0; i < ANE_IMG_MAX_IO && !t_case_failed; i++)
+		for (k = 0; k < 8; k++)
+			T_EQ(((uint16_t *)ane_surface_map(s[ANE_IMG_MAX_IO + i]))[k],
+			     h16(k % 2 ? (int)i : 0));
+out:
+	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
+		ane_surface_destroy(s[i]);
+	ane_program_destroy(prog);
+	ane_close(dev);
+	ane_net_destroy(net);
+}
+
+#define ACC_IMG_SIZE	2048u
+#define ACC_ORDER_OFF	1024u
+
+/*
+ * An accumulator with an execute order: TD 0 t = out + in (into the
+ * intermediate buffer), TD 1 out = t (a copy), on 1x1x1x8 fp16, and a
+ * table of ANE_IMG_MAX_EXEC_ORDER + 1 entries, all ANE_IMG_EXEC(0, 2)
+ * but the last, ANE_IMG_EXEC(0, 1); procedure 0 uses @count of them
+ * from @first.
+ */
+static void build_acc_image(uint8_t *b, uint16_t first, uint16_t count)
+{
+	struct ane_img_header *h = (void *)b;
+	struct ane_img_procedure *p = (void *)(b + 128);
+	struct ane_img_bar *bar = (void *)(b + 160);
+	struct ane_img_td *td = (void *)(b + 256);
+	struct ane_img_rw *rw = (void *)(b + 544);
+	uint32_t *order = (void *)(b + ACC_ORDER_OFF);
+	static const uint32_t d8[4] = { 1, 1, 1, 8 };
+	unsigned int i;
+
+	memset(b, 0, ACC_IMG_SIZE);
+	*h = (struct ane_img_header){
+		.magic = ANE_IMG_MAGIC, .version_major = 1, .version_minor = 1,
+		.header_size = 128, .image_size = ACC_IMG_SIZE,
+		.num_procedures = 1, .procedures_offset = 128,
+		.num_tds = 2, .tds_offset = 256, .num_rws = 5, .rws_offset = 544,
+		.num_bars = 3, .bars_offset = 160, .intermediate_size = PAGE16K,
+		.num_exec_order = ANE_IMG_MAX_EXEC_ORDER + 1,
+		.exec_order_offset = ACC_ORDER_OFF,
+	};
+	*p = (struct ane_img_procedure){ .num_tds = 2, .num_rws = 5, .num_inputs = 1,
+					 .num_outputs = 1, .partitions = 1,
+					 .exec_order_first = first,
+					 .exec_order_count = count };
+	bar[0] = (struct ane_img_bar){ .slot = 0, .usage = 1, .size = 16 };
+	bar[1] = (struct ane_img_bar){ .slot = 1, .usage = 2, .size = 16 };
+	bar[2] = (struct ane_img_bar){ .slot = 7, .usage = 7, .size = 16 };
+	td[0].words[ANE_TD_OP] = 3;	/* elementwise add */
+	memcpy(&td[0].words[ANE_TD_SRC0_DIMS], d8, 16);
+	memcpy(&td[0].words[ANE_TD_SRC1_DIMS], d8, 16);
+	memcpy(&td[0].words[ANE_TD_DST_DIMS], d8, 16);
+	td[1].words[ANE_TD_OP] = 4;	/* activation none: a copy */
+	memcpy(&td[1].words[ANE_TD_SRC0_DIMS], d8, 16);
+	memcpy(&td[1].words[ANE_TD_DST_DIMS], d8, 16);
+	rw[0] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC0, .bar = 1, .length_lo = 16 };
+	rw[1] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_SRC1, .bar = 0, .length_lo = 16 };
+	rw[2] = (struct ane_img_rw){ .td = 0, .reg = ANE_TD_REG_DST, .bar = 7, .length_lo = 16 };
+	rw[3] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_SRC0, .bar = 7, .length_lo = 16 };
+	rw[4] = (struct ane_img_rw){ .td = 1, .reg = ANE_TD_REG_DST, .bar = 1, .length_lo = 16 };
+	for (i = 0; i < ANE_IMG_MAX_EXEC_ORDER; i++)
+		order[i] = ANE_IMG_EXEC(0, 2);
+	order[ANE_IMG_MAX_EXEC_ORDER] = ANE_IMG_EXEC(0, 1);
+}
+
+/* Run the accumulator once from out = 5 with in = 1; out[0], or -1. */
+static int acc_run(struct client *c, uint16_t first, uint16_t count,
+		   struct surf *in, struct surf *out)
+{
+	static uint8_t im[ACC_IMG_SIZE];
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	uint64_t tok = 0;
+	int i, v = -1;
+
+	build_acc_image(im, first, count);
+	if (create(c->fd, im, ACC_IMG_SIZE, &tok) || prepare(c->fd, tok, &pp)) {
+		printf("#   order %u+%u: create/prepare: %s\n", first, count, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 8; i++) {
+		in->p[i] = h16(1);
+		out->p[i] = h16(5);
+	}
+	if (!submit(c->fd, tok, in->handle, out->handle, 0, NULL) &&
+	    !wait_event(c->fd, &ev) && !ev.status) {
+		for (v = 0; v <= 2048; v++)
+			if (out->p[0] == h16(v) && out->p[7] == h16(v))
+				break;
+	}
+	destroy(c->fd, tok);
+	return v > 2048 ? -2 : v;
+}
+
+/*
+ * A procedure's execute order (Table 30.3's custom execute order) runs
+ * its task descriptors as the order says: none, once; 128 entries (n)
+ * of the whole procedure, 128 times; one entry of TD 0 alone, the copy
+ * never runs.  129 entries (n + 1) are an image refused at
+ * procedure[0].exec_order_count, and an order with a signal event is
+ * -EINVAL (the call with events has no execute order).
+ */
+static void the_execute_order_runs_and_holds_at_n(void)
+{
+	struct drm_syncobj_create scr = { 0 };
+	static uint8_t im[ACC_IMG_SIZE];
+	struct drm_ane_program_prepare pp;
+	struct surf in, out;
+	uint64_t tok = 0;
+	struct client c;
+
+	if (ctl_open(&c) || surface(c.fd, 16, &in) || surface(c.fd, 16, &out)) {
+		T_CHECK(0, "setup: %s", strerror(errno));
+		return;
+	}
+	T_EQ(acc_run(&c, 0, 0, &in, &out), 6);
+	T_EQ(acc_run(&c, 0, ANE_IMG_MAX_EXEC_ORDER, &in, &out), 5 + ANE_IMG_MAX_EXEC_ORDER);
+	T_EQ(acc_run(&c, 3, 2, &in, &out), 7);
+	T_EQ(acc_run(&c, ANE_IMG_MAX_EXEC_ORDER, 1, &in, &out), 5);
+	/* n + 1 */
+	build_acc_image(im, 0, ANE_IMG_MAX_EXEC_ORDER + 1);
+	T_ERRNO(create(c.fd, im, ACC_IMG_SIZE, &tok), EINVAL);
+	/* an entry past the procedure */
+	build_acc_image(im, 0, 2);
+	((uint32_t *)(im + ACC_ORDER_OFF))[1] = ANE_IMG_EXEC(1, 2);
+	T_ERRNO(create(c.fd, im, ACC_IMG_SIZE, &tok), EINVAL);
+	/* no execute order with signal events */
+	build_acc_image(im, 0, 2);
+	T_OK(create(c.fd, im, ACC_IMG_SIZE, &tok));
+	T_OK(prepare(c.fd, tok, &pp));
+	T_OK(ioctl(c.fd, DRM_IOCTL_SYNCOBJ_CREATE, &scr));
+	T_ERRNO(submit(c.fd, tok, in.handle, out.handle, scr.handle, NULL), EINVAL);
+	T_OK(destroy(c.fd, tok));
+	close(c.fd);
+}
+
 /* Four processes at once, each with its own program and data. */
 static void concurrent_processes_get_their_own_results(void)
 {
@@ -856,6 +1147,9 @@ int main(int argc, char **argv)
 	T_RUN(lifecycle_errors_are_precise);
 	T_RUN(instances_bind_their_own_weights);
 	T_RUN(syncobj_users_wait_on_the_fence);
+	T_RUN(signal_events_hold_at_n);
+	T_RUN(thirty_two_custom_bars_run);
+	T_RUN(the_execute_order_runs_and_holds_at_n);
 	T_RUN(concurrent_processes_get_their_own_results);
 	T_RUN(a_burst_of_requests_all_completes);
 	T_RUN(a_client_has_127_requests_outstanding);

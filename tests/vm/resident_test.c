@@ -5,7 +5,8 @@
  * it through its own selector 2; every errno of export and attach; a
  * client of another uid refused; the owner's exit leaving the attacher a
  * working program and no firmware slot behind once both are gone; the
- * attach limit at n and n + 1.
+ * attach limit at n and n + 1.  libane's direct path: an attached program
+ * submitted with ane_attached_submit() beside chained runs on one handle.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -585,6 +586,123 @@ static void a_chain_computes_and_chains_without_a_copy(void)
 	rig_close(&r);
 }
 
+/* The first four values of a libane surface against @want. */
+static int check_lsurf(struct ane_surface *s, const int want[4])
+{
+	struct surf v = { .p = ane_surface_map(s) };
+
+	return check_out(&v, want);
+}
+
+/*
+ * libane's direct path: an attached program submitted through selector 2
+ * (ane_attached_submit()) and waited for with ane_request_wait(), chained
+ * runs beside it on the same handle with each wait keeping the other's
+ * completion, ten chained steps bit-identical to ten selector-2 steps,
+ * and the errors.
+ */
+static void libane_submits_an_attached_program(void)
+{
+	struct ane_surface *h0 = NULL, *o[2] = { NULL, NULL }, *x = NULL, *y = NULL;
+	struct ane_dev *ctl = NULL, *dp = NULL;
+	struct ane_program *prog = NULL;
+	uint64_t atok = 0, handle = 0, seq = 0, ts = 0, dl;
+	unsigned char chained;
+	char err[512];
+	int efd = -1, i, k, st = 1, ret;
+
+	T_OK(ane_open(node, ANE_KIND_CONTROL, &ctl, err, sizeof(err)));
+	T_OK(ane_open(node, ANE_KIND_DIRECT, &dp, err, sizeof(err)));
+	if (t_case_failed)
+		goto out;
+	build_rnn_image(img);
+	T_OK(ane_program_create(ctl, img, IMG_SIZE, &prog));
+	T_OK(ane_program_prepare(prog));
+	/* the cases before may still hold the pool for a moment (rig_setup) */
+	for (i = 0; (ret = ane_chain_prepare(ctl, prog, 0, 0, &handle)) == -ENOSPC &&
+	     i < 200; i++) {
+		struct timespec pause = { 0, 10 * 1000 * 1000 };
+
+		nanosleep(&pause, NULL);
+	}
+	T_OK(ret);
+	T_OK(ane_program_export(ctl, prog, &efd));
+	T_OK(ane_program_attach(dp, efd, &atok));
+	close(efd);
+	T_OK(ane_surface_create(dp, 8, &h0));
+	T_OK(ane_surface_create(dp, 8, &o[0]));
+	T_OK(ane_surface_create(dp, 8, &o[1]));
+	T_OK(ane_surface_create(dp, 8, &x));
+	T_OK(ane_surface_create(dp, 8, &y));
+	if (t_case_failed)
+		goto out;
+	for (i = 0; i < 4; i++)
+		((uint16_t *)ane_surface_map(h0))[i] = h16(i == 0 || i == 3);
+	dl = ane_deadline_ns(10000000000ull);
+
+	/* selector 2 of the attached program: h0 x W */
+	T_OK(ane_attached_submit(dp, atok, 0, &h0, 1, &y, 1, dl, &seq));
+	T_OK(ane_request_wait(dp, seq, dl, &st, NULL));
+	T_EQ(st, 0);
+	T_CHECK(!check_lsurf(y, (const int[4]){ 1, 1, 0, 1 }), "one step");
+
+	/* a request, then a run: the chain's wait keeps the request's event */
+	T_OK(ane_attached_submit(dp, atok, 0, &h0, 1, &x, 1, dl, &seq));
+	T_OK(ane_chain_enqueue(dp, handle, &o[0], 1));
+	chained = 0;
+	T_OK(ane_chain_trigger(dp, handle, ++ts, &h0, &chained, 1));
+	T_OK(ane_chain_wait(dp, handle, ts, dl, &st, NULL));
+	T_OK(ane_request_wait(dp, seq, dl, &st, NULL));
+	/* a run, then a request: the request's wait keeps the run's event */
+	T_OK(ane_chain_enqueue(dp, handle, &o[1], 1));
+	chained = 1;
+	T_OK(ane_chain_trigger(dp, handle, ++ts, &o[0], &chained, 1));
+	T_OK(ane_attached_submit(dp, atok, 0, &h0, 1, &x, 1, dl, &seq));
+	T_OK(ane_request_wait(dp, seq, dl, &st, NULL));
+	T_OK(ane_chain_wait(dp, handle, ts, dl, &st, NULL));
+	T_CHECK(!check_lsurf(o[1], (const int[4]){ 1, 2, 0, 1 }), "two chained steps");
+
+	/* ten chained steps and ten selector-2 steps give the same bits */
+	for (k = 0; k < 10 && !t_case_failed; k++) {
+		struct ane_surface *in = k ? o[(k - 1) % 2] : h0;
+
+		chained = k > 0;
+		T_OK(ane_chain_enqueue(dp, handle, &o[k % 2], 1));
+		T_OK(ane_chain_trigger(dp, handle, ++ts, &in, &chained, 1));
+		T_OK(ane_chain_wait(dp, handle, ts, dl, &st, NULL));
+	}
+	memcpy(ane_surface_map(x), ane_surface_map(h0), 8);
+	for (k = 0; k < 10 && !t_case_failed; k++) {
+		T_OK(ane_attached_submit(dp, atok, 0, k % 2 ? &y : &x, 1,
+					 k % 2 ? &x : &y, 1, dl, &seq));
+		T_OK(ane_request_wait(dp, seq, dl, &st, NULL));
+	}
+	T_CHECK(!check_lsurf(o[1], (const int[4]){ 1, 10, 0, 1 }), "step 10");
+	T_CHECK(!memcmp(ane_surface_map(x), ane_surface_map(o[1]), 8),
+		"selector 2 and the chain differ");
+
+	/* the errors */
+	T_EQ(ane_attached_submit(ctl, ane_program_token(prog), 0, &h0, 1, &y, 1, dl,
+				 &seq), -EBADRQC);
+	T_EQ(ane_attached_submit(dp, atok ^ 1, 0, &h0, 1, &y, 1, dl, &seq), -ENOENT);
+	T_CHECK(strstr(ane_errmsg(dp), "direct-path selector 2") != NULL, "%s",
+		ane_errmsg(dp));
+	T_EQ(ane_attached_submit(dp, atok, 0, &h0, 1, NULL, 0, dl, &seq), -EINVAL);
+	T_EQ(ane_chain_invalidate(ctl, handle), 0);
+	T_OK(ane_program_unprepare(prog));
+	T_EQ(ane_attached_submit(dp, atok, 0, &h0, 1, &y, 1, dl, &seq), -EBADFD);
+	T_OK(ane_program_detach(dp, atok));
+out:
+	ane_surface_destroy(h0);
+	ane_surface_destroy(o[0]);
+	ane_surface_destroy(o[1]);
+	ane_surface_destroy(x);
+	ane_surface_destroy(y);
+	ane_program_destroy(prog);
+	ane_close(dp);
+	ane_close(ctl);
+}
+
 static void chain_errors_are_precise(void)
 {
 	struct drm_ane_chaining_prepare cp = { 0 };
@@ -963,6 +1081,7 @@ int main(int argc, char **argv)
 	T_RUN(the_owner_exit_leaves_no_dangling_program);
 	T_RUN(the_attach_limit_holds_at_n);
 	T_RUN(a_chain_computes_and_chains_without_a_copy);
+	T_RUN(libane_submits_an_attached_program);
 	T_RUN(chain_errors_are_precise);
 	T_RUN(the_cache_request_pool_holds_at_n);
 	T_RUN(a_chain_has_one_user);

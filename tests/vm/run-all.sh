@@ -28,6 +28,23 @@ anectl_info() {
 	fi
 }
 
+# `ane-run --resident 100`: the resident loop of the manual page, 100
+# chained steps bit-identical to 100 selector-2 steps of the direct path.
+ane_run_resident() {
+	out=$(ane-run --resident 100 2>&1)
+	st=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	if [ $st -eq 0 ] &&
+	   printf '%s\n' "$out" | grep -q '^final state after 100 steps, chain vs selector 2: bit-identical$' &&
+	   printf '%s\n' "$out" | grep -q '^selector-2 step (direct-path submit + event) *p50' &&
+	   printf '%s\n' "$out" | grep -q '^check: PASS$'; then
+		echo "ane-run-resident: 1 passed, 0 failed"
+	else
+		echo "ane-run-resident: 0 passed, 1 failed"
+		return 1
+	fi
+}
+
 # The selector ABI, then the DRM core ioctls as an unprivileged user.
 suite abi "" abi_test
 suite coreioctl "" coreioctl_test
@@ -48,6 +65,7 @@ suite prog "" program_test
 suite nopoll "fw_idle_poll_us=0" program_test
 # The resident submission model: the program hand-off between clients.
 suite resident "" resident_test
+suite ane-run-resident "" ane_run_resident
 # Networks end to end through libane: results against the CPU reference,
 # malformed images refused, instances with their own weights.
 suite net "" net_test

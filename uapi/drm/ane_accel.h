@@ -79,6 +79,8 @@ extern "C" {
 #define ANE_MAX_DOORBELL		32
 /** @ANE_REQ_MAX_SURFACES: surface references in one send request. */
 #define ANE_REQ_MAX_SURFACES		293
+/** @ANE_REQ_MAX_SIGNAL_EVENTS: OUT_SYNCOBJ entries (signal events) of a request. */
+#define ANE_REQ_MAX_SIGNAL_EVENTS	16
 /** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
 #define ANE_MAP_MAX_SURFACES		85
 
@@ -163,7 +165,9 @@ struct drm_ane_surface_ref {
  * @ANE_SURFACE_INTERMEDIATE: scratch space of the program (optional: the
  *	driver provides one when the request names none).
  * @ANE_SURFACE_OUT_SYNCOBJ: not a surface: a DRM syncobj whose fence is
- *	replaced by the request's completion fence.
+ *	replaced by the request's completion fence; each is a signal event
+ *	of the request's procedure call, at most
+ *	%ANE_REQ_MAX_SIGNAL_EVENTS per request (-E2BIG beyond).
  * @ANE_SURFACE_CHAINED: in ProgramInputsReady only: an output surface of
  *	the chain's previous run, read by the engine where that run wrote
  *	it (data chaining, no host copy).
@@ -595,10 +599,12 @@ struct drm_ane_memory_unmap {
 /**
  * enum drm_ane_session_hint_kind - what a SessionHintRequest tells
  * @ANE_HINT_RATE: the runs per second the client expects to submit
- *	(0: no expectation); at most %ANE_HINT_RATE_MAX.
+ *	(0: no expectation); at most %ANE_HINT_RATE_MAX.  Each run the client
+ *	starts keeps the engine powered for two expected intervals.
  * @ANE_HINT_BURST_US: the client will submit back to back for this many
  *	microseconds from now (0 ends a burst); at most
- *	%ANE_HINT_BURST_MAX_US.
+ *	%ANE_HINT_BURST_MAX_US.  The engine is powered up now and kept
+ *	powered until the burst ends.
  */
 enum drm_ane_session_hint_kind {
 	ANE_HINT_RATE = 1,
@@ -976,8 +982,9 @@ struct drm_ane_program_attach {
 #define ANE_IMG_MAGIC			0x31454e41u
 /** @ANE_IMG_VERSION_MAJOR: images of another major version are refused. */
 #define ANE_IMG_VERSION_MAJOR		1
+/* Minor 1 adds the execute orders, in fields that were reserved before. */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
-#define ANE_IMG_VERSION_MINOR		0
+#define ANE_IMG_VERSION_MINOR		1
 /** @ANE_IMG_MAX_SIZE: largest image. */
 #define ANE_IMG_MAX_SIZE		(256u << 20)
 /** @ANE_IMG_MAX_PROCEDURES: procedure ids are below 288 (ch. 30). */
@@ -990,6 +997,16 @@ struct drm_ane_program_attach {
 #define ANE_IMG_MAX_BARS		32
 /** @ANE_IMG_MAX_IO: inputs or outputs of one procedure. */
 #define ANE_IMG_MAX_IO			16
+/** @ANE_IMG_MAX_EXEC_ORDER: entries of one procedure's execute order. */
+#define ANE_IMG_MAX_EXEC_ORDER		128
+/** @ANE_IMG_MAX_EXEC_TABLE: entries of an image's execute-order table. */
+#define ANE_IMG_MAX_EXEC_TABLE		16384
+/**
+ * ANE_IMG_EXEC() - an execute-order entry, a run of task descriptors
+ * @start: the run's first, relative to &ane_img_procedure.first_td.
+ * @n: how many, in image order; 0: to the procedure's end.
+ */
+#define ANE_IMG_EXEC(start, n)		((__u32)(start) | (__u32)(n) << 16)
 /** @ANE_TD_WORDS: words of a task descriptor's register block. */
 #define ANE_TD_WORDS			35
 
@@ -1014,6 +1031,10 @@ struct drm_ane_program_attach {
  * @constants_offset: constants section, 16 KB aligned (0 if none).
  * @constants_size: bytes of constants.
  * @intermediate_size: scratch bytes the program needs at run time.
+ * @num_exec_order: entries of the execute-order table, 0 ..
+ *	%ANE_IMG_MAX_EXEC_TABLE (minor version 1; zero before).
+ * @exec_order_offset: the execute-order table, __u32 ANE_IMG_EXEC()
+ *	entries, 16-byte aligned (0 if none).
  * @reserved: must be zero.
  */
 struct ane_img_header {
@@ -1036,7 +1057,9 @@ struct ane_img_header {
 	__u64 constants_offset;
 	__u64 constants_size;
 	__u64 intermediate_size;
-	__u32 reserved[8];
+	__u32 num_exec_order;
+	__u32 exec_order_offset;
+	__u32 reserved[6];
 };
 
 /**
@@ -1049,7 +1072,14 @@ struct ane_img_header {
  * @num_outputs: output surfaces, 1 .. %ANE_IMG_MAX_IO.
  * @partitions: task-descriptor partitions; exactly 1 on this generation.
  * @content_type: procedure content type: 0, 3 or 4 (ch. 30).
- * @reserved: must be zero.
+ * @exec_order_first: the first entry of its execute order in the image's
+ *	execute-order table.
+ * @exec_order_count: entries of its execute order, 0 .. %ANE_IMG_MAX_EXEC_ORDER
+ *	(minor version 1; zero before): the runs of task descriptors a call
+ *	of the procedure executes, in that order, each entry an
+ *	ANE_IMG_EXEC() of the procedure's task descriptors; 0: all of them,
+ *	once, in image order.  The runs of one order total at most
+ *	%ANE_IMG_MAX_TDS task descriptors.
  */
 struct ane_img_procedure {
 	__u32 first_td;
@@ -1060,7 +1090,8 @@ struct ane_img_procedure {
 	__u16 num_outputs;
 	__u32 partitions;
 	__u32 content_type;
-	__u32 reserved;
+	__u16 exec_order_first;
+	__u16 exec_order_count;
 };
 
 /**
