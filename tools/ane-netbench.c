@@ -7,8 +7,10 @@
  * (tools/bench/torch_nets.py builds the same networks from the weights
  * this tool exports).  tools/bench/netbench.sh runs both, alternating.
  *
- *   ane-netbench [--net mlp|resnet]... [--dir DIR] [--export] [--torch FILE]...
+ *   ane-netbench [--net mlp|resnet|encoder]... [--dir DIR] [--export]
+ *                [--torch FILE]...
  *                [--json FILE] [--time SEC] [--threads N] [--check]
+ *                [--profile]
  *
  * See Documentation/accel/ane/performance.rst, "Real networks".
  *
@@ -87,9 +89,10 @@ static size_t elems(const uint32_t *d)
 	return (size_t)d[0] * d[1] * d[2] * d[3];
 }
 
-/* An array of uniform values in [-scale, scale), rounded to fp16. */
-static struct array *new_array(struct bench *b, const char *name, uint32_t n,
-			       uint32_t c, uint32_t h, uint32_t w, float scale)
+/* An array of uniform values in [off - scale, off + scale), in fp16. */
+static struct array *new_array_off(struct bench *b, const char *name, uint32_t n,
+				   uint32_t c, uint32_t h, uint32_t w, float scale,
+				   float off)
 {
 	struct array *a;
 	size_t i, cnt;
@@ -107,8 +110,14 @@ static struct array *new_array(struct bench *b, const char *name, uint32_t n,
 	if (!a->data)
 		die(b->name, "out of memory");
 	for (i = 0; i < cnt; i++)
-		a->data[i] = ane_float_from_fp16(ane_fp16_from_float(scale * frand(b)));
+		a->data[i] = ane_float_from_fp16(ane_fp16_from_float(off + scale * frand(b)));
 	return a;
+}
+
+static struct array *new_array(struct bench *b, const char *name, uint32_t n,
+			       uint32_t c, uint32_t h, uint32_t w, float scale)
+{
+	return new_array_off(b, name, n, c, h, w, scale, 0.0f);
 }
 
 static int input(struct bench *b, const char *name, uint32_t n, uint32_t c,
@@ -122,6 +131,14 @@ static int weight(struct bench *b, const char *name, uint32_t n, uint32_t c,
 		  uint32_t h, uint32_t w, float scale)
 {
 	struct array *a = new_array(b, name, n, c, h, w, scale);
+
+	return ane_net_const(b->net, name, n, c, h, w, a->data);
+}
+
+static int weight_off(struct bench *b, const char *name, uint32_t n, uint32_t c,
+		      uint32_t h, uint32_t w, float scale, float off)
+{
+	struct array *a = new_array_off(b, name, n, c, h, w, scale, off);
 
 	return ane_net_const(b->net, name, n, c, h, w, a->data);
 }
@@ -197,12 +214,88 @@ static void build_resnet(struct bench *b)
 	ane_net_output(b->net, x);
 }
 
+/* LayerNorm over W (d_model) with its scale and shift. */
+static int layer_norm(struct bench *b, int x, const char *g, const char *be,
+		      uint32_t dm)
+{
+	int t = ane_net_norm(b->net, x, ANE_NET_NORM_LAYER);
+
+	t = ane_net_eltwise(b->net, ANE_NET_MUL, t,
+			    weight_off(b, g, 1, 1, 1, dm, 0.1f, 1.0f), ANE_NET_ACT_NONE);
+	return ane_net_eltwise(b->net, ANE_NET_ADD, t,
+			       weight(b, be, 1, 1, 1, dm, 0.1f), ANE_NET_ACT_NONE);
+}
+
+/*
+ * Transformer encoder block (post-norm, as PyTorch's TransformerEncoderLayer
+ * by default), sequence 128, d_model 512, 8 heads, FFN 2048, exact GELU.
+ * The sequence is H and the features W: x [1, 1, S, D].  Each projection
+ * to the heads is one matmul broadcasting x over C = heads: [1, 8, S, 64];
+ * the 1/sqrt(64) of the scores is folded into wq and bq (exact: a power of
+ * two).  Scores Q K^T [1, 8, S, S], softmax over W (keys), times V; the
+ * output projection is per head, [1, 8, S, D], summed over the heads by a
+ * 1x1 convolution with ones (concat(heads) Wo, without a transpose).
+ */
+static void build_encoder(struct bench *b)
+{
+	const uint32_t S = 128, D = 512, NH = 8, DK = D / NH, F = 2048;
+	float ones[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct ane_net_conv_params p = { .stride_h = 1, .stride_w = 1 };
+	struct array *a;
+	int x, q, k, v, t, h;
+
+	b->what = "Transformer encoder, seq 128, d_model 512, 8 heads, FFN 2048";
+	x = input(b, "x", 1, 1, S, D);
+	a = new_array(b, "wq", 1, NH, D, DK, fan_in(D));
+	for (size_t i = 0; i < (size_t)NH * D * DK; i++)
+		a->data[i] *= 0.125f;
+	q = ane_net_matmul(b->net, x, ane_net_const(b->net, "wq", 1, NH, D, DK, a->data),
+			   0, ANE_NET_ACT_NONE);
+	a = new_array(b, "bq", 1, NH, 1, DK, 0.1f);
+	for (size_t i = 0; i < (size_t)NH * DK; i++)
+		a->data[i] *= 0.125f;
+	q = ane_net_eltwise(b->net, ANE_NET_ADD, q,
+			    ane_net_const(b->net, "bq", 1, NH, 1, DK, a->data), ANE_NET_ACT_NONE);
+	k = ane_net_matmul(b->net, x, weight(b, "wk", 1, NH, D, DK, fan_in(D)), 0,
+			   ANE_NET_ACT_NONE);
+	k = ane_net_eltwise(b->net, ANE_NET_ADD, k, weight(b, "bk", 1, NH, 1, DK, 0.1f),
+			    ANE_NET_ACT_NONE);
+	v = ane_net_matmul(b->net, x, weight(b, "wv", 1, NH, D, DK, fan_in(D)), 0,
+			   ANE_NET_ACT_NONE);
+	v = ane_net_eltwise(b->net, ANE_NET_ADD, v, weight(b, "bv", 1, NH, 1, DK, 0.1f),
+			    ANE_NET_ACT_NONE);
+	t = ane_net_matmul(b->net, q, k, ANE_NET_TRANSPOSE_B, ANE_NET_ACT_NONE);
+	t = ane_net_norm(b->net, t, ANE_NET_NORM_SOFTMAX);
+	t = ane_net_matmul(b->net, t, v, 0, ANE_NET_ACT_NONE);
+	t = ane_net_matmul(b->net, t, weight(b, "wo", 1, NH, DK, D, fan_in(D)), 0,
+			   ANE_NET_ACT_NONE);
+	t = ane_net_conv(b->net, t, ane_net_const(b->net, "heads", 1, NH, 1, 1, ones), -1, &p);
+	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, weight(b, "bo", 1, 1, 1, D, 0.1f),
+			    ANE_NET_ACT_NONE);
+	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, x, ANE_NET_ACT_NONE);
+	h = layer_norm(b, t, "g1", "be1", D);
+	t = ane_net_matmul(b->net, h, weight(b, "w1", 1, 1, D, F, fan_in(D)), 0,
+			   ANE_NET_ACT_NONE);
+	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, weight(b, "b1", 1, 1, 1, F, 0.1f),
+			    ANE_NET_ACT_GELU);
+	t = ane_net_matmul(b->net, t, weight(b, "w2", 1, 1, F, D, fan_in(F)), 0,
+			   ANE_NET_ACT_NONE);
+	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, weight(b, "b2", 1, 1, 1, D, 0.1f),
+			    ANE_NET_ACT_NONE);
+	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, h, ANE_NET_ACT_NONE);
+	ane_net_output(b->net, layer_norm(b, t, "g2", "be2", D));
+	b->gflop = 2.0 * S * D * D * 4 + 2.0 * 2 * NH * S * S * DK +
+		   2.0 * 2 * S * D * F;
+	b->gflop *= 1e-9;
+}
+
 static const struct {
 	const char *name;
 	void (*build)(struct bench *b);
 } nets[] = {
 	{ "mlp", build_mlp },
 	{ "resnet", build_resnet },
+	{ "encoder", build_encoder },
 };
 
 #define NUM_NETS (sizeof(nets) / sizeof(nets[0]))
@@ -350,6 +443,36 @@ static double time_runs(struct bench *b, struct ane_netrun *r, double min_s)
 	return best * 1e3;
 }
 
+/* Each task's best time over @runs runs, and its share. */
+static void profile(struct bench *b, struct ane_netrun *r, unsigned int runs)
+{
+	static const char *const op_name[] = { "?", "conv", "matmul", "eltwise",
+		"act", "pool", "softmax", "norm" };
+	uint32_t n = ane_netrun_tasks(r), i, op = 0;
+	double *best = calloc(n, sizeof(double)), sum = 0;
+	unsigned int k;
+
+	if (!best)
+		die(b->name, "out of memory");
+	for (k = 0; k < runs; k++)
+		for (i = 0; i < n; i++) {
+			double t0 = now_s(), t;
+
+			ane_netrun_run_task(r, i, &op);
+			t = now_s() - t0;
+			if (!k || t < best[i])
+				best[i] = t;
+		}
+	for (i = 0; i < n; i++)
+		sum += best[i];
+	for (i = 0; i < n; i++) {
+		ane_netrun_run_task(r, i, &op);
+		printf("%-8s task %2u %-8s %8.3f ms %5.1f%%\n", b->name, i,
+		       op < 8 ? op_name[op] : "?", best[i] * 1e3, 100 * best[i] / sum);
+	}
+	free(best);
+}
+
 static void check_reference(struct bench *b, const uint16_t *out, size_t n)
 {
 	const float *in[16];
@@ -382,7 +505,8 @@ static void compare_torch(struct bench *b, const uint16_t *out, size_t n,
 	free(ref);
 }
 
-static void run_bench(struct bench *b, const char *dir, double min_s, int check)
+static void run_bench(struct bench *b, const char *dir, double min_s, int check,
+		      int prof)
 {
 	struct ane_net_shape s;
 	struct ane_netrun *r;
@@ -404,6 +528,8 @@ static void run_bench(struct bench *b, const char *dir, double min_s, int check)
 		compare_torch(b, out, n, dir);
 	if (check)
 		check_reference(b, out, n);
+	if (prof)
+		profile(b, r, 5);
 	fprintf(stderr, "ane-netbench: %s: %u tasks, %llu chunks, image %zu bytes\n",
 		b->name, ane_netrun_tasks(r), (unsigned long long)ane_netrun_chunks(r), size);
 	ane_netrun_free(r);
@@ -481,9 +607,9 @@ static uint32_t pick_isa(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ane-netbench [--net mlp|resnet]... [--dir DIR] [--export]\n"
+		"usage: ane-netbench [--net mlp|resnet|encoder]... [--dir DIR] [--export]\n"
 		"                    [--torch FILE]... [--json FILE] [--time SEC]\n"
-		"                    [--threads N] [--check]\n"
+		"                    [--threads N] [--check] [--profile]\n"
 		"       ane-netbench --help | --version\n"
 		"Builds each network with libane, runs its program image on the\n"
 		"engine's userspace build (one thread) and prints its time; with\n"
@@ -491,7 +617,8 @@ static void usage(FILE *f)
 		"ratio (target: at least PyTorch's throughput), and the largest\n"
 		"difference from PyTorch's output in DIR.  --export writes the inputs\n"
 		"and weights to DIR/<net>/ and exits.  --check also compares with\n"
-		"ane_net_reference().  ANE_MATH_ISA=sse2 holds the engine to SSE2.\n"
+		"ane_net_reference(); --profile prints each task's best time.\n"
+		"ANE_MATH_ISA=sse2 holds the engine to SSE2.\n"
 		"Exit status: 0 all targets met, 1 one missed, 2 an error.\n");
 }
 
@@ -506,6 +633,7 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "profile", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -514,7 +642,7 @@ int main(int argc, char **argv)
 	unsigned int n_torch = 0, nb = 0, i, k, want = 0;
 	struct bench bs[MAX_NETS];
 	double min_s = 2.0;
-	int exp = 0, check = 0, missed = 0, o;
+	int exp = 0, check = 0, prof = 0, missed = 0, o;
 	uint32_t isa;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -523,7 +651,7 @@ int main(int argc, char **argv)
 			for (k = 0; k < NUM_NETS && strcmp(optarg, nets[k].name); k++)
 				;
 			if (k == NUM_NETS)
-				die(optarg, "unknown network (mlp, resnet)");
+				die(optarg, "unknown network (mlp, resnet, encoder)");
 			want |= 1u << k;
 			break;
 		case 'd':
@@ -549,6 +677,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			check = 1;
+			break;
+		case 'p':
+			prof = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -594,7 +725,7 @@ int main(int argc, char **argv)
 				b->torch_ms = ms;
 		}
 		b->have_torch = isfinite(b->torch_ms);
-		run_bench(b, b->have_torch ? dir : NULL, min_s, check);
+		run_bench(b, b->have_torch ? dir : NULL, min_s, check, prof);
 	}
 	if (exp)
 		return 0;

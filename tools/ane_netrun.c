@@ -255,18 +255,29 @@ uint64_t ane_netrun_chunks(const struct ane_netrun *r)
 	return r->n_chunks;
 }
 
+int ane_netrun_run_task(struct ane_netrun *r, uint32_t i, uint32_t *op)
+{
+	const struct ane_netrun_task *t;
+	uint64_t c;
+
+	if (i >= r->n_task)
+		return -EINVAL;
+	t = &r->task[i];
+	if (op)
+		*op = t->d.op;
+	for (c = 0; c < t->chunks; c++)
+		if (ane_op_run_planned(&t->d, &t->plan, c))
+			return -EINVAL;
+	return 0;
+}
+
 int ane_netrun_run(struct ane_netrun *r)
 {
 	uint32_t i;
-	uint64_t c;
 
-	for (i = 0; i < r->n_task; i++) {
-		const struct ane_netrun_task *t = &r->task[i];
-
-		for (c = 0; c < t->chunks; c++)
-			if (ane_op_run_planned(&t->d, &t->plan, c))
-				return -EINVAL;
-	}
+	for (i = 0; i < r->n_task; i++)
+		if (ane_netrun_run_task(r, i, NULL))
+			return -EINVAL;
 	return 0;
 }
 

@@ -36,6 +36,9 @@ uint64_t ane_netrun_chunks(const struct ane_netrun *r);
 /* Run every task in order; 0 or a negative errno (-EINVAL). */
 int ane_netrun_run(struct ane_netrun *r);
 
+/* Run task @i alone (tasks in order make a run); its operation in *@op. */
+int ane_netrun_run_task(struct ane_netrun *r, uint32_t i, uint32_t *op);
+
 void ane_netrun_free(struct ane_netrun *r);
 
 #endif /* ANE_NETRUN_H */

@@ -179,6 +179,50 @@ static struct ane_net *conv_net(float ***inp)
 	return net;
 }
 
+/*
+ * A small attention block: per-head projections broadcast over C, scores
+ * with a transposed B, softmax over W, the heads summed by a 1x1
+ * convolution, a residual add and a layer normalization with its scale
+ * and shift -- the encoder's operations at sizes the reference runs fast.
+ */
+static struct ane_net *attention_net(float ***inp)
+{
+	const uint32_t S = 6, D = 16, NH = 2, DK = 8;
+	struct ane_net_conv_params p = { .stride_h = 1, .stride_w = 1 };
+	float **in = calloc(1, sizeof(*in));
+	float ones[2] = { 1, 1 };
+	float *wq = rand_array(NH * D * DK, 0.4f, 0), *wk = rand_array(NH * D * DK, 0.4f, 0);
+	float *wv = rand_array(NH * D * DK, 0.4f, 0), *wo = rand_array(NH * DK * D, 0.4f, 0);
+	float *g = rand_array(D, 1.0f, 0), *be = rand_array(D, 0.5f, 0);
+	struct ane_net *net;
+	int x, q, k, v, t;
+
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 1, S, D);
+	q = ane_net_matmul(net, x, ane_net_const(net, "wq", 1, NH, D, DK, wq), 0, 0);
+	k = ane_net_matmul(net, x, ane_net_const(net, "wk", 1, NH, D, DK, wk), 0, 0);
+	v = ane_net_matmul(net, x, ane_net_const(net, "wv", 1, NH, D, DK, wv), 0, 0);
+	t = ane_net_matmul(net, q, k, ANE_NET_TRANSPOSE_B, 0);
+	t = ane_net_norm(net, t, ANE_NET_NORM_SOFTMAX);
+	t = ane_net_matmul(net, t, v, 0, 0);
+	t = ane_net_matmul(net, t, ane_net_const(net, "wo", 1, NH, DK, D, wo), 0, 0);
+	t = ane_net_conv(net, t, ane_net_const(net, "heads", 1, NH, 1, 1, ones), -1, &p);
+	t = ane_net_eltwise(net, ANE_NET_ADD, t, x, 0);
+	t = ane_net_norm(net, t, ANE_NET_NORM_LAYER);
+	t = ane_net_eltwise(net, ANE_NET_MUL, t, ane_net_const(net, "g", 1, 1, 1, D, g), 0);
+	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "be", 1, 1, 1, D, be), 0);
+	ane_net_output(net, t);
+	in[0] = rand_array(S * D, 1.5f, 0);
+	free(wq);
+	free(wk);
+	free(wv);
+	free(wo);
+	free(g);
+	free(be);
+	*inp = in;
+	return net;
+}
+
 static void free_net(struct ane_net *net, float **in)
 {
 	unsigned int i, n = ane_net_num_inputs(net);
@@ -217,6 +261,37 @@ static void test_conv_net_within_tolerance(void)
 	check_net(net, in, 0, 0);
 	check_net(net, in, 3, 0);
 	free_net(net, in);
+}
+
+static void test_attention_net_within_tolerance(void)
+{
+	float **in;
+	struct ane_net *net = attention_net(&in);
+
+	T_EQ(ane_net_num_ops(net), 12);
+	check_net(net, in, 0, 0);
+	check_net(net, in, 1, 0);
+	free_net(net, in);
+}
+
+/* The builder's messages for a normalization it cannot build. */
+static void test_norm_builder_refuses(void)
+{
+	struct ane_net *net;
+	int x;
+
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 1, 2, 70000);
+	T_EQ(ane_net_norm(net, x, ANE_NET_NORM_LAYER), -EINVAL);
+	T_CHECK(strstr(ane_net_errmsg(net), "at most 65536 elements of W") != NULL,
+		"message '%s'", ane_net_errmsg(net));
+	ane_net_destroy(net);
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 1, 2, 7);
+	T_EQ(ane_net_norm(net, x, (enum ane_net_norm_kind)2), -EINVAL);
+	T_CHECK(strstr(ane_net_errmsg(net), "kind 2 is unknown") != NULL,
+		"message '%s'", ane_net_errmsg(net));
+	ane_net_destroy(net);
 }
 
 /* Chunking never changes a result: tiny chunks equal one big chunk. */
@@ -291,6 +366,7 @@ int main(void)
 	uint32_t isa;
 
 	T_RUN(test_broken_image_is_refused);
+	T_RUN(test_norm_builder_refuses);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 		if (isa == ANE_MATH_ISA_AVX2_FMA) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -310,6 +386,7 @@ int main(void)
 		T_RUN(test_exact_mlp_is_bit_exact);
 		T_RUN(test_mlp_within_tolerance);
 		T_RUN(test_conv_net_within_tolerance);
+		T_RUN(test_attention_net_within_tolerance);
 		T_RUN(test_chunking_is_bit_identical);
 	}
 	return t_summary("netrun");
