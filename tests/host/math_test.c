@@ -415,6 +415,47 @@ static double rel_err(double got, double want)
 	return fabs(got - want) / fmax(fabs(want), 1e-30);
 }
 
+/* The engine's array form of the activations (ane_math_fpu.h, private). */
+void ane_act_vec(uint32_t act, float *v, uint32_t n);
+
+/*
+ * The four-lane GELU of ane_act_vec() gives ane_act()'s bits on every
+ * lane: a dense sweep of fp32 arguments, every fp16 value, and the
+ * specials and range edges in every lane position.
+ */
+static void test_gelu_lanes_match_scalar(void)
+{
+	static const float edge[] = { -20.0f, 20.0f, -20.000002f, 20.000002f,
+		0.0f, -0.0f, 1e-30f, -1e-30f, 1e-45f, -3.4e38f, 3.4e38f,
+		-12.0f, -9.3f, -5.5f, 0.5f, -0.5f };
+	size_t n = 0, i, bad = 0, cap = 1 << 21;
+	float *v = malloc(cap * sizeof(float)), *w = malloc(cap * sizeof(float));
+	double x;
+
+	for (x = -25; x <= 25 && n < cap - 65536 - 64; x += 0.00005)
+		v[n++] = (float)x;
+	for (i = 0; i < 65536; i++)
+		v[n++] = (float)h2d((uint16_t)i);
+	for (i = 0; i < 4 * (sizeof(edge) / sizeof(edge[0])); i++)
+		v[n++] = i % 5 == 0 ? NAN : i % 7 == 0 ? -INFINITY : i % 11 == 0 ?
+			 INFINITY : edge[i / 4];
+	memcpy(w, v, n * sizeof(float));
+	ane_act_vec(ANE_ACT_GELU, w, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		float want = ane_act(ANE_ACT_GELU, v[i]);
+		uint32_t a, b;
+
+		memcpy(&a, &w[i], 4);
+		memcpy(&b, &want, 4);
+		if (a != b && !(isnan(w[i]) && isnan(want)) && bad++ < 5)
+			printf("#   gelu(%.9g): lanes %.9g (0x%08x), scalar %.9g (0x%08x)\n",
+			       v[i], w[i], a, want, b);
+	}
+	T_CHECK(bad == 0, "%zu of %zu values differ", bad, n);
+	free(v);
+	free(w);
+}
+
 static void test_activation_accuracy_over_a_sweep(void)
 {
 	double worst[8] = { 0 };
@@ -2114,6 +2155,7 @@ int main(void)
 	T_RUN(test_fp16_rounding_random_is_nearest_even);
 	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
 	T_RUN(test_activation_accuracy_over_a_sweep);
+	T_RUN(test_gelu_lanes_match_scalar);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
 	/* every test that runs an operation, on every ISA path there is */
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
