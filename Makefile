@@ -43,7 +43,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 LIB_SRCS := $(wildcard $(SRC)/lib/*.c)
 LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(SRC)/uapi/drm/ane_accel.h
-TOOLS := anectl ane-bench ane-mathbench ane-run ane-fuzz
+TOOLS := anectl ane-bench ane-mathbench ane-run ane-fuzz ane-netbench
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
@@ -166,6 +166,27 @@ $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_H
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -o $@ $< \
 		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -lm
 
+# Real networks on the engine's userspace build: libane builds the image,
+# tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
+# (KIMAGE_OBJS) and the engine (GPL: the engine is linked here, never into
+# libane).  The host tests link the runner too (netrun_test).
+NETRUN_OBJ := $(B)/tools/ane_netrun.o
+NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o
+
+$(B)/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -c -o $@ $<
+
+$(B)/san/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
+
+$(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
+		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $< $(NETRUN_OBJ) \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a -lm
+
 # ---------------------------------------------------------------- tests
 tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/host-san/,$(HOST_TESTS)) \
@@ -180,16 +201,16 @@ $(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/an
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(KIMAGE_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(KIMAGE_OBJS) \
-		$(LIB_HDRS) $(ENGINE_HDRS)
+		$(NETRUN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -o $@ $< $(ENGINE_OBJS) \
-		$(KIMAGE_OBJS) $(B)/lib/libane.a -lm
+		$(KIMAGE_OBJS) $(NETRUN_OBJ) $(B)/lib/libane.a -lm
 
 $(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) \
-		$(KIMAGE_SAN_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
+		$(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -o $@ $< \
-		$(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(B)/san/lib/libane.a -lm
+		$(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) $(B)/san/lib/libane.a -lm
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -237,7 +258,7 @@ lint: deps
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
-MAN1 := anectl.1 ane-run.1 ane-bench.1
+MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-netbench.1
 MAN3 := libane.3
 MODSRC_FILES := Kbuild Kconfig dkms.conf \
 	$(patsubst $(SRC)/%,%,$(wildcard $(SRC)/driver/*.[ch] \

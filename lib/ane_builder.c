@@ -676,6 +676,33 @@ int ane_net_softmax(struct ane_net *net, int x)
 	return add_op(&o, &op, d);
 }
 
+int ane_net_norm(struct ane_net *net, int x, enum ane_net_norm_kind kind)
+{
+	struct op_ctx o = { net, "ane_net_norm", net ? net->n_ops : 0 };
+	const struct ane__tensor *tx;
+	struct ane__op op;
+	uint64_t d[4];
+	unsigned int i;
+	int ret;
+
+	if (!net)
+		return -EINVAL;
+	if ((ret = get_operand(&o, "x", x, &tx)))
+		return ret;
+	if ((uint32_t)kind > ANE_NET_NORM_LAYER)
+		return op_fail(&o, "kind %u is unknown (ANE_NET_NORM_SOFTMAX 0, ANE_NET_NORM_LAYER 1)",
+			       (uint32_t)kind);
+	if (tx->dim[3] > MAX_SOFTMAX)
+		return op_fail(&o, "x '%s' is %s: a normalization runs over at most %u elements of W",
+			       tx->name, shp(tx->dim).s, MAX_SOFTMAX);
+	op_init(&op, ANE__OP_NORM);
+	op.subop = (uint32_t)kind;
+	op.src[0] = x;
+	for (i = 0; i < 4; i++)
+		d[i] = tx->dim[i];
+	return add_op(&o, &op, d);
+}
+
 int ane_net_output(struct ane_net *net, int tensor)
 {
 	struct ane__tensor *t;
@@ -962,6 +989,7 @@ int ane_net_build(struct ane_net *net, const void **image, size_t *size)
 			w[ANE_TD_FLAGS] = op->flags;
 			break;
 		case ANE__OP_ELTWISE:
+		case ANE__OP_NORM:
 			w[ANE_TD_SUBOP] = op->subop;
 			break;
 		case ANE__OP_POOL:

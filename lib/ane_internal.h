@@ -201,6 +201,7 @@ struct ane__op {
 #define ANE__OP_ACT		4
 #define ANE__OP_POOL		5
 #define ANE__OP_SOFTMAX		6
+#define ANE__OP_NORM		7
 
 struct ane_net {
 	struct ane__tensor *t;

@@ -389,6 +389,62 @@ static void run_softmax(const struct ane__op *op, const struct ane__tensor *t,
 			}
 }
 
+/* 1 / sqrt(x) for x > 0 in double precision, without libm. */
+static double r_rsqrt(double x)
+{
+	float f = (float)x;
+	uint32_t u;
+	double y;
+	int i;
+
+	memcpy(&u, &f, sizeof(u));
+	u = 0x5f375a86u - (u >> 1);
+	memcpy(&f, &u, sizeof(f));
+	y = f;
+	for (i = 0; i < 6; i++)		/* quadratic convergence from 2^-8 */
+		y = y * (1.5 - 0.5 * x * y * y);
+	return y;
+}
+
+/* Softmax or layer normalization over W; @e holds W doubles. */
+static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
+		     float *const *val, double *e)
+{
+	const uint32_t *d = t[op->dst].dim;
+	const float *x = val[op->src[0]];
+	float *y = val[op->dst];
+	uint64_t r, w, rows = (uint64_t)d[0] * d[1] * d[2];
+
+	for (r = 0; r < rows; r++) {
+		const float *xr = x + r * d[3];
+		double a = 0.0, b = 0.0, mul;
+
+		for (w = 0; w < d[3]; w++)
+			e[w] = xr[w];
+		if (op->subop == ANE_NET_NORM_SOFTMAX) {
+			a = -r_inf();
+			for (w = 0; w < d[3]; w++)
+				a = e[w] > a ? e[w] : a;
+			for (w = 0; w < d[3]; w++) {
+				e[w] = r_exp(e[w] - a);
+				b += e[w];
+			}
+			mul = 1.0 / b;
+		} else {
+			for (w = 0; w < d[3]; w++)
+				a += e[w];
+			a /= d[3];
+			for (w = 0; w < d[3]; w++) {
+				e[w] -= a;
+				b += e[w] * e[w];
+			}
+			mul = r_rsqrt(b / d[3] + 1e-5);
+		}
+		for (w = 0; w < d[3]; w++)
+			y[r * d[3] + w] = store(ANE_NET_ACT_NONE, e[w] * mul);
+	}
+}
+
 /* ------------------------------------------------------------ API */
 
 int ane_net_reference(struct ane_net *net, const float *const *inputs,
@@ -457,6 +513,8 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 		}
 		if (t->dim[1] > max_c)
 			max_c = t->dim[1];
+		if (t->dim[3] > max_c)		/* ANE__OP_NORM's rows */
+			max_c = t->dim[3];
 	}
 	e = malloc(max_c * sizeof(*e));
 	if (!e)
@@ -480,6 +538,9 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 			break;
 		case ANE__OP_SOFTMAX:
 			run_softmax(op, net->t, val, e);
+			break;
+		case ANE__OP_NORM:
+			run_norm(op, net->t, val, e);
 			break;
 		default:
 			run_unary(op, net->t, val);

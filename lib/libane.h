@@ -304,6 +304,20 @@ LIBANE_EXPORT int ane_net_pool(struct ane_net *net, int x,
 /* Softmax of @x over its channels (C at most 65536). */
 LIBANE_EXPORT int ane_net_softmax(struct ane_net *net, int x);
 
+/* ane_net_norm() kinds: over W, at every (n, c, h). */
+enum ane_net_norm_kind {
+	ANE_NET_NORM_SOFTMAX = 0,	/* softmax over W */
+	ANE_NET_NORM_LAYER = 1,		/* (x - mean) / sqrt(var + 1e-5) */
+};
+
+/*
+ * Softmax or layer normalization of @x over W, its last axis (W at most
+ * 65536): attention scores, a transformer's LayerNorm (its scale and shift
+ * are an ane_net_eltwise() MUL and ADD by [1, 1, 1, W] constants).
+ */
+LIBANE_EXPORT int ane_net_norm(struct ane_net *net, int x,
+			       enum ane_net_norm_kind kind);
+
 /*
  * Make the result of an operation the next output of the program (output
  * index = call order, at most 16).  Returns the output index.

@@ -318,6 +318,19 @@ static int ane_check_unary(const struct ane_op_desc *d)
 	return 0;
 }
 
+static int ane_check_norm(const struct ane_op_desc *d)
+{
+	if (!ane_params_tail_zero(d, sizeof(d->p.norm)) ||
+	    !ane_tensor_is_zero(&d->src[1]) || !ane_tensor_is_zero(&d->bias))
+		return -ANE_MATH_EINVAL;
+	if (d->p.norm.kind >= ANE_NORM_COUNT || d->act != ANE_ACT_NONE)
+		return -ANE_MATH_EINVAL;
+	if (!ane_dims_equal(&d->src[0], &d->dst) ||
+	    d->dst.dim[ANE_W] > ANE_MATH_MAX_SOFTMAX)
+		return -ANE_MATH_EINVAL;
+	return 0;
+}
+
 static int ane_check_pool(const struct ane_op_desc *d)
 {
 	const struct ane_pool_params *pp = &d->p.pool;
@@ -394,6 +407,9 @@ static int ane_check_shapes(const struct ane_op_desc *d)
 	case ANE_OP_POOL:
 		ret = ane_check_pool(d);
 		break;
+	case ANE_OP_NORM:
+		ret = ane_check_norm(d);
+		break;
 	default:	/* ACT, SOFTMAX */
 		ret = ane_check_unary(d);
 		break;
@@ -403,7 +419,7 @@ static int ane_check_shapes(const struct ane_op_desc *d)
 
 	/* The output may alias an input only where that is well defined. */
 	inplace_ok = d->op == ANE_OP_ELTWISE || d->op == ANE_OP_ACT ||
-		     d->op == ANE_OP_SOFTMAX;
+		     d->op == ANE_OP_SOFTMAX || d->op == ANE_OP_NORM;
 	for (i = 0; i < nsrc; i++) {
 		if (!ane_tensor_overlap(&d->dst, &d->src[i]))
 			continue;
@@ -555,6 +571,14 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 		ane_plan_rows(p, budget, (uint64_t)y->dim[ANE_N] * y->dim[ANE_H] *
 			      y->dim[ANE_W], 1, cost);
 		p->work_size = ane_round_up((uint64_t)y->dim[ANE_C] * 4,
+					    ANE_MATH_WORK_ALIGN);
+		break;
+	case ANE_OP_NORM:
+		/* a row of W per unit, W floats of workspace */
+		cost = (uint64_t)y->dim[ANE_W] * ANE_COST_SOFTMAX;
+		ane_plan_rows(p, budget, (uint64_t)y->dim[ANE_N] * y->dim[ANE_C] *
+			      y->dim[ANE_H], 1, cost);
+		p->work_size = ane_round_up((uint64_t)y->dim[ANE_W] * 4,
 					    ANE_MATH_WORK_ALIGN);
 		break;
 	default:	/* ELTWISE, ACT */

@@ -367,6 +367,58 @@ static void ane_softmax_pos(const struct ane_op_desc *d, uint64_t pos,
 		yw[(uint64_t)c * y->stride[ANE_C]] = ane_f2h(e[c] * inv);
 }
 
+/*
+ * 1 / sqrt(x) for x > 0 without libm: the integer estimate, then three
+ * Newton steps (relative error about 2e-7; NaN stays NaN).
+ */
+static float ane_rsqrtf(float x)
+{
+	float y = ane_bits_f(0x5f375a86u - (ane_f_bits(x) >> 1));
+	int i;
+
+	for (i = 0; i < 3; i++)
+		y = y * (1.5f - 0.5f * x * y * y);
+	return y;
+}
+
+/* Softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
+static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
+{
+	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
+	uint64_t c = row % y->dim[ANE_C], t = row / y->dim[ANE_C];
+	uint64_t h = t % y->dim[ANE_H], n = t / y->dim[ANE_H];
+	uint32_t W = y->dim[ANE_W], w;
+	const uint16_t *xr = ane_src(x) + n * x->stride[ANE_N] +
+			     c * x->stride[ANE_C] + h * x->stride[ANE_H];
+	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
+		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
+	float a = 0.0f, b = 0.0f, mul;
+
+	for (w = 0; w < W; w++)
+		e[w] = ane_h2f(xr[(uint64_t)w * x->stride[ANE_W]]);
+	if (d->p.norm.kind == ANE_NORM_SOFTMAX) {
+		a = -ANE_INF;		/* the max: every exponent <= 0 */
+		for (w = 0; w < W; w++)
+			a = e[w] > a ? e[w] : a;
+		for (w = 0; w < W; w++) {
+			e[w] = ane_expf(e[w] - a);
+			b += e[w];
+		}
+		mul = 1.0f / b;
+	} else {
+		for (w = 0; w < W; w++)
+			a += e[w];
+		a /= (float)W;		/* the mean, then the variance */
+		for (w = 0; w < W; w++) {
+			e[w] -= a;
+			b += e[w] * e[w];
+		}
+		mul = ane_rsqrtf(b / (float)W + 1e-5f);
+	}
+	for (w = 0; w < W; w++)
+		yr[(uint64_t)w * y->stride[ANE_W]] = ane_f2h(e[w] * mul);
+}
+
 /* Work units [chunk * per, ...) of a ROWS plan: a row segment each. */
 void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk)
@@ -392,6 +444,9 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 			break;
 		case ANE_OP_SOFTMAX:
 			ane_softmax_pos(d, row, work);
+			break;
+		case ANE_OP_NORM:
+			ane_norm_row(d, row, work);
 			break;
 		default:
 			ane_eltwise_seg(d, row, o0, o1);

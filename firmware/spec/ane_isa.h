@@ -85,6 +85,7 @@ enum ane_op {
 	ANE_OP_ACT,		/* unary activation */
 	ANE_OP_POOL,		/* max / average pooling */
 	ANE_OP_SOFTMAX,		/* softmax over C */
+	ANE_OP_NORM,		/* softmax or layer normalization over W */
 	ANE_OP_COUNT,
 };
 
@@ -114,6 +115,13 @@ enum ane_pool_kind {
 	ANE_POOL_MAX = 0,
 	ANE_POOL_AVG,
 	ANE_POOL_COUNT,
+};
+
+/* Normalizations over W (ANE_OP_NORM), at every (n, c, h). */
+enum ane_norm_kind {
+	ANE_NORM_SOFTMAX = 0,	/* exp(x - max) / sum */
+	ANE_NORM_LAYER,		/* (x - mean) / sqrt(var + 1e-5), biased var */
+	ANE_NORM_COUNT,
 };
 
 /* ane_pool_params.flags */
@@ -201,18 +209,34 @@ struct ane_pool_params {
 };
 
 /**
+ * struct ane_norm_params - ANE_OP_NORM
+ * @kind: enum ane_norm_kind.
+ *
+ * Over the W elements of each row (n, c, h), W at most
+ * ANE_MATH_MAX_SOFTMAX: ANE_NORM_SOFTMAX is softmax, numerically stable
+ * as ANE_OP_SOFTMAX; ANE_NORM_LAYER subtracts the row's mean and divides
+ * by sqrt(var + 1e-5), var the mean of the squared differences (PyTorch's
+ * layer_norm without its affine part, which ELTWISE MUL and ADD supply).
+ * src[0] and dst have the same extents; act must be ANE_ACT_NONE.
+ */
+struct ane_norm_params {
+	uint32_t kind;
+};
+
+/**
  * struct ane_op_desc - one operation, plain data
  * @op: enum ane_op.
  * @act: enum ane_act, fused into the result of CONV, MATMUL, ELTWISE and
- *	POOL; the operation itself for ACT; must be NONE for SOFTMAX.
+ *	POOL; the operation itself for ACT; must be NONE for SOFTMAX and
+ *	NORM.
  * @chunk_work: target size of one chunk in multiply-add equivalents; 0
  *	means ANE_MATH_CHUNK_WORK_DEFAULT.  It changes only how the work is
  *	split, never the result (bit for bit).
  * @src: inputs.  CONV: input, weights.  MATMUL: A, B.  ELTWISE: a, b.
- *	ACT, POOL, SOFTMAX: src[0] only; src[1] must be all zero.
+ *	ACT, POOL, SOFTMAX, NORM: src[0] only; src[1] must be all zero.
  * @bias: CONV only, optional (base NULL for none); otherwise all zero.
  * @dst: the output.  It must not overlap any input, except that ELTWISE,
- *	ACT and SOFTMAX may run in place on an input of identical view.
+ *	ACT, SOFTMAX and NORM may run in place on an input of identical view.
  * @work: scratch memory of at least ane_op_workspace_size() bytes,
  *	ANE_MATH_WORK_ALIGN-aligned; may be NULL when that size is 0.  The
  *	chunks of one run keep state in it, so it is not shared between
@@ -234,6 +258,7 @@ struct ane_op_desc {
 		struct ane_matmul_params matmul;
 		struct ane_eltwise_params eltwise;
 		struct ane_pool_params pool;
+		struct ane_norm_params norm;
 	} p;
 };
 

@@ -25,6 +25,7 @@ static u32 ane_td_param_words(u32 op)
 	case ANE_OP_MATMUL:
 		return BIT(ANE_TD_FLAGS);
 	case ANE_OP_ELTWISE:
+	case ANE_OP_NORM:
 		return BIT(ANE_TD_SUBOP);
 	case ANE_OP_POOL:
 		return BIT(ANE_TD_SUBOP) | BIT(ANE_TD_FLAGS) |
@@ -85,6 +86,9 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 		break;
 	case ANE_OP_ELTWISE:
 		d->p.eltwise.op = w[ANE_TD_SUBOP];
+		break;
+	case ANE_OP_NORM:
+		d->p.norm.kind = w[ANE_TD_SUBOP];
 		break;
 	case ANE_OP_POOL:
 		d->p.pool.kind = w[ANE_TD_SUBOP];

@@ -29,7 +29,8 @@ for f in usr/lib/libane.so.$ver usr/lib/libane.so.0 usr/lib/libane.so \
 	 usr/bin/anectl usr/bin/ane-run usr/bin/ane-bench \
 	 usr/lib/udev/rules.d/70-ane.rules \
 	 usr/share/man/man1/anectl.1 usr/share/man/man1/ane-run.1 \
-	 usr/share/man/man1/ane-bench.1 usr/share/man/man3/libane.3 \
+	 usr/share/man/man1/ane-bench.1 usr/share/man/man1/ane-netbench.1 \
+	 usr/share/man/man3/libane.3 usr/bin/ane-netbench \
 	 usr/src/ane-$ver/dkms.conf usr/src/ane-$ver/Kbuild \
 	 usr/src/ane-$ver/Kconfig usr/src/ane-$ver/driver/ane_drv.c \
 	 usr/src/ane-$ver/uapi/drm/ane_accel.h; do

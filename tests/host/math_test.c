@@ -415,6 +415,47 @@ static double rel_err(double got, double want)
 	return fabs(got - want) / fmax(fabs(want), 1e-30);
 }
 
+/* The engine's array form of the activations (ane_math_fpu.h, private). */
+void ane_act_vec(uint32_t act, float *v, uint32_t n);
+
+/*
+ * The four-lane GELU of ane_act_vec() gives ane_act()'s bits on every
+ * lane: a dense sweep of fp32 arguments, every fp16 value, and the
+ * specials and range edges in every lane position.
+ */
+static void test_gelu_lanes_match_scalar(void)
+{
+	static const float edge[] = { -20.0f, 20.0f, -20.000002f, 20.000002f,
+		0.0f, -0.0f, 1e-30f, -1e-30f, 1e-45f, -3.4e38f, 3.4e38f,
+		-12.0f, -9.3f, -5.5f, 0.5f, -0.5f };
+	size_t n = 0, i, bad = 0, cap = 1 << 21;
+	float *v = malloc(cap * sizeof(float)), *w = malloc(cap * sizeof(float));
+	double x;
+
+	for (x = -25; x <= 25 && n < cap - 65536 - 64; x += 0.00005)
+		v[n++] = (float)x;
+	for (i = 0; i < 65536; i++)
+		v[n++] = (float)h2d((uint16_t)i);
+	for (i = 0; i < 4 * (sizeof(edge) / sizeof(edge[0])); i++)
+		v[n++] = i % 5 == 0 ? NAN : i % 7 == 0 ? -INFINITY : i % 11 == 0 ?
+			 INFINITY : edge[i / 4];
+	memcpy(w, v, n * sizeof(float));
+	ane_act_vec(ANE_ACT_GELU, w, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		float want = ane_act(ANE_ACT_GELU, v[i]);
+		uint32_t a, b;
+
+		memcpy(&a, &w[i], 4);
+		memcpy(&b, &want, 4);
+		if (a != b && !(isnan(w[i]) && isnan(want)) && bad++ < 5)
+			printf("#   gelu(%.9g): lanes %.9g (0x%08x), scalar %.9g (0x%08x)\n",
+			       v[i], w[i], a, want, b);
+	}
+	T_CHECK(bad == 0, "%zu of %zu values differ", bad, n);
+	free(v);
+	free(w);
+}
+
 static void test_activation_accuracy_over_a_sweep(void)
 {
 	double worst[8] = { 0 };
@@ -1454,6 +1495,117 @@ static void test_softmax_sums_to_one_and_is_stable(void)
 	softmax_case(2, 9, 2, 7, -3, 3, 1, "softmax in place");
 }
 
+/* ------------------------------------------------------------ norm over W */
+
+/*
+ * ANE_OP_NORM of an [n, c, h, w] tensor whose rows have @pad elements of
+ * gap (which must stay untouched), against a double reference: each
+ * output within the fp16 rounding plus the fp32 sums over the row (the
+ * mean's error scaled by 1 / std for a layer normalization).
+ */
+static void norm_case(uint32_t kind, uint32_t n, uint32_t c, uint32_t h,
+		      uint32_t w, double lo, double hi, int inplace,
+		      const char *what)
+{
+	struct ane_op_desc d = { 0 };
+	uint32_t in, ic, ih, iw;
+	double *ref, *mag;
+	struct tt x, y;
+	size_t o = 0;
+
+	tt_alloc(&x, n, c, h, w, inplace ? 0 : 3);
+	tt_fill(&x, lo, hi);
+	tt_alloc(&y, n, c, h, w, inplace ? 0 : 3);
+	if (inplace)
+		memcpy(y.buf, x.buf, x.elems * 2);
+	d.op = ANE_OP_NORM;
+	d.p.norm.kind = kind;
+	d.src[0] = inplace ? y.t : x.t;
+	d.dst = y.t;
+	T_EQ(run_op(&d), 0);
+	ref = calloc(t_count(&y.t), sizeof(double));
+	mag = calloc(t_count(&y.t), sizeof(double));
+	for (in = 0; in < n; in++)
+		for (ic = 0; ic < c; ic++)
+			for (ih = 0; ih < h; ih++) {
+				double a = kind == ANE_NORM_SOFTMAX ? -INFINITY : 0;
+				double s = 0, big = 0;
+
+				for (iw = 0; iw < w; iw++) {
+					double v = tget(&x.t, in, ic, ih, iw);
+
+					a = kind == ANE_NORM_SOFTMAX ? fmax(a, v) : a + v;
+					big = fmax(big, fabs(v));
+				}
+				if (kind == ANE_NORM_LAYER)
+					a /= w;
+				for (iw = 0; iw < w; iw++) {
+					double v = tget(&x.t, in, ic, ih, iw) - a;
+
+					s += kind == ANE_NORM_SOFTMAX ? exp(v) : v * v;
+				}
+				if (kind == ANE_NORM_LAYER)
+					s = sqrt(s / w + 1e-5);
+				for (iw = 0; iw < w; iw++, o++) {
+					double v = tget(&x.t, in, ic, ih, iw) - a;
+
+					ref[o] = kind == ANE_NORM_SOFTMAX ? exp(v) / s : v / s;
+					mag[o] = fabs(ref[o]) + (kind == ANE_NORM_LAYER ?
+								 2 * big / s : 0);
+				}
+			}
+	check_out(&y, ref, mag, w, what);
+	free(ref);
+	free(mag);
+	tt_free(&x);
+	tt_free(&y);
+}
+
+static void test_norm_over_w_softmax_and_layer(void)
+{
+	norm_case(ANE_NORM_SOFTMAX, 2, 3, 4, 37, -8, 8, 0, "softmax over W 37");
+	norm_case(ANE_NORM_SOFTMAX, 1, 1, 3, 1, -8, 8, 0, "softmax over W 1");
+	norm_case(ANE_NORM_SOFTMAX, 1, 2, 2, 16, 30000, 65000, 0, "softmax over W large");
+	norm_case(ANE_NORM_SOFTMAX, 2, 2, 3, 9, -3, 3, 1, "softmax over W in place");
+	norm_case(ANE_NORM_LAYER, 2, 3, 4, 37, -8, 8, 0, "layer norm 37");
+	norm_case(ANE_NORM_LAYER, 1, 1, 5, 512, -2, 2, 0, "layer norm 512");
+	norm_case(ANE_NORM_LAYER, 1, 2, 3, 64, 100, 104, 0, "layer norm offset");
+	norm_case(ANE_NORM_LAYER, 1, 1, 2, 1, -8, 8, 0, "layer norm 1");
+	norm_case(ANE_NORM_LAYER, 2, 2, 3, 9, -3, 3, 1, "layer norm in place");
+}
+
+/* A constant row normalizes to zeros; a NaN or infinity makes NaNs. */
+static void test_norm_over_w_specials(void)
+{
+	struct ane_op_desc d = { 0 };
+	struct tt x, y;
+	uint32_t i;
+
+	tt_alloc(&x, 1, 1, 3, 8, 0);
+	tt_alloc(&y, 1, 1, 3, 8, 0);
+	for (i = 0; i < 24; i++)
+		x.buf[i] = 0x4200;		/* 3.0 */
+	x.buf[8 + 5] = 0x7e00;			/* row 1: a NaN */
+	x.buf[16 + 2] = 0x7c00;			/* row 2: +inf */
+	d.op = ANE_OP_NORM;
+	d.p.norm.kind = ANE_NORM_LAYER;
+	d.src[0] = x.t;
+	d.dst = y.t;
+	T_EQ(run_op(&d), 0);
+	for (i = 0; i < 8; i++)
+		T_EQ(y.buf[i], 0);
+	for (i = 8; i < 24; i++)
+		T_CHECK(isnan(h2d(y.buf[i])), "layer norm [%u] = %g", i, h2d(y.buf[i]));
+	d.p.norm.kind = ANE_NORM_SOFTMAX;
+	T_EQ(run_op(&d), 0);
+	for (i = 0; i < 8; i++)
+		T_EQ(y.buf[i], 0x3000);		/* 1/8 */
+	for (i = 8; i < 24; i++)
+		T_CHECK(isnan(h2d(y.buf[i])), "softmax [%u] = %g", i, h2d(y.buf[i]));
+	tt_free(&x);
+	tt_free(&y);
+}
+
 /* ------------------------------------------------------------ chunking */
 
 static void chunk_compare(struct ane_op_desc *d, struct tt *y, const char *what)
@@ -1610,6 +1762,9 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	d.src[0] = a.t;
 	d.dst = y.t;
 	chunk_compare(&d, &y, "softmax");
+	d.op = ANE_OP_NORM;
+	d.p.norm.kind = ANE_NORM_LAYER;
+	chunk_compare(&d, &y, "layer norm");
 	tt_free(&a);
 	tt_free(&b);
 	tt_free(&y);
@@ -1904,6 +2059,12 @@ static void test_validate_rejects_bad_op_and_fields(void)
 	BAD(ANE_OP_ACT, d->op = ANE_OP_COUNT, -ANE_MATH_EINVAL);
 	BAD(ANE_OP_ACT, d->act = ANE_ACT_COUNT, -ANE_MATH_EINVAL);
 	BAD(ANE_OP_SOFTMAX, d->act = ANE_ACT_RELU, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_NORM, d->act = ANE_ACT_RELU, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_NORM, d->p.norm.kind = ANE_NORM_COUNT, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_NORM, d->p.pool.flags = 1, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_NORM, d->dst.dim[ANE_W] = 4, -ANE_MATH_EINVAL);
+	BAD(ANE_OP_NORM, d->src[1] = d->src[0], -ANE_MATH_EINVAL);
+	BAD(ANE_OP_NORM, d->bias = d->src[0], -ANE_MATH_EINVAL);
 	/* unused tensors and parameters must be zero */
 	BAD(ANE_OP_ACT, d->src[1] = d->src[0], -ANE_MATH_EINVAL);
 	BAD(ANE_OP_ACT, d->bias.stride[0] = 1, -ANE_MATH_EINVAL);
@@ -2182,6 +2343,7 @@ int main(void)
 	T_RUN(test_fp16_rounding_random_is_nearest_even);
 	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
 	T_RUN(test_activation_accuracy_over_a_sweep);
+	T_RUN(test_gelu_lanes_match_scalar);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
 	/* every test that runs an operation, on every ISA path there is */
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
@@ -2212,6 +2374,8 @@ int main(void)
 		T_RUN_ISA(test_activation_op_all_kinds, isa);
 		T_RUN_ISA(test_pool_max_and_average, isa);
 		T_RUN_ISA(test_softmax_sums_to_one_and_is_stable, isa);
+		T_RUN_ISA(test_norm_over_w_softmax_and_layer, isa);
+		T_RUN_ISA(test_norm_over_w_specials, isa);
 		T_RUN_ISA(test_chunked_is_bit_identical_to_unchunked, isa);
 		T_RUN_ISA(test_split_over_cores_is_bit_identical, isa);
 		T_RUN_ISA(test_validate_accepts_good_descriptors, isa);

@@ -16,7 +16,7 @@ pass=0 fail=0
 ok() { echo "ok - $1"; pass=$((pass + 1)); }
 nok() { echo "not ok - $1"; fail=$((fail + 1)); }
 
-for t in anectl ane-run ane-bench ane-mathbench ane-fuzz; do
+for t in anectl ane-run ane-bench ane-mathbench ane-fuzz ane-netbench; do
 	bin=$B/tools/$t
 	if [ ! -x "$bin" ]; then
 		nok "$t: $bin not built"
@@ -73,7 +73,7 @@ for m in "$top"/Documentation/accel/ane/man/*.[0-9]; do
 		nok "$name: groff says: $w"
 	fi
 done
-for t in anectl ane-run ane-bench; do
+for t in anectl ane-run ane-bench ane-netbench; do
 	[ -f "$top/Documentation/accel/ane/man/$t.1" ] || nok "no manual page $t.1"
 done
 [ -f "$top/Documentation/accel/ane/man/libane.3" ] || nok "no manual page libane.3"

@@ -236,6 +236,41 @@ static void ane_engine_softmax_over_channels(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, dst[i], 0x3400, "element %u", i);
 }
 
+static void ane_engine_norm_over_w(struct kunit *test)
+{
+	/*
+	 * Rows [-3 -1 1 3] and [5 5 5 9]: layer normalization (mean 0, var 5;
+	 * mean 6, var 3) gives +-1.3416 +-0.4472 and -0.5773 x3, 1.7320,
+	 * whose fp16 values numpy gives; softmax of [7 7 7 7] is 0.25 each.
+	 */
+	static const int in[] = { -3, -1, 1, 3, 5, 5, 5, 9 }, same[] = { 7, 7, 7, 7 };
+	static const u16 want[] = { 0xbd5e, 0xb728, 0x3728, 0x3d5e,
+				    0xb89e, 0xb89e, 0xb89e, 0x3eee };
+	struct ane_op_desc d = { .op = ANE_OP_NORM };
+	u16 *dst = buf(test, NULL, 8);
+	unsigned int i;
+
+	d.p.norm.kind = ANE_NORM_LAYER;
+	ane_tensor_dense(&d.src[0], buf(test, in, 8), 1, 1, 2, 4);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 4);
+	run(test, &d);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ_MSG(test, dst[i], want[i], "layer norm element %u", i);
+
+	d.p.norm.kind = ANE_NORM_SOFTMAX;
+	ane_tensor_dense(&d.src[0], buf(test, same, 4), 1, 1, 1, 4);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 1, 4);
+	run(test, &d);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, dst[i], 0x3400, "softmax element %u", i);
+
+	d.p.norm.kind = ANE_NORM_COUNT;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.p.norm.kind = ANE_NORM_LAYER;
+	d.act = ANE_ACT_RELU;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+}
+
 static void ane_engine_refuses_bad_descriptors_before_running(struct kunit *test)
 {
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL };
@@ -560,6 +595,7 @@ static struct kunit_case ane_engine_cases[] = {
 	KUNIT_CASE(ane_engine_activations_hit_exact_points),
 	KUNIT_CASE(ane_engine_pools_max_and_average),
 	KUNIT_CASE(ane_engine_softmax_over_channels),
+	KUNIT_CASE(ane_engine_norm_over_w),
 	KUNIT_CASE(ane_engine_refuses_bad_descriptors_before_running),
 	KUNIT_CASE(ane_engine_init_picks_the_widest_isa),
 	KUNIT_CASE_PARAM(ane_engine_conv_ieee_specials, ane_ieee_gen_params),

@@ -282,6 +282,65 @@ static void conv_net_matches_the_reference(void)
 	net_free(&m);
 }
 
+/*
+ * (c) An attention block with a LayerNorm, through the kernel's image
+ * validation and the engine: per-head projections, scores with a
+ * transposed B, softmax over W and layer normalization over W
+ * (ane_net_norm(), the engine's NORM), the heads summed by a 1x1
+ * convolution.
+ */
+static void attention_with_norms_matches_the_reference(void)
+{
+	enum { S = 12, D = 32, NH = 4, DK = 8 };
+	struct ane_net_conv_params p = { .stride_h = 1, .stride_w = 1 };
+	static float wq[NH * D * DK], wk[NH * D * DK], wv[NH * D * DK];
+	static float wo[NH * DK * D], g[D];
+	float ones[NH] = { 1, 1, 1, 1 };
+	struct ane_dev *dev;
+	const float *ins[1];
+	struct net m = { 0 };
+	int x, q, k, v, t;
+
+	m.name = "attention";
+	demo_rng_seed(77);
+	demo_fill(wq, NH * D * DK, 0.35f);
+	demo_fill(wk, NH * D * DK, 0.35f);
+	demo_fill(wv, NH * D * DK, 0.35f);
+	demo_fill(wo, NH * DK * D, 0.35f);
+	demo_fill(g, D, 1.0f);
+	if (ane_net_create(&m.net)) {
+		t_case_failed = 1;
+		return;
+	}
+	x = ane_net_input(m.net, "x", 1, 1, S, D);
+	q = ane_net_matmul(m.net, x, ane_net_const(m.net, "wq", 1, NH, D, DK, wq), 0, 0);
+	k = ane_net_matmul(m.net, x, ane_net_const(m.net, "wk", 1, NH, D, DK, wk), 0, 0);
+	v = ane_net_matmul(m.net, x, ane_net_const(m.net, "wv", 1, NH, D, DK, wv), 0, 0);
+	t = ane_net_matmul(m.net, q, k, ANE_NET_TRANSPOSE_B, 0);
+	t = ane_net_norm(m.net, t, ANE_NET_NORM_SOFTMAX);
+	t = ane_net_matmul(m.net, t, v, 0, 0);
+	t = ane_net_matmul(m.net, t, ane_net_const(m.net, "wo", 1, NH, DK, D, wo), 0, 0);
+	t = ane_net_conv(m.net, t, ane_net_const(m.net, "heads", 1, NH, 1, 1, ones), -1, &p);
+	t = ane_net_eltwise(m.net, ANE_NET_ADD, t, x, 0);
+	t = ane_net_norm(m.net, t, ANE_NET_NORM_LAYER);
+	t = ane_net_eltwise(m.net, ANE_NET_MUL, t, ane_net_const(m.net, "g", 1, 1, 1, D, g), 0);
+	ane_net_output(m.net, t);
+	if (net_finish(&m, x, 78, 1.5f) || open_dev(&dev)) {
+		printf("#   %s\n", ane_net_errmsg(m.net));
+		t_case_failed = 1;
+		net_free(&m);
+		return;
+	}
+	ins[0] = m.in;
+	T_OK(ane_net_run(dev, m.net, ins, m.out));
+	if (t_case_failed)
+		printf("#   %s\n", ane_errmsg(dev));
+	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
+	T_OK(compare_net(&m));
+	ane_close(dev);
+	net_free(&m);
+}
+
 /* ------------------------------------------------------------ the ISA */
 
 /* Whether @word is a whole word of @flags (a /proc/cpuinfo "flags" line). */
@@ -805,6 +864,7 @@ int main(int argc, char **argv)
 		return 1;
 	T_RUN(mlp_matches_the_reference);
 	T_RUN(conv_net_matches_the_reference);
+	T_RUN(attention_with_norms_matches_the_reference);
 	bad_images_are_refused();
 	T_RUN(instance_weights_give_the_reference_result);
 	T_RUN(requests_run_on_the_widest_isa);

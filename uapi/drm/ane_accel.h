@@ -1097,10 +1097,11 @@ struct ane_img_procedure {
 /**
  * enum ane_td_word - the words of a task descriptor's register block
  * @ANE_TD_OP: the operation (1 conv, 2 matmul, 3 elementwise,
- *	4 activation, 5 pooling, 6 softmax).
+ *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W).
  * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
  *	4 tanh, 5 gelu, 6 gelu with the tanh form).
- * @ANE_TD_SUBOP: elementwise operation or pooling kind.
+ * @ANE_TD_SUBOP: elementwise operation, pooling kind or normalization
+ *	kind (0 softmax, 1 layer normalization).
  * @ANE_TD_FLAGS: operation flags (matmul transpose-B, average pooling
  *	including padding).
  * @ANE_TD_STRIDE_H: vertical stride (conv, pooling).

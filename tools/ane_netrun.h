@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A userspace runner of a program image: the image's first procedure,
+ * decoded with the firmware's own task-descriptor code
+ * (firmware/spec/ane_td.c) and run task by task, chunk by chunk, on host
+ * buffers with the engine's operations (firmware/engine/).  For
+ * ane-netbench and its host test; GPL because it links the engine.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef ANE_NETRUN_H
+#define ANE_NETRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ane_netrun;
+
+/*
+ * Validate @image (driver/ane_image.c, as ProgramCreate does), copy it,
+ * allocate every bar's buffer and the largest workspace, bind each task's
+ * operands and prepare (validate and plan) each task once.  On failure
+ * returns a negative errno and puts a message in @err.
+ */
+int ane_netrun_load(const void *image, size_t size, uint64_t chunk_work,
+		    struct ane_netrun **out, char *err, size_t err_len);
+
+/* Input @i's or output @j's buffer, dense NCHW fp16, and its bytes. */
+uint16_t *ane_netrun_input(struct ane_netrun *r, unsigned int i, size_t *bytes);
+uint16_t *ane_netrun_output(struct ane_netrun *r, unsigned int j, size_t *bytes);
+
+/* Tasks and chunks one run executes. */
+uint32_t ane_netrun_tasks(const struct ane_netrun *r);
+uint64_t ane_netrun_chunks(const struct ane_netrun *r);
+
+/* Run every task in order; 0 or a negative errno (-EINVAL). */
+int ane_netrun_run(struct ane_netrun *r);
+
+/* Run task @i alone (tasks in order make a run); its operation in *@op. */
+int ane_netrun_run_task(struct ane_netrun *r, uint32_t i, uint32_t *op);
+
+void ane_netrun_free(struct ane_netrun *r);
+
+#endif /* ANE_NETRUN_H */
