@@ -78,6 +78,12 @@ KIMAGE_CFLAGS := -I$(SRC)/tests/host/kshim -I$(SRC)
 # Built only through pattern rules: keep them, they are not intermediates.
 .SECONDARY: $(ENGINE_OBJS) $(ENGINE_SAN_OBJS) $(KIMAGE_OBJS) $(KIMAGE_SAN_OBJS)
 
+# libsystemd (sd-bus): aned and libane's broker client (lib/ane_broker.c).
+# Static links of libane.a take it as needed: only what calls the broker
+# client depends on it.
+SYSTEMD_LIBS := $(or $(shell pkg-config --libs libsystemd 2>/dev/null),-lsystemd)
+LIBANE_LINK = $(1) -Wl,--as-needed $(SYSTEMD_LIBS) -Wl,--no-as-needed
+
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 OPENBLAS_LIBS := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
 
@@ -126,7 +132,7 @@ $(B)/san/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS)
 $(LIBSO): $(LIB_OBJS) $(SRC)/lib/libane.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libane.so.$(ANE_SOVERSION) \
 		-Wl,--version-script=$(SRC)/lib/libane.map \
-		-Wl,--no-undefined -o $@ $(LIB_OBJS)
+		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(SYSTEMD_LIBS)
 	ln -sf libane.so.$(ANE_VERSION) $(B)/lib/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(B)/lib/libane.so
 
@@ -152,12 +158,19 @@ $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 # ---------------------------------------------------------------- tools
-tools: $(addprefix $(B)/tools/,$(TOOLS))
+tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
 
 # Tools link libane statically so they run anywhere (including the VM).
 $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
+# The broker daemon (Documentation/accel/ane/broker.rst).
+ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
+$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
+		$(B)/lib/libane.a $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev).
 $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_HDRS)
@@ -181,18 +194,19 @@ $(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/an
 $(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -o $@ $< $(ENGINE_OBJS) \
-		$(KIMAGE_OBJS) $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned -o $@ $< \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 $(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) \
 		$(KIMAGE_SAN_OBJS) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -o $@ $< \
-		$(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(B)/san/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
+		-o $@ $< $(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) \
+		$(call LIBANE_LINK,$(B)/san/lib/libane.a) -lm
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- run/check
 # The console only when something failed, or with V=1.

@@ -53,6 +53,8 @@ struct ane_dev {
 	struct drm_ane_send_request *sr;
 	/* How long calls without a deadline of their own retry (ns). */
 	uint64_t timeout_ns;
+	/* The requests' QoS pair (ane_set_request_qos()); 0: 5 and 21. */
+	uint32_t qos_class, exec_priority;
 };
 
 /* ------------------------------------------------------------ retries

@@ -547,8 +547,8 @@ int ane_request_submit_timeout(struct ane_program *prog, uint32_t procedure,
 		return ane__fail(dev, ENOMEM, "ProgramSendRequest: allocating the request");
 	sr->in.token = prog->token;
 	sr->in.sequence = prog->next_sequence;
-	sr->in.qos_class = 5;
-	sr->in.exec_priority = 21;
+	sr->in.qos_class = dev->qos_class ? dev->qos_class : 5;
+	sr->in.exec_priority = dev->exec_priority ? dev->exec_priority : 21;
 	sr->in.procedure = procedure;
 	sr->in.io_category = 2;
 	for (i = 0; i < n_in; i++)
@@ -591,6 +591,15 @@ int ane_request_submit_timeout(struct ane_program *prog, uint32_t procedure,
 	(void)inflight_add(dev, out.seqno);
 	ane__ok(dev);
 	return 0;
+}
+
+void ane_set_request_qos(struct ane_dev *dev, uint32_t qos_class,
+			 uint32_t exec_priority)
+{
+	if (!dev)
+		return;
+	dev->qos_class = qos_class;
+	dev->exec_priority = exec_priority;
 }
 
 const char *ane_request_status_str(int status)
