@@ -28,6 +28,8 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(PREFIX)/share/man
 
 ANE_VERSION := 0.1.0
@@ -248,6 +250,10 @@ lint: deps
 # administrator's /etc/udev/rules.d.  MODSRCDIR: the module's source tree
 # as DKMS expects it (`dkms add $(MODSRCDIR)`).
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
+# SYSTEMDUNITDIR: aned.service and aned.socket (ExecStart names SBINDIR);
+# the example policy goes to $(DATADIR)/ane/aned-policy.conf (copy it to
+# /etc/aned/policy.conf).
+SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,/etc/systemd/system)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
 MAN1 := anectl.1 ane-run.1 ane-bench.1
@@ -260,7 +266,8 @@ MODSRC_FILES := Kbuild Kconfig dkms.conf \
 install: lib tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/ane
 	install -m 0755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libane.so.$(ANE_VERSION) $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(DESTDIR)$(LIBDIR)/libane.so
@@ -272,6 +279,11 @@ install: lib tools
 	install -m 0644 $(SRC)/uapi/drm/ane_accel.h $(DESTDIR)$(INCLUDEDIR)/libane/drm/
 	install -m 0755 $(addprefix $(B)/tools/,$(TOOLS)) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(SRC)/tools/udev/70-ane.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -m 0755 $(B)/tools/aned $(DESTDIR)$(SBINDIR)/
+	sed -e 's|@SBINDIR@|$(SBINDIR)|' $(SRC)/tools/aned/aned.service \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/aned.service
+	install -m 0644 $(SRC)/tools/aned/aned.socket $(DESTDIR)$(SYSTEMDUNITDIR)/
+	install -m 0644 $(SRC)/tools/aned/policy.conf $(DESTDIR)$(DATADIR)/ane/aned-policy.conf
 	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN1)) \
 		$(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN3)) \
@@ -290,9 +302,13 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm/ane_accel.h \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
 		$(DESTDIR)$(UDEVRULESDIR)/70-ane.rules \
+		$(DESTDIR)$(SBINDIR)/aned $(DESTDIR)$(SYSTEMDUNITDIR)/aned.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/aned.socket \
+		$(DESTDIR)$(DATADIR)/ane/aned-policy.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1)) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(INCLUDEDIR)/libane 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/ane 2>/dev/null
 	rm -rf $(DESTDIR)$(MODSRCDIR)
 
 clean:

@@ -166,14 +166,23 @@ static int deny(sd_bus_error *err, int e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int deny(sd_bus_error *err, int e, const char *fmt, ...)
 {
-	char msg[256];
+	const char *en = strerrorname_np(e);
+	char msg[256], name[64];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	stats.refused++;
-	return sd_bus_error_set_errnof(err, e, "%s", msg);
+	/*
+	 * "System.Error.<errno name>": sd-bus turns it back into the errno on
+	 * the client's side, exactly (its own mapping merges EPERM and EACCES).
+	 */
+	if (!en)
+		return sd_bus_error_set_errnof(err, e, "%s", msg);
+	snprintf(name, sizeof(name), "System.Error.%s", en);
+	sd_bus_error_set(err, name, msg);
+	return -e;
 }
 
 /* The method's entitlement: 0, or the error set. */
@@ -1112,7 +1121,7 @@ static int on_accept(sd_event_source *s, int lfd, uint32_t revents, void *ud)
 				     c) < 0 ||
 	    sd_bus_add_filter(c->bus, NULL, on_filter, c) < 0 ||
 	    sd_bus_attach_event(c->bus, event, 0) < 0 || sd_bus_start(c->bus) < 0) {
-		logmsg("connection of pid %d refused: sd-bus setup failed", (int)cred.pid);
+		logmsg("connection of pid %d dropped: no D-Bus connection could be set up", (int)cred.pid);
 		if (c->bus)
 			sd_bus_flush_close_unref(c->bus);
 		else
