@@ -1194,7 +1194,8 @@ static void usage(FILE *f)
 		"  --cache-mb N       model cache budget in MiB (default 256)\n"
 		"  --max-image-mb N   largest image accepted (default 64)\n"
 		"  --max-clients N    connections at once (default 256)\n"
-		"  --foreground       log to stderr, for tests (aned never forks)\n",
+		"  --foreground       log to stderr, for tests (aned never forks)\n"
+		"  -V, --version      libane's version\n",
 		ANE_BROKER_SOCKET_DEFAULT);
 }
 
@@ -1209,6 +1210,9 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("aned (libane) %s\n", ane_version());
 			return 0;
 		} else if (!strcmp(a, "--foreground")) {
 			opt.foreground = 1;

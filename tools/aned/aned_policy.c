@@ -119,7 +119,8 @@ static int parse_id(const char *s, int group, uint32_t *id)
 	return -1;
 }
 
-static int parse_ents(char *s, uint32_t *ents)
+/* The entitlements of @s (it is cut up); NULL, or the unknown one. */
+static const char *parse_ents(char *s, uint32_t *ents)
 {
 	char *tok, *save = NULL;
 	unsigned int i;
@@ -130,10 +131,10 @@ static int parse_ents(char *s, uint32_t *ents)
 			if (!strcmp(tok, ent_names[i]))
 				break;
 		if (i == sizeof(ent_names) / sizeof(ent_names[0]))
-			return -1;
+			return tok;
 		*ents |= 1u << i;
 	}
-	return 0;
+	return NULL;
 }
 
 int aned_policy_parse(const char *text, const char *name, struct aned_policy *p,
@@ -195,10 +196,12 @@ int aned_policy_parse(const char *text, const char *name, struct aned_policy *p,
 				e.rule.tier = (enum aned_tier)t;
 				have_tier = 1;
 			} else if (!strncmp(w[i], "allow=", 6)) {
-				if (parse_ents(w[i] + 6, &e.rule.ents))
+				const char *bad = parse_ents(w[i] + 6, &e.rule.ents);
+
+				if (bad)
 					return fail(err, len, name, lineno,
-						    "allow '%s': baseline, adapters, model-share, direct-hand-off, aggressive-power, purge",
-						    w[i] + 6);
+						    "allow: unknown entitlement '%s' (baseline, adapters, model-share, direct-hand-off, aggressive-power, purge)",
+						    bad);
 			} else {
 				return fail(err, len, name, lineno, "'%s': tier= or allow=", w[i]);
 			}
