@@ -579,15 +579,28 @@ static void survivor_child(void *arg)
 	T_CHECK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &m) == -ENOTCONN,
 		"the broken handle refuses calls");
 	ane_broker_close(b);
-	/* Reconnect once aned is back (the test restarts it). */
+	/*
+	 * Reconnect once aned is back (the test restarts it): a connection
+	 * made while aned starts may still be refused or closed; retry until
+	 * one answers.
+	 */
 	for (i = 0, b = NULL; i < 200 && !b; i++) {
-		if (ane_broker_connect(SOCK, &b, NULL, 0))
+		char diag[64];
+
+		if (!ane_broker_connect(SOCK, &b, NULL, 0) &&
+		    ane_broker_diagnostics(b, diag, sizeof(diag))) {
+			printf("#   reconnect %d: %s\n", i, ane_broker_errmsg(b));
+			ane_broker_close(b);
+			b = NULL;
+		}
+		if (!b)
 			usleep(50000);
 	}
 	T_CHECK(b, "reconnected");
 	if (!b)
 		return;
-	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &m));
+	if (ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &m))
+		T_CHECK(0, "load after reconnecting: %s", ane_broker_errmsg(b));
 	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT));
 	ane_broker_close(b);
 }

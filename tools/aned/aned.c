@@ -111,6 +111,8 @@ struct client {
 };
 
 static sd_event *event;
+/* Frees the connections marked dead, after the loop iteration (oneshot). */
+static sd_event_source *reap_src;
 static struct aned_policy policy;
 static struct ctl *ctls;
 static struct model *models;
@@ -282,12 +284,8 @@ static void model_free(struct model *m)
 static void model_put(struct model *m)
 {
 	m->refs--;
-	if (!m->refs && m->base) {
-		struct model *base = m->base;
-
+	if (!m->refs && m->base)
 		model_free(m);
-		(void)base;
-	}
 }
 
 /* Evict unreferenced cached models, oldest first, until @need fits. */
@@ -1056,13 +1054,13 @@ static int on_reap(sd_event_source *s, void *ud)
 {
 	struct client *c, *next;
 
+	(void)s;
 	(void)ud;
 	for (c = clients; c; c = next) {
 		next = c->next;
 		if (c->dead)
 			client_free(c);
 	}
-	sd_event_source_unref(s);
 	return 0;
 }
 
@@ -1074,7 +1072,7 @@ static int on_filter(sd_bus_message *m, void *ud, sd_bus_error *err)
 	if (sd_bus_message_is_signal(m, "org.freedesktop.DBus.Local", "Disconnected") &&
 	    !c->dead) {
 		c->dead = 1;
-		sd_event_add_defer(event, NULL, on_reap, NULL);
+		sd_event_source_set_enabled(reap_src, SD_EVENT_ONESHOT);
 	}
 	return 0;
 }
@@ -1268,7 +1266,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (sd_event_add_io(event, NULL, lfd, EPOLLIN, on_accept, NULL) < 0 ||
+	if (sd_event_add_defer(event, &reap_src, on_reap, NULL) < 0 ||
+	    sd_event_source_set_enabled(reap_src, SD_EVENT_OFF) < 0 ||
+	    sd_event_add_io(event, NULL, lfd, EPOLLIN, on_accept, NULL) < 0 ||
 	    sd_event_add_signal(event, NULL, SIGTERM | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0 ||
 	    sd_event_add_signal(event, NULL, SIGINT | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0)
 		return 1;
@@ -1287,6 +1287,7 @@ int main(int argc, char **argv)
 		ane_close(c->dev);
 		free(c);
 	}
+	sd_event_source_unref(reap_src);
 	sd_event_unref(event);
 	return ret < 0 ? 1 : 0;
 }
