@@ -64,11 +64,18 @@ static int start_aned(void)
 		       "--node", node, "--max-image-mb", "1", "--cache-mb", "4", (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < 200; i++) {
+	for (i = 0; i < 400; i++) {
+		int status;
+
 		if (!stat(SOCK, &st))
 			return 0;
+		if (waitpid(aned_pid, &status, WNOHANG) == aned_pid) {
+			printf("#   aned exited, status 0x%x\n", status);
+			return -1;
+		}
 		usleep(25000);
 	}
+	printf("#   no socket %s after 10 s\n", SOCK);
 	return -1;
 }
 

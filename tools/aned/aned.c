@@ -1152,8 +1152,10 @@ static int listen_socket(void)
 	}
 	strcpy(sa.sun_path, opt.socket);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
+	if (fd < 0) {
+		logmsg("a unix socket: %s", strerror(errno));
 		return -1;
+	}
 	unlink(opt.socket);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(opt.socket, 0666) ||
 	    listen(fd, 64)) {
@@ -1251,8 +1253,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (sd_event_default(&event) < 0)
+	ret = sd_event_default(&event);
+	if (ret < 0) {
+		logmsg("the event loop: %s", strerror(-ret));
 		return 1;
+	}
 	lfd = listen_socket();
 	if (lfd < 0)
 		return 1;
@@ -1270,8 +1275,10 @@ int main(int argc, char **argv)
 	    sd_event_source_set_enabled(reap_src, SD_EVENT_OFF) < 0 ||
 	    sd_event_add_io(event, NULL, lfd, EPOLLIN, on_accept, NULL) < 0 ||
 	    sd_event_add_signal(event, NULL, SIGTERM | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0 ||
-	    sd_event_add_signal(event, NULL, SIGINT | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0)
+	    sd_event_add_signal(event, NULL, SIGINT | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0) {
+		logmsg("the event sources could not be set up");
 		return 1;
+	}
 	logmsg("listening on %s, device %s, cache %" PRIu64 " MiB",
 	       lfd == SD_LISTEN_FDS_START ? "the systemd socket" : opt.socket,
 	       ane_node(ctls->dev), opt.cache_bytes >> 20);
