@@ -28,6 +28,8 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(PREFIX)/share/man
 
 ANE_VERSION := 0.1.0
@@ -79,6 +81,12 @@ KIMAGE_CFLAGS := -I$(SRC)/tests/host/kshim -I$(SRC)
 # Built only through pattern rules: keep them, they are not intermediates.
 .SECONDARY: $(ENGINE_OBJS) $(ENGINE_SAN_OBJS) $(KIMAGE_OBJS) $(KIMAGE_SAN_OBJS)
 
+# libsystemd (sd-bus): aned and libane's broker client (lib/ane_broker.c).
+# Static links of libane.a take it as needed: only what calls the broker
+# client depends on it.
+SYSTEMD_LIBS := $(or $(shell pkg-config --libs libsystemd 2>/dev/null),-lsystemd)
+LIBANE_LINK = $(1) -Wl,--as-needed $(SYSTEMD_LIBS) -Wl,--no-as-needed
+
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 OPENBLAS_LIBS := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
 
@@ -127,7 +135,7 @@ $(B)/san/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS)
 $(LIBSO): $(LIB_OBJS) $(SRC)/lib/libane.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libane.so.$(ANE_SOVERSION) \
 		-Wl,--version-script=$(SRC)/lib/libane.map \
-		-Wl,--no-undefined -o $@ $(LIB_OBJS)
+		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(SYSTEMD_LIBS)
 	ln -sf libane.so.$(ANE_VERSION) $(B)/lib/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(B)/lib/libane.so
 
@@ -153,12 +161,19 @@ $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 # ---------------------------------------------------------------- tools
-tools: $(addprefix $(B)/tools/,$(TOOLS))
+tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
 
 # Tools link libane statically so they run anywhere (including the VM).
 $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
+# The broker daemon (Documentation/accel/ane/broker.rst).
+ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
+$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
+		$(B)/lib/libane.a $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev).
 $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_HDRS)
@@ -185,7 +200,7 @@ $(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS
 		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $< $(NETRUN_OBJ) \
-		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a -lm
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests
 tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
@@ -203,18 +218,20 @@ $(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/an
 $(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(NETRUN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -o $@ $< $(ENGINE_OBJS) \
-		$(KIMAGE_OBJS) $(NETRUN_OBJ) $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned -o $@ $< \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 $(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) \
 		$(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -o $@ $< \
-		$(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) $(B)/san/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
+		-o $@ $< $(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) \
+		$(call LIBANE_LINK,$(B)/san/lib/libane.a) -lm
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- run/check
 # The console only when something failed, or with V=1.
@@ -256,6 +273,10 @@ lint: deps
 # administrator's /etc/udev/rules.d.  MODSRCDIR: the module's source tree
 # as DKMS expects it (`dkms add $(MODSRCDIR)`).
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
+# SYSTEMDUNITDIR: aned.service and aned.socket (ExecStart names SBINDIR);
+# the example policy goes to $(DATADIR)/ane/aned-policy.conf (copy it to
+# /etc/aned/policy.conf).
+SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,/etc/systemd/system)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
 MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-netbench.1
@@ -268,7 +289,8 @@ MODSRC_FILES := Kbuild Kconfig dkms.conf \
 install: lib tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/ane
 	install -m 0755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libane.so.$(ANE_VERSION) $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(DESTDIR)$(LIBDIR)/libane.so
@@ -280,6 +302,11 @@ install: lib tools
 	install -m 0644 $(SRC)/uapi/drm/ane_accel.h $(DESTDIR)$(INCLUDEDIR)/libane/drm/
 	install -m 0755 $(addprefix $(B)/tools/,$(TOOLS)) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(SRC)/tools/udev/70-ane.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -m 0755 $(B)/tools/aned $(DESTDIR)$(SBINDIR)/
+	sed -e 's|@SBINDIR@|$(SBINDIR)|' $(SRC)/tools/aned/aned.service \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/aned.service
+	install -m 0644 $(SRC)/tools/aned/aned.socket $(DESTDIR)$(SYSTEMDUNITDIR)/
+	install -m 0644 $(SRC)/tools/aned/policy.conf $(DESTDIR)$(DATADIR)/ane/aned-policy.conf
 	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN1)) \
 		$(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN3)) \
@@ -298,9 +325,13 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm/ane_accel.h \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
 		$(DESTDIR)$(UDEVRULESDIR)/70-ane.rules \
+		$(DESTDIR)$(SBINDIR)/aned $(DESTDIR)$(SYSTEMDUNITDIR)/aned.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/aned.socket \
+		$(DESTDIR)$(DATADIR)/ane/aned-policy.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1)) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(INCLUDEDIR)/libane 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/ane 2>/dev/null
 	rm -rf $(DESTDIR)$(MODSRCDIR)
 
 clean:

@@ -62,6 +62,8 @@ struct ane_dev {
 	struct ane_retry_counts retries;
 	/* in.sequence of the next direct-path ProgramSendRequest. */
 	uint64_t dp_sequence;
+	/* The requests' QoS pair (ane_set_request_qos()); 0: 5 and 21. */
+	uint32_t qos_class, exec_priority;
 };
 
 /* ------------------------------------------------------------ retries

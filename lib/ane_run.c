@@ -536,8 +536,8 @@ static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *wha
 		return ane__fail(dev, ENOMEM, "%s: allocating the request", what);
 	sr->in.token = token;
 	sr->in.sequence = *sequence;
-	sr->in.qos_class = 5;
-	sr->in.exec_priority = 21;
+	sr->in.qos_class = dev->qos_class ? dev->qos_class : 5;
+	sr->in.exec_priority = dev->exec_priority ? dev->exec_priority : 21;
 	sr->in.procedure = procedure;
 	sr->in.io_category = 2;
 	for (i = 0; i < n_in; i++)
@@ -625,6 +625,15 @@ int ane_attached_submit(struct ane_dev *dp, uint64_t token, uint32_t procedure,
 	return submit_common(dp, DRM_IOCTL_ANE_DP_SEND_REQUEST, what, token,
 			     &dp->dp_sequence, procedure, inputs, n_in, outputs,
 			     n_out, abs_timeout_ns, seqno);
+}
+
+void ane_set_request_qos(struct ane_dev *dev, uint32_t qos_class,
+			 uint32_t exec_priority)
+{
+	if (!dev)
+		return;
+	dev->qos_class = qos_class;
+	dev->exec_priority = exec_priority;
 }
 
 const char *ane_request_status_str(int status)

@@ -479,6 +479,15 @@ LIBANE_EXPORT int ane_request_wait(struct ane_dev *dev, uint64_t seqno,
 				   uint64_t abs_timeout_ns, int *status,
 				   uint64_t *exec_ns);
 
+/*
+ * The quality-of-service pair later requests of @dev carry (the
+ * ProgramSendRequest fields qos_class and exec_priority; 0, 0: the M1
+ * client's 5 and 21).  The kernel passes them on; the engine's scheduling
+ * is by program priority (ane_program_prepare_ex()).
+ */
+LIBANE_EXPORT void ane_set_request_qos(struct ane_dev *dev, uint32_t qos_class,
+				       uint32_t exec_priority);
+
 /* CLOCK_MONOTONIC now plus @rel_ns, for ane_request_wait(). */
 LIBANE_EXPORT uint64_t ane_deadline_ns(uint64_t rel_ns);
 
@@ -567,6 +576,102 @@ LIBANE_EXPORT int ane_session_hint(struct ane_dev *dp, uint32_t hint,
 LIBANE_EXPORT int ane_net_run(struct ane_dev *dev, struct ane_net *net,
 			      const float *const *inputs,
 			      float *const *outputs);
+
+/* ------------------------------------------------------------ broker
+ *
+ * The client side of aned, the broker daemon (Documentation/accel/ane/
+ * broker.rst): the daemon holds the device; a client sends it images
+ * and inputs over a unix socket (D-Bus peer to peer, interface
+ * org.ane.Broker1) and gets model ids and outputs back.  Every function
+ * returns 0 or a negative errno -- the daemon's (a refusal names the
+ * field or the entitlement), or -ECONNRESET/-ENOTCONN when aned went
+ * away: close the handle and connect again -- and leaves a message for
+ * ane_broker_errmsg().  Link with -lsystemd (pkg-config libane does).
+ */
+#define ANE_BROKER_SOCKET_DEFAULT	"/run/aned/aned.sock"
+/* ane_broker_connect(NULL, ...) uses $ANE_BROKER_SOCKET, else the default. */
+#define ANE_BROKER_SOCKET_ENV		"ANE_BROKER_SOCKET"
+
+/* Quality of service, mapped by aned to the program and request priority. */
+enum ane_qos {
+	ANE_QOS_BACKGROUND = 0,
+	ANE_QOS_UTILITY = 1,
+	ANE_QOS_DEFAULT = 2,
+	ANE_QOS_USER_INITIATED = 3,
+	ANE_QOS_USER_INTERACTIVE = 4,
+	ANE_QOS_REALTIME = 5,		/* the real-time band, priority 1 */
+};
+#define ANE_QOS_MAX			ANE_QOS_REALTIME
+
+/* ane_broker_load() flags: unprepare between evaluations. */
+#define ANE_BROKER_LOAD_AGGRESSIVE_POWER	0x1u
+/* ane_broker_handoff() flags: also hand over a direct-path file. */
+#define ANE_BROKER_HANDOFF_DIRECT		0x1u
+/* ane_broker_purge() flags: every cache partition, not only the caller's. */
+#define ANE_BROKER_PURGE_ALL			0x1u
+
+struct ane_broker;
+
+/*
+ * Connect to aned at @path (NULL: $ANE_BROKER_SOCKET, else
+ * ANE_BROKER_SOCKET_DEFAULT).  On failure *@out is NULL and @errbuf (if
+ * not NULL) says why.
+ */
+LIBANE_EXPORT int ane_broker_connect(const char *path, struct ane_broker **out,
+				     char *errbuf, size_t errlen);
+/* Disconnect: aned drops every model reference of the connection. */
+LIBANE_EXPORT void ane_broker_close(struct ane_broker *b);
+LIBANE_EXPORT const char *ane_broker_errmsg(const struct ane_broker *b);
+/* 1 if a socket is at @path (NULL: as ane_broker_connect()), else 0. */
+LIBANE_EXPORT int ane_broker_available(const char *path);
+
+/* Load an image (ane_net_build()); *@model names it on this connection. */
+LIBANE_EXPORT int ane_broker_load(struct ane_broker *b, const void *image,
+				  size_t size, enum ane_qos qos, uint32_t flags,
+				  uint64_t *model);
+/* The same, the image read from @fd (a memfd or a regular file). */
+LIBANE_EXPORT int ane_broker_load_fd(struct ane_broker *b, int fd,
+				     enum ane_qos qos, uint32_t flags,
+				     uint64_t *model);
+/*
+ * Run procedure 0 of @model: input i is @inputs[i] (@in_sizes[i] bytes,
+ * exactly its bar's size), output j is written to @outputs[j]
+ * (@out_sizes[j] bytes, at least its bar's size).  *@exec_ns (may be
+ * NULL) receives the engine time.
+ */
+LIBANE_EXPORT int ane_broker_evaluate(struct ane_broker *b, uint64_t model,
+				      const void *const *inputs,
+				      const size_t *in_sizes, unsigned int n_in,
+				      void *const *outputs,
+				      const size_t *out_sizes,
+				      unsigned int n_out, enum ane_qos qos,
+				      uint64_t *exec_ns);
+LIBANE_EXPORT int ane_broker_unload(struct ane_broker *b, uint64_t model);
+/* A cookie another connection of the same uid adopts the model with. */
+LIBANE_EXPORT int ane_broker_share(struct ane_broker *b, uint64_t model,
+				   uint64_t *cookie);
+LIBANE_EXPORT int ane_broker_adopt(struct ane_broker *b, uint64_t cookie,
+				   uint64_t *model);
+/* An adapter: an instance of @base with its own weights section. */
+LIBANE_EXPORT int ane_broker_instantiate(struct ane_broker *b, uint64_t base,
+					 const void *weights, size_t size,
+					 enum ane_qos qos, uint64_t *model);
+/*
+ * Hand @model off to the direct path: *@export_fd is its PROGRAM_EXPORT
+ * descriptor, made with the caller's uid, to ane_program_attach() on a
+ * direct-path handle; with ANE_BROKER_HANDOFF_DIRECT *@dp_fd is a
+ * direct-path file (DeviceOpen done, capabilities other than memory
+ * dropped) for ane_adopt_fd(), else -1.  The caller closes both.
+ */
+LIBANE_EXPORT int ane_broker_handoff(struct ane_broker *b, uint64_t model,
+				     uint32_t flags, int *export_fd,
+				     int *dp_fd);
+/* Evict unreferenced cached models; *@evicted (may be NULL) counts them. */
+LIBANE_EXPORT int ane_broker_purge(struct ane_broker *b, uint32_t flags,
+				   uint32_t *evicted);
+/* Clients, models and memory, as text lines "key value". */
+LIBANE_EXPORT int ane_broker_diagnostics(struct ane_broker *b, char *buf,
+					 size_t len);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * ane-run: build a demo network with libane, run it on the engine and
  * check the result against libane's CPU reference.
  *
- *   ane-run [--node N] [--timeout MS] [mlp|conv]
+ *   ane-run [--direct | --socket PATH] [--node N] [--timeout MS] [mlp|conv]
  *   ane-run [--node N] [--timeout MS] --resident STEPS [rnn]
  *
  *   mlp   sigmoid(relu(x W1 + b1) W2 + b2): a batch of 4 rows of 64,
@@ -32,6 +32,12 @@
  * input.  It passes when the first step agrees with the reference and the
  * two final states are bit-identical; it prints the p50 and p99 latency of
  * a step of each.
+ *
+ * The path: through aned, the broker daemon (Documentation/accel/ane/
+ * broker.rst), when its socket exists ($ANE_BROKER_SOCKET, else
+ * /run/aned/aned.sock) or --socket names one; on the device itself with
+ * --direct or --node, or when there is no aned socket (the line "path:"
+ * says which, and why).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -137,7 +143,7 @@ static size_t compare(const float *got, const float *want, size_t n, double *max
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ane-run [--node N] [--timeout MS] [mlp|conv]\n"
+		"usage: ane-run [--direct | --socket PATH] [--node N] [--timeout MS] [mlp|conv]\n"
 		"       ane-run [--node N] [--timeout MS] --resident STEPS [rnn]\n"
 		"       ane-run --help | --version\n"
 		"\n"
@@ -145,6 +151,10 @@ static void usage(FILE *f)
 		"reference (ane_net_reference) and print \"check: PASS\" (exit 0) or\n"
 		"\"check: FAIL\" (exit 1), or \"check: NOT RUN: nothing ran on the engine:\n"
 		"<reason>\" (exit 3) when nothing ran (no device, a dead firmware, ...).\n"
+		"  --direct      open the device, not aned (also when --node is given, or\n"
+		"                when no aned socket exists)\n"
+		"  --socket PATH run through aned at PATH (default: $ANE_BROKER_SOCKET,\n"
+		"                else " ANE_BROKER_SOCKET_DEFAULT ", when it exists)\n"
 		"  --node N      device node path, or the index of the ane device (default 0)\n"
 		"  --timeout MS  how long each call may wait out a firmware that boots or\n"
 		"                recovers, and how long the request may take (default 10000)\n"
@@ -360,11 +370,76 @@ out:
 	return ret;
 }
 
+/*
+ * Evaluate through aned: load the image, send the fp16 input, read the
+ * outputs.  Returns EXIT_PASS when it ran (the caller compares), else
+ * EXIT_NOT_RUN or EXIT_FAIL with @why set.
+ */
+static int run_broker(const char *sock, const void *img, size_t size, const float *x,
+		      size_t n_x, unsigned int nout, const struct ane_net_shape *oshape,
+		      float *const *got, uint64_t *exec_ns, double *wall, char *why,
+		      size_t why_len)
+{
+	uint16_t *in16 = calloc(n_x, 2), *out16[MAX_OUT] = { NULL };
+	size_t out_sizes[MAX_OUT], in_size = n_x * 2;
+	const void *ins[1] = { in16 };
+	struct ane_broker *b = NULL;
+	char err[512];
+	uint64_t model;
+	unsigned int i;
+	int ret = EXIT_NOT_RUN, r;
+	double t0;
+	int oom = !in16;
+
+	for (i = 0; i < nout; i++) {
+		out_sizes[i] = elems(&oshape[i]) * 2;
+		out16[i] = calloc(out_sizes[i], 1);
+		oom |= !out16[i];
+	}
+	if (oom) {
+		snprintf(why, why_len, "out of memory");
+		goto out;
+	}
+	ane_fp16_from_float_array(in16, x, n_x);
+	if (ane_broker_connect(sock, &b, err, sizeof(err))) {
+		snprintf(why, why_len, "%s", err);
+		goto out;
+	}
+	printf("path: aned at %s\n", sock ? sock : (getenv(ANE_BROKER_SOCKET_ENV) ?
+		getenv(ANE_BROKER_SOCKET_ENV) : ANE_BROKER_SOCKET_DEFAULT));
+	if (ane_broker_load(b, img, size, ANE_QOS_DEFAULT, 0, &model)) {
+		snprintf(why, why_len, "%s", ane_broker_errmsg(b));
+		goto out;
+	}
+	t0 = now_s();
+	r = ane_broker_evaluate(b, model, ins, &in_size, 1, (void *const *)out16, out_sizes,
+				nout, ANE_QOS_DEFAULT, exec_ns);
+	*wall = now_s() - t0;
+	if (r) {
+		snprintf(why, why_len, "%s", ane_broker_errmsg(b));
+		/* Refusals and a lost daemon ran nothing; the rest may have. */
+		if (r != -EACCES && r != -EPERM && r != -EINVAL && r != -ENOENT &&
+		    r != -ECONNRESET && r != -ENOTCONN && r != -EAGAIN)
+			ret = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < nout; i++)
+		ane_float_from_fp16_array(got[i], out16[i], elems(&oshape[i]));
+	ret = EXIT_PASS;
+out:
+	ane_broker_close(b);
+	for (i = 0; i < nout; i++)
+		free(out16[i]);
+	free(in16);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct ane_surface *in = NULL, *out[MAX_OUT] = { NULL };
 	struct ane_net_shape ishape, oshape[MAX_OUT];
-	const char *which = "mlp", *node_arg = NULL;
+	const char *which = "mlp", *node_arg = NULL, *sock = NULL;
+	int direct = 0;
 	float *x = NULL, *got[MAX_OUT] = { NULL }, *ref[MAX_OUT] = { NULL };
 	double max_abs = 0, max_rel = 0, t0, wall;
 	uint64_t timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
@@ -388,6 +463,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
 			printf("ane-run (libane) %s\n", ane_version());
 			return EXIT_PASS;
+		} else if (!strcmp(argv[i], "--direct")) {
+			direct = 1;
+		} else if (!strcmp(argv[i], "--socket") && i + 1 < (unsigned int)argc) {
+			sock = argv[++i];
 		} else if (!strcmp(argv[i], "--node") && i + 1 < (unsigned int)argc) {
 			node_arg = argv[++i];
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < (unsigned int)argc) {
@@ -428,7 +507,29 @@ int main(int argc, char **argv)
 			"rnn runs with --resident STEPS");
 		return EXIT_USAGE;
 	}
-	if (!node_arg || strspn(node_arg, "0123456789") == strlen(node_arg)) {
+	if (direct && sock) {
+		fprintf(stderr, "ane-run: --direct and --socket exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (resident && sock) {
+		fprintf(stderr, "ane-run: --resident runs on the device (its own broker and client), not through aned\n");
+		return EXIT_USAGE;
+	}
+	if (resident) {
+		printf("path: direct (--resident runs the broker's part itself)\n");
+	} else if (!direct && !node_arg && (sock || ane_broker_available(NULL))) {
+		direct = -1;	/* through aned */
+	} else if (!direct && !node_arg) {
+		const char *env = getenv(ANE_BROKER_SOCKET_ENV);
+
+		printf("path: direct (no aned socket at %s)\n",
+		       env && *env ? env : ANE_BROKER_SOCKET_DEFAULT);
+	} else {
+		printf("path: direct (%s)\n", direct ? "--direct" : "--node");
+	}
+	if (direct < 0) {
+		node[0] = '\0';
+	} else if (!node_arg || strspn(node_arg, "0123456789") == strlen(node_arg)) {
 		unsigned int idx = node_arg ? (unsigned int)strtoul(node_arg, NULL, 10) : 0;
 
 		if (ane_find_node(idx, node, sizeof(node))) {
@@ -475,6 +576,16 @@ int main(int argc, char **argv)
 	       which, ane_net_num_ops(net), ishape.n, ishape.c, ishape.h, ishape.w, nout, size,
 	       (uint64_t)((const struct ane_img_header *)img)->weights_size);
 
+	if (direct < 0) {
+		ret = run_broker(sock, img, size, x, elems(&ishape), nout, oshape, got, &exec_ns,
+				 &wall, why, sizeof(why));
+		if (ret != EXIT_PASS)
+			goto out;
+		why[0] = '\0';
+		printf("request: completed through aned, engine %.1f us, call to reply %.1f us\n",
+		       (double)exec_ns / 1e3, wall * 1e6);
+		goto compare;
+	}
 	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {
 		snprintf(why, sizeof(why), "%s", err);
 		goto out;
@@ -498,8 +609,10 @@ int main(int argc, char **argv)
 	wall = now_s() - t0;
 	printf("request: completed, engine %.1f us, submit to completion %.1f us\n",
 	       (double)exec_ns / 1e3, wall * 1e6);
-	for (i = 0; i < nout; i++) {
+	for (i = 0; i < nout; i++)
 		ane_float_from_fp16_array(got[i], ane_surface_map(out[i]), elems(&oshape[i]));
+compare:
+	for (i = 0; i < nout; i++) {
 		summarize(i, &oshape[i], got[i]);
 		bad += compare(got[i], ref[i], elems(&oshape[i]), &max_abs, &max_rel);
 	}

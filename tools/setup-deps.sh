@@ -50,7 +50,7 @@ mirror_uri() {
 have_all() {
 	local p
 	[ -r "$BPO_LIST" ] || return 1
-	for p in "${PKGS[@]}" "${KPKGS[@]}"; do
+	for p in "${PKGS[@]}" "${KPKGS[@]}" libsystemd-dev; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
 	done
 	# The headers must match the image exactly.
@@ -97,5 +97,11 @@ $SUDO apt-get install -y -qq --no-install-recommends "${PKGS[@]}" >/dev/null
 log "installing the bookworm-backports kernel, headers and source"
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports \
 	"${KPKGS[@]}" >/dev/null
+# sd-bus for aned and libane's broker client: libsystemd-dev at exactly the
+# version of the installed libsystemd0 (bookworm's, or bookworm-backports'
+# when the backports kernel's dependencies brought that one in).
+sdver=$(dpkg-query -W -f='${Version}' libsystemd0 2>/dev/null || true)
+log "installing libsystemd-dev${sdver:+ $sdver}"
+$SUDO apt-get install -y -qq --no-install-recommends "libsystemd-dev${sdver:+=$sdver}" >/dev/null
 kv=$(kver_installed) || { log "no backports kernel with matching headers after install"; exit 1; }
 log "kernel $kv ready"

@@ -28,6 +28,8 @@ for f in usr/lib/libane.so.$ver usr/lib/libane.so.0 usr/lib/libane.so \
 	 usr/include/libane/libane.h usr/include/libane/drm/ane_accel.h \
 	 usr/bin/anectl usr/bin/ane-run usr/bin/ane-bench \
 	 usr/lib/udev/rules.d/70-ane.rules \
+	 usr/sbin/aned usr/lib/systemd/system/aned.service \
+	 usr/lib/systemd/system/aned.socket usr/share/ane/aned-policy.conf \
 	 usr/share/man/man1/anectl.1 usr/share/man/man1/ane-run.1 \
 	 usr/share/man/man1/ane-bench.1 usr/share/man/man1/ane-netbench.1 \
 	 usr/share/man/man3/libane.3 usr/bin/ane-netbench \
@@ -40,6 +42,13 @@ if [ -z "$missing" ]; then
 	ok "every installed file is in place"
 else
 	nok "missing after install:$missing"
+fi
+
+if grep -qx 'ExecStart=/usr/sbin/aned --policy /etc/aned/policy.conf' \
+	"$stage/usr/lib/systemd/system/aned.service"; then
+	ok "aned.service starts the installed aned"
+else
+	nok "aned.service does not name /usr/sbin/aned"
 fi
 
 if grep -q 'GROUP="render", MODE="0660"' "$stage/usr/lib/udev/rules.d/70-ane.rules"; then

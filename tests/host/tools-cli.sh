@@ -16,7 +16,7 @@ pass=0 fail=0
 ok() { echo "ok - $1"; pass=$((pass + 1)); }
 nok() { echo "not ok - $1"; fail=$((fail + 1)); }
 
-for t in anectl ane-run ane-bench ane-mathbench ane-fuzz ane-netbench; do
+for t in anectl ane-run ane-bench ane-mathbench ane-fuzz ane-netbench aned; do
 	bin=$B/tools/$t
 	if [ ! -x "$bin" ]; then
 		nok "$t: $bin not built"

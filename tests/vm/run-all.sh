@@ -66,6 +66,9 @@ suite nopoll "fw_idle_poll_us=0" program_test
 # The resident submission model: the program hand-off between clients.
 suite resident "" resident_test
 suite ane-run-resident "" ane_run_resident
+# aned, the broker daemon: tiers, sharing, adapters, the hand-off, a
+# client gone mid-call, aned killed and restarted, malformed messages.
+suite broker "" broker_test
 # Networks end to end through libane: results against the CPU reference,
 # malformed images refused, instances with their own weights.
 suite net "" net_test

@@ -1,0 +1,1300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aned: the broker daemon of ch. 27.  It holds the device; clients reach
+ * the engine through it over D-Bus peer to peer (sd-bus) on a unix socket,
+ * each connection admitted by the peer's credentials and the policy file,
+ * each method by its own entitlement.  Documentation/accel/ane/broker.rst.
+ *
+ *   aned [--socket PATH] [--policy PATH] [--node NODE] [--cache-mb N]
+ *        [--max-image-mb N] [--max-clients N] [--foreground]
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+
+#include "libane.h"
+#include "aned_policy.h"
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD		77
+#endif
+
+#define _cleanup_(f)		__attribute__((cleanup(f)))
+#define BROKER_PATH		"/org/ane/Broker"
+#define BROKER_IFACE		"org.ane.Broker1"
+/* Programs the daemon puts on one control file (the kernel allows 64). */
+#define PROGS_PER_CTL		60
+#define PAGE16K			16384ull
+#define EVAL_TIMEOUT_NS		10000000000ull
+
+static struct {
+	const char *socket;
+	const char *policy;
+	const char *node;
+	uint64_t cache_bytes;
+	uint64_t max_image;
+	unsigned int max_clients;
+	int foreground;
+} opt = {
+	.socket = ANE_BROKER_SOCKET_DEFAULT,
+	.policy = "/etc/aned/policy.conf",
+	.cache_bytes = 256ull << 20,
+	.max_image = 64ull << 20,
+	.max_clients = 256,
+};
+
+/* A control file of the daemon's, holding up to PROGS_PER_CTL programs. */
+struct ctl {
+	struct ane_dev *dev;
+	unsigned int progs;
+	struct ctl *next;
+};
+
+/* A loaded program (a cached image) or an instance (an adapter). */
+struct model {
+	uint64_t id;
+	struct model *next;
+	struct ctl *ctl;
+	struct ane_program *prog;
+	struct model *base;		/* instances: the base model */
+	struct ane_surface *weights;	/* instances: their weights */
+	uint8_t *image;			/* loaded: the copy the cache compares */
+	size_t size;
+	uint64_t hash;
+	uint32_t partition;		/* cache partition: 0, or uid + 1 */
+	uint32_t priority;
+	uint32_t flags;
+	int prepared;
+	unsigned int refs;		/* client references + instances */
+	uint64_t last_use;		/* LRU clock */
+	uint64_t bytes;			/* counted against --cache-mb */
+	unsigned int n_in, n_out;
+	uint64_t in_size[ANE_IMG_MAX_IO], out_size[ANE_IMG_MAX_IO];
+	uint64_t weights_size;
+	uint64_t share_cookie;		/* 0: not shared */
+	uid_t share_uid;
+};
+
+#define MAX_REFS	64
+
+struct client {
+	sd_bus *bus;
+	struct client *next;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	int pidfd;
+	struct aned_rule rule;
+	uint64_t models[MAX_REFS];	/* ids this connection holds (0: free) */
+	unsigned int n_models;
+	int dead;
+};
+
+static sd_event *event;
+/* Frees the connections marked dead, after the loop iteration (oneshot). */
+static sd_event_source *reap_src;
+static struct aned_policy policy;
+static struct ctl *ctls;
+static struct model *models;
+static struct client *clients;
+static unsigned int n_clients;
+static uint64_t next_model_id = 1, lru_clock;
+static uint64_t cache_used;
+static struct { uint64_t loads, hits, evictions, evaluations, refused; } stats;
+
+static void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("aned: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------ QoS */
+
+/* The program priority of a QoS (ProgramPrepare). */
+static uint32_t qos_priority(uint32_t qos)
+{
+	static const uint32_t prio[] = { 7, 6, 4, 3, 2, 1 };
+
+	return prio[qos];
+}
+
+/* The request's queue index and execution priority (qos_class, exec_priority). */
+static void qos_request(uint32_t qos, uint32_t *queue, uint32_t *exec)
+{
+	static const uint32_t q[] = { 1, 3, 5, 6, 7, 8 };
+	static const uint32_t e[] = { 9, 17, 21, 25, 33, 47 };
+
+	*queue = q[qos];
+	*exec = e[qos];
+}
+
+static const char *qos_name(uint32_t qos)
+{
+	static const char *const n[] = { "background", "utility", "default",
+		"user-initiated", "user-interactive", "realtime" };
+
+	return qos <= ANE_QOS_MAX ? n[qos] : "?";
+}
+
+/* ------------------------------------------------------------ admission */
+
+static int deny(sd_bus_error *err, int e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int deny(sd_bus_error *err, int e, const char *fmt, ...)
+{
+	const char *en = strerrorname_np(e);
+	char msg[256], name[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	stats.refused++;
+	/*
+	 * "System.Error.<errno name>": sd-bus turns it back into the errno on
+	 * the client's side, exactly (its own mapping merges EPERM and EACCES).
+	 */
+	if (!en)
+		return sd_bus_error_set_errnof(err, e, "%s", msg);
+	snprintf(name, sizeof(name), "System.Error.%s", en);
+	sd_bus_error_set(err, name, msg);
+	return -e;
+}
+
+/* The method's entitlement: 0, or the error set. */
+static int admit(struct client *c, unsigned int ent, const char *method,
+		 sd_bus_error *err)
+{
+	if (c->rule.tier == ANED_TIER_NONE)
+		return deny(err, EACCES, "%s: uid %u has no rule in the policy",
+			    method, (unsigned int)c->uid);
+	if (!(c->rule.ents & ANED_ENT_BASELINE) || (ent && !(c->rule.ents & ent)))
+		return deny(err, EACCES, "%s: uid %u (tier %s) lacks the entitlement %s",
+			    method, (unsigned int)c->uid, aned_tier_name(c->rule.tier),
+			    aned_ent_name(ent ? ent : ANED_ENT_BASELINE));
+	return 0;
+}
+
+static int check_qos(struct client *c, uint32_t qos, const char *method,
+		     sd_bus_error *err)
+{
+	uint32_t max = aned_tier_max_qos(c->rule.tier);
+
+	if (qos > ANE_QOS_MAX)
+		return deny(err, EINVAL, "%s: qos %u: out of range 0..%u", method, qos,
+			    ANE_QOS_MAX);
+	if (qos > max)
+		return deny(err, EPERM, "%s: qos %u (%s): above the %s tier's %s", method,
+			    qos, qos_name(qos), aned_tier_name(c->rule.tier), qos_name(max));
+	return 0;
+}
+
+/* ------------------------------------------------------------ models */
+
+static struct model *model_find(uint64_t id)
+{
+	struct model *m;
+
+	for (m = models; m; m = m->next)
+		if (m->id == id)
+			return m;
+	return NULL;
+}
+
+/* The model @id if this connection holds it, else NULL and the error set. */
+static struct model *client_model(struct client *c, uint64_t id, const char *method,
+				  sd_bus_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; id && i < MAX_REFS; i++)
+		if (c->models[i] == id)
+			return model_find(id);
+	deny(err, ENOENT, "%s: model: %" PRIu64 " is not a model of this connection",
+	     method, id);
+	return NULL;
+}
+
+static int client_add_ref(struct client *c, struct model *m, sd_bus_error *err,
+			  const char *method)
+{
+	unsigned int i, cap = aned_tier_max_models(c->rule.tier);
+
+	if (c->n_models >= cap)
+		return deny(err, ENOSPC, "%s: the connection holds %u models, the %s tier's limit",
+			    method, c->n_models, aned_tier_name(c->rule.tier));
+	for (i = 0; i < MAX_REFS; i++)
+		if (!c->models[i]) {
+			c->models[i] = m->id;
+			c->n_models++;
+			m->refs++;
+			m->last_use = ++lru_clock;
+			return 0;
+		}
+	return deny(err, ENOSPC, "%s: no reference slot left", method);
+}
+
+static void model_free(struct model *m)
+{
+	struct model **pp;
+
+	for (pp = &models; *pp; pp = &(*pp)->next)
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	if (ane_program_destroy(m->prog))
+		logmsg("model %" PRIu64 ": %s", m->id, ane_errmsg(m->ctl->dev));
+	ane_surface_destroy(m->weights);
+	m->ctl->progs--;
+	cache_used -= m->bytes;
+	free(m->image);
+	if (m->base)
+		m->base->refs--;
+	free(m);
+}
+
+/* Drop one reference; an instance without references goes at once. */
+static void model_put(struct model *m)
+{
+	m->refs--;
+	if (!m->refs && m->base)
+		model_free(m);
+}
+
+/* Evict unreferenced cached models, oldest first, until @need fits. */
+static unsigned int cache_evict(uint64_t need, int all, uint32_t partition)
+{
+	unsigned int n = 0;
+
+	for (;;) {
+		struct model *m, *old = NULL;
+
+		if (!all && cache_used + need <= opt.cache_bytes)
+			break;
+		for (m = models; m; m = m->next)
+			if (!m->refs && !m->base && (!old || m->last_use < old->last_use) &&
+			    (all != 1 || m->partition == partition))
+				old = m;
+		if (!old)
+			break;
+		model_free(old);
+		stats.evictions++;
+		n++;
+	}
+	return n;
+}
+
+static struct ctl *ctl_get(sd_bus_error *err)
+{
+	struct ctl *c;
+	char msg[512];
+	int ret;
+
+	for (c = ctls; c; c = c->next)
+		if (c->progs < PROGS_PER_CTL)
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		deny(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	ret = ane_open(opt.node, ANE_KIND_CONTROL, &c->dev, msg, sizeof(msg));
+	if (ret) {
+		free(c);
+		deny(err, -ret, "the daemon cannot open the device: %s", msg);
+		return NULL;
+	}
+	c->next = ctls;
+	ctls = c;
+	return c;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Procedure 0's inputs and outputs and their sizes, from an accepted image. */
+static void model_io(struct model *m)
+{
+	const struct ane_img_header *h = (const void *)m->image;
+	const struct ane_img_procedure *p = (const void *)(m->image + h->procedures_offset);
+	const struct ane_img_bar *bar = (const void *)(m->image + h->bars_offset);
+	uint32_t i;
+
+	m->n_in = p->num_inputs;
+	m->n_out = p->num_outputs;
+	m->weights_size = h->weights_size;
+	for (i = 0; i < h->num_bars; i++) {
+		if (bar[i].io_index >= ANE_IMG_MAX_IO)
+			continue;
+		if (bar[i].usage == 1)
+			m->in_size[bar[i].io_index] = bar[i].size;
+		else if (bar[i].usage == 2)
+			m->out_size[bar[i].io_index] = bar[i].size;
+	}
+}
+
+static uint64_t round16k(uint64_t v)
+{
+	return (v + PAGE16K - 1) & ~(PAGE16K - 1);
+}
+
+/*
+ * The header fields the daemon reads itself, checked before the kernel
+ * sees the image (it checks everything again).
+ */
+static int image_precheck(const uint8_t *img, size_t size, sd_bus_error *err)
+{
+	const struct ane_img_header *h = (const void *)img;
+
+	if (size < sizeof(*h))
+		return deny(err, EINVAL, "image: %zu bytes, shorter than the 128-byte header", size);
+	if (h->magic != ANE_IMG_MAGIC || h->image_size != size)
+		return deny(err, EINVAL, "image: %s", h->magic != ANE_IMG_MAGIC ?
+			    "magic is not ANE1" : "image_size differs from the bytes sent");
+	if (h->num_procedures < 1 || (uint64_t)h->procedures_offset + 32 > size)
+		return deny(err, EINVAL, "image: procedures_offset out of the image");
+	if (h->num_bars > ANE_IMG_MAX_BARS ||
+	    (uint64_t)h->bars_offset + (uint64_t)h->num_bars * 24 > size)
+		return deny(err, EINVAL, "image: bars_offset/num_bars out of the image");
+	return 0;
+}
+
+/* Load (or find in the cache) @img; the connection gets a reference. */
+static int do_load(struct client *c, uint8_t *img, size_t size, uint32_t qos,
+		   uint32_t flags, uint64_t *id, sd_bus_error *err)
+{
+	uint32_t part = c->rule.tier == ANED_TIER_PER_USER ? c->uid + 1 : 0;
+	uint32_t prio;
+	struct model *m;
+	uint64_t hash, bytes;
+	int ret;
+
+	ret = check_qos(c, qos, "Load", err);
+	if (ret)
+		return ret;
+	if (flags & ~ANE_BROKER_LOAD_AGGRESSIVE_POWER)
+		return deny(err, EINVAL, "Load: flags: 0x%x has unknown bits", flags);
+	if ((flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER) &&
+	    !(c->rule.ents & ANED_ENT_AGGRESSIVE_POWER))
+		return deny(err, EACCES, "Load: flags: aggressive power saving needs the entitlement %s",
+			    aned_ent_name(ANED_ENT_AGGRESSIVE_POWER));
+	if (size > aned_tier_max_image(c->rule.tier, opt.max_image))
+		return deny(err, E2BIG, "Load: image: %zu bytes, above the %s tier's %" PRIu64,
+			    size, aned_tier_name(c->rule.tier),
+			    aned_tier_max_image(c->rule.tier, opt.max_image));
+	ret = image_precheck(img, size, err);
+	if (ret)
+		return ret;
+	prio = qos_priority(qos);
+	hash = fnv1a(img, size);
+	for (m = models; m; m = m->next)
+		if (!m->base && m->hash == hash && m->size == size && m->partition == part &&
+		    m->priority == prio && m->flags == flags && !memcmp(m->image, img, size)) {
+			ret = client_add_ref(c, m, err, "Load");
+			if (ret)
+				return ret;
+			stats.hits++;
+			*id = m->id;
+			return 0;
+		}
+
+	bytes = 2 * round16k(size) + ((const struct ane_img_header *)img)->intermediate_size;
+	cache_evict(bytes, 0, 0);
+	if (cache_used + bytes > opt.cache_bytes)
+		return deny(err, ENOMEM, "Load: image: needs %" PRIu64 " bytes, the cache has %" PRIu64 " of %" PRIu64 " in use by referenced models",
+			    bytes, cache_used, opt.cache_bytes);
+	if (c->n_models >= aned_tier_max_models(c->rule.tier))
+		return deny(err, ENOSPC, "Load: the connection holds %u models, the %s tier's limit",
+			    c->n_models, aned_tier_name(c->rule.tier));
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return deny(err, ENOMEM, "out of memory");
+	m->ctl = ctl_get(err);
+	if (!m->ctl) {
+		free(m);
+		return -EIO;
+	}
+	ret = ane_program_create(m->ctl->dev, img, size, &m->prog);
+	if (!ret && !(flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER)) {
+		ret = ane_program_prepare_ex(m->prog, prio, 0);
+		m->prepared = !ret;
+	}
+	if (ret) {
+		deny(err, -ret, "Load: %s", ane_errmsg(m->ctl->dev));
+		ane_program_destroy(m->prog);
+		free(m);
+		return ret;
+	}
+	m->ctl->progs++;
+	m->id = next_model_id++;
+	m->image = img;
+	m->size = size;
+	m->hash = hash;
+	m->partition = part;
+	m->priority = prio;
+	m->flags = flags;
+	m->bytes = bytes;
+	model_io(m);
+	cache_used += bytes;
+	m->next = models;
+	models = m;
+	stats.loads++;
+	client_add_ref(c, m, err, "Load");
+	*id = m->id;
+	return 1;	/* the image is the model's now */
+}
+
+static int reply_model(sd_bus_message *msg, int ret, uint64_t id)
+{
+	if (ret < 0)
+		return ret;
+	return sd_bus_reply_method_return(msg, "t", id);
+}
+
+static int m_load(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	const void *p;
+	uint32_t qos, flags;
+	uint64_t id = 0;
+	uint8_t *img;
+	size_t size;
+	int ret;
+
+	ret = admit(c, 0, "Load", err);
+	if (ret)
+		return ret;
+	ret = sd_bus_message_read_array(msg, 'y', &p, &size);
+	if (ret < 0)
+		return deny(err, EINVAL, "Load: image: not an array of bytes");
+	ret = sd_bus_message_read(msg, "uu", &qos, &flags);
+	if (ret < 0)
+		return deny(err, EINVAL, "Load: qos, flags: not two uint32");
+	img = malloc(size ? size : 1);
+	if (!img)
+		return deny(err, ENOMEM, "Load: image: out of memory");
+	memcpy(img, p, size);
+	ret = do_load(c, img, size, qos, flags, &id, err);
+	if (ret <= 0)
+		free(img);
+	return reply_model(msg, ret, id);
+}
+
+static int m_load_fd(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	uint32_t qos, flags;
+	uint64_t id = 0, max;
+	struct stat st;
+	uint8_t *img;
+	size_t got = 0;
+	int fd, ret;
+
+	ret = admit(c, 0, "LoadFd", err);
+	if (ret)
+		return ret;
+	ret = sd_bus_message_read(msg, "huu", &fd, &qos, &flags);
+	if (ret < 0)
+		return deny(err, EINVAL, "LoadFd: fd, qos, flags: not (h, u, u)");
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return deny(err, EINVAL, "LoadFd: fd: not a regular file or memfd");
+	max = aned_tier_max_image(c->rule.tier, opt.max_image);
+	if (st.st_size <= 0 || (uint64_t)st.st_size > max)
+		return deny(err, st.st_size <= 0 ? EINVAL : E2BIG,
+			    "LoadFd: fd: %lld bytes, not in 1..%" PRIu64,
+			    (long long)st.st_size, max);
+	img = malloc((size_t)st.st_size);
+	if (!img)
+		return deny(err, ENOMEM, "LoadFd: out of memory");
+	while (got < (size_t)st.st_size) {
+		ssize_t n = pread(fd, img + got, (size_t)st.st_size - got, (off_t)got);
+
+		if (n <= 0) {
+			free(img);
+			return deny(err, EINVAL, "LoadFd: fd: short read at %zu of %lld bytes",
+				    got, (long long)st.st_size);
+		}
+		got += (size_t)n;
+	}
+	ret = do_load(c, img, got, qos, flags, &id, err);
+	if (ret <= 0)
+		free(img);
+	return reply_model(msg, ret, id);
+}
+
+static int model_prepare(struct model *m, sd_bus_error *err, const char *method)
+{
+	struct model *b = m->base ? m->base : m;
+	int ret;
+
+	if (b->prepared)
+		return 0;
+	ret = ane_program_prepare_ex(b->prog, b->priority, 0);
+	if (ret)
+		return deny(err, -ret, "%s: %s", method, ane_errmsg(b->ctl->dev));
+	b->prepared = 1;
+	return 0;
+}
+
+static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct ane_surface *surf[2 * ANE_IMG_MAX_IO] = { NULL };
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	struct client *c = ud;
+	struct ane_dev *dev;
+	struct model *m, *b;
+	uint64_t id, seqno, exec_ns = 0;
+	unsigned int n_in = 0, i;
+	uint32_t qos, queue, exec;
+	int ret, st;
+
+	ret = admit(c, 0, "Evaluate", err);
+	if (ret)
+		return ret;
+	ret = sd_bus_message_read(msg, "t", &id);
+	if (ret < 0)
+		return deny(err, EINVAL, "Evaluate: model: not a uint64");
+	m = client_model(c, id, "Evaluate", err);
+	if (!m)
+		return -ENOENT;
+	b = m->base ? m->base : m;
+	dev = m->ctl->dev;
+	ret = sd_bus_message_enter_container(msg, 'a', "ay");
+	if (ret < 0)
+		return deny(err, EINVAL, "Evaluate: inputs: not an array of byte arrays");
+	for (;;) {
+		const void *p;
+		size_t size;
+
+		ret = sd_bus_message_read_array(msg, 'y', &p, &size);
+		if (ret < 0) {
+			ret = deny(err, EINVAL, "Evaluate: inputs[%u]: not a byte array", n_in);
+			goto out;
+		}
+		if (ret == 0)
+			break;
+		if (n_in >= m->n_in) {
+			ret = deny(err, EINVAL, "Evaluate: inputs: more than the model's %u",
+				   m->n_in);
+			goto out;
+		}
+		if (size != m->in_size[n_in]) {
+			ret = deny(err, EINVAL, "Evaluate: inputs[%u]: %zu bytes, the model takes %" PRIu64,
+				   n_in, size, m->in_size[n_in]);
+			goto out;
+		}
+		ret = ane_surface_create(dev, size, &surf[n_in]);
+		if (ret) {
+			deny(err, -ret, "Evaluate: inputs[%u]: %s", n_in, ane_errmsg(dev));
+			goto out;
+		}
+		memcpy(ane_surface_map(surf[n_in]), p, size);
+		n_in++;
+	}
+	if (n_in != m->n_in) {
+		ret = deny(err, EINVAL, "Evaluate: inputs: %u, the model takes %u", n_in, m->n_in);
+		goto out;
+	}
+	ret = sd_bus_message_exit_container(msg);
+	if (ret >= 0)
+		ret = sd_bus_message_read(msg, "u", &qos);
+	if (ret < 0) {
+		ret = deny(err, EINVAL, "Evaluate: qos: not a uint32");
+		goto out;
+	}
+	ret = check_qos(c, qos, "Evaluate", err);
+	if (ret)
+		goto out;
+	for (i = 0; i < m->n_out; i++) {
+		ret = ane_surface_create(dev, m->out_size[i], &surf[ANE_IMG_MAX_IO + i]);
+		if (ret) {
+			deny(err, -ret, "Evaluate: outputs[%u]: %s", i, ane_errmsg(dev));
+			goto out;
+		}
+	}
+	ret = model_prepare(m, err, "Evaluate");
+	if (ret)
+		goto out;
+	/* The queue index function: the request's QoS pair. */
+	qos_request(qos, &queue, &exec);
+	ane_set_request_qos(dev, queue, exec);
+	m->last_use = b->last_use = ++lru_clock;
+	ret = ane_request_submit(m->prog, 0, surf, n_in, surf + ANE_IMG_MAX_IO, m->n_out,
+				 &seqno);
+	if (!ret) {
+		ret = ane_request_wait(dev, seqno, ane_deadline_ns(EVAL_TIMEOUT_NS), &st,
+				       &exec_ns);
+		if (st == ANE_REQUEST_PENDING)	/* its buffers must outlive it */
+			ane_request_wait(dev, seqno, ANE_WAIT_FOREVER, NULL, NULL);
+	}
+	if (ret) {
+		deny(err, -ret, "Evaluate: %s", ane_errmsg(dev));
+		goto out;
+	}
+	stats.evaluations++;
+	ret = sd_bus_message_new_method_return(msg, &reply);
+	if (ret >= 0)
+		ret = sd_bus_message_open_container(reply, 'a', "ay");
+	for (i = 0; ret >= 0 && i < m->n_out; i++)
+		ret = sd_bus_message_append_array(reply, 'y',
+						  ane_surface_map(surf[ANE_IMG_MAX_IO + i]),
+						  m->out_size[i]);
+	if (ret >= 0)
+		ret = sd_bus_message_close_container(reply);
+	if (ret >= 0)
+		ret = sd_bus_message_append(reply, "t", exec_ns);
+	if (ret >= 0)
+		ret = sd_bus_send(NULL, reply, NULL);
+out:
+	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
+		ane_surface_destroy(surf[i]);
+	if (b->prepared && (b->flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER) &&
+	    !ane_program_unprepare(b->prog))
+		b->prepared = 0;
+	return ret;
+}
+
+static void client_drop(struct client *c, unsigned int slot)
+{
+	struct model *m = model_find(c->models[slot]);
+
+	c->models[slot] = 0;
+	c->n_models--;
+	if (m)
+		model_put(m);
+}
+
+static int m_unload(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	unsigned int i;
+	uint64_t id;
+	int ret;
+
+	ret = admit(c, 0, "Unload", err);
+	if (ret)
+		return ret;
+	if (sd_bus_message_read(msg, "t", &id) < 0)
+		return deny(err, EINVAL, "Unload: model: not a uint64");
+	for (i = 0; id && i < MAX_REFS; i++)
+		if (c->models[i] == id) {
+			struct model *m = model_find(id);
+			struct model *x;
+
+			for (x = models; x; x = x->next)
+				if (x->base == m && x->refs) {
+					unsigned int j;
+					int mine = 0;
+
+					for (j = 0; j < MAX_REFS; j++)
+						mine |= c->models[j] == x->id;
+					if (mine)
+						return deny(err, EBUSY, "Unload: model: %" PRIu64 " has instance %" PRIu64 " on this connection: unload it first",
+							    id, x->id);
+				}
+			client_drop(c, i);
+			return sd_bus_reply_method_return(msg, "");
+		}
+	return deny(err, ENOENT, "Unload: model: %" PRIu64 " is not a model of this connection", id);
+}
+
+static int m_share(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	struct model *m;
+	uint64_t id;
+	int ret;
+
+	ret = admit(c, ANED_ENT_MODEL_SHARE, "Share", err);
+	if (ret)
+		return ret;
+	if (sd_bus_message_read(msg, "t", &id) < 0)
+		return deny(err, EINVAL, "Share: model: not a uint64");
+	m = client_model(c, id, "Share", err);
+	if (!m)
+		return -ENOENT;
+	if (!m->share_cookie || m->share_uid != c->uid) {
+		do {
+			if (getrandom(&m->share_cookie, sizeof(m->share_cookie), 0) !=
+			    sizeof(m->share_cookie))
+				return deny(err, EIO, "Share: no random bytes");
+		} while (!m->share_cookie);
+		m->share_uid = c->uid;
+	}
+	return sd_bus_reply_method_return(msg, "t", m->share_cookie);
+}
+
+static int m_adopt(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	struct model *m;
+	uint64_t cookie;
+	int ret;
+
+	ret = admit(c, ANED_ENT_MODEL_SHARE, "Adopt", err);
+	if (ret)
+		return ret;
+	if (sd_bus_message_read(msg, "t", &cookie) < 0)
+		return deny(err, EINVAL, "Adopt: cookie: not a uint64");
+	for (m = models; m; m = m->next)
+		if (cookie && m->share_cookie == cookie)
+			break;
+	/* Another identity learns nothing: the same error as no such cookie. */
+	if (!m || m->share_uid != c->uid)
+		return deny(err, EACCES, "Adopt: cookie: no model shared with uid %u by it",
+			    (unsigned int)c->uid);
+	ret = client_add_ref(c, m, err, "Adopt");
+	if (ret)
+		return ret;
+	return sd_bus_reply_method_return(msg, "t", m->id);
+}
+
+static int m_instantiate(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	struct model *base, *m;
+	const void *p;
+	uint64_t id;
+	uint32_t qos;
+	size_t size;
+	int ret;
+
+	ret = admit(c, ANED_ENT_ADAPTERS, "Instantiate", err);
+	if (ret)
+		return ret;
+	if (sd_bus_message_read(msg, "t", &id) < 0)
+		return deny(err, EINVAL, "Instantiate: base: not a uint64");
+	if (sd_bus_message_read_array(msg, 'y', &p, &size) < 0)
+		return deny(err, EINVAL, "Instantiate: weights: not a byte array");
+	if (sd_bus_message_read(msg, "u", &qos) < 0)
+		return deny(err, EINVAL, "Instantiate: qos: not a uint32");
+	ret = check_qos(c, qos, "Instantiate", err);
+	if (ret)
+		return ret;
+	base = client_model(c, id, "Instantiate", err);
+	if (!base)
+		return -ENOENT;
+	if (base->base)
+		return deny(err, EINVAL, "Instantiate: base: %" PRIu64 " is an instance", id);
+	if (size != base->weights_size || !size)
+		return deny(err, EINVAL, "Instantiate: weights: %zu bytes, the base model's weights section has %" PRIu64,
+			    size, base->weights_size);
+	if (c->n_models >= aned_tier_max_models(c->rule.tier))
+		return deny(err, ENOSPC, "Instantiate: the connection holds %u models, the %s tier's limit",
+			    c->n_models, aned_tier_name(c->rule.tier));
+	if (base->ctl->progs >= PROGS_PER_CTL + 3)
+		return deny(err, ENOSPC, "Instantiate: base: the daemon's file of the base model is full");
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return deny(err, ENOMEM, "out of memory");
+	m->ctl = base->ctl;
+	ret = ane_surface_create(m->ctl->dev, size, &m->weights);
+	if (!ret) {
+		memcpy(ane_surface_map(m->weights), p, size);
+		ret = ane_program_instance(base->prog, m->weights, &m->prog);
+	}
+	if (ret) {
+		deny(err, -ret, "Instantiate: %s", ane_errmsg(m->ctl->dev));
+		ane_surface_destroy(m->weights);
+		free(m);
+		return ret;
+	}
+	m->ctl->progs++;
+	m->id = next_model_id++;
+	m->base = base;
+	base->refs++;
+	m->n_in = base->n_in;
+	m->n_out = base->n_out;
+	memcpy(m->in_size, base->in_size, sizeof(m->in_size));
+	memcpy(m->out_size, base->out_size, sizeof(m->out_size));
+	m->bytes = round16k(size);
+	m->partition = base->partition;
+	cache_used += m->bytes;
+	m->next = models;
+	models = m;
+	client_add_ref(c, m, err, "Instantiate");
+	return sd_bus_reply_method_return(msg, "t", m->id);
+}
+
+/* A direct-path file, DeviceOpen done, every capability but memory dropped. */
+static int dp_file(sd_bus_error *err)
+{
+	struct drm_ane_device_open op = { .in.usage_type = ANE_USAGE_STANDARD };
+	struct drm_ane_caps_drop cd = { .drop = ANE_CAP_ALL & ~ANE_CAP_MEMORY };
+	const char *node = ane_node(ctls->dev);
+	int fd;
+
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return deny(err, errno, "HandOff: open %s: %s", node, strerror(errno));
+	if (ioctl(fd, DRM_IOCTL_ANE_DP_DEVICE_OPEN, &op) ||
+	    ioctl(fd, DRM_IOCTL_ANE_CAPS_DROP, &cd)) {
+		int e = errno;
+
+		close(fd);
+		return deny(err, e, "HandOff: the direct-path file: %s", strerror(e));
+	}
+	return fd;
+}
+
+static int m_handoff(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	struct client *c = ud;
+	int efd = -1, dfd = -1, ret;
+	struct model *m;
+	uint32_t flags;
+	uint64_t id;
+
+	ret = admit(c, ANED_ENT_DIRECT_HANDOFF, "HandOff", err);
+	if (ret)
+		return ret;
+	if (sd_bus_message_read(msg, "tu", &id, &flags) < 0)
+		return deny(err, EINVAL, "HandOff: model, flags: not (t, u)");
+	if (flags & ~ANE_BROKER_HANDOFF_DIRECT)
+		return deny(err, EINVAL, "HandOff: flags: 0x%x has unknown bits", flags);
+	m = client_model(c, id, "HandOff", err);
+	if (!m)
+		return -ENOENT;
+	if (m->base || (m->flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER))
+		return deny(err, EINVAL, "HandOff: model: %" PRIu64 " is %s", id,
+			    m->base ? "an instance (hand off its base)" :
+			    "unprepared between evaluations (aggressive power saving)");
+	ret = model_prepare(m, err, "HandOff");
+	if (ret)
+		return ret;
+	/*
+	 * The export carries the exporter's identity, which an attach must
+	 * match: export with the client's effective uid (the daemon is
+	 * single-threaded; its file keeps its own capabilities).
+	 */
+	if (seteuid(c->uid))
+		return deny(err, errno, "HandOff: seteuid(%u): %s", (unsigned int)c->uid,
+			    strerror(errno));
+	ret = ane_program_export(m->ctl->dev, m->prog, &efd);
+	if (seteuid(0)) {
+		logmsg("seteuid(0) failed: %s", strerror(errno));
+		exit(1);
+	}
+	if (ret)
+		return deny(err, -ret, "HandOff: %s", ane_errmsg(m->ctl->dev));
+	if (flags & ANE_BROKER_HANDOFF_DIRECT) {
+		dfd = dp_file(err);
+		if (dfd < 0) {
+			close(efd);
+			return dfd;
+		}
+	}
+	ret = sd_bus_message_new_method_return(msg, &reply);
+	if (ret >= 0)
+		ret = sd_bus_message_append(reply, "h", efd);
+	if (ret >= 0)
+		ret = sd_bus_message_open_container(reply, 'a', "h");
+	if (ret >= 0 && dfd >= 0)
+		ret = sd_bus_message_append(reply, "h", dfd);
+	if (ret >= 0)
+		ret = sd_bus_message_close_container(reply);
+	if (ret >= 0)
+		ret = sd_bus_send(NULL, reply, NULL);
+	close(efd);
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
+}
+
+static int m_purge(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	uint32_t flags;
+	unsigned int n;
+	int ret;
+
+	if (sd_bus_message_read(msg, "u", &flags) < 0)
+		return deny(err, EINVAL, "Purge: flags: not a uint32");
+	if (flags & ~ANE_BROKER_PURGE_ALL)
+		return deny(err, EINVAL, "Purge: flags: 0x%x has unknown bits", flags);
+	ret = admit(c, flags ? ANED_ENT_PURGE : 0, "Purge", err);
+	if (ret)
+		return ret;
+	n = cache_evict(0, flags ? 2 : 1,
+			c->rule.tier == ANED_TIER_PER_USER ? c->uid + 1 : 0);
+	return sd_bus_reply_method_return(msg, "u", n);
+}
+
+static int m_diagnostics(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	unsigned int n_models = 0, n_inst = 0, n_cached = 0;
+	uint64_t inst_bytes = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	struct model *m;
+	FILE *f;
+	int ret;
+
+	ret = admit(c, 0, "Diagnostics", err);
+	if (ret)
+		return ret;
+	for (m = models; m; m = m->next) {
+		n_models++;
+		n_inst += !!m->base;
+		n_cached += !m->refs;
+		if (m->base)
+			inst_bytes += m->bytes;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return deny(err, ENOMEM, "Diagnostics: out of memory");
+	fprintf(f, "uid %u\ntier %s\nentitlements 0x%x\nclients %u\nmodels %u\ninstances %u\nunreferenced %u\n"
+		"cache_bytes %" PRIu64 "\ncache_budget %" PRIu64 "\ninstance_bytes %" PRIu64 "\n"
+		"loads %" PRIu64 "\nhits %" PRIu64 "\nevictions %" PRIu64 "\nevaluations %" PRIu64 "\nrefused %" PRIu64 "\n"
+		"your_models %u\n",
+		(unsigned int)c->uid, aned_tier_name(c->rule.tier), c->rule.ents, n_clients,
+		n_models, n_inst, n_cached, cache_used, opt.cache_bytes, inst_bytes,
+		stats.loads, stats.hits, stats.evictions, stats.evaluations, stats.refused,
+		c->n_models);
+	for (m = models; m; m = m->next) {
+		unsigned int i;
+		int mine = 0;
+
+		for (i = 0; i < MAX_REFS; i++)
+			mine |= c->models[i] == m->id;
+		if (mine || c->uid == 0)
+			fprintf(f, "model %" PRIu64 " refs %u bytes %" PRIu64 " priority %u%s%s\n",
+				m->id, m->refs, m->bytes, m->priority, m->base ? " instance" : "",
+				m->prepared ? " prepared" : "");
+	}
+	fclose(f);
+	ret = sd_bus_reply_method_return(msg, "s", buf ? buf : "");
+	free(buf);
+	return ret;
+}
+
+static const sd_bus_vtable broker_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD("Load", "ayuu", "t", m_load, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("LoadFd", "huu", "t", m_load_fd, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Evaluate", "taayu", "aayt", m_evaluate, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Unload", "t", "", m_unload, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Share", "t", "t", m_share, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Adopt", "t", "t", m_adopt, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Instantiate", "tayu", "t", m_instantiate, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("HandOff", "tu", "hah", m_handoff, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Purge", "u", "u", m_purge, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Diagnostics", "", "s", m_diagnostics, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+
+/* ------------------------------------------------------------ connections */
+
+static void client_free(struct client *c)
+{
+	struct client **pp;
+	unsigned int i;
+
+	for (pp = &clients; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	/* Instances first: they hold their base. */
+	for (i = 0; i < MAX_REFS; i++) {
+		struct model *m = c->models[i] ? model_find(c->models[i]) : NULL;
+
+		if (m && m->base)
+			client_drop(c, i);
+	}
+	for (i = 0; i < MAX_REFS; i++)
+		if (c->models[i])
+			client_drop(c, i);
+	sd_bus_flush_close_unref(c->bus);
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	n_clients--;
+	free(c);
+	cache_evict(0, 0, 0);
+}
+
+static int on_reap(sd_event_source *s, void *ud)
+{
+	struct client *c, *next;
+
+	(void)s;
+	(void)ud;
+	for (c = clients; c; c = next) {
+		next = c->next;
+		if (c->dead)
+			client_free(c);
+	}
+	return 0;
+}
+
+static int on_filter(sd_bus_message *m, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+
+	(void)err;
+	if (sd_bus_message_is_signal(m, "org.freedesktop.DBus.Local", "Disconnected") &&
+	    !c->dead) {
+		c->dead = 1;
+		sd_event_source_set_enabled(reap_src, SD_EVENT_ONESHOT);
+	}
+	return 0;
+}
+
+static int on_accept(sd_event_source *s, int lfd, uint32_t revents, void *ud)
+{
+	gid_t groups[64];
+	socklen_t sl;
+	struct ucred cred;
+	struct client *c;
+	sd_id128_t id;
+	int fd, ng = 0;
+
+	(void)s;
+	(void)revents;
+	(void)ud;
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	sl = sizeof(cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &sl) || n_clients >= opt.max_clients) {
+		close(fd);
+		return 0;
+	}
+	sl = sizeof(groups);
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &sl))
+		ng = (int)(sl / sizeof(gid_t));
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return 0;
+	}
+	c->uid = cred.uid;
+	c->gid = cred.gid;
+	c->pid = cred.pid;
+	sl = sizeof(c->pidfd);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &c->pidfd, &sl))
+		c->pidfd = -1;
+	c->rule = aned_policy_lookup(&policy, cred.uid, cred.gid, groups, ng);
+	if (sd_bus_new(&c->bus) < 0 || sd_bus_set_fd(c->bus, fd, fd) < 0 ||
+	    sd_id128_randomize(&id) < 0 || sd_bus_set_server(c->bus, 1, id) < 0 ||
+	    sd_bus_negotiate_fds(c->bus, 1) < 0 ||
+	    sd_bus_add_object_vtable(c->bus, NULL, BROKER_PATH, BROKER_IFACE, broker_vtable,
+				     c) < 0 ||
+	    sd_bus_add_filter(c->bus, NULL, on_filter, c) < 0 ||
+	    sd_bus_attach_event(c->bus, event, 0) < 0 || sd_bus_start(c->bus) < 0) {
+		logmsg("connection of pid %d dropped: no D-Bus connection could be set up", (int)cred.pid);
+		if (c->bus)
+			sd_bus_flush_close_unref(c->bus);
+		else
+			close(fd);
+		if (c->pidfd >= 0)
+			close(c->pidfd);
+		free(c);
+		return 0;
+	}
+	c->next = clients;
+	clients = c;
+	n_clients++;
+	return 0;
+}
+
+static int listen_socket(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int n = sd_listen_fds(1), fd;
+
+	if (n > 1) {
+		logmsg("systemd passed %d sockets, expected 1", n);
+		return -1;
+	}
+	if (n == 1)
+		return SD_LISTEN_FDS_START;
+	if (strlen(opt.socket) >= sizeof(sa.sun_path)) {
+		logmsg("--socket %s: path too long", opt.socket);
+		return -1;
+	}
+	strcpy(sa.sun_path, opt.socket);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0) {
+		logmsg("a unix socket: %s", strerror(errno));
+		return -1;
+	}
+	unlink(opt.socket);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(opt.socket, 0666) ||
+	    listen(fd, 64)) {
+		logmsg("%s: %s", opt.socket, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int parse_mb(const char *s, uint64_t *out, const char *name)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || !v || v > (1ull << 20)) {
+		logmsg("%s takes MiB, 1..1048576, not '%s'", name, s);
+		return -1;
+	}
+	*out = (uint64_t)v << 20;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: aned [--socket PATH] [--policy PATH] [--node NODE] [--cache-mb N]\n"
+		"            [--max-image-mb N] [--max-clients N] [--foreground]\n"
+		"The ane broker daemon (Documentation/accel/ane/broker.rst).\n"
+		"  --socket PATH      listen there (default %s; systemd socket\n"
+		"                     activation takes precedence)\n"
+		"  --policy PATH      the policy file (default /etc/aned/policy.conf)\n"
+		"  --node NODE        the accel node (default: the first ane device)\n"
+		"  --cache-mb N       model cache budget in MiB (default 256)\n"
+		"  --max-image-mb N   largest image accepted (default 64)\n"
+		"  --max-clients N    connections at once (default 256)\n"
+		"  --foreground       log to stderr, for tests (aned never forks)\n"
+		"  -V, --version      libane's version\n",
+		ANE_BROKER_SOCKET_DEFAULT);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t v;
+	char perr[256];
+	int i, lfd, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("aned (libane) %s\n", ane_version());
+			return 0;
+		} else if (!strcmp(a, "--foreground")) {
+			opt.foreground = 1;
+		} else if (!val) {
+			usage(stderr);
+			return 2;
+		} else if (!strcmp(a, "--socket")) {
+			opt.socket = val;
+			i++;
+		} else if (!strcmp(a, "--policy")) {
+			opt.policy = val;
+			i++;
+		} else if (!strcmp(a, "--node")) {
+			opt.node = val;
+			i++;
+		} else if (!strcmp(a, "--cache-mb")) {
+			if (parse_mb(val, &opt.cache_bytes, a))
+				return 2;
+			i++;
+		} else if (!strcmp(a, "--max-image-mb")) {
+			if (parse_mb(val, &opt.max_image, a))
+				return 2;
+			if (opt.max_image > ANE_IMG_MAX_SIZE)
+				opt.max_image = ANE_IMG_MAX_SIZE;
+			i++;
+		} else if (!strcmp(a, "--max-clients")) {
+			if (parse_mb(val, &v, a))
+				return 2;
+			opt.max_clients = (unsigned int)(v >> 20);
+			i++;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (aned_policy_load(opt.policy, &policy, perr, sizeof(perr))) {
+		logmsg("%s", perr);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	ret = sd_event_default(&event);
+	if (ret < 0) {
+		logmsg("the event loop: %s", strerror(-ret));
+		return 1;
+	}
+	lfd = listen_socket();
+	if (lfd < 0)
+		return 1;
+	/* Open the device now: a broker that cannot reach it says so at once. */
+	{
+		sd_bus_error e = SD_BUS_ERROR_NULL;
+
+		if (!ctl_get(&e)) {
+			logmsg("%s", e.message);
+			sd_bus_error_free(&e);
+			return 1;
+		}
+	}
+	if (sd_event_add_defer(event, &reap_src, on_reap, NULL) < 0 ||
+	    sd_event_source_set_enabled(reap_src, SD_EVENT_OFF) < 0 ||
+	    sd_event_add_io(event, NULL, lfd, EPOLLIN, on_accept, NULL) < 0 ||
+	    sd_event_add_signal(event, NULL, SIGTERM | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0 ||
+	    sd_event_add_signal(event, NULL, SIGINT | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0) {
+		logmsg("the event sources could not be set up");
+		return 1;
+	}
+	logmsg("listening on %s, device %s, cache %" PRIu64 " MiB",
+	       lfd == SD_LISTEN_FDS_START ? "the systemd socket" : opt.socket,
+	       ane_node(ctls->dev), opt.cache_bytes >> 20);
+	sd_notify(0, "READY=1");
+	ret = sd_event_loop(event);
+	while (clients)
+		client_free(clients);
+	cache_evict(0, 2, 0);
+	while (ctls) {
+		struct ctl *c = ctls;
+
+		ctls = c->next;
+		ane_close(c->dev);
+		free(c);
+	}
+	sd_event_source_unref(reap_src);
+	sd_event_unref(event);
+	return ret < 0 ? 1 : 0;
+}
