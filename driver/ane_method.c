@@ -498,8 +498,9 @@ int ane_method_buf_ioctl(struct drm_device *drm, void *data,
 	a->result = 0;
 	switch (a->method) {
 	case ANE_METHOD_SEND_COMMAND:
-	case ANE_METHOD_GET_CLIENTS_INFO ...
-	     ANE_METHOD_SHOW_MODEL_MEMORY_STATUS:
+	case ANE_METHOD_GET_CLIENTS_INFO:
+	case ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS:
+	case ANE_METHOD_SHOW_MODEL_MEMORY_STATUS:
 		break;
 	default:
 		return -EINVAL;
