@@ -270,13 +270,17 @@ static int ane_method_doorbell(struct ane_file *af, struct device *dev,
  * @data: &struct drm_ane_method_args.
  * @file: the caller's file.
  *
- * Return: 0 with @result set; -EINVAL for an unknown method, non-zero
- * @flags or @reserved, or a value out of range; -EOPNOTSUPP for the
- * firmware-lifecycle and secure-world methods; -EPERM for a policy method
- * without ANE_CAP_PRIV_VM, or a power hold without ANE_CAP_OPEN;
- * -EALREADY/-ENOENT for a persistent client added twice or removed when
- * not added; -ENODEV once the device is unplugged; the error of a
- * power-up that failed.
+ * Return: 0 with @result set; -EINVAL for an unknown method or one that
+ * takes a buffer, non-zero @flags or @reserved, or a value out of range;
+ * -EOPNOTSUPP for the firmware-lifecycle and secure-world methods; -EPERM
+ * for a policy, register, doorbell or DART-cache method without
+ * ANE_CAP_PRIV_VM (the DART flushes beyond the caller's own mappings
+ * too), or a power hold without ANE_CAP_OPEN; -EALREADY/-ENOENT for a
+ * persistent client added twice or removed when not added; -ESRCH for
+ * UnmapDartBuffers of a client that does not exist; -ERANGE for a
+ * register past its bank, -EACCES for a write outside the writable set
+ * or the boot doorbell; -ENODEV once the device is unplugged; the error
+ * of a power-up that failed.
  */
 int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
