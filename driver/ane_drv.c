@@ -233,6 +233,7 @@ static const struct drm_ioctl_desc ane_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ANE_DMA, ane_dma_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_GET_FAULT, ane_get_fault_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_METHOD, ane_method_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(ANE_METHOD_BUF, ane_method_buf_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_CAPS_DROP, ane_caps_drop_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_PROGRAM_EXPORT, ane_program_export_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(ANE_PROGRAM_ATTACH, ane_program_attach_ioctl, 0),
@@ -452,6 +453,7 @@ static int ane_probe(struct platform_device *pdev)
 		return ret;
 	ane_dart_debugfs_init(adev);
 	ane_quota_debugfs_init(adev);
+	ane_diag_debugfs_init(adev);
 
 	ret = ane_host_init(adev);
 	if (ret)

@@ -83,6 +83,8 @@ struct sg_table;
  * @pm_gating_off: SetDynamicPowerGating(0) is in force.
  * @pm_saved_delay: the autosuspend delay it replaced, restored by
  *	SetDynamicPowerGating(1).
+ * @dart_ttl_ms: SetDARTCacheTTL: how long an idle cached request mapping
+ *	stays mapped, in ms (0: until its handle is closed).
  */
 struct ane_device {
 	struct drm_device drm;
@@ -106,6 +108,7 @@ struct ane_device {
 	struct mutex pm_lock;		/* pm_gating_off, pm_saved_delay */
 	bool pm_gating_off;
 	int pm_saved_delay;
+	u32 dart_ttl_ms;
 };
 
 #define to_ane_device(d) container_of_const(d, struct ane_device, drm)
@@ -259,6 +262,18 @@ int ane_get_fault_ioctl(struct drm_device *dev, void *data,
 /* ane_method.c: the methods of Table 27.5. */
 int ane_method_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
 void ane_method_file_fini(struct ane_file *af);
+int ane_method_buf_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+
+/* ane_map.c: the DART methods' view of a client's mappings. */
+u32 ane_file_flush_inactive(struct ane_file *af);
+u32 ane_file_unmap_buffers(struct ane_file *af);
+void ane_file_map_counts(struct ane_file *af, u32 *umaps, u32 *smaps);
+
+/* ane_diag.c: the diagnostics methods and their debugfs files. */
+int ane_diag_method(struct ane_file *af, u32 method, void __user *ptr,
+		    u32 size, u32 *count, u32 *total, u32 *len);
+void ane_diag_debugfs_init(struct ane_device *adev);
 struct drm_gem_object *
 ane_gem_import_sg_table(struct drm_device *dev, struct dma_buf_attachment *attach,
 			struct sg_table *sgt);

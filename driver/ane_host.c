@@ -613,6 +613,34 @@ int ane_host_call_hdr(struct ane_host *h, u32 chan,
 }
 
 /**
+ * ane_host_call_raw() - ane_host_call_hdr() that says how long the reply is
+ * @h: the host side.
+ * @chan: the channel.
+ * @hdr: the header, as the caller wrote it.
+ * @body: @hdr->size bytes of body.
+ * @out: reply data buffer.
+ * @out_len: its size; on return, the bytes of reply data written to it.
+ * @timeout_ms: how long to wait.
+ *
+ * Return: as ane_host_call(); -EMSGSIZE for a body longer than a slot.
+ */
+int ane_host_call_raw(struct ane_host *h, u32 chan,
+		      const struct ane_fw_cmd_hdr *hdr, const void *body,
+		      void *out, u32 *out_len, unsigned int timeout_ms)
+{
+	struct ane_host_hreq rq = { };
+	int ret;
+
+	ret = ane_host_send_wait(h, true, &rq, chan, hdr, body, timeout_ms);
+	if (!ret)
+		ret = ane_host_wait(h, &rq, timeout_ms);
+	*out_len = ret ? 0 : min(*out_len, rq.len);
+	if (*out_len)
+		memcpy(out, rq.data, *out_len);
+	return ret;
+}
+
+/**
  * ane_host_call() - send a control command and wait for its reply
  * @h: the host side.
  * @chan: the channel.

@@ -302,6 +302,9 @@ int ane_host_call(struct ane_host *h, u32 chan, u32 id, const void *body,
 int ane_host_call_hdr(struct ane_host *h, u32 chan,
 		      const struct ane_fw_cmd_hdr *hdr, const void *body,
 		      void *out, u32 out_len, unsigned int timeout_ms);
+int ane_host_call_raw(struct ane_host *h, u32 chan,
+		      const struct ane_fw_cmd_hdr *hdr, const void *body,
+		      void *out, u32 *out_len, unsigned int timeout_ms);
 int ane_host_ping(struct ane_host *h);
 int ane_host_suspend(struct ane_host *h);
 int ane_host_resume(struct ane_host *h);

@@ -8,6 +8,7 @@
  */
 
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -42,6 +43,7 @@ struct ane_umap {
  * @usage: usage code it was made for.
  * @prot: protection class it was made with.
  * @closed: the handle was closed while a request used the mapping.
+ * @last_used: jiffies when a request last took the mapping.
  */
 struct ane_smap {
 	struct list_head link;
@@ -50,6 +52,7 @@ struct ane_smap {
 	u32 usage;
 	u8 prot;
 	bool closed;
+	unsigned long last_used;
 };
 
 /* Idle entries kept per client beyond which the least recent goes. */
@@ -114,6 +117,30 @@ static void ane_smaps_trim_locked(struct ane_file *af)
 			n--;
 }
 
+/*
+ * Unmap the idle cached entries: every one, or with @expired_only those
+ * the device's DART cache time-to-live has run out for.  Returns how many.
+ */
+static u32 ane_smaps_flush_locked(struct ane_file *af, bool expired_only)
+{
+	u32 ttl = READ_ONCE(af->adev->dart_ttl_ms);
+	struct ane_smap *sm, *tmp;
+	u32 n = 0;
+
+	if (expired_only && !ttl)
+		return 0;
+	list_for_each_entry_safe(sm, tmp, &af->smaps, link) {
+		if (sm->closed)
+			continue;
+		if (expired_only &&
+		    time_before(jiffies, sm->last_used + msecs_to_jiffies(ttl)))
+			continue;
+		if (!ane_smap_drop(af, sm))
+			n++;
+	}
+	return n;
+}
+
 /**
  * ane_file_surface_map() - the pinned mapping a request uses for a surface
  * @af: the client.
@@ -146,6 +173,7 @@ struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
 	mutex_lock(&af->smap_lock);
 	if (af->smaps_closed)
 		ane_smaps_reap_locked(af);
+	ane_smaps_flush_locked(af, true);
 	list_for_each_entry(sm, &af->smaps, link) {
 		if (sm->obj != obj || sm->usage != usage || sm->prot != prot ||
 		    sm->closed)
@@ -175,6 +203,7 @@ struct ane_dart_mapping *ane_file_surface_map(struct ane_file *af,
 	sm->map = map;
 	ret = ane_dart_use(map);
 out:
+	sm->last_used = jiffies;
 	map = sm->map;
 unlock:
 	mutex_unlock(&af->smap_lock);
@@ -221,6 +250,75 @@ void ane_file_surfaces_fini(struct ane_file *af)
 	mutex_lock(&af->smap_lock);
 	list_for_each_entry_safe(sm, tmp, &af->smaps, link)
 		WARN_ON(ane_smap_drop(af, sm));
+	mutex_unlock(&af->smap_lock);
+}
+
+/**
+ * ane_file_flush_inactive() - FlushInactiveDARTMappings for one client
+ * @af: the client.
+ *
+ * Return: how many cached request mappings no request used were unmapped.
+ */
+u32 ane_file_flush_inactive(struct ane_file *af)
+{
+	u32 n;
+
+	mutex_lock(&af->smap_lock);
+	n = ane_smaps_flush_locked(af, false);
+	mutex_unlock(&af->smap_lock);
+	return n;
+}
+
+/**
+ * ane_file_unmap_buffers() - UnmapDartBuffers for one client
+ * @af: the client.
+ *
+ * Its MemoryMapRequest mappings that no request uses are unmapped (their
+ * addresses fault from now on; MemoryUnMapRequest of one is -ESRCH), and
+ * so are its idle cached request mappings (made again on next use).
+ *
+ * Return: how many mappings were unmapped.
+ */
+u32 ane_file_unmap_buffers(struct ane_file *af)
+{
+	struct ane_umap *um, *tmp;
+	LIST_HEAD(gone);
+	u32 n;
+
+	n = ane_file_flush_inactive(af);
+	mutex_lock(&af->ctx_lock);
+	list_for_each_entry_safe(um, tmp, &af->umaps, link)
+		if (!ane_dart_unmap(um->map))
+			list_move(&um->link, &gone);
+	mutex_unlock(&af->ctx_lock);
+	list_for_each_entry_safe(um, tmp, &gone, link) {
+		list_del(&um->link);
+		ane_umap_free(um);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * ane_file_map_counts() - a client's mappings, for the diagnostics
+ * @af: the client.
+ * @umaps: its MemoryMapRequest mappings (output).
+ * @smaps: its cached request mappings (output).
+ */
+void ane_file_map_counts(struct ane_file *af, u32 *umaps, u32 *smaps)
+{
+	struct ane_umap *um;
+	struct ane_smap *sm;
+
+	*umaps = 0;
+	*smaps = 0;
+	mutex_lock(&af->ctx_lock);
+	list_for_each_entry(um, &af->umaps, link)
+		(*umaps)++;
+	mutex_unlock(&af->ctx_lock);
+	mutex_lock(&af->smap_lock);
+	list_for_each_entry(sm, &af->smaps, link)
+		(*smaps) += !sm->closed;
 	mutex_unlock(&af->smap_lock);
 }
 

@@ -14,6 +14,9 @@
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/regmap.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -21,6 +24,8 @@
 
 #include "ane_caps.h"
 #include "ane_drv.h"
+#include "ane_host.h"
+#include "firmware/spec/ane_fw_abi.h"
 #include "firmware/spec/ane_regs.h"
 
 /* PowerOn: the file's hold, taken once; the engine is up on return. */
@@ -138,19 +143,144 @@ static int ane_method_policy(struct ane_file *af, struct ane_device *adev,
 	return ret;
 }
 
+/* SetDARTCacheTTL: the device's setting, the previous one in @result. */
+static int ane_method_dart_ttl(struct ane_file *af, u64 value, u64 *result)
+{
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
+		return -EPERM;
+	if (value > ANE_DART_CACHE_TTL_MAX_MS)
+		return -EINVAL;
+	*result = xchg(&af->adev->dart_ttl_ms, (u32)value);
+	return 0;
+}
+
+/*
+ * FlushInactiveDARTMappings (@value 0 this file, 1 every client) and
+ * UnmapDartBuffers (@value 0 this file, else a client id).
+ */
+static int ane_method_dart_flush(struct ane_file *af, u32 method, u64 value,
+				 u64 *result)
+{
+	struct drm_device *drm = &af->adev->drm;
+	bool unmap = method == ANE_METHOD_UNMAP_DART_BUFFERS;
+	struct drm_file *file;
+	bool found = false;
+
+	if (!unmap && value > 1)
+		return -EINVAL;
+	if (!value || (unmap && value == af->drm_file->client_id)) {
+		*result = unmap ? ane_file_unmap_buffers(af) :
+				  ane_file_flush_inactive(af);
+		return 0;
+	}
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
+		return -EPERM;
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead) {
+		struct ane_file *other = file->driver_priv;
+
+		if (!other || (unmap && file->client_id != value))
+			continue;
+		found = true;
+		*result += unmap ? ane_file_unmap_buffers(other) :
+				   ane_file_flush_inactive(other);
+	}
+	mutex_unlock(&drm->filelist_mutex);
+	return found ? 0 : -ESRCH;
+}
+
+/*
+ * The registers WriteANERegister may write: the engine's speed and its
+ * emulated latency, and the three HAL banks, which the host does not
+ * use.  Everything else the host, the firmware or the DART owns, or is
+ * read-only.
+ */
+static bool ane_method_reg_writable(u32 bank, u32 off)
+{
+	if (bank >= ANE_BANK_HAL1)
+		return true;
+	return bank == ANE_BANK_ANE && (off == ANE_REG_ENG_THROTTLE ||
+					off == ANE_REG_ENG_LATENCY_NS);
+}
+
+/* ReadANERegister and WriteANERegister, the engine powered for them. */
+static int ane_method_reg(struct ane_file *af, struct device *dev,
+			  u32 method, u64 value, u64 *result)
+{
+	u32 bank = value >> 56, off = (value >> 32) & 0xffffff;
+	u32 val = lower_32_bits(value), v = 0;
+	struct regmap *map;
+	int ret;
+
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
+		return -EPERM;
+	if (bank >= ANE_NUM_BANKS || off % 4)
+		return -EINVAL;
+	map = af->adev->regs[bank];
+	if (off > regmap_get_max_register(map))
+		return -ERANGE;
+	if (method == ANE_METHOD_READ_ANE_REGISTER && val)
+		return -EINVAL;
+	if (method == ANE_METHOD_WRITE_ANE_REGISTER &&
+	    !ane_method_reg_writable(bank, off))
+		return -EACCES;
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret < 0)
+		return ret;
+	if (method == ANE_METHOD_READ_ANE_REGISTER)
+		ret = regmap_read(map, off, &v);
+	else
+		ret = regmap_write(map, off, val);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+	*result = v;
+	return ret;
+}
+
+/*
+ * FWSharedEventDoorbellRing: ring one of the firmware's host-to-firmware
+ * doorbells (bit 1..4 of ANE_REG_FW_DOORBELL).  A doorbell with nothing
+ * behind it is one the firmware answers by looking at that ring and
+ * finding it empty; the boot doorbell (bit 0) is the host's handshake.
+ */
+static int ane_method_doorbell(struct ane_file *af, struct device *dev,
+			       u64 value)
+{
+	int ret;
+
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
+		return -EPERM;
+	if (!value)
+		return -EACCES;
+	if (value > 4)
+		return -EINVAL;
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret < 0)
+		return ret;
+	ret = regmap_write(af->adev->regs[ANE_BANK_ANE], ANE_REG_FW_DOORBELL,
+			   BIT(value));
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+	return ret;
+}
+
 /**
  * ane_method_ioctl() - DRM_IOCTL_ANE_METHOD
  * @drm: the device.
  * @data: &struct drm_ane_method_args.
  * @file: the caller's file.
  *
- * Return: 0 with @result set; -EINVAL for an unknown method, non-zero
- * @flags or @reserved, or a value out of range; -EOPNOTSUPP for the
- * firmware-lifecycle and secure-world methods; -EPERM for a policy method
- * without ANE_CAP_PRIV_VM, or a power hold without ANE_CAP_OPEN;
- * -EALREADY/-ENOENT for a persistent client added twice or removed when
- * not added; -ENODEV once the device is unplugged; the error of a
- * power-up that failed.
+ * Return: 0 with @result set; -EINVAL for an unknown method or one that
+ * takes a buffer, non-zero @flags or @reserved, or a value out of range;
+ * -EOPNOTSUPP for the firmware-lifecycle and secure-world methods; -EPERM
+ * for a policy, register, doorbell or DART-cache method without
+ * ANE_CAP_PRIV_VM (the DART flushes beyond the caller's own mappings
+ * too), or a power hold without ANE_CAP_OPEN; -EALREADY/-ENOENT for a
+ * persistent client added twice or removed when not added; -ESRCH for
+ * UnmapDartBuffers of a client that does not exist; -ERANGE for a
+ * register past its bank, -EACCES for a write outside the writable set
+ * or the boot doorbell; -ENODEV once the device is unplugged; the error
+ * of a power-up that failed.
  */
 int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -166,6 +296,24 @@ int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	switch (a->method) {
 	case ANE_METHOD_POWER_ON ... ANE_METHOD_SET_THROTTLING_PERCENTAGE:
 		break;
+	case ANE_METHOD_SET_DART_CACHE_TTL:
+		return ane_method_dart_ttl(af, a->value, &a->result);
+	case ANE_METHOD_FLUSH_INACTIVE_DART_MAPPINGS:
+	case ANE_METHOD_UNMAP_DART_BUFFERS:
+		return ane_method_dart_flush(af, a->method, a->value,
+					     &a->result);
+	case ANE_METHOD_READ_ANE_REGISTER:
+	case ANE_METHOD_WRITE_ANE_REGISTER:
+	case ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING:
+		if (!drm_dev_enter(drm, &idx))
+			return -ENODEV;
+		if (a->method == ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING)
+			ret = ane_method_doorbell(af, dev, a->value);
+		else
+			ret = ane_method_reg(af, dev, a->method, a->value,
+					     &a->result);
+		drm_dev_exit(idx);
+		return ret;
 	case ANE_METHOD_LOAD_FIRMWARE:
 	case ANE_METHOD_FORGET_FIRMWARE:
 	case ANE_METHOD_EXCLAVE_CYCLE ... ANE_METHOD_EXCLAVE_WRITE_PROPERTY:
@@ -227,4 +375,147 @@ void ane_method_file_fini(struct ane_file *af)
 		pm_runtime_mark_last_busy(dev);
 		pm_runtime_put_autosuspend(dev);
 	}
+}
+
+/*
+ * The control commands SendCommand may send: the ones that change
+ * nothing the host keeps track of.  Any other id the firmware knows
+ * (boot, program lifecycle, properties, cache requests, secure mode) is
+ * the host's own (-EACCES); an id it does not know goes through, and the
+ * firmware answers it -EOPNOTSUPP.
+ */
+static bool ane_method_cmd_allowed(u32 id)
+{
+	switch (id) {
+	case ANE_CTL_BUILDINFO:
+	case ANE_CTL_PING:
+	case ANE_CTL_CONFIG_GET:
+	case ANE_CTL_CH_PROPERTY_READ:
+	case ANE_CTL_RESOURCE_INFO_GET:
+	case ANE_CTL_STATS_BUFFER_SIZE_GET:
+		return true;
+	case ANE_CTL_START:
+	case ANE_CTL_STOP:
+	case ANE_CTL_PRINT_ENABLE:
+	case ANE_CTL_TIME_SYNC:
+	case ANE_CTL_PMU_BASE_SET:
+	case ANE_CTL_IPC_ENDPOINT_SET:
+	case ANE_CTL_IPC_ENDPOINT_UNSET:
+	case ANE_CTL_CH_PROPERTY_WRITE:
+	case ANE_CTL_DEFAULT_SETTINGS_SET:
+	case ANE_CTL_MCACHE_POWER_ON:
+	case ANE_CTL_SHARED_EVENT_INIT:
+	case ANE_CTL_SECURE_MODE_START:
+	case ANE_CTL_SECURE_MODE_STOP:
+	case ANE_CTL_LOAD_PROGRAM:
+	case ANE_CTL_UNLOAD_PROGRAM:
+	case ANE_CTL_CREATE_PROCESS:
+	case ANE_CTL_TERMINATE_PROCESS:
+	case ANE_CTL_PROCEDURE_CALL:
+	case ANE_CTL_CACHE_REQUEST_INSTALL:
+	case ANE_CTL_CACHE_REQUEST_TRIGGER:
+	case ANE_CTL_CACHE_REQUEST_RECYCLE:
+	case ANE_CTL_CACHE_REQUEST_INVALIDATE:
+	case ANE_CTL_CACHE_REQUEST_OUTPUT_SET:
+	case ANE_CTL_PREMAP_BUFFER:
+	case ANE_CTL_FORCE_DISABLE_CACHE_REQUESTS:
+	case ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP:
+	case ANE_CTL_INFERENCE_CALL:
+	case ANE_CTL_BACK_CHANNEL_RPC:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* How long SendCommand waits for room on the ring, then for the reply. */
+#define ANE_METHOD_CMD_MS	2000
+
+/* SendCommand: the command in @a's buffer, its reply data back there. */
+static int ane_method_send_command(struct ane_file *af,
+				   struct drm_ane_method_buf *a)
+{
+	void __user *ptr = u64_to_user_ptr(a->ptr);
+	struct ane_host *h = af->adev->fwh;
+	struct ane_fw_cmd_hdr *hdr;
+	u32 out_len;
+	void *buf;
+	int ret;
+
+	if (!ane_caps_has(af, ANE_CAP_PRIV_VM))
+		return -EPERM;
+	if (!h)
+		return -ENODEV;
+	if (a->size < sizeof(*hdr))
+		return -EBADMSG;
+	if (a->size > ANE_METHOD_CMD_MAX)
+		return -E2BIG;
+	buf = memdup_user(ptr, a->size);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	hdr = buf;
+	if (hdr->size != a->size - sizeof(*hdr)) {
+		ret = -EBADMSG;
+		goto out;
+	}
+	if (hdr->id & ANE_FW_ID_REPLY || !ane_method_cmd_allowed(hdr->id)) {
+		ret = -EACCES;
+		goto out;
+	}
+	out_len = a->size;
+	ret = ane_host_call_raw(h, ANE_FW_CH_BUF_H2T, hdr, hdr + 1, buf,
+				&out_len, ANE_METHOD_CMD_MS);
+	a->len = out_len;
+	if (out_len && copy_to_user(ptr, buf, out_len))
+		ret = -EFAULT;
+out:
+	kfree(buf);
+	return ret;
+}
+
+/**
+ * ane_method_buf_ioctl() - DRM_IOCTL_ANE_METHOD_BUF
+ * @drm: the device.
+ * @data: &struct drm_ane_method_buf.
+ * @file: the caller's file.
+ *
+ * Return: 0 with the outputs set; -EINVAL for a method that takes no
+ * buffer, non-zero @flags or @reserved, a diagnostics buffer smaller than
+ * one record; SendCommand's -EPERM without %ANE_CAP_PRIV_VM, -EMSGSIZE
+ * for a command whose header's size is not its body's, -E2BIG for one
+ * longer than a ring slot, -EACCES for a command the host owns, and the
+ * firmware's answer as ane_host_call() gives it; -EFAULT for a buffer
+ * that cannot be read or written; -ENODEV once the device is unplugged.
+ */
+int ane_method_buf_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct ane_file *af = file->driver_priv;
+	struct drm_ane_method_buf *a = data;
+	int idx, ret;
+
+	if (a->flags || a->reserved[0] || a->reserved[1])
+		return -EINVAL;
+	a->len = 0;
+	a->count = 0;
+	a->total = 0;
+	a->result = 0;
+	switch (a->method) {
+	case ANE_METHOD_SEND_COMMAND:
+	case ANE_METHOD_GET_CLIENTS_INFO:
+	case ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS:
+	case ANE_METHOD_SHOW_MODEL_MEMORY_STATUS:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	if (a->method == ANE_METHOD_SEND_COMMAND)
+		ret = ane_method_send_command(af, a);
+	else
+		ret = ane_diag_method(af, a->method, u64_to_user_ptr(a->ptr),
+				      a->size, &a->count, &a->total, &a->len);
+	drm_dev_exit(idx);
+	return ret;
 }

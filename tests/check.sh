@@ -88,6 +88,7 @@ layer_vm() {
 		--bin "$B/tests/vm/trace_test" \
 		--bin "$B/tests/vm/irq_test" \
 		--bin "$B/tests/vm/power_test" \
+		--bin "$B/tests/vm/method_test" \
 		--bin "$B/tests/vm/top_test" \
 		--bin "$B/tests/vm/resident_test" \
 		--bin "$B/tests/vm/broker_test" --bin "$B/tools/aned" \

@@ -45,6 +45,10 @@ static void usage(FILE *f)
 		"           the power methods: whether the engine is powered, power\n"
 		"           it up and hold it (on: until the command exits, ^C),\n"
 		"           down now, the policy (root)\n"
+		"  clients  GetClientsInfo: every client of the device (root), or\n"
+		"           this command's own file (others)\n"
+		"  shmem    ShowSharedMemoryAllocations: the surfaces clients hold\n"
+		"  models   ShowModelMemoryStatus: the programs clients hold\n"
 		"\n"
 		"options:\n"
 		"  -d NODE        the device node (default: every ane node)\n"
@@ -1260,6 +1264,92 @@ static int cmd_power(const char *node, int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+/* --------------------------------------------------------- diagnostics */
+
+static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec)
+{
+	struct drm_ane_method_buf a = { .method = m };
+	char buf[256];
+	void *recs;
+	uint32_t i;
+	int fd;
+
+	if (!node) {
+		if (ane_find_node(0, buf, sizeof(buf))) {
+			fprintf(stderr, "anectl %s: no ane device (is the module loaded? anectl doctor)\n",
+				name);
+			return 1;
+		}
+		node = buf;
+	}
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "anectl %s: open %s: %s (anectl doctor explains)\n", name, node,
+			strerror(errno));
+		return 1;
+	}
+	recs = calloc(ANE_METHOD_MAX_RECORDS, rec);
+	a.ptr = (uintptr_t)recs;
+	a.size = ANE_METHOD_MAX_RECORDS * rec;
+	if (!recs || ioctl(fd, DRM_IOCTL_ANE_METHOD_BUF, &a)) {
+		fprintf(stderr, "anectl %s: %s: method %u: %s (%s)\n", name, node, m,
+			ane_errno_name(errno), strerror(errno));
+		free(recs);
+		close(fd);
+		return 1;
+	}
+	for (i = 0; i < a.count; i++) {
+		const void *r = (const char *)recs + i * rec;
+
+		if (m == ANE_METHOD_GET_CLIENTS_INFO) {
+			const struct drm_ane_client_info *c = r;
+
+			if (!i)
+				printf("%8s %7s %6s %5s %5s %5s %4s %4s %6s %10s %10s %12s\n",
+				       "CLIENT", "PID", "UID", "CAPS", "STATE", "SPACE",
+				       "PROG", "MAPS", "CACHED", "SUBMITTED", "COMPLETED",
+				       "ENGINE_US");
+			printf("%8llu %7u %6u %5x %5u %5u %4u %4u %6u %10llu %10llu %12llu%s\n",
+			       (unsigned long long)c->client_id, c->pid, c->uid, c->caps,
+			       c->state, c->space, c->programs, c->mappings,
+			       c->cached_mappings, (unsigned long long)c->submitted,
+			       (unsigned long long)c->completed,
+			       (unsigned long long)(c->engine_ns / 1000),
+			       c->flags & ANE_CLIENT_INFO_SELF ? " (this command)" : "");
+		} else if (m == ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS) {
+			const struct drm_ane_shmem_info *sh = r;
+
+			if (!i)
+				printf("%8s %8s %12s %s\n", "CLIENT", "HANDLE", "BYTES", "FLAGS");
+			printf("%8llu %8u %12llu %s%s\n", (unsigned long long)sh->client_id,
+			       sh->handle, (unsigned long long)sh->size,
+			       sh->flags & ANE_SHMEM_IMPORTED ? "imported " : "",
+			       sh->flags & ANE_SHMEM_EXPORTED ? "exported" : "");
+		} else {
+			const struct drm_ane_model_info *p = r;
+
+			if (!i)
+				printf("%8s %12s %12s %12s %5s %6s %8s %s\n", "CLIENT",
+				       "IMAGE", "INTER", "WEIGHTS", "SLOT", "FW_PID",
+				       "INFLIGHT", "FLAGS");
+			printf("%8llu %12llu %12llu %12llu %5d %6d %8u %s%s%s\n",
+			       (unsigned long long)p->client_id,
+			       (unsigned long long)p->image_bytes,
+			       (unsigned long long)p->inter_bytes,
+			       (unsigned long long)p->weights_bytes, p->slot, p->fw_pid,
+			       p->inflight,
+			       p->flags & ANE_MODEL_PREPARED ? "prepared " : "",
+			       p->flags & ANE_MODEL_INSTANCE ? "instance " : "",
+			       p->flags & ANE_MODEL_ATTACHED ? "attached" : "");
+		}
+	}
+	printf("%s: %u %s%s\n", node, a.total, name,
+	       a.total > a.count ? " (not all shown)" : "");
+	free(recs);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *node = NULL;
@@ -1285,6 +1375,15 @@ int main(int argc, char **argv)
 		return cmd_top(node, argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "power"))
 		return cmd_power(node, argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "clients"))
+		return cmd_diag(node, "clients", ANE_METHOD_GET_CLIENTS_INFO,
+				sizeof(struct drm_ane_client_info));
+	if (!strcmp(argv[i], "shmem"))
+		return cmd_diag(node, "surfaces", ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS,
+				sizeof(struct drm_ane_shmem_info));
+	if (!strcmp(argv[i], "models"))
+		return cmd_diag(node, "programs", ANE_METHOD_SHOW_MODEL_MEMORY_STATUS,
+				sizeof(struct drm_ane_model_info));
 	if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 		usage(stdout);
 		return 0;

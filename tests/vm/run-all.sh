@@ -88,4 +88,6 @@ suite trace "" trace_test
 suite irq "" irq_test
 # Runtime PM: idle power-down, power-up by a request, storms across cycles.
 suite power "" power_test
+# The methods beyond power: DART controls, registers, commands, diagnostics.
+suite method "" method_test
 exit $rc

@@ -800,6 +800,36 @@ struct drm_ane_get_fault {
  * @ANE_METHOD_SET_THROTTLING_PERCENTAGE: @value 1..100: the engine runs at
  *	that percent of its speed (its work takes 100 / @value times as
  *	long; sysfs throttle_percent).  %ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_SET_DART_CACHE_TTL: @value 0 .. %ANE_DART_CACHE_TTL_MAX_MS:
+ *	how long, in ms, a surface's cached request mapping that no request
+ *	uses stays mapped in its client's DART context (0: until the handle
+ *	is closed, the default).  @result: the previous setting.
+ *	%ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_FLUSH_INACTIVE_DART_MAPPINGS: unmap the cached request
+ *	mappings no request uses: @value 0 this file's, 1 every client's
+ *	(%ANE_CAP_PRIV_VM).  @result: how many were unmapped.
+ * @ANE_METHOD_UNMAP_DART_BUFFERS: unmap a client's DART buffers that no
+ *	request uses (its MemoryMapRequest mappings and cached request
+ *	mappings): @value 0 this file's, else the client id of
+ *	%ANE_METHOD_GET_CLIENTS_INFO (another client's: %ANE_CAP_PRIV_VM;
+ *	unknown: -ESRCH).  @result: how many were unmapped.
+ * @ANE_METHOD_READ_ANE_REGISTER: @value ANE_METHOD_REG(bank, offset, 0):
+ *	@result the register's value.  %ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_WRITE_ANE_REGISTER: @value ANE_METHOD_REG(bank, offset,
+ *	value): write a register of the writable set (-EACCES for any
+ *	other).  %ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_SEND_COMMAND: %DRM_IOCTL_ANE_METHOD_BUF only: a raw firmware
+ *	control command (header and body) sent on the control ring; the
+ *	reply data comes back in the buffer.  %ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING: @value 1..4: ring that
+ *	firmware doorbell (ANE_FW_DB_H2T .. ANE_FW_DB_CONSUMED): the firmware
+ *	looks at that ring again.  %ANE_CAP_PRIV_VM.
+ * @ANE_METHOD_GET_CLIENTS_INFO: %DRM_IOCTL_ANE_METHOD_BUF only: one
+ *	&struct drm_ane_client_info per client.
+ * @ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS: %DRM_IOCTL_ANE_METHOD_BUF
+ *	only: one &struct drm_ane_shmem_info per surface handle.
+ * @ANE_METHOD_SHOW_MODEL_MEMORY_STATUS: %DRM_IOCTL_ANE_METHOD_BUF only:
+ *	one &struct drm_ane_model_info per program or instance.
  * @ANE_METHOD_LOAD_FIRMWARE: -EOPNOTSUPP, as selector 16 on the M1.
  * @ANE_METHOD_FORGET_FIRMWARE: -EOPNOTSUPP: the firmware is the driver's.
  * @ANE_METHOD_EXCLAVE_CYCLE: -EOPNOTSUPP, as on a machine without the
@@ -822,6 +852,16 @@ enum drm_ane_method {
 	ANE_METHOD_SET_DYNAMIC_POWER_GATING = 7,
 	ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME = 8,
 	ANE_METHOD_SET_THROTTLING_PERCENTAGE = 9,
+	ANE_METHOD_SET_DART_CACHE_TTL = 10,
+	ANE_METHOD_FLUSH_INACTIVE_DART_MAPPINGS = 11,
+	ANE_METHOD_UNMAP_DART_BUFFERS = 12,
+	ANE_METHOD_READ_ANE_REGISTER = 13,
+	ANE_METHOD_WRITE_ANE_REGISTER = 14,
+	ANE_METHOD_SEND_COMMAND = 15,
+	ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING = 16,
+	ANE_METHOD_GET_CLIENTS_INFO = 17,
+	ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS = 18,
+	ANE_METHOD_SHOW_MODEL_MEMORY_STATUS = 19,
 	ANE_METHOD_LOAD_FIRMWARE = 32,
 	ANE_METHOD_FORGET_FIRMWARE = 33,
 	ANE_METHOD_EXCLAVE_CYCLE = 48,
@@ -834,6 +874,142 @@ enum drm_ane_method {
 
 /* The longest power-gating hysteresis time a method may set, in ms. */
 #define ANE_POWER_HYSTERESIS_MAX_MS	600000
+/* The longest DART cache time-to-live a method may set, in ms. */
+#define ANE_DART_CACHE_TTL_MAX_MS	3600000
+
+/*
+ * The @value of the register methods: bank (&enum ane_hw_bank of
+ * firmware/spec/ane_regs.h) in bits 63..56, byte offset in 55..32, the
+ * value written in 31..0 (0 for a read).
+ */
+#define ANE_METHOD_REG(bank, off, val) \
+	(((__u64)(bank) << 56) | ((__u64)(off) << 32) | (__u32)(val))
+
+/* The longest command SendCommand takes, header included, in bytes. */
+#define ANE_METHOD_CMD_MAX		4096
+
+/* The records of the diagnostics methods a buffer may ask for at most. */
+#define ANE_METHOD_MAX_RECORDS		4096
+
+/**
+ * struct drm_ane_method_buf - a method of Table 27.5 with a buffer
+ * @method: &enum drm_ane_method: %ANE_METHOD_SEND_COMMAND or a
+ *	diagnostics method (any other: -EINVAL).
+ * @flags: must be zero.
+ * @ptr: user address of the buffer.
+ * @size: its size in bytes.  SEND_COMMAND: the command, a
+ *	&struct ane_fw_cmd_hdr and its body (whose size the header's
+ *	must match, else -EBADMSG), %ANE_METHOD_CMD_MAX bytes at most
+ *	(-E2BIG) and no longer than a ring slot (-EMSGSIZE); the reply data
+ *	overwrites it.  Diagnostics: 0 asks for @total only,
+ *	else room for one record at least (-EINVAL).
+ * @len: bytes written to the buffer (output).
+ * @count: records written (output; diagnostics).
+ * @total: records there are, even if the buffer held fewer (output).
+ * @result: the method's answer (output; 0 for these).
+ * @reserved: must be zero.
+ *
+ * Without %ANE_CAP_PRIV_VM the diagnostics show the caller's own file
+ * only; with it, every client of the device.
+ */
+struct drm_ane_method_buf {
+	__u32 method;
+	__u32 flags;
+	__u64 ptr;
+	__u32 size;
+	__u32 len;
+	__u32 count;
+	__u32 total;
+	__u64 result;
+	__u64 reserved[2];
+};
+
+/* &drm_ane_client_info.flags */
+#define ANE_CLIENT_INFO_SELF		0x1u	/* the calling file */
+#define ANE_CLIENT_INFO_POWER_HOLD	0x2u	/* PowerOn holds the engine */
+#define ANE_CLIENT_INFO_PERSISTENT	0x4u	/* a persistent client */
+
+/**
+ * struct drm_ane_client_info - a GetClientsInfo record: one open file
+ * @client_id: the DRM client id (fdinfo drm-client-id).
+ * @pid: the opener's thread-group id, in the caller's pid namespace
+ *	(0 if not visible there).
+ * @uid: the opener's effective uid, in the caller's user namespace.
+ * @caps: its %ANE_CAP_* set.
+ * @state: 0 opened, 1 after DeviceOpen, 2 after DeviceClose.
+ * @space: 0 control, 1 direct path (after DeviceOpen).
+ * @flags: ANE_CLIENT_INFO_*.
+ * @programs: programs and instances it holds.
+ * @mappings: its MemoryMapRequest mappings.
+ * @cached_mappings: its surfaces' cached request mappings.
+ * @pad: zero.
+ * @submitted: requests it submitted.
+ * @completed: requests of it that completed.
+ * @engine_ns: engine time of those.
+ */
+struct drm_ane_client_info {
+	__u64 client_id;
+	__u32 pid;
+	__u32 uid;
+	__u32 caps;
+	__u32 state;
+	__u32 space;
+	__u32 flags;
+	__u32 programs;
+	__u32 mappings;
+	__u32 cached_mappings;
+	__u32 pad;
+	__u64 submitted;
+	__u64 completed;
+	__u64 engine_ns;
+};
+
+/* &drm_ane_shmem_info.flags */
+#define ANE_SHMEM_IMPORTED		0x1u	/* a dma-buf of another device */
+#define ANE_SHMEM_EXPORTED		0x2u	/* exported as a dma-buf */
+
+/**
+ * struct drm_ane_shmem_info - a ShowSharedMemoryAllocations record
+ * @client_id: the client holding the handle.
+ * @size: the surface's size in bytes.
+ * @handle: its GEM handle in that client.
+ * @flags: ANE_SHMEM_*.
+ */
+struct drm_ane_shmem_info {
+	__u64 client_id;
+	__u64 size;
+	__u32 handle;
+	__u32 flags;
+};
+
+/* &drm_ane_model_info.flags */
+#define ANE_MODEL_PREPARED		0x1u	/* loaded into the firmware */
+#define ANE_MODEL_INSTANCE		0x2u	/* an instance of a program */
+#define ANE_MODEL_ATTACHED		0x4u	/* attached from another client */
+
+/**
+ * struct drm_ane_model_info - a ShowModelMemoryStatus record
+ * @client_id: the client holding the program.
+ * @token: its program token (0 for another client's).
+ * @image_bytes: the program image in device memory.
+ * @inter_bytes: its intermediate buffer (0 if none).
+ * @weights_bytes: an instance's own weights surface (0 if none).
+ * @slot: firmware program slot, -1 when not prepared.
+ * @fw_pid: firmware process id, -1 when not prepared.
+ * @flags: ANE_MODEL_*.
+ * @inflight: its requests in flight.
+ */
+struct drm_ane_model_info {
+	__u64 client_id;
+	__u64 token;
+	__u64 image_bytes;
+	__u64 inter_bytes;
+	__u64 weights_bytes;
+	__s32 slot;
+	__s32 fw_pid;
+	__u32 flags;
+	__u32 inflight;
+};
 
 /**
  * struct drm_ane_method_args - one method of Table 27.5
@@ -881,6 +1057,7 @@ struct drm_ane_caps_drop {
 #define DRM_ANE_GET_FAULT		0x32
 #define DRM_ANE_CAPS_DROP		0x38
 #define DRM_ANE_METHOD			0x3c
+#define DRM_ANE_METHOD_BUF		0x3d
 
 #define DRM_IOCTL_ANE_SURFACE_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_SURFACE_CREATE, struct drm_ane_surface_create)
@@ -892,6 +1069,8 @@ struct drm_ane_caps_drop {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_CAPS_DROP, struct drm_ane_caps_drop)
 #define DRM_IOCTL_ANE_METHOD \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_METHOD, struct drm_ane_method_args)
+#define DRM_IOCTL_ANE_METHOD_BUF \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ANE_METHOD_BUF, struct drm_ane_method_buf)
 
 /**
  * DOC: ane program hand-off
@@ -1397,6 +1576,10 @@ __ANE_SIZE_CHECK(struct ane_img_td, 144);
 __ANE_SIZE_CHECK(struct ane_img_rw, 44);
 __ANE_SIZE_CHECK(struct ane_img_bar, 24);
 __ANE_SIZE_CHECK(struct drm_ane_method_args, 40);
+__ANE_SIZE_CHECK(struct drm_ane_method_buf, 56);
+__ANE_SIZE_CHECK(struct drm_ane_client_info, 72);
+__ANE_SIZE_CHECK(struct drm_ane_shmem_info, 24);
+__ANE_SIZE_CHECK(struct drm_ane_model_info, 56);
 __ANE_SIZE_CHECK(struct drm_ane_program_export, 24);
 __ANE_SIZE_CHECK(struct drm_ane_program_attach, 24);
 
