@@ -177,6 +177,25 @@ void ane_gemm_store_tile(const struct ane_gemm *g, const float *tile,
 /* The AVX2 + FMA + F16C path of one GEMM chunk (ane_math_avx2.c). */
 void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 			 const struct ane_gemm_chunk *c);
+
+/*
+ * The AVX2 path's packing and stores, which the AVX-512 path shares (a CPU
+ * with AVX-512 has AVX2, FMA and F16C; see ane_engine_widest_isa()):
+ * A in panels of ANE_MR rows, pa[panel][k][i]; B in panels of ANE_NR_AVX2
+ * columns, pb[panel][k][j], panels [u0, u1); one ANE_MR x ANE_NR_AVX2
+ * tile of C (row-major, 16 per row) biased, activated, rounded and stored.
+ */
+void ane_pack_a_avx2(const struct ane_gemm *g, uint32_t K,
+		     uint32_t m0, uint32_t mlen, float *pa);
+void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
+		     uint32_t nlen, float *pb, uint32_t u0, uint32_t u1);
+void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
+			 uint32_t m, uint32_t rows, uint32_t col,
+			 uint32_t cols);
+
+/* The AVX-512 path of one GEMM chunk (ane_math_avx512.c). */
+void ane_gemm_chunk_avx512(const struct ane_gemm *g,
+			   const struct ane_gemm_chunk *c);
 #endif
 
 /* ------------------------------------------------------------ fp16 bits */

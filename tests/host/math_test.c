@@ -54,6 +54,7 @@ static double rngf(double lo, double hi)
 static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
 	[ANE_MATH_ISA_SSE2] = "sse2",
 	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
+	[ANE_MATH_ISA_AVX512] = "avx512",
 };
 
 /* Why @isa cannot run here, or NULL if it can. */
@@ -69,6 +70,19 @@ static const char *isa_missing(uint32_t isa)
 			return "this CPU lacks AVX2, FMA or F16C";
 #else
 		return "not an x86 CPU";
+#endif
+	}
+	if (isa == ANE_MATH_ISA_AVX512) {
+#if defined(__x86_64__)
+		__builtin_cpu_init();
+		if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+		    !__builtin_cpu_supports("f16c") ||
+		    !__builtin_cpu_supports("avx512f") ||
+		    !__builtin_cpu_supports("avx512bw") ||
+		    !__builtin_cpu_supports("avx512vl"))
+			return "this CPU lacks AVX-512 F, BW or VL";
+#else
+		return "not an x86-64 CPU";
 #endif
 	}
 	return NULL;
@@ -1944,7 +1958,13 @@ static void test_isa_default_and_selection(void)
 	T_EQ(ane_math_get_isa(), ANE_MATH_ISA_SSE2);
 #if defined(__x86_64__)
 	T_EQ(ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA), 1);	/* the Makefile builds it */
+	T_EQ(ane_math_isa_built(ANE_MATH_ISA_AVX512), 1);
 #endif
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_AVX512),
+	     ane_math_isa_built(ANE_MATH_ISA_AVX512) ? 0 : (uint64_t)-ANE_MATH_EINVAL);
+	T_EQ(ane_math_get_isa(), ane_math_isa_built(ANE_MATH_ISA_AVX512) ?
+	     ANE_MATH_ISA_AVX512 : ANE_MATH_ISA_SSE2);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
 	T_EQ(ane_math_set_isa(ANE_MATH_ISA_AVX2_FMA),
 	     ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ? 0 : (uint64_t)-ANE_MATH_EINVAL);
 	T_EQ(ane_math_get_isa(), ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ?

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The AVX-512 path of the engine's GEMM (MATMUL, and CONV with more than
+ * ANE_DIRECT_MAX_COUT output channels per group): a 12 x 32 register
+ * block in twenty-four sixteen-float accumulators, and a B packer that
+ * reads the implicit im2col matrix of a convolution with masked loads,
+ * row segment by row segment, instead of element by element.
+ *
+ * It keeps the AVX2 path's data layout, so that the plan, the chunks and
+ * the workspace are those of every other path: A in panels of ANE_MR (6)
+ * rows, B in panels of ANE_NR_AVX2 (16) columns.  The 12 x 32 kernel
+ * reads two A panels and two B panels side by side; at the edges it runs
+ * as 12 x 16, 6 x 32 or 6 x 16.  A packing and the stores are the AVX2
+ * path's (ane_math_avx2.c): a CPU with AVX-512 F/BW/VL has AVX2, FMA and
+ * F16C, which ane_engine_widest_isa() and the userspace callers check.
+ *
+ * ane_math_gemm.c calls ane_gemm_chunk_avx512() for each GEMM chunk when
+ * ane_math_isa is ANE_MATH_ISA_AVX512 (and it was built with
+ * ANE_MATH_AVX512).  Built with $(CC_FLAGS_FPU) -mavx2 -mfma -mf16c
+ * -mavx512f -mavx512bw -mavx512vl in the kernel (the same on the host),
+ * and run only from ane_op_run(), so inside kernel_fpu_begin() /
+ * kernel_fpu_end(), which save the full extended state, ZMM and opmask
+ * registers included.  Like ane_math_avx2.c: no intrinsics header, no
+ * kernel or libm call; vectors meet memory through __builtin_memcpy or
+ * masked loads, which never touch the lanes their mask clears (so a
+ * segment at the edge of the input reads nothing outside it).
+ *
+ * Every element of C is summed in k order 0, 1, ... K - 1 with one fused
+ * multiply-add per step, exactly as on the AVX2 path: the two paths give
+ * the same bits.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#define ANE_MATH_FPU
+#include "ane_math_impl.h"
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && \
+	defined(__AVX512VL__) && defined(__AVX2__) && defined(__FMA__) && \
+	defined(__F16C__)
+
+typedef float ane_v16 __attribute__((vector_size(64)));
+typedef short ane_h16 __attribute__((vector_size(32)));
+
+static inline ane_v16 ane_splat16(float x)
+{
+	return (ane_v16){ x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x };
+}
+
+static inline ane_v16 ane_fma16(ane_v16 a, ane_v16 b, ane_v16 c)
+{
+	return __builtin_ia32_vfmaddps512_mask(a, b, c, (uint16_t)0xffff, 4);
+}
+
+static inline ane_v16 ane_load16(const float *p)
+{
+	ane_v16 v;
+
+	__builtin_memcpy(&v, p, 64);
+	return v;
+}
+
+static inline void ane_store16(float *p, ane_v16 v)
+{
+	__builtin_memcpy(p, &v, 64);
+}
+
+/* ------------------------------------------------------------ packing */
+
+/*
+ * Pack column panels [u0, u1) of columns [n0, n0 + nlen) of the implicit B
+ * (see struct ane_gemm) as ane_pack_b_avx2() does, pb[panel][k][j].  With
+ * unit strides along the row (sw and x_sw 1, the usual convolution and
+ * every MATMUL) the sixteen columns of a panel fall into a few output-row
+ * segments; for each tap (kh, kw) each segment is one masked load of
+ * contiguous fp16 per input channel, lanes outside the input or past nlen
+ * left zero, then one conversion and one 64-byte store.  Panels of more
+ * than ANE_SEGS segments, and other strides, go to the AVX2 packer.
+ */
+#define ANE_SEGS	4
+
+static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
+			      uint32_t n0, uint32_t nlen, float *pb,
+			      uint32_t u0, uint32_t u1)
+{
+	const uint32_t nr = ANE_NR_AVX2;
+	uint32_t npanels = (nlen + nr - 1) / nr, jp, kh, kw, ci, s;
+	uint64_t kstep = (uint64_t)g->kh * g->kw * nr;
+
+	if (u1 > npanels)
+		u1 = npanels;
+	if (g->sw != 1 || g->x_sw != 1) {
+		ane_pack_b_avx2(g, K, n0, nlen, pb, u0, u1);
+		return;
+	}
+	for (jp = u0; jp < u1; jp++) {
+		uint32_t oh[ANE_SEGS], ow[ANE_SEGS], j0[ANE_SEGS], len[ANE_SEGS];
+		uint32_t col = n0 + jp * nr, left = nlen - jp * nr, nseg = 0;
+		float *panel = pb + (uint64_t)jp * nr * K;
+
+		if (left > nr)
+			left = nr;
+		/* the panel's output-row segments */
+		while (left) {
+			uint32_t r = col / g->wo, c = col % g->wo;
+			uint32_t l = g->wo - c < left ? g->wo - c : left;
+
+			if (nseg == ANE_SEGS)
+				break;
+			oh[nseg] = r;
+			ow[nseg] = c;
+			j0[nseg] = nseg ? j0[nseg - 1] + len[nseg - 1] : 0;
+			len[nseg] = l;
+			nseg++;
+			col += l;
+			left -= l;
+		}
+		if (left) {
+			ane_pack_b_avx2(g, K, n0, nlen, pb, jp, jp + 1);
+			continue;
+		}
+		for (kh = 0; kh < g->kh; kh++) {
+			for (kw = 0; kw < g->kw; kw++) {
+				float *dst = panel + ((uint64_t)kh * g->kw + kw) * nr;
+				int64_t off[ANE_SEGS];
+				uint16_t mask[ANE_SEGS];
+				uint32_t nact = 0;
+				const uint16_t *pc = g->x;
+
+				for (s = 0; s < nseg; s++) {
+					int64_t ih = (int64_t)oh[s] * g->sh - g->pt +
+						     (int64_t)kh * g->dh;
+					int64_t iw = (int64_t)ow[s] - g->pl +
+						     (int64_t)kw * g->dw;
+					int64_t lo = iw, hi = iw + len[s];
+					uint32_t m;
+
+					if (ih < 0 || ih >= g->h)
+						continue;
+					/* columns whose input is inside [0, w) */
+					if (lo < 0)
+						lo = 0;
+					if (hi > g->w)
+						hi = g->w;
+					if (lo >= hi)
+						continue;
+					/* lanes j0 + (lo - iw) .. j0 + (hi - iw) - 1 */
+					m = (uint32_t)(hi - lo);
+					m = (m >= 16 ? 0xffffu : (1u << m) - 1u) <<
+					    (j0[s] + (uint32_t)(lo - iw));
+					mask[nact] = (uint16_t)m;
+					/* lane j reads element off + j */
+					off[nact] = ih * (int64_t)g->x_sh + iw -
+						    (int64_t)j0[s];
+					nact++;
+				}
+				for (ci = 0; ci < g->cin; ci++,
+				     pc += g->x_sc, dst += kstep) {
+					ane_h16 h = { 0 };
+					ane_v16 v;
+
+					for (s = 0; s < nact; s++)
+						h = __builtin_ia32_loaddquhi256_mask(
+							(const short *)(pc + off[s]),
+							h, mask[s]);
+					v = __builtin_ia32_vcvtph2ps512_mask(
+						h, ane_splat16(0.0f),
+						(uint16_t)0xffff, 4);
+					ane_store16(dst, v);
+				}
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------ kernel */
+
+/*
+ * The register-blocked inner kernel: up to 12 x 32 of C in up to 24
+ * accumulators: rows from @na A panels (6 rows each, @a and @a + 6 K),
+ * columns from @nb B panels (16 columns each, @b and @b + 16 K), over
+ * the whole depth K.  Per k: @nb loads of B, 6 @na broadcasts of A
+ * (folded into the multiply-adds), 6 @na @nb fused multiply-adds.  The
+ * result goes to @tile as (A panel, B panel) subtiles of 6 x 16, row-major,
+ * subtile (p, q) at @tile + (2 p + q) * 96.  Always inlined into one
+ * function per shape, with @na and @nb constant, so that the unused
+ * accumulators vanish.
+ */
+#define ANE_ROW(p, i)	do {						\
+	ane_v16 a_ = ane_splat16(ap##p[i]);				\
+	c##p##0[i] = ane_fma16(a_, b0, c##p##0[i]);			\
+	if (nb == 2)							\
+		c##p##1[i] = ane_fma16(a_, b1, c##p##1[i]);		\
+} while (0)
+
+#define ANE_SIX(f)	do {						\
+	f(0); f(1); f(2); f(3); f(4); f(5);				\
+} while (0)
+
+#define ANE_ROW0(i)	ANE_ROW(0, i)
+#define ANE_ROW1(i)	ANE_ROW(1, i)
+#define ANE_PANEL(p)	ANE_SIX(ANE_ROW##p)
+
+#define ANE_ZERO(i)	do {						\
+	c00[i] = ane_splat16(0.0f);					\
+	c01[i] = c00[i];						\
+	c10[i] = c00[i];						\
+	c11[i] = c00[i];						\
+} while (0)
+
+#define ANE_OUT(i)	do {						\
+	ane_store16(tile + (i) * 16, c00[i]);				\
+	if (nb == 2)							\
+		ane_store16(tile + 96 + (i) * 16, c01[i]);		\
+	if (na == 2)							\
+		ane_store16(tile + 192 + (i) * 16, c10[i]);		\
+	if (na == 2 && nb == 2)						\
+		ane_store16(tile + 288 + (i) * 16, c11[i]);		\
+} while (0)
+
+static __attribute__((always_inline)) inline void
+ane_kernel_avx512(uint32_t K, const float *a, const float *b, float *tile,
+		  const int na, const int nb)
+{
+	const float *ap0 = a, *ap1 = a + (uint64_t)ANE_MR * K;
+	const float *bp0 = b, *bp1 = b + (uint64_t)ANE_NR_AVX2 * K;
+	ane_v16 c00[ANE_MR], c01[ANE_MR], c10[ANE_MR], c11[ANE_MR];
+	uint32_t k;
+
+	/* constant indices only, so that the arrays live in registers */
+	ANE_SIX(ANE_ZERO);
+	for (k = 0; k < K; k++) {
+		ane_v16 b0 = ane_load16(bp0), b1 = b0;
+
+		if (nb == 2)
+			b1 = ane_load16(bp1);
+		ANE_PANEL(0);
+		if (na == 2)
+			ANE_PANEL(1);
+		ap0 += ANE_MR;
+		ap1 += ANE_MR;
+		bp0 += ANE_NR_AVX2;
+		bp1 += ANE_NR_AVX2;
+	}
+	ANE_SIX(ANE_OUT);
+}
+
+/* One function per shape (spelt __noinline__, as in ane_math_avx2.c). */
+#define ANE_KERNEL(name, na, nb)					\
+static __attribute__((__noinline__)) void				\
+name(uint32_t K, const float *a, const float *b, float *tile)		\
+{									\
+	ane_kernel_avx512(K, a, b, tile, na, nb);			\
+}
+
+ANE_KERNEL(ane_kernel_12x32, 2, 2)
+ANE_KERNEL(ane_kernel_12x16, 2, 1)
+ANE_KERNEL(ane_kernel_6x32, 1, 2)
+ANE_KERNEL(ane_kernel_6x16, 1, 1)
+
+/* ------------------------------------------------------------ chunk */
+
+void ane_gemm_chunk_avx512(const struct ane_gemm *g,
+			   const struct ane_gemm_chunk *c)
+{
+	uint32_t K = c->K, ir, jr, p, q;
+	float tile[4 * ANE_MR * 16];
+
+	if (!c->compute) {
+		ane_pack_b_avx512(g, K, c->n0, c->nlen, c->pb, c->u0, c->u1);
+		return;
+	}
+	/* The first chunk of an A block packs it for the ones that follow. */
+	if (c->pack_a)
+		ane_pack_a_avx2(g, K, c->m0, c->mlen, c->pa);
+	for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
+		const float *bp = c->pb + (uint64_t)jr * K;
+		uint32_t cols = c->c1 - jr, nb = cols > ANE_NR_AVX2 ? 2 : 1;
+
+		for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
+			const float *ap = c->pa + (uint64_t)ir * K;
+			uint32_t rows = c->mlen - ir, na = rows > ANE_MR ? 2 : 1;
+
+			if (na == 2 && nb == 2)
+				ane_kernel_12x32(K, ap, bp, tile);
+			else if (na == 2)
+				ane_kernel_12x16(K, ap, bp, tile);
+			else if (nb == 2)
+				ane_kernel_6x32(K, ap, bp, tile);
+			else
+				ane_kernel_6x16(K, ap, bp, tile);
+			for (p = 0; p < na; p++) {
+				uint32_t r = rows - p * ANE_MR;
+
+				for (q = 0; q < nb; q++) {
+					uint32_t n = cols - q * ANE_NR_AVX2;
+
+					ane_store_tile_avx2(g, tile + (2 * p + q) * 96,
+							    c->m0 + ir + p * ANE_MR,
+							    r < ANE_MR ? r : ANE_MR,
+							    c->n0 + jr + q * ANE_NR_AVX2,
+							    n < ANE_NR_AVX2 ? n : ANE_NR_AVX2);
+				}
+			}
+		}
+	}
+}
+
+#endif /* x86_64 with AVX-512 F/BW/VL, AVX2, FMA and F16C enabled */
