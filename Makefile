@@ -161,11 +161,12 @@ $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(B)/lib/libane.a -lm
 
-# The engine's benchmark, against OpenBLAS (libopenblas-dev).
+# The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
+# (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
 $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -o $@ $< \
-		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -lm
+		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -ldnnl -lgomp -lm
 
 # ---------------------------------------------------------------- tests
 tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \

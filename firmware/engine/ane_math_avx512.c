@@ -65,6 +65,16 @@ static inline void ane_store16(float *p, ane_v16 v)
 	__builtin_memcpy(p, &v, 64);
 }
 
+/* One fp16 to fp32, exactly. */
+static inline float ane_fp16_to_fp32_avx512(uint16_t x)
+{
+	ane_h16 h = { (short)x };
+	ane_v16 f = __builtin_ia32_vcvtph2ps512_mask(h, ane_splat16(0.0f),
+						     (uint16_t)0xffff, 4);
+
+	return f[0];
+}
+
 /* ------------------------------------------------------------ packing */
 
 /*
@@ -258,6 +268,59 @@ ANE_KERNEL(ane_kernel_12x16, 2, 1)
 ANE_KERNEL(ane_kernel_6x32, 1, 2)
 ANE_KERNEL(ane_kernel_6x16, 1, 1)
 
+/* ------------------------------------------------------------ store */
+
+/*
+ * Bias, activation and rounding of one 6 x 16 subtile (row-major, 16 per
+ * row), @cols <= 16 columns from GEMM column @col: when those outputs are
+ * contiguous in dst -- unit column stride, and either within one output
+ * row or rows packed back to back (y_sh == wo, a dense convolution output)
+ * -- and the activation is none, ReLU or ReLU6, sixteen lanes at a time
+ * with a masked store of the @cols lanes; otherwise as the AVX2 path does
+ * it.  The same values either way (the bias added, the activation applied,
+ * in fp32, then rounded once, to nearest even).
+ */
+static void ane_store_tile_avx512(const struct ane_gemm *g, const float *tile,
+				  uint32_t m, uint32_t rows, uint32_t col,
+				  uint32_t cols)
+{
+	uint32_t oh = col / g->wo, ow = col % g->wo, i;
+	uint16_t mask = (uint16_t)(cols >= 16 ? 0xffffu : (1u << cols) - 1u);
+	const ane_v16 zero = ane_splat16(0.0f), six = ane_splat16(6.0f);
+	uint16_t *y;
+
+	if (g->y_sw != 1 || (ow + cols > g->wo && g->y_sh != g->wo) ||
+	    (g->act != ANE_ACT_NONE && g->act != ANE_ACT_RELU &&
+	     g->act != ANE_ACT_RELU6)) {
+		ane_store_tile_avx2(g, tile, m, rows, col, cols);
+		return;
+	}
+	y = g->y + (uint64_t)m * g->y_sm + (uint64_t)oh * g->y_sh + ow;
+	for (i = 0; i < rows; i++, y += g->y_sm, tile += 16) {
+		ane_v16 v = ane_load16(tile);
+		ane_h16 h;
+
+		if (g->bias)
+			v += ane_splat16(ane_fp16_to_fp32_avx512(
+				g->bias[(uint64_t)(m + i) * g->bias_s]));
+		/*
+		 * Masks from ordered comparisons, as ane_math.c does it: NaN
+		 * fails both and passes, -0 is not below 0 and stays -0.
+		 */
+		if (g->act == ANE_ACT_RELU || g->act == ANE_ACT_RELU6)
+			v = __builtin_ia32_blendmps_512_mask(v, zero,
+				__builtin_ia32_cmpps512_mask(v, zero, 1 /* LT_OS */,
+							     (uint16_t)0xffff, 4));
+		if (g->act == ANE_ACT_RELU6)
+			v = __builtin_ia32_blendmps_512_mask(v, six,
+				__builtin_ia32_cmpps512_mask(v, six, 14 /* GT_OS */,
+							     (uint16_t)0xffff, 4));
+		h = __builtin_ia32_vcvtps2ph512_mask(v, 0, (ane_h16){ 0 },
+						     (uint16_t)0xffff);
+		__builtin_ia32_storedquhi256_mask((short *)y, h, mask);
+	}
+}
+
 /* ------------------------------------------------------------ chunk */
 
 void ane_gemm_chunk_avx512(const struct ane_gemm *g,
@@ -295,11 +358,11 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 				for (q = 0; q < nb; q++) {
 					uint32_t n = cols - q * ANE_NR_AVX2;
 
-					ane_store_tile_avx2(g, tile + (2 * p + q) * 96,
-							    c->m0 + ir + p * ANE_MR,
-							    r < ANE_MR ? r : ANE_MR,
-							    c->n0 + jr + q * ANE_NR_AVX2,
-							    n < ANE_NR_AVX2 ? n : ANE_NR_AVX2);
+					ane_store_tile_avx512(g, tile + (2 * p + q) * 96,
+							      c->m0 + ir + p * ANE_MR,
+							      r < ANE_MR ? r : ANE_MR,
+							      c->n0 + jr + q * ANE_NR_AVX2,
+							      n < ANE_NR_AVX2 ? n : ANE_NR_AVX2);
 				}
 			}
 		}
