@@ -174,6 +174,7 @@ struct bench {
 	uint16_t *a16, *b16, *y16, *bias16;	/* engine: W, input, out */
 	float *w32, *x32, *col32, *y32, *s32;	/* baselines */
 	struct ane_op_desc d;
+	struct ane_op_plan plan;
 	uint64_t chunks;
 	/* oneDNN */
 	dnnl_engine_t eng;
@@ -341,16 +342,18 @@ static void openblas_run(struct bench *b, float *out)
 		    1.0f, b->w32, c->K, rhs, c->N, 0.0f, out, c->N);
 }
 
-/* One engine run, chunk by chunk; per-chunk times go to best[] (minimum). */
-static void engine_run(const struct ane_op_desc *d, uint64_t chunks,
-		       double *best)
+/*
+ * One engine run, chunk by chunk from the prepared plan, as the kernel's
+ * engine runs it; per-chunk times go to best[] (minimum).
+ */
+static void engine_run(const struct bench *b, double *best)
 {
 	uint64_t i;
 
-	for (i = 0; i < chunks; i++) {
+	for (i = 0; i < b->chunks; i++) {
 		double t = best ? now() : 0;
 
-		ane_op_run(d, i);
+		ane_op_run_planned(&b->d, &b->plan, i);
 		if (best) {
 			t = now() - t;
 			if (t < best[i])
@@ -425,7 +428,7 @@ static int setup(struct bench *b, const struct bcase *c)
 	if (!ret) {
 		b->d.work = ws ? xalloc(ws) : NULL;
 		b->d.work_size = ws;
-		ret = ane_op_validate(&b->d);
+		ret = ane_op_prepare(&b->d, &b->plan);
 	}
 	if (ret) {
 		fprintf(stderr, "ane-mathbench: %s: descriptor rejected: %s (%s)\n",
@@ -433,7 +436,7 @@ static int setup(struct bench *b, const struct bcase *c)
 			strerror(-ret));
 		return 2;
 	}
-	b->chunks = ane_op_chunks(&b->d);
+	b->chunks = ane_op_plan_chunks(&b->plan);
 	return 0;
 }
 
@@ -477,7 +480,7 @@ static int bench_case(const struct bcase *c, struct result *r)
 		if (usable[isa]) {
 			r->top_isa = isa;
 			ane_math_set_isa(isa);
-			engine_run(&b.d, b.chunks, NULL);	/* warm up */
+			engine_run(&b, NULL);	/* warm up */
 		}
 	}
 	openblas_run(&b, b.y32);
@@ -490,7 +493,7 @@ static int bench_case(const struct bcase *c, struct result *r)
 				continue;
 			ane_math_set_isa(isa);
 			t = now();
-			engine_run(&b.d, b.chunks, NULL);
+			engine_run(&b, NULL);
 			t = now() - t;
 			spent_e[isa] += t;
 			if (t < best_e[isa])
@@ -547,7 +550,7 @@ static int bench_case(const struct bcase *c, struct result *r)
 		for (k = 0; k < b.chunks; k++)
 			chunk_t[k] = 1e30;
 		for (n = 0; n < 3; n++)
-			engine_run(&b.d, b.chunks, chunk_t);
+			engine_run(&b, chunk_t);
 		for (k = 0; k < b.chunks; k++)
 			if (chunk_t[k] * 1e6 > r->chunk_us[isa])
 				r->chunk_us[isa] = chunk_t[k] * 1e6;

@@ -218,6 +218,14 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 	c11[i] = c00[i];						\
 } while (0)
 
+#define ANE_IN(i)	do {						\
+	c00[i] = ane_load16(tile + (i) * 16);				\
+	c01[i] = nb == 2 ? ane_load16(tile + 96 + (i) * 16) : c00[i];	\
+	c10[i] = na == 2 ? ane_load16(tile + 192 + (i) * 16) : c00[i];	\
+	c11[i] = na == 2 && nb == 2 ?					\
+		 ane_load16(tile + 288 + (i) * 16) : c00[i];		\
+} while (0)
+
 #define ANE_OUT(i)	do {						\
 	ane_store16(tile + (i) * 16, c00[i]);				\
 	if (nb == 2)							\
@@ -229,8 +237,8 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 } while (0)
 
 static __attribute__((always_inline)) inline void
-ane_kernel_avx512(uint32_t K, const float *a, const float *b, float *tile,
-		  const int na, const int nb)
+ane_kernel_avx512(uint32_t kc, uint32_t K, const float *a, const float *b,
+		  float *tile, int acc, const int na, const int nb)
 {
 	const float *ap0 = a, *ap1 = a + (uint64_t)ANE_MR * K;
 	const float *bp0 = b, *bp1 = b + (uint64_t)ANE_NR_AVX2 * K;
@@ -238,8 +246,11 @@ ane_kernel_avx512(uint32_t K, const float *a, const float *b, float *tile,
 	uint32_t k;
 
 	/* constant indices only, so that the arrays live in registers */
-	ANE_SIX(ANE_ZERO);
-	for (k = 0; k < K; k++) {
+	if (acc)
+		ANE_SIX(ANE_IN);
+	else
+		ANE_SIX(ANE_ZERO);
+	for (k = 0; k < kc; k++) {
 		ane_v16 b0 = ane_load16(bp0), b1 = b0;
 
 		if (nb == 2)
@@ -255,18 +266,38 @@ ane_kernel_avx512(uint32_t K, const float *a, const float *b, float *tile,
 	ANE_SIX(ANE_OUT);
 }
 
-/* One function per shape (spelt __noinline__, as in ane_math_avx2.c). */
+/*
+ * One function per shape (spelt __noinline__, as in ane_math_avx2.c):
+ * depth @kc of panels whose full depth is @K (the second A panel at
+ * @a + 6 K, the second B panel at @b + 16 K), C from zero or, with @acc,
+ * from the partial sums @tile holds.
+ */
 #define ANE_KERNEL(name, na, nb)					\
 static __attribute__((__noinline__)) void				\
-name(uint32_t K, const float *a, const float *b, float *tile)		\
+name(uint32_t kc, uint32_t K, const float *a, const float *b,		\
+     float *tile, int acc)						\
 {									\
-	ane_kernel_avx512(K, a, b, tile, na, nb);			\
+	ane_kernel_avx512(kc, K, a, b, tile, acc, na, nb);		\
 }
 
 ANE_KERNEL(ane_kernel_12x32, 2, 2)
 ANE_KERNEL(ane_kernel_12x16, 2, 1)
 ANE_KERNEL(ane_kernel_6x32, 1, 2)
 ANE_KERNEL(ane_kernel_6x16, 1, 1)
+
+/* The kernel of the right shape for @na A panels and @nb B panels. */
+static void ane_kernel_any(uint32_t na, uint32_t nb, uint32_t kc, uint32_t K,
+			   const float *a, const float *b, float *tile, int acc)
+{
+	if (na == 2 && nb == 2)
+		ane_kernel_12x32(kc, K, a, b, tile, acc);
+	else if (na == 2)
+		ane_kernel_12x16(kc, K, a, b, tile, acc);
+	else if (nb == 2)
+		ane_kernel_6x32(kc, K, a, b, tile, acc);
+	else
+		ane_kernel_6x16(kc, K, a, b, tile, acc);
+}
 
 /* ------------------------------------------------------------ store */
 
@@ -323,11 +354,47 @@ static void ane_store_tile_avx512(const struct ane_gemm *g, const float *tile,
 
 /* ------------------------------------------------------------ chunk */
 
+/* Store the (A panel, B panel) subtiles of one 12 x 32 tile. */
+static void ane_store_tiles(const struct ane_gemm *g,
+			    const struct ane_gemm_chunk *c, const float *tile,
+			    uint32_t ir, uint32_t jr, uint32_t na, uint32_t nb)
+{
+	uint32_t rows = c->mlen - ir, cols = c->c1 - jr, p, q;
+
+	for (p = 0; p < na; p++) {
+		uint32_t r = rows - p * ANE_MR;
+
+		for (q = 0; q < nb; q++) {
+			uint32_t n = cols - q * ANE_NR_AVX2;
+
+			ane_store_tile_avx512(g, tile + (2 * p + q) * 96,
+					      c->m0 + ir + p * ANE_MR,
+					      r < ANE_MR ? r : ANE_MR,
+					      c->n0 + jr + q * ANE_NR_AVX2,
+					      n < ANE_NR_AVX2 ? n : ANE_NR_AVX2);
+		}
+	}
+}
+
+/*
+ * Depth blocking: from ANE_KC_MIN on, the depth is cut into balanced
+ * slices of at most ANE_KC, so that the slice of a B panel pair (32 x
+ * ANE_KC fp32, 32 KiB) stays in L1 while the A slices of the chunk's rows
+ * stream past it.  The partial sums of the chunk's tiles wait, in fp32, in
+ * the part of the A area that this path's packing leaves unused (the plan
+ * sizes it for SSE2's four copies of each element; checked here, else no
+ * blocking).  Every element still gets its k terms in order 0, 1, ...
+ * K - 1, one FMA each, so the bits are the same as without blocking.
+ */
+#define ANE_KC		256u
+#define ANE_KC_MIN	512u
+
 void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c)
 {
-	uint32_t K = c->K, ir, jr, p, q;
-	float tile[4 * ANE_MR * 16];
+	uint32_t K = c->K, ir, jr, na, nb, k0, kc, nk;
+	uint64_t used, avail, ntiles;
+	float tile[4 * ANE_MR * 16], *cbuf, *t;
 
 	if (!c->compute) {
 		ane_pack_b_avx512(g, K, c->n0, c->nlen, c->pb, c->u0, c->u1);
@@ -336,34 +403,42 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 	/* The first chunk of an A block packs it for the ones that follow. */
 	if (c->pack_a)
 		ane_pack_a_avx2(g, K, c->m0, c->mlen, c->pa);
-	for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
-		const float *bp = c->pb + (uint64_t)jr * K;
-		uint32_t cols = c->c1 - jr, nb = cols > ANE_NR_AVX2 ? 2 : 1;
 
-		for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
-			const float *ap = c->pa + (uint64_t)ir * K;
-			uint32_t rows = c->mlen - ir, na = rows > ANE_MR ? 2 : 1;
+	used = ((uint64_t)(c->mlen + ANE_MR - 1) / ANE_MR * ANE_MR * K + 15) / 16 * 16;
+	avail = (uint64_t)c->mc * K * 4;
+	ntiles = (uint64_t)((c->mlen + 2 * ANE_MR - 1) / (2 * ANE_MR)) *
+		 ((c->c1 - c->c0 + 2 * ANE_NR_AVX2 - 1) / (2 * ANE_NR_AVX2));
+	if (K < ANE_KC_MIN || used + ntiles * 4 * ANE_MR * 16 > avail) {
+		for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
+			nb = c->c1 - jr > ANE_NR_AVX2 ? 2 : 1;
+			for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
+				na = c->mlen - ir > ANE_MR ? 2 : 1;
+				ane_kernel_any(na, nb, K, K, c->pa + (uint64_t)ir * K,
+					       c->pb + (uint64_t)jr * K, tile, 0);
+				ane_store_tiles(g, c, tile, ir, jr, na, nb);
+			}
+		}
+		return;
+	}
+	cbuf = c->pa + used;
+	nk = (K + ANE_KC - 1) / ANE_KC;
+	kc = (K + nk - 1) / nk;
+	for (k0 = 0; k0 < K; k0 += kc) {
+		uint32_t kn = K - k0 < kc ? K - k0 : kc;
+		int last = k0 + kn == K;
 
-			if (na == 2 && nb == 2)
-				ane_kernel_12x32(K, ap, bp, tile);
-			else if (na == 2)
-				ane_kernel_12x16(K, ap, bp, tile);
-			else if (nb == 2)
-				ane_kernel_6x32(K, ap, bp, tile);
-			else
-				ane_kernel_6x16(K, ap, bp, tile);
-			for (p = 0; p < na; p++) {
-				uint32_t r = rows - p * ANE_MR;
-
-				for (q = 0; q < nb; q++) {
-					uint32_t n = cols - q * ANE_NR_AVX2;
-
-					ane_store_tile_avx512(g, tile + (2 * p + q) * 96,
-							      c->m0 + ir + p * ANE_MR,
-							      r < ANE_MR ? r : ANE_MR,
-							      c->n0 + jr + q * ANE_NR_AVX2,
-							      n < ANE_NR_AVX2 ? n : ANE_NR_AVX2);
-				}
+		t = cbuf;
+		for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
+			nb = c->c1 - jr > ANE_NR_AVX2 ? 2 : 1;
+			for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR,
+			     t += 4 * ANE_MR * 16) {
+				na = c->mlen - ir > ANE_MR ? 2 : 1;
+				ane_kernel_any(na, nb, kn, K,
+					       c->pa + (uint64_t)ir * K + (uint64_t)k0 * ANE_MR,
+					       c->pb + (uint64_t)jr * K + (uint64_t)k0 * ANE_NR_AVX2,
+					       t, k0 > 0);
+				if (last)
+					ane_store_tiles(g, c, t, ir, jr, na, nb);
 			}
 		}
 	}

@@ -369,7 +369,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 #else
 	const int avx512 = 0;
 #endif
-	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen,
+	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen, .mc = p->mc,
 				     .pa = pa, .pb = pb };
 #endif
 
@@ -380,8 +380,9 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 
 #ifdef ANE_MATH_AVX2
 		if (avx2 || avx512) {
-			gc.u0 = u0;
-			gc.u1 = u1;
+			/* the AVX paths count panels of ANE_NR_AVX2 columns */
+			gc.u0 = u0 * (ANE_NU / ANE_NR_AVX2);
+			gc.u1 = u1 * (ANE_NU / ANE_NR_AVX2);
 			ane_gemm_chunk_isa(avx512, &g, &gc);
 			return;
 		}
