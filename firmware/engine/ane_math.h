@@ -63,9 +63,10 @@
  *	packs, multiplies and stores with AVX2, FMA and F16C instructions;
  *	everything else runs as with SSE2.  Only for a CPU that has all
  *	three (and an OS that saves the AVX state).
- * @ANE_MATH_ISA_AVX512: the GEMM's inner kernel (12 x 32, ZMM registers)
- *	and its B packing with AVX-512 F, BW and VL; A packing and the
- *	stores as with AVX2_FMA, everything else as with SSE2.  Only for a
+ * @ANE_MATH_ISA_AVX512: the GEMM's inner kernel (12 x 32, ZMM registers),
+ *	its packing and its stores with AVX-512 F, BW and VL (the cases
+ *	these do not cover as with AVX2_FMA), everything else as with
+ *	SSE2.  Only for a
  *	CPU that has AVX-512 F, BW and VL as well as AVX2, FMA and F16C
  *	(and an OS that saves the ZMM and opmask state).  Gives the same
  *	bits as AVX2_FMA.

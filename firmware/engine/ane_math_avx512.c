@@ -10,9 +10,13 @@
  * the workspace are those of every other path: A in panels of ANE_MR (6)
  * rows, B in panels of ANE_NR_AVX2 (16) columns.  The 12 x 32 kernel
  * reads two A panels and two B panels side by side; at the edges it runs
- * as 12 x 16, 6 x 32 or 6 x 16.  A packing and the stores are the AVX2
- * path's (ane_math_avx2.c): a CPU with AVX-512 F/BW/VL has AVX2, FMA and
- * F16C, which ane_engine_widest_isa() and the userspace callers check.
+ * as 12 x 16, 6 x 32 or 6 x 16.  A is packed sixteen k at a time with a
+ * permute-and-blend transpose; the stores are masked 16-lane conversions.
+ * What these do not cover (A not contiguous in k, B with strides or more
+ * than four row segments per panel, activations other than ReLU/ReLU6,
+ * non-contiguous outputs) goes to the AVX2 path's functions
+ * (ane_math_avx2.c): a CPU with AVX-512 F/BW/VL has AVX2, FMA and F16C,
+ * which ane_engine_widest_isa() and the userspace callers check.
  *
  * ane_math_gemm.c calls ane_gemm_chunk_avx512() for each GEMM chunk when
  * ane_math_isa is ANE_MATH_ISA_AVX512 (and it was built with
@@ -76,6 +80,84 @@ static inline float ane_fp16_to_fp32_avx512(uint16_t x)
 }
 
 /* ------------------------------------------------------------ packing */
+
+typedef int32_t ane_i16 __attribute__((vector_size(64)));
+
+/*
+ * Pack rows [m0, m0 + mlen) of A as ane_pack_a_avx2() does -- panels of
+ * ANE_MR rows, k-major, pa[panel][k][i], a partial panel repeating its last
+ * row -- sixteen k at a time where the rows are contiguous in k (MATMUL,
+ * dense weights): six 16-lane conversions, then the 6 x 16 transpose into
+ * six output vectors, each built from the row pairs (0, 1), (2, 3), (4, 5)
+ * with a two-source permute and put together with two masked blends.
+ * Other layouts, and the last K % 16 k, as the AVX2 packer does them.
+ */
+static void ane_pack_a_avx512(const struct ane_gemm *g, uint32_t K,
+			      uint32_t m0, uint32_t mlen, float *pa)
+{
+	int dense = (g->kw == 1 || g->a_sw == 1) &&
+		    (g->kh == 1 || g->a_sh == g->kw) &&
+		    (g->cin == 1 || g->a_sc == (uint64_t)g->kh * g->kw);
+	ane_i16 idx[ANE_MR];
+	uint16_t m23[ANE_MR], m45[ANE_MR];
+	uint32_t ip, i, j, t, k;
+
+	if (!dense || K < 16) {
+		ane_pack_a_avx2(g, K, m0, mlen, pa);
+		return;
+	}
+	/* output vector j, lane t: element e = 16 j + t, k = e / 6, row e % 6 */
+	for (j = 0; j < ANE_MR; j++) {
+		m23[j] = 0;
+		m45[j] = 0;
+		for (t = 0; t < 16; t++) {
+			uint32_t e = 16 * j + t, r = e % ANE_MR;
+
+			idx[j][t] = (int32_t)(e / ANE_MR + (r & 1u) * 16u);
+			if (r == 2 || r == 3)
+				m23[j] |= (uint16_t)(1u << t);
+			if (r == 4 || r == 5)
+				m45[j] |= (uint16_t)(1u << t);
+		}
+	}
+	for (ip = 0; ip < mlen; ip += ANE_MR) {
+		const uint16_t *r[ANE_MR];
+		float *dst = pa + (uint64_t)ip * K;
+
+		for (i = 0; i < ANE_MR; i++) {
+			uint32_t m = ip + i < mlen ? ip + i : mlen - 1;
+
+			r[i] = g->a + (uint64_t)(m0 + m) * g->a_sm;
+		}
+		for (k = 0; k + 16 <= K; k += 16, dst += 16 * ANE_MR) {
+			ane_v16 v[ANE_MR];
+
+			for (i = 0; i < ANE_MR; i++) {
+				ane_h16 h;
+
+				__builtin_memcpy(&h, r[i] + k, 32);
+				v[i] = __builtin_ia32_vcvtph2ps512_mask(
+					h, ane_splat16(0.0f), (uint16_t)0xffff, 4);
+			}
+			for (j = 0; j < ANE_MR; j++) {
+				ane_v16 p01, p23, p45, o;
+
+				p01 = __builtin_ia32_vpermt2varps512_mask(idx[j], v[0],
+									  v[1], 0xffff);
+				p23 = __builtin_ia32_vpermt2varps512_mask(idx[j], v[2],
+									  v[3], 0xffff);
+				p45 = __builtin_ia32_vpermt2varps512_mask(idx[j], v[4],
+									  v[5], 0xffff);
+				o = __builtin_ia32_blendmps_512_mask(p01, p23, m23[j]);
+				o = __builtin_ia32_blendmps_512_mask(o, p45, m45[j]);
+				ane_store16(dst + 16 * j, o);
+			}
+		}
+		for (; k < K; k++, dst += ANE_MR)
+			for (i = 0; i < ANE_MR; i++)
+				dst[i] = ane_fp16_to_fp32_avx512(r[i][k]);
+	}
+}
 
 /*
  * Pack column panels [u0, u1) of columns [n0, n0 + nlen) of the implicit B
@@ -402,7 +484,7 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 	}
 	/* The first chunk of an A block packs it for the ones that follow. */
 	if (c->pack_a)
-		ane_pack_a_avx2(g, K, c->m0, c->mlen, c->pa);
+		ane_pack_a_avx512(g, K, c->m0, c->mlen, c->pa);
 
 	used = ((uint64_t)(c->mlen + ANE_MR - 1) / ANE_MR * ANE_MR * K + 15) / 16 * 16;
 	avail = (uint64_t)c->mc * K * 4;
