@@ -280,9 +280,9 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
  */
 #define ANE_ROW(p, i)	do {						\
 	ane_v16 a_ = ane_splat16(ap##p[i]);				\
-	c##p##0[i] = ane_fma16(a_, b0, c##p##0[i]);			\
+	c##p##0_##i = ane_fma16(a_, b0, c##p##0_##i);			\
 	if (nb == 2)							\
-		c##p##1[i] = ane_fma16(a_, b1, c##p##1[i]);		\
+		c##p##1_##i = ane_fma16(a_, b1, c##p##1_##i);		\
 } while (0)
 
 #define ANE_SIX(f)	do {						\
@@ -294,28 +294,28 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 #define ANE_PANEL(p)	ANE_SIX(ANE_ROW##p)
 
 #define ANE_ZERO(i)	do {						\
-	c00[i] = ane_splat16(0.0f);					\
-	c01[i] = c00[i];						\
-	c10[i] = c00[i];						\
-	c11[i] = c00[i];						\
+	c00_##i = ane_splat16(0.0f);					\
+	c01_##i = c00_##i;						\
+	c10_##i = c00_##i;						\
+	c11_##i = c00_##i;						\
 } while (0)
 
 #define ANE_IN(i)	do {						\
-	c00[i] = ane_load16(tile + (i) * 16);				\
-	c01[i] = nb == 2 ? ane_load16(tile + 96 + (i) * 16) : c00[i];	\
-	c10[i] = na == 2 ? ane_load16(tile + 192 + (i) * 16) : c00[i];	\
-	c11[i] = na == 2 && nb == 2 ?					\
-		 ane_load16(tile + 288 + (i) * 16) : c00[i];		\
+	c00_##i = ane_load16(tile + (i) * 16);				\
+	c01_##i = nb == 2 ? ane_load16(tile + 96 + (i) * 16) : c00_##i;	\
+	c10_##i = na == 2 ? ane_load16(tile + 192 + (i) * 16) : c00_##i;	\
+	c11_##i = na == 2 && nb == 2 ?					\
+		  ane_load16(tile + 288 + (i) * 16) : c00_##i;		\
 } while (0)
 
 #define ANE_OUT(i)	do {						\
-	ane_store16(tile + (i) * 16, c00[i]);				\
+	ane_store16(tile + (i) * 16, c00_##i);				\
 	if (nb == 2)							\
-		ane_store16(tile + 96 + (i) * 16, c01[i]);		\
+		ane_store16(tile + 96 + (i) * 16, c01_##i);		\
 	if (na == 2)							\
-		ane_store16(tile + 192 + (i) * 16, c10[i]);		\
+		ane_store16(tile + 192 + (i) * 16, c10_##i);		\
 	if (na == 2 && nb == 2)						\
-		ane_store16(tile + 288 + (i) * 16, c11[i]);		\
+		ane_store16(tile + 288 + (i) * 16, c11_##i);		\
 } while (0)
 
 static __attribute__((always_inline)) inline void
@@ -324,10 +324,17 @@ ane_kernel_avx512(uint32_t kc, uint32_t K, const float *a, const float *b,
 {
 	const float *ap0 = a, *ap1 = a + (uint64_t)ANE_MR * K;
 	const float *bp0 = b, *bp1 = b + (uint64_t)ANE_NR_AVX2 * K;
-	ane_v16 c00[ANE_MR], c01[ANE_MR], c10[ANE_MR], c11[ANE_MR];
+	/*
+	 * Twenty-four named accumulators, not arrays: an array indexed by
+	 * constants lives in registers only when the compiler can scalarise
+	 * it, which KASAN's stack instrumentation prevents.
+	 */
+	ane_v16 c00_0, c00_1, c00_2, c00_3, c00_4, c00_5;
+	ane_v16 c01_0, c01_1, c01_2, c01_3, c01_4, c01_5;
+	ane_v16 c10_0, c10_1, c10_2, c10_3, c10_4, c10_5;
+	ane_v16 c11_0, c11_1, c11_2, c11_3, c11_4, c11_5;
 	uint32_t k;
 
-	/* constant indices only, so that the arrays live in registers */
 	if (acc)
 		ANE_SIX(ANE_IN);
 	else
