@@ -55,7 +55,8 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # (ane_math_plan.c) is built without FPU registers, as in the kernel.  On
 # x86_64 the GEMM's AVX2 path (ane_math_avx2.c) is built with
 # -mavx2 -mfma -mf16c and ane_math.c and ane_math_gemm.c with
-# -DANE_MATH_AVX2 to call it; it
+# -DANE_MATH_AVX2 to call it, and its AVX-512 path (ane_math_avx512.c)
+# with -mavx512f -mavx512bw -mavx512vl as well and -DANE_MATH_AVX512; each
 # runs only when the program selects it (ane_math_set_isa()).
 ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c)
 ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h) $(SRC)/firmware/spec/ane_isa.h
@@ -63,10 +64,11 @@ ENGINE_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/engine/%.o,$(ENGINE_SR
 ENGINE_SAN_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/san/engine/%.o,$(ENGINE_SRCS))
 ENGINE_INC := -I$(SRC)/firmware/engine
 ifeq ($(shell uname -m),x86_64)
-ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2
-ENGINE_CFLAGS_ane_math_gemm := -msse2 -mno-avx -DANE_MATH_AVX2
+ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
+ENGINE_CFLAGS_ane_math_gemm := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 ENGINE_CFLAGS_ane_math_rows := -msse2 -mno-avx
 ENGINE_CFLAGS_ane_math_avx2 := -msse2 -mavx2 -mfma -mf16c
+ENGINE_CFLAGS_ane_math_avx512 := -msse2 -mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512vl
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_split := -mgeneral-regs-only
 endif
@@ -175,11 +177,12 @@ $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(B)/lib/libane.a 
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
 		$(B)/lib/libane.a $(SYSTEMD_LIBS) -lm
 
-# The engine's benchmark, against OpenBLAS (libopenblas-dev).
+# The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
+# (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
 $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -o $@ $< \
-		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -lm
+		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -ldnnl -lgomp -lm
 
 # Real networks on the engine's userspace build: libane builds the image,
 # tools/ane_netrun.c runs it with the firmware's task-descriptor decoding

@@ -114,6 +114,7 @@ static const char *ane_host_isa_str(u32 isa)
 	static const char * const names[] = {
 		[ANE_FW_ENGINE_ISA_SSE2] = "sse2",
 		[ANE_FW_ENGINE_ISA_AVX2] = "avx2+fma+f16c",
+		[ANE_FW_ENGINE_ISA_AVX512] = "avx512",
 	};
 
 	static_assert(ARRAY_SIZE(names) == ANE_FW_ENGINE_ISAS);
@@ -151,12 +152,14 @@ static int ane_host_status_show(struct seq_file *m, void *data)
 		   p->deadline_aborts, p->chain_dropped, p->ring_full,
 		   p->uptime_ns);
 	seq_printf(m, "signal events: %llu\n", p->events_signaled);
-	seq_printf(m, "engine isa: %s\nengine ops: %s %llu, %s %llu\n",
+	seq_printf(m, "engine isa: %s\nengine ops: %s %llu, %s %llu, %s %llu\n",
 		   ane_host_isa_str(p->engine_isa),
 		   ane_host_isa_str(ANE_FW_ENGINE_ISA_SSE2),
 		   p->engine_ops[ANE_FW_ENGINE_ISA_SSE2],
 		   ane_host_isa_str(ANE_FW_ENGINE_ISA_AVX2),
-		   p->engine_ops[ANE_FW_ENGINE_ISA_AVX2]);
+		   p->engine_ops[ANE_FW_ENGINE_ISA_AVX2],
+		   ane_host_isa_str(ANE_FW_ENGINE_ISA_AVX512),
+		   p->engine_ops[ANE_FW_ENGINE_ISA_AVX512]);
 	seq_puts(m, "tasks:\n");
 	for (i = 0; i < min_t(u32, p->ntasks, ANE_FW_STATUS_TASKS); i++)
 		seq_printf(m, "  %-12.*s %-9s handled %u queued %u\n",

@@ -1,67 +1,99 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ane-mathbench: the compute engine's matmul against OpenBLAS, in one run.
+ * ane-mathbench: the compute engine's GEMM-shaped operations against
+ * OpenBLAS and oneDNN, in one run.
  *
- *   ane-mathbench matmul [N]
+ *   ane-mathbench [--json FILE] [CASE...]
+ *   ane-mathbench [--json FILE] matmul [N]
  *
- * Times C = A * B for N x N matrices (default 512): the engine with fp16
- * inputs and outputs and fp32 accumulation, chunk by chunk as the kernel
- * runs it, on each instruction-set path this build and CPU have (SSE2
- * always; AVX2 + FMA + F16C when __builtin_cpu_supports() says so), and
- * OpenBLAS cblas_sgemm in fp32 on one thread, on the same values.  Runs
- * alternate between all of them and the best time of each counts.  It
- * prints the ISA the engine would use (the fastest the CPU has), each
- * rate in GFLOP/s (2 N^3 / s), the ratio of the best engine path to
- * OpenBLAS, and whether that ratio meets the target of 0.5; the exit
- * status is 0 when it does, 1 when it is missed, 2 on a usage or setup
- * error.  ANE_MATH_ISA=sse2 restricts the engine to its SSE2 path.
+ * CASE is matmul512, matmul2048, conv3x3 (56 x 56, 64 -> 64 channels,
+ * pad 1) or conv1x1 (14 x 14, 256 -> 256); no CASE means all four.
+ * Each case runs the engine with fp16 inputs and outputs and fp32
+ * accumulation, chunk by chunk as the kernel runs it, on each
+ * instruction-set path this build and CPU have (SSE2 always; AVX2 + FMA +
+ * F16C and AVX-512 F/BW/VL when __builtin_cpu_supports() says so), and two
+ * fp32 baselines on one thread, on the same values: OpenBLAS (cblas_sgemm;
+ * for conv3x3 an explicit im2col, timed, then sgemm) and oneDNN (its
+ * matmul with plain row-major layouts; its forward convolution with the
+ * layouts it prefers, the reorders into them not timed).  Runs alternate
+ * between all of them and the best time of each counts.
  *
- * OpenBLAS picks its kernel for this CPU (AVX2/AVX-512 where present)
- * unless OPENBLAS_CORETYPE says otherwise; the core OpenBLAS used is
- * printed with its rate.
+ * It prints each rate in GFLOP/s (2 M N K / s), the ratio of the best
+ * engine path to the BEST baseline and whether that meets the target
+ * (0.9); exit status 0 when every case meets it, 1 when one misses, 2 on
+ * a usage or setup error or when a result disagrees with the baseline.
+ * --json FILE writes the same figures as JSON.  ANE_MATH_ISA=sse2, avx2
+ * or avx512 restricts the engine to that path.
+ *
+ * OpenBLAS reads OPENBLAS_CORETYPE when it is loaded, before main(): a
+ * set OPENBLAS_CORETYPE (which pins a core, e.g. Haswell) is removed and
+ * the program executes itself again, so that OpenBLAS picks the best
+ * kernel for this CPU; the output says so.
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <cblas.h>
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <oneapi/dnnl/dnnl.h>
 
 #include "ane_math.h"
 
-#define TARGET_RATIO	0.5
-#define MIN_RUNS	5
-#define MIN_SECONDS	1.0	/* per side */
+#define TARGET_RATIO	0.9
+#define MIN_RUNS	3
+#define MIN_SECONDS	0.5	/* per side */
 
 static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
 	[ANE_MATH_ISA_SSE2] = "sse2",
 	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
+	[ANE_MATH_ISA_AVX512] = "avx512",
 };
 
-/* Can this CPU and this build run @isa? */
+/* Short names, as ANE_MATH_ISA takes them. */
+static const char *const isa_short[ANE_MATH_ISA_COUNT] = {
+	[ANE_MATH_ISA_SSE2] = "sse2",
+	[ANE_MATH_ISA_AVX2_FMA] = "avx2",
+	[ANE_MATH_ISA_AVX512] = "avx512",
+};
+
+/* Does this CPU have what @isa needs? */
+static int isa_cpu(uint32_t isa)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (isa == ANE_MATH_ISA_SSE2)
+		return 1;
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+	    !__builtin_cpu_supports("f16c"))
+		return 0;
+	if (isa == ANE_MATH_ISA_AVX2_FMA)
+		return 1;
+	return __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vl");
+#else
+	return isa == ANE_MATH_ISA_SSE2;
+#endif
+}
+
+/* Can this CPU and this build run @isa, and does ANE_MATH_ISA allow it? */
 static int isa_usable(uint32_t isa)
 {
 	const char *only = getenv("ANE_MATH_ISA");
 
-	if (!ane_math_isa_built(isa))
+	if (!ane_math_isa_built(isa) || !isa_cpu(isa))
 		return 0;
 	if (only && *only && strcmp(only, isa_name[isa]) &&
-	    !(isa == ANE_MATH_ISA_AVX2_FMA && !strcmp(only, "avx2")))
+	    strcmp(only, isa_short[isa]))
 		return 0;
-	if (isa == ANE_MATH_ISA_AVX2_FMA) {
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_cpu_init();
-		return __builtin_cpu_supports("avx2") &&
-		       __builtin_cpu_supports("fma") &&
-		       __builtin_cpu_supports("f16c");
-#else
-		return 0;
-#endif
-	}
 	return 1;
 }
 
@@ -75,13 +107,18 @@ static double now(void)
 
 static void usage(FILE *f, int status)
 {
-	fprintf(f, "usage: ane-mathbench matmul [N]   (N: 1..4096, default 512)\n"
+	fprintf(f, "usage: ane-mathbench [--json FILE] [CASE...]\n"
+		"       ane-mathbench [--json FILE] matmul [N]   (N: 1..4096)\n"
 		"       ane-mathbench --help | --version\n"
 		"\n"
-		"Times the engine's N x N fp16 matmul on each instruction-set path\n"
-		"against OpenBLAS's sgemm on one thread; exit 0 when the best engine\n"
-		"path reaches half of OpenBLAS's rate, 1 when not, 2 on an error.\n"
-		"ANE_MATH_ISA=sse2 restricts the engine to its SSE2 path.\n");
+		"CASE: matmul512 matmul2048 conv3x3 conv1x1 (default: all four).\n"
+		"Times the engine's fp16 operation on each instruction-set path\n"
+		"against OpenBLAS sgemm and oneDNN (fp32, one thread); exit 0 when\n"
+		"the best engine path reaches %.1f of the best baseline in every\n"
+		"case, 1 when not, 2 on an error.  ANE_MATH_ISA=sse2|avx2|avx512\n"
+		"restricts the engine to one path.  A set OPENBLAS_CORETYPE is\n"
+		"removed (the program re-executes itself) so that OpenBLAS runs the\n"
+		"best kernel for this CPU.\n", TARGET_RATIO);
 	exit(status);
 }
 
@@ -93,19 +130,230 @@ static void *xalloc(size_t bytes)
 		fprintf(stderr, "ane-mathbench: out of memory\n");
 		exit(2);
 	}
+	memset(p, 0, (bytes + 63) / 64 * 64);
 	return p;
 }
 
-/* One engine run, chunk by chunk; per-chunk times go to best[] (minimum). */
-static void engine_run(const struct ane_op_desc *d, uint64_t chunks,
-		       double *best)
+#define DNNL_OK(call) do {						\
+	dnnl_status_t st_ = (call);					\
+	if (st_ != dnnl_success) {					\
+		fprintf(stderr, "ane-mathbench: %s: oneDNN status %d\n",	\
+			#call, (int)st_);				\
+		exit(2);						\
+	}								\
+} while (0)
+
+/* ------------------------------------------------------------ cases */
+
+/*
+ * One case: C (M x N) = W (M x K) * col (K x N), where for a convolution
+ * W is the weights [cout][cin kh kw] and col the im2col of the input, and
+ * C is the output [cout][oh ow] -- the engine's destination layout.
+ */
+struct bcase {
+	const char *name;
+	int conv;
+	uint32_t M, N, K;
+	/* convolution: input channels, size, kernel, padding (stride 1) */
+	uint32_t cin, h, w, k, pad, ho, wo;
+};
+
+struct result {
+	double engine[ANE_MATH_ISA_COUNT];	/* GFLOP/s, 0 if not run */
+	double err[ANE_MATH_ISA_COUNT];		/* of the rounding bound */
+	double chunk_us[ANE_MATH_ISA_COUNT];	/* longest chunk */
+	double openblas, onednn, best_base, ratio;
+	uint32_t best_isa, top_isa;
+	uint64_t chunks;
+	int runs;
+	char dnnl_impl[64];
+};
+
+struct bench {
+	const struct bcase *c;
+	uint16_t *a16, *b16, *y16, *bias16;	/* engine: W, input, out */
+	float *w32, *x32, *col32, *y32, *s32;	/* baselines */
+	struct ane_op_desc d;
+	struct ane_op_plan plan;
+	uint64_t chunks;
+	/* oneDNN */
+	dnnl_engine_t eng;
+	dnnl_stream_t strm;
+	dnnl_primitive_t prim;
+	dnnl_memory_t msrc, mwei, mdst, mscr;
+	void *dsrc, *dwei, *ddst, *dscr;
+};
+
+static uint64_t seed = 0x2545f4914f6cdd1dull;
+
+static float rnd(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return (float)((double)(seed >> 11) / 9007199254740992.0 * 2 - 1);
+}
+
+/* im2col of x32 (cin x h x w) into col32 (K x N), zeros in the padding. */
+static void im2col(const struct bcase *c, const float *x, float *col)
+{
+	uint32_t ci, kh, kw, oh, ow;
+	float *p = col;
+
+	for (ci = 0; ci < c->cin; ci++)
+		for (kh = 0; kh < c->k; kh++)
+			for (kw = 0; kw < c->k; kw++)
+				for (oh = 0; oh < c->ho; oh++) {
+					int ih = (int)(oh + kh) - (int)c->pad;
+					const float *xr = x + ((size_t)ci * c->h + ih) * c->w;
+
+					for (ow = 0; ow < c->wo; ow++, p++) {
+						int iw = (int)(ow + kw) - (int)c->pad;
+
+						*p = ih >= 0 && ih < (int)c->h && iw >= 0 &&
+						     iw < (int)c->w ? xr[iw] : 0.0f;
+					}
+				}
+}
+
+/* Copy a plain fp32 buffer into a oneDNN memory of another layout. */
+static void dnnl_fill(struct bench *b, const dnnl_memory_desc_t *plain,
+		      const float *src, dnnl_memory_t dst)
+{
+	const dnnl_memory_desc_t *dmd;
+	dnnl_primitive_desc_t rpd;
+	dnnl_primitive_t r;
+	dnnl_memory_t m;
+	dnnl_exec_arg_t args[2];
+
+	DNNL_OK(dnnl_memory_get_memory_desc(dst, &dmd));
+	DNNL_OK(dnnl_memory_create(&m, plain, b->eng, (void *)src));
+	DNNL_OK(dnnl_reorder_primitive_desc_create(&rpd, plain, b->eng, dmd,
+						   b->eng, NULL));
+	DNNL_OK(dnnl_primitive_create(&r, rpd));
+	args[0] = (dnnl_exec_arg_t){ DNNL_ARG_FROM, m };
+	args[1] = (dnnl_exec_arg_t){ DNNL_ARG_TO, dst };
+	DNNL_OK(dnnl_primitive_execute(r, b->strm, 2, args));
+	DNNL_OK(dnnl_stream_wait(b->strm));
+	dnnl_primitive_destroy(r);
+	dnnl_primitive_desc_destroy(rpd);
+	dnnl_memory_destroy(m);
+}
+
+static dnnl_memory_t dnnl_mem(struct bench *b, dnnl_primitive_desc_t pd,
+			      dnnl_query_t q, void **buf)
+{
+	const dnnl_memory_desc_t *md = dnnl_primitive_desc_query_md(pd, q, 0);
+	dnnl_memory_t m;
+
+	*buf = xalloc(dnnl_memory_desc_get_size(md) + 64);
+	DNNL_OK(dnnl_memory_create(&m, md, b->eng, *buf));
+	return m;
+}
+
+static void dnnl_setup(struct bench *b, char *impl, size_t implsz)
+{
+	const struct bcase *c = b->c;
+	dnnl_memory_desc_t src, wei, dst, psrc, pwei;
+	dnnl_primitive_desc_t pd;
+	const char *name = "?";
+
+	DNNL_OK(dnnl_engine_create(&b->eng, dnnl_cpu, 0));
+	DNNL_OK(dnnl_stream_create(&b->strm, b->eng, dnnl_stream_default_flags));
+	if (!c->conv) {
+		dnnl_dims_t ad = { c->M, c->K }, bd = { c->K, c->N }, cd = { c->M, c->N };
+		dnnl_matmul_desc_t md;
+
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&src, 2, ad, dnnl_f32, dnnl_ab));
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&wei, 2, bd, dnnl_f32, dnnl_ab));
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&dst, 2, cd, dnnl_f32, dnnl_ab));
+		psrc = src;
+		pwei = wei;
+		DNNL_OK(dnnl_matmul_desc_init(&md, &src, &wei, NULL, &dst));
+		DNNL_OK(dnnl_primitive_desc_create(&pd, &md, NULL, b->eng, NULL));
+	} else {
+		dnnl_dims_t sd = { 1, c->cin, c->h, c->w };
+		dnnl_dims_t wd = { c->M, c->cin, c->k, c->k };
+		dnnl_dims_t dd = { 1, c->M, c->ho, c->wo };
+		dnnl_dims_t st = { 1, 1 }, pl = { c->pad, c->pad };
+		dnnl_convolution_desc_t cd;
+
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&src, 4, sd, dnnl_f32, dnnl_format_tag_any));
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&wei, 4, wd, dnnl_f32, dnnl_format_tag_any));
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&dst, 4, dd, dnnl_f32, dnnl_format_tag_any));
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&psrc, 4, sd, dnnl_f32, dnnl_nchw));
+		DNNL_OK(dnnl_memory_desc_init_by_tag(&pwei, 4, wd, dnnl_f32, dnnl_oihw));
+		DNNL_OK(dnnl_convolution_forward_desc_init(&cd, dnnl_forward_inference,
+							   dnnl_convolution_direct,
+							   &src, &wei, NULL, &dst,
+							   st, pl, pl));
+		DNNL_OK(dnnl_primitive_desc_create(&pd, &cd, NULL, b->eng, NULL));
+	}
+	b->msrc = dnnl_mem(b, pd, dnnl_query_src_md, &b->dsrc);
+	b->mwei = dnnl_mem(b, pd, dnnl_query_weights_md, &b->dwei);
+	b->mdst = dnnl_mem(b, pd, dnnl_query_dst_md, &b->ddst);
+	b->mscr = dnnl_mem(b, pd, dnnl_query_scratchpad_md, &b->dscr);
+	/* matmul: src is W (M x K), weights the right-hand side */
+	dnnl_fill(b, &psrc, c->conv ? b->x32 : b->w32, b->msrc);
+	dnnl_fill(b, &pwei, c->conv ? b->w32 : b->x32, b->mwei);
+	DNNL_OK(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name));
+	snprintf(impl, implsz, "%s", name);
+	DNNL_OK(dnnl_primitive_create(&b->prim, pd));
+	dnnl_primitive_desc_destroy(pd);
+}
+
+static void dnnl_run(struct bench *b)
+{
+	dnnl_exec_arg_t args[4] = {
+		{ DNNL_ARG_SRC, b->msrc }, { DNNL_ARG_WEIGHTS, b->mwei },
+		{ DNNL_ARG_DST, b->mdst }, { DNNL_ARG_SCRATCHPAD, b->mscr },
+	};
+
+	DNNL_OK(dnnl_primitive_execute(b->prim, b->strm, 4, args));
+	DNNL_OK(dnnl_stream_wait(b->strm));
+}
+
+static void dnnl_teardown(struct bench *b)
+{
+	dnnl_primitive_destroy(b->prim);
+	dnnl_memory_destroy(b->msrc);
+	dnnl_memory_destroy(b->mwei);
+	dnnl_memory_destroy(b->mdst);
+	dnnl_memory_destroy(b->mscr);
+	dnnl_stream_destroy(b->strm);
+	dnnl_engine_destroy(b->eng);
+	free(b->dsrc);
+	free(b->dwei);
+	free(b->ddst);
+	free(b->dscr);
+}
+
+/* OpenBLAS: (im2col, timed, for a k x k convolution, then) sgemm. */
+static void openblas_run(struct bench *b, float *out)
+{
+	const struct bcase *c = b->c;
+	const float *rhs = b->x32;
+
+	if (c->conv && c->k > 1) {
+		im2col(c, b->x32, b->col32);
+		rhs = b->col32;
+	}
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, c->M, c->N, c->K,
+		    1.0f, b->w32, c->K, rhs, c->N, 0.0f, out, c->N);
+}
+
+/*
+ * One engine run, chunk by chunk from the prepared plan, as the kernel's
+ * engine runs it; per-chunk times go to best[] (minimum).
+ */
+static void engine_run(const struct bench *b, double *best)
 {
 	uint64_t i;
 
-	for (i = 0; i < chunks; i++) {
+	for (i = 0; i < b->chunks; i++) {
 		double t = best ? now() : 0;
 
-		ane_op_run(d, i);
+		ane_op_run_planned(&b->d, &b->plan, i);
 		if (best) {
 			t = now() - t;
 			if (t < best[i])
@@ -114,22 +362,20 @@ static void engine_run(const struct ane_op_desc *d, uint64_t chunks,
 	}
 }
 
-/* The engine's result against OpenBLAS's, as a fraction of the bound. */
-static double check_result(const uint16_t *c16, const float *c32,
-			   const float *s32, uint32_t n)
+/* The engine's result against the fp32 one, as a fraction of the bound. */
+static double check_result(const struct bench *b)
 {
-	size_t nn = (size_t)n * n, i;
+	size_t mn = (size_t)b->c->M * b->c->N, i;
 	double max_err = 0;
 
 	/*
-	 * What both may be off by: an fp16 ulp plus fp32 accumulation of n
-	 * terms (n 2^-24 |A||B|, for each of the two).  S = |A| |B| comes from
-	 * OpenBLAS too.
+	 * What both may be off by: an fp16 ulp plus fp32 accumulation of K
+	 * terms (K 2^-24 |W||col|, for each of the two).
 	 */
-	for (i = 0; i < nn; i++) {
-		double e = fabs((double)ane_fp16_to_fp32(c16[i]) - c32[i]);
-		double bound = ldexp(fabs(c32[i]), -10) + ldexp(1, -24) +
-			       2.0 * n * ldexp(s32[i], -24);
+	for (i = 0; i < mn; i++) {
+		double e = fabs((double)ane_fp16_to_fp32(b->y16[i]) - b->y32[i]);
+		double bound = ldexp(fabs(b->y32[i]), -10) + ldexp(1, -24) +
+			       2.0 * b->c->K * ldexp(b->s32[i], -24);
 
 		if (e / bound > max_err)
 			max_err = e / bound;
@@ -137,84 +383,117 @@ static double check_result(const uint16_t *c16, const float *c32,
 	return max_err;
 }
 
-static int bench_matmul(uint32_t n)
+static int setup(struct bench *b, const struct bcase *c)
 {
-	size_t nn = (size_t)n * n;
-	uint16_t *a16 = xalloc(nn * 2), *b16 = xalloc(nn * 2), *c16 = xalloc(nn * 2);
-	float *a32 = xalloc(nn * 4), *b32 = xalloc(nn * 4), *c32 = xalloc(nn * 4);
-	float *s32 = xalloc(nn * 4);
-	struct ane_op_desc d;
-	double flops = 2.0 * n * n * n, best_b = 1e30, spent_b = 0;
+	size_t nw = (size_t)c->M * c->K, nx, ny = (size_t)c->M * c->N, i;
+	uint64_t ws;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->c = c;
+	nx = c->conv ? (size_t)c->cin * c->h * c->w : (size_t)c->K * c->N;
+	b->a16 = xalloc(nw * 2);
+	b->b16 = xalloc(nx * 2);
+	b->y16 = xalloc(ny * 2);
+	b->w32 = xalloc(nw * 4);
+	b->x32 = xalloc(nx * 4);
+	b->col32 = xalloc((size_t)c->K * c->N * 4);
+	b->y32 = xalloc(ny * 4);
+	b->s32 = xalloc(ny * 4);
+	for (i = 0; i < nw; i++) {
+		b->a16[i] = ane_fp32_to_fp16(rnd());
+		b->w32[i] = ane_fp16_to_fp32(b->a16[i]);
+	}
+	for (i = 0; i < nx; i++) {
+		b->b16[i] = ane_fp32_to_fp16(rnd());
+		b->x32[i] = ane_fp16_to_fp32(b->b16[i]);
+	}
+
+	b->d.op = c->conv ? ANE_OP_CONV : ANE_OP_MATMUL;
+	if (c->conv) {
+		ane_tensor_dense(&b->d.src[0], b->b16, 1, c->cin, c->h, c->w);
+		ane_tensor_dense(&b->d.src[1], b->a16, c->M, c->cin, c->k, c->k);
+		ane_tensor_dense(&b->d.dst, b->y16, 1, c->M, c->ho, c->wo);
+		b->d.p.conv.stride[0] = b->d.p.conv.stride[1] = 1;
+		b->d.p.conv.dilation[0] = b->d.p.conv.dilation[1] = 1;
+		for (i = 0; i < 4; i++)
+			b->d.p.conv.pad[i] = c->pad;
+		b->d.p.conv.groups = 1;
+	} else {
+		ane_tensor_dense(&b->d.src[0], b->a16, 1, 1, c->M, c->K);
+		ane_tensor_dense(&b->d.src[1], b->b16, 1, 1, c->K, c->N);
+		ane_tensor_dense(&b->d.dst, b->y16, 1, 1, c->M, c->N);
+	}
+	ret = ane_op_workspace_size(&b->d, &ws);
+	if (!ret) {
+		b->d.work = ws ? xalloc(ws) : NULL;
+		b->d.work_size = ws;
+		ret = ane_op_prepare(&b->d, &b->plan);
+	}
+	if (ret) {
+		fprintf(stderr, "ane-mathbench: %s: descriptor rejected: %s (%s)\n",
+			c->name, strerrorname_np(-ret) ? strerrorname_np(-ret) : "?",
+			strerror(-ret));
+		return 2;
+	}
+	b->chunks = ane_op_plan_chunks(&b->plan);
+	return 0;
+}
+
+static void teardown(struct bench *b)
+{
+	free(b->d.work);
+	free(b->a16);
+	free(b->b16);
+	free(b->y16);
+	free(b->w32);
+	free(b->x32);
+	free(b->col32);
+	free(b->y32);
+	free(b->s32);
+}
+
+static int bench_case(const struct bcase *c, struct result *r)
+{
+	double flops = 2.0 * c->M * c->N * c->K;
 	double best_e[ANE_MATH_ISA_COUNT], spent_e[ANE_MATH_ISA_COUNT];
-	double worst_chunk[ANE_MATH_ISA_COUNT], max_err[ANE_MATH_ISA_COUNT];
-	int usable[ANE_MATH_ISA_COUNT];
-	double *chunk_t;
-	const char *forced = getenv("OPENBLAS_CORETYPE");
-	uint64_t ws, chunks, seed = 0x2545f4914f6cdd1dull;
-	double gb, ge_best = 0, ratio, min_spent;
-	uint32_t isa, best_isa = ANE_MATH_ISA_SSE2, top_isa = ANE_MATH_ISA_SSE2;
-	int runs = 0, ret, bad = 0;
-	size_t i;
+	double best_o = 1e30, best_d = 1e30, spent_o = 0, spent_d = 0;
+	int usable[ANE_MATH_ISA_COUNT], bad = 0;
+	double *chunk_t, t, min_spent;
+	struct bench b;
+	uint32_t isa;
+	size_t i, nw = (size_t)c->M * c->K, nk = (size_t)c->K * c->N;
+	int ret;
 
-	for (i = 0; i < nn; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 7;
-		seed ^= seed << 17;
-		a16[i] = ane_fp32_to_fp16((float)((double)(seed >> 11) / 9007199254740992.0 * 2 - 1));
-		b16[i] = ane_fp32_to_fp16((float)((double)(seed & 0xffffff) / 16777216.0 * 2 - 1));
-		a32[i] = ane_fp16_to_fp32(a16[i]);
-		b32[i] = ane_fp16_to_fp32(b16[i]);
-	}
+	ret = setup(&b, c);
+	if (ret)
+		return ret;
+	memset(r, 0, sizeof(*r));
+	r->chunks = b.chunks;
+	dnnl_setup(&b, r->dnnl_impl, sizeof(r->dnnl_impl));
+	chunk_t = xalloc(b.chunks * sizeof(double));
 
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_MATMUL;
-	ane_tensor_dense(&d.src[0], a16, 1, 1, n, n);
-	ane_tensor_dense(&d.src[1], b16, 1, 1, n, n);
-	ane_tensor_dense(&d.dst, c16, 1, 1, n, n);
-	ret = ane_op_workspace_size(&d, &ws);
-	if (ret) {
-		fprintf(stderr, "ane-mathbench: descriptor rejected: %s (%s)\n",
-			strerrorname_np(-ret) ? strerrorname_np(-ret) : "?", strerror(-ret));
-		return 2;
-	}
-	d.work = ws ? xalloc(ws) : NULL;
-	d.work_size = ws;
-	ret = ane_op_validate(&d);
-	if (ret) {
-		fprintf(stderr, "ane-mathbench: descriptor rejected: %s (%s)\n",
-			strerrorname_np(-ret) ? strerrorname_np(-ret) : "?", strerror(-ret));
-		return 2;
-	}
-	chunks = ane_op_chunks(&d);
-	chunk_t = xalloc(chunks * sizeof(double));
-
-	openblas_set_num_threads(1);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 		usable[isa] = isa_usable(isa);
 		best_e[isa] = 1e30;
 		spent_e[isa] = 0;
-		worst_chunk[isa] = 0;
-		max_err[isa] = 0;
 		if (usable[isa]) {
-			top_isa = isa;
-			/* warm up (page faults) */
+			r->top_isa = isa;
 			ane_math_set_isa(isa);
-			engine_run(&d, chunks, NULL);
+			engine_run(&b, NULL);	/* warm up */
 		}
 	}
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-		    a32, n, b32, n, 0.0f, c32, n);
+	openblas_run(&b, b.y32);
+	dnnl_run(&b);
 
 	for (;;) {
-		double t;
-
-		min_spent = spent_b;
+		min_spent = 1e30;
 		for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 			if (!usable[isa])
 				continue;
 			ane_math_set_isa(isa);
 			t = now();
-			engine_run(&d, chunks, NULL);
+			engine_run(&b, NULL);
 			t = now() - t;
 			spent_e[isa] += t;
 			if (t < best_e[isa])
@@ -223,105 +502,149 @@ static int bench_matmul(uint32_t n)
 				min_spent = spent_e[isa];
 		}
 		t = now();
-		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n,
-			    1.0f, a32, n, b32, n, 0.0f, c32, n);
+		openblas_run(&b, b.y32);
 		t = now() - t;
-		spent_b += t;
-		if (t < best_b)
-			best_b = t;
-		if (spent_b < min_spent)
-			min_spent = spent_b;
-		runs++;
-		if ((runs >= MIN_RUNS && min_spent >= MIN_SECONDS) || runs > 10000)
+		spent_o += t;
+		if (t < best_o)
+			best_o = t;
+		t = now();
+		dnnl_run(&b);
+		t = now() - t;
+		spent_d += t;
+		if (t < best_d)
+			best_d = t;
+		if (spent_o < min_spent)
+			min_spent = spent_o;
+		if (spent_d < min_spent)
+			min_spent = spent_d;
+		r->runs++;
+		if ((r->runs >= MIN_RUNS && min_spent >= MIN_SECONDS) ||
+		    r->runs > 10000)
 			break;
 	}
 
-	/* S = |A| |B| for the error bound */
-	for (i = 0; i < nn; i++) {
-		a32[i] = fabsf(a32[i]);
-		b32[i] = fabsf(b32[i]);
-	}
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-		    a32, n, b32, n, 0.0f, s32, n);
-	for (i = 0; i < nn; i++) {
-		a32[i] = ane_fp16_to_fp32(a16[i]);
-		b32[i] = ane_fp16_to_fp32(b16[i]);
-	}
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-		    a32, n, b32, n, 0.0f, c32, n);
+	/* S = |W| |col| for the error bound, then C = W col */
+	if (c->conv)
+		im2col(c, b.x32, b.col32);
+	else
+		memcpy(b.col32, b.x32, nk * 4);
+	for (i = 0; i < nw; i++)
+		b.w32[i] = fabsf(b.w32[i]);
+	for (i = 0; i < nk; i++)
+		b.col32[i] = fabsf(b.col32[i]);
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, c->M, c->N, c->K,
+		    1.0f, b.w32, c->K, b.col32, c->N, 0.0f, b.s32, c->N);
+	for (i = 0; i < nw; i++)
+		b.w32[i] = ane_fp16_to_fp32(b.a16[i]);
+	openblas_run(&b, b.y32);
 
+	r->best_isa = ANE_MATH_ISA_SSE2;
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
-		uint64_t c;
-		int r;
+		uint64_t k;
+		int n;
 
 		if (!usable[isa])
 			continue;
 		ane_math_set_isa(isa);
 		/* Each chunk's best time over a few runs; the longest of those. */
-		for (c = 0; c < chunks; c++)
-			chunk_t[c] = 1e30;
-		for (r = 0; r < 5; r++)
-			engine_run(&d, chunks, chunk_t);
-		for (c = 0; c < chunks; c++)
-			if (chunk_t[c] > worst_chunk[isa])
-				worst_chunk[isa] = chunk_t[c];
-		max_err[isa] = check_result(c16, c32, s32, n);
-		if (max_err[isa] > 1.0)
+		for (k = 0; k < b.chunks; k++)
+			chunk_t[k] = 1e30;
+		for (n = 0; n < 3; n++)
+			engine_run(&b, chunk_t);
+		for (k = 0; k < b.chunks; k++)
+			if (chunk_t[k] * 1e6 > r->chunk_us[isa])
+				r->chunk_us[isa] = chunk_t[k] * 1e6;
+		r->err[isa] = check_result(&b);
+		if (r->err[isa] > 1.0)
 			bad = 1;
-		if (flops / best_e[isa] / 1e9 > ge_best) {
-			ge_best = flops / best_e[isa] / 1e9;
-			best_isa = isa;
-		}
+		r->engine[isa] = flops / best_e[isa] / 1e9;
+		if (r->engine[isa] > r->engine[r->best_isa])
+			r->best_isa = isa;
 	}
 	ane_math_set_isa(ANE_MATH_ISA_SSE2);
+	r->openblas = flops / best_o / 1e9;
+	r->onednn = flops / best_d / 1e9;
+	r->best_base = r->openblas > r->onednn ? r->openblas : r->onednn;
+	r->ratio = r->engine[r->best_isa] / r->best_base;
 
-	gb = flops / best_b / 1e9;
-	ratio = ge_best / gb;
-	printf("matmul %ux%ux%u, best of %d runs each, %llu chunks\n", n, n, n,
-	       runs, (unsigned long long)chunks);
-	printf("isa:      %s (the engine's choice on this CPU; built:%s%s)\n",
-	       isa_name[top_isa],
-	       ane_math_isa_built(ANE_MATH_ISA_SSE2) ? " sse2" : "",
-	       ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ? " avx2+fma+f16c" : "");
-	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
-		if (!usable[isa]) {
-			printf("engine %-5s     n/a     (%s)\n",
-			       isa == ANE_MATH_ISA_AVX2_FMA ? "avx2" : isa_name[isa],
-			       ane_math_isa_built(isa) ? "not on this CPU or excluded by ANE_MATH_ISA" :
-							 "not built");
-			continue;
-		}
-		printf("engine %-5s %8.2f GFLOP/s  (fp16 in/out, fp32 accumulate; longest chunk %.0f us; "
-		       "vs openblas %.2g of the rounding bound)\n",
-		       isa == ANE_MATH_ISA_AVX2_FMA ? "avx2" : isa_name[isa],
-		       flops / best_e[isa] / 1e9, worst_chunk[isa] * 1e6,
-		       max_err[isa]);
-	}
-	printf("openblas     %8.2f GFLOP/s  (cblas_sgemm fp32, 1 thread, core %s%s)\n",
-	       gb, openblas_get_corename(),
-	       forced && *forced ? ", forced by OPENBLAS_CORETYPE" : "");
-	printf("ratio:       %8.3f  (engine %s / openblas)\n", ratio,
-	       isa_name[best_isa]);
-	printf("target >= %.1f: %s\n", TARGET_RATIO, ratio >= TARGET_RATIO ? "met" : "MISSED");
 	free(chunk_t);
-	free(d.work);
-	free(a16);
-	free(b16);
-	free(c16);
-	free(a32);
-	free(b32);
-	free(c32);
-	free(s32);
+	dnnl_teardown(&b);
+	teardown(&b);
 	if (bad) {
-		fprintf(stderr, "ane-mathbench: results disagree\n");
+		fprintf(stderr, "ane-mathbench: %s: engine results disagree with OpenBLAS's\n",
+			c->name);
 		return 2;
 	}
-	return ratio >= TARGET_RATIO ? 0 : 1;
+	return 0;
 }
+
+static void print_case(const struct bcase *c, const struct result *r)
+{
+	uint32_t isa;
+
+	printf("%s: M %u N %u K %u, best of %d runs each, %llu chunks\n",
+	       c->name, c->M, c->N, c->K, r->runs, (unsigned long long)r->chunks);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (!r->engine[isa]) {
+			printf("  engine %-7s     n/a     (%s)\n", isa_short[isa],
+			       ane_math_isa_built(isa) ?
+			       "not on this CPU or excluded by ANE_MATH_ISA" : "not built");
+			continue;
+		}
+		printf("  engine %-7s %8.2f GFLOP/s  (fp16 in/out, fp32 accumulate; longest chunk %.0f us; %.2g of the rounding bound)\n",
+		       isa_short[isa], r->engine[isa], r->chunk_us[isa], r->err[isa]);
+	}
+	printf("  openblas       %8.2f GFLOP/s  (fp32, 1 thread, core %s%s)\n",
+	       r->openblas, openblas_get_corename(),
+	       c->conv && c->k > 1 ? ", im2col + sgemm" : ", sgemm");
+	printf("  onednn         %8.2f GFLOP/s  (fp32, 1 thread, %s)\n",
+	       r->onednn, r->dnnl_impl);
+	printf("  ratio          %8.3f  (engine %s / best baseline, %s); target >= %.1f: %s\n",
+	       r->ratio, isa_short[r->best_isa],
+	       r->openblas >= r->onednn ? "openblas" : "onednn", TARGET_RATIO,
+	       r->ratio >= TARGET_RATIO ? "met" : "MISSED");
+}
+
+static void json_case(FILE *f, const struct bcase *c, const struct result *r,
+		      int last)
+{
+	uint32_t isa;
+
+	fprintf(f, "    {\"name\": \"%s\", \"op\": \"%s\", \"M\": %u, \"N\": %u, \"K\": %u,\n",
+		c->name, c->conv ? "conv" : "matmul", c->M, c->N, c->K);
+	fprintf(f, "     \"runs\": %d, \"chunks\": %llu, \"engine_gflops\": {",
+		r->runs, (unsigned long long)r->chunks);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
+		fprintf(f, "%s\"%s\": %.3f", isa ? ", " : "", isa_short[isa],
+			r->engine[isa]);
+	fprintf(f, "},\n     \"engine_isa\": \"%s\", \"openblas_gflops\": %.3f, "
+		"\"onednn_gflops\": %.3f, \"onednn_impl\": \"%s\",\n",
+		isa_short[r->best_isa], r->openblas, r->onednn, r->dnnl_impl);
+	fprintf(f, "     \"best_baseline\": \"%s\", \"ratio\": %.4f, \"target\": %.2f, "
+		"\"met\": %s}%s\n",
+		r->openblas >= r->onednn ? "openblas" : "onednn", r->ratio,
+		TARGET_RATIO, r->ratio >= TARGET_RATIO ? "true" : "false",
+		last ? "" : ",");
+}
+
+#define MAX_CASES	8
 
 int main(int argc, char **argv)
 {
-	long n = 512;
+	static struct bcase cases[MAX_CASES];
+	static struct result res[MAX_CASES];
+	static const struct bcase known[] = {
+		{ .name = "matmul512", .M = 512, .N = 512, .K = 512 },
+		{ .name = "matmul2048", .M = 2048, .N = 2048, .K = 2048 },
+		{ .name = "conv3x3", .conv = 1, .M = 64, .N = 56 * 56, .K = 64 * 9,
+		  .cin = 64, .h = 56, .w = 56, .k = 3, .pad = 1, .ho = 56, .wo = 56 },
+		{ .name = "conv1x1", .conv = 1, .M = 256, .N = 14 * 14, .K = 256,
+		  .cin = 256, .h = 14, .w = 14, .k = 1, .pad = 0, .ho = 14, .wo = 14 },
+	};
+	static char nbuf[32];
+	const char *json = NULL, *coretype = getenv("OPENBLAS_CORETYPE");
+	int ncases = 0, i, j, ret, missed = 0, unset = 0;
+	uint32_t isa;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		usage(stdout, 0);
@@ -329,16 +652,94 @@ int main(int argc, char **argv)
 		printf("ane-mathbench (ane) %s\n", ANE_VERSION);
 		return 0;
 	}
-	if (argc < 2 || strcmp(argv[1], "matmul"))
-		usage(stderr, 2);
-	if (argc > 3)
-		usage(stderr, 2);
-	if (argc == 3) {
-		char *end;
-
-		n = strtol(argv[2], &end, 10);
-		if (*end || n < 1 || n > 4096)
-			usage(stderr, 2);
+	/* OpenBLAS read it when it was loaded: drop it and start again. */
+	if (coretype && *coretype) {
+		unsetenv("OPENBLAS_CORETYPE");
+		setenv("ANE_MATHBENCH_UNSET_CORETYPE", coretype, 1);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "ane-mathbench: cannot re-execute itself without OPENBLAS_CORETYPE\n");
+		return 2;
 	}
-	return bench_matmul((uint32_t)n);
+	coretype = getenv("ANE_MATHBENCH_UNSET_CORETYPE");
+	unset = coretype && *coretype;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			if (++i == argc)
+				usage(stderr, 2);
+			json = argv[i];
+			continue;
+		}
+		if (ncases == MAX_CASES)
+			usage(stderr, 2);
+		if (!strcmp(argv[i], "matmul")) {
+			long n = 512;
+
+			if (i + 1 < argc && argv[i + 1][0] >= '0' &&
+			    argv[i + 1][0] <= '9') {
+				char *end;
+
+				n = strtol(argv[++i], &end, 10);
+				if (*end || n < 1 || n > 4096)
+					usage(stderr, 2);
+			}
+			snprintf(nbuf, sizeof(nbuf), "matmul%ld", n);
+			cases[ncases++] = (struct bcase){ .name = nbuf,
+				.M = (uint32_t)n, .N = (uint32_t)n, .K = (uint32_t)n };
+			continue;
+		}
+		for (j = 0; j < (int)(sizeof(known) / sizeof(known[0])); j++)
+			if (!strcmp(argv[i], known[j].name))
+				break;
+		if (j == (int)(sizeof(known) / sizeof(known[0])))
+			usage(stderr, 2);
+		cases[ncases++] = known[j];
+	}
+	if (!ncases)
+		for (j = 0; j < (int)(sizeof(known) / sizeof(known[0])); j++)
+			cases[ncases++] = known[j];
+
+	openblas_set_num_threads(1);
+	omp_set_num_threads(1);
+	for (isa = ANE_MATH_ISA_COUNT; isa-- > 0;)
+		if (isa_usable(isa))
+			break;
+	printf("engine isa: %s (the fastest this CPU and build have; built:", isa_name[isa]);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
+		if (ane_math_isa_built(isa))
+			printf(" %s", isa_short[isa]);
+	printf(")\nopenblas core: %s (%s)\n", openblas_get_corename(),
+	       unset ? "OPENBLAS_CORETYPE was set in the environment and is unset here, so OpenBLAS picks its best kernel" :
+		       "OPENBLAS_CORETYPE not set: OpenBLAS's own choice");
+
+	for (i = 0; i < ncases; i++) {
+		ret = bench_case(&cases[i], &res[i]);
+		if (ret)
+			return ret;
+		print_case(&cases[i], &res[i]);
+		fflush(stdout);
+		if (res[i].ratio < TARGET_RATIO)
+			missed = 1;
+	}
+	if (json) {
+		FILE *f = fopen(json, "w");
+
+		if (!f) {
+			perror(json);
+			return 2;
+		}
+		fprintf(f, "{\n  \"target\": %.2f,\n  \"openblas_core\": \"%s\",\n"
+			"  \"openblas_coretype_unset\": %s,\n  \"cases\": [\n",
+			TARGET_RATIO, openblas_get_corename(), unset ? "true" : "false");
+		for (i = 0; i < ncases; i++)
+			json_case(f, &cases[i], &res[i], i == ncases - 1);
+		fprintf(f, "  ],\n  \"met\": %s\n}\n", missed ? "false" : "true");
+		if (fclose(f)) {
+			perror(json);
+			return 2;
+		}
+	}
+	printf("all cases %s the target of %.1f x the best baseline\n",
+	       missed ? "do NOT meet" : "meet", TARGET_RATIO);
+	return missed ? 1 : 0;
 }

@@ -21,7 +21,7 @@ PKGS=(
 	qemu-system-x86 busybox-static libdrm-dev
 	flex bison bc libelf-dev libssl-dev dwarves python3 rsync
 	sparse perl
-	libopenblas-dev
+	libopenblas-dev libdnnl-dev
 )
 # Kernel packages: backports only.  Resolved through the metapackages so
 # the image and the headers are exactly the same version.

@@ -13,7 +13,8 @@
  * only SSE/SSE2 on x86_64, which GCC's vector extension (ane_v4, four
  * floats) maps onto without intrinsics headers.  Built with ANE_MATH_AVX2
  * defined, the GEMM hands its chunks to ane_math_avx2.c when ane_math_isa says
- * so (see ane_math_set_isa()); the plan, and so the chunks and the
+ * so (see ane_math_set_isa()), and built with ANE_MATH_AVX512 as well, to
+ * ane_math_avx512.c; the plan, and so the chunks and the
  * workspace, are the same either way.  The kernel's FPU code
  * runs with an 8-byte preferred stack boundary: vectors meet memory through
  * __builtin_memcpy (unaligned) or in the 64-byte-aligned workspace, and
@@ -37,6 +38,9 @@
 const uint32_t ane_math_isas_built = (1u << ANE_MATH_ISA_SSE2)
 #ifdef ANE_MATH_AVX2
 	| (1u << ANE_MATH_ISA_AVX2_FMA)
+#endif
+#ifdef ANE_MATH_AVX512
+	| (1u << ANE_MATH_ISA_AVX512)
 #endif
 	;
 

@@ -36,6 +36,10 @@
  *   runs only inside ane_op_run(), so inside the same FPU sections
  *   (kernel_fpu_begin() saves and restores the full AVX state).
  *   Without it the engine is SSE2 only; see ane_math_set_isa().
+ * - ane_math_avx512.c (x86_64, optional, with ane_math_avx2.c) holds the
+ *   GEMM's AVX-512 inner kernel and B packing, built with the AVX2 flags
+ *   and -mavx512f -mavx512bw -mavx512vl; ane_math.c and ane_math_gemm.c
+ *   are built with -DANE_MATH_AVX512 so that they call it.
  *
  * None includes anything but this header; this header includes only the
  * instruction-set specification, ../spec/ane_isa.h (the descriptor, the
@@ -59,19 +63,28 @@
  *	packs, multiplies and stores with AVX2, FMA and F16C instructions;
  *	everything else runs as with SSE2.  Only for a CPU that has all
  *	three (and an OS that saves the AVX state).
+ * @ANE_MATH_ISA_AVX512: the GEMM's inner kernel (12 x 32, ZMM registers),
+ *	its packing and its stores with AVX-512 F, BW and VL (the cases
+ *	these do not cover as with AVX2_FMA), everything else as with
+ *	SSE2.  Only for a
+ *	CPU that has AVX-512 F, BW and VL as well as AVX2, FMA and F16C
+ *	(and an OS that saves the ZMM and opmask state).  Gives the same
+ *	bits as AVX2_FMA.
  * @ANE_MATH_ISA_COUNT: number of values.
  *
  * The engine never looks at the CPU itself: the caller decides, once,
  * before any operation runs -- the kernel from boot_cpu_has(X86_FEATURE_AVX2),
- * (X86_FEATURE_FMA) and (X86_FEATURE_F16C), userspace from
- * __builtin_cpu_supports("avx2"), ("fma") and ("f16c") -- and calls
- * ane_math_set_isa().  Results of both paths agree with the exact value
+ * (X86_FEATURE_FMA) and (X86_FEATURE_F16C) (and AVX512F, AVX512BW,
+ * AVX512VL with the AVX-512 xfeatures enabled), userspace from
+ * __builtin_cpu_supports("avx2"), ("fma"), ("f16c") (and ("avx512f"),
+ * ("avx512bw"), ("avx512vl")) -- and calls ane_math_set_isa().  Results of both paths agree with the exact value
  * within the same bound, but not bit for bit with each other (FMA rounds
  * once per multiply-add); within one path they never depend on chunking.
  */
 enum ane_math_isa {
 	ANE_MATH_ISA_SSE2 = 0,
 	ANE_MATH_ISA_AVX2_FMA = 1,
+	ANE_MATH_ISA_AVX512 = 2,
 	ANE_MATH_ISA_COUNT,
 };
 

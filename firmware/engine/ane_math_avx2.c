@@ -81,8 +81,8 @@ static inline void ane_f2h8(uint16_t *p, ane_v8 v)
  * A last, partial panel repeats its last row; those results are computed
  * and never stored.
  */
-static void ane_pack_a_avx2(const struct ane_gemm *g, uint32_t K,
-			    uint32_t m0, uint32_t mlen, float *pa)
+void ane_pack_a_avx2(const struct ane_gemm *g, uint32_t K,
+		     uint32_t m0, uint32_t mlen, float *pa)
 {
 	/* is A(m, k) at row + k, k = (ci, kh, kw) with kw fastest? */
 	int dense = (g->kw == 1 || g->a_sw == 1) &&
@@ -138,8 +138,8 @@ static void ane_pack_a_avx2(const struct ane_gemm *g, uint32_t K,
  * loads; anything else is gathered, without branches, into sixteen fp16
  * first.
  */
-static void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
-			    uint32_t nlen, float *pb, uint32_t u0, uint32_t u1)
+void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
+		     uint32_t nlen, float *pb, uint32_t u0, uint32_t u1)
 {
 	const uint32_t nr = ANE_NR_AVX2;
 	uint32_t npanels = (nlen + nr - 1) / nr, jp, j, ci, kh, kw;
@@ -314,9 +314,9 @@ static inline ane_v8 ane_relu6_8(ane_v8 x)
  * the same values (the bias added, the activation applied, in fp32, then
  * rounded once).
  */
-static void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
-				uint32_t m, uint32_t rows, uint32_t col,
-				uint32_t cols)
+void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
+			 uint32_t m, uint32_t rows, uint32_t col,
+			 uint32_t cols)
 {
 	uint32_t oh = col / g->wo, ow = col % g->wo, i;
 	uint16_t *y;

@@ -2,7 +2,8 @@
 /*
  * The engine's GEMM (matrix multiply, and convolution as one): the plan's
  * blocks packed to fp32 panels, the SSE2 6 x 8 kernel, and the hand-off
- * of whole chunks to the AVX2 path (ane_math_avx2.c) when it is chosen.
+ * of whole chunks to the AVX2 path (ane_math_avx2.c) or the AVX-512 path
+ * (ane_math_avx512.c) when one is chosen.
  *
  * Floating point: built and run as ane_math.c is (see there and
  * Documentation/accel/ane/engine.rst).
@@ -332,6 +333,21 @@ void ane_gemm_store_tile(const struct ane_gemm *g, const float *tile,
 	}
 }
 
+#ifdef ANE_MATH_AVX2
+/* A chunk on the AVX-512 path (@avx512) or the AVX2 one. */
+static void ane_gemm_chunk_isa(int avx512, const struct ane_gemm *g,
+			       const struct ane_gemm_chunk *c)
+{
+#ifdef ANE_MATH_AVX512
+	if (avx512) {
+		ane_gemm_chunk_avx512(g, c);
+		return;
+	}
+#endif
+	ane_gemm_chunk_avx2(g, c);
+}
+#endif
+
 void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk)
 {
@@ -348,7 +364,12 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	struct ane_gemm g;
 #ifdef ANE_MATH_AVX2
 	int avx2 = ane_math_isa == ANE_MATH_ISA_AVX2_FMA;
-	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen,
+#ifdef ANE_MATH_AVX512
+	int avx512 = ane_math_isa == ANE_MATH_ISA_AVX512;
+#else
+	const int avx512 = 0;
+#endif
+	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen, .mc = p->mc,
 				     .pa = pa, .pb = pb };
 #endif
 
@@ -358,10 +379,11 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 		uint32_t u0 = (uint32_t)t * p->bppc, u1 = u0 + p->bppc;
 
 #ifdef ANE_MATH_AVX2
-		if (avx2) {
-			gc.u0 = u0;
-			gc.u1 = u1;
-			ane_gemm_chunk_avx2(&g, &gc);
+		if (avx2 || avx512) {
+			/* the AVX paths count panels of ANE_NR_AVX2 columns */
+			gc.u0 = u0 * (ANE_NU / ANE_NR_AVX2);
+			gc.u1 = u1 * (ANE_NU / ANE_NR_AVX2);
+			ane_gemm_chunk_isa(avx512, &g, &gc);
 			return;
 		}
 #endif
@@ -377,14 +399,14 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	c0 = sub * p->ncc;
 	c1 = c0 + p->ncc < nlen ? c0 + p->ncc : nlen;
 #ifdef ANE_MATH_AVX2
-	if (avx2) {
+	if (avx2 || avx512) {
 		gc.compute = 1;
 		gc.pack_a = sub == 0;
 		gc.m0 = m0;
 		gc.mlen = mlen;
 		gc.c0 = c0;
 		gc.c1 = c1;
-		ane_gemm_chunk_avx2(&g, &gc);
+		ane_gemm_chunk_isa(avx512, &g, &gc);
 		return;
 	}
 #endif

@@ -14,15 +14,17 @@
 
 /*
  * The GEMM register blocks: ANE_MR rows of A by ANE_NR columns of B on the
- * SSE2 path, ANE_MR by ANE_NR_AVX2 on the AVX2 path.  The plan cuts the
- * columns in units of ANE_NU, which both panel widths divide, so that the
- * chunk count and the workspace do not depend on the ISA (see
- * ane_math_set_isa()).
+ * SSE2 path, ANE_MR by ANE_NR_AVX2 on the AVX2 path, two of those by two
+ * on the AVX-512 path (12 x 32).  The plan cuts the columns in units of
+ * ANE_NU, which every panel width divides and which is the AVX-512
+ * block's width (so that a chunk's columns never leave it a lone
+ * 16-column panel), so that the chunk count and the workspace do not
+ * depend on the ISA (see ane_math_set_isa()).
  */
 #define ANE_MR		6u
 #define ANE_NR		8u
 #define ANE_NR_AVX2	16u
-#define ANE_NU		16u
+#define ANE_NU		32u
 
 /*
  * Packed-block budgets.  A B block (K x nc fp32) is packed once per
@@ -153,13 +155,15 @@ struct ane_gemm {
  * One GEMM chunk, as ane_math.c hands it to an ISA path: either pack
  * column units [u0, u1) of the B block (columns [n0, n0 + nlen) of the
  * problem) into @pb, or (@compute) compute rows [m0, m0 + mlen) by block
- * columns [c0, c1), packing that A block into @pa first if @pack_a.
+ * columns [c0, c1), packing that A block into @pa first if @pack_a.  The
+ * A area at @pa is the plan's, sized for @mc rows of SSE2's layout (16
+ * bytes per element).
  */
 struct ane_gemm_chunk {
 	uint32_t K, n0, nlen;
 	uint32_t compute, pack_a;
 	uint32_t u0, u1;
-	uint32_t m0, mlen, c0, c1;
+	uint32_t m0, mlen, c0, c1, mc;
 	float *pa, *pb;
 };
 
@@ -177,6 +181,25 @@ void ane_gemm_store_tile(const struct ane_gemm *g, const float *tile,
 /* The AVX2 + FMA + F16C path of one GEMM chunk (ane_math_avx2.c). */
 void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 			 const struct ane_gemm_chunk *c);
+
+/*
+ * The AVX2 path's packing and stores, which the AVX-512 path shares (a CPU
+ * with AVX-512 has AVX2, FMA and F16C; see ane_engine_widest_isa()):
+ * A in panels of ANE_MR rows, pa[panel][k][i]; B in panels of ANE_NR_AVX2
+ * columns, pb[panel][k][j], panels [u0, u1); one ANE_MR x ANE_NR_AVX2
+ * tile of C (row-major, 16 per row) biased, activated, rounded and stored.
+ */
+void ane_pack_a_avx2(const struct ane_gemm *g, uint32_t K,
+		     uint32_t m0, uint32_t mlen, float *pa);
+void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
+		     uint32_t nlen, float *pb, uint32_t u0, uint32_t u1);
+void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
+			 uint32_t m, uint32_t rows, uint32_t col,
+			 uint32_t cols);
+
+/* The AVX-512 path of one GEMM chunk (ane_math_avx512.c). */
+void ane_gemm_chunk_avx512(const struct ane_gemm *g,
+			   const struct ane_gemm_chunk *c);
 #endif
 
 /* ------------------------------------------------------------ fp16 bits */

@@ -52,6 +52,8 @@
 
 #ifdef CONFIG_X86_64
 #include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/types.h>
 #endif
 
 #include <kunit/visibility.h>
@@ -66,6 +68,7 @@
 /* The firmware's names of the ISAs are the engine's (ane_fw_abi.h). */
 static_assert(ANE_FW_ENGINE_ISA_SSE2 == ANE_MATH_ISA_SSE2);
 static_assert(ANE_FW_ENGINE_ISA_AVX2 == ANE_MATH_ISA_AVX2_FMA);
+static_assert(ANE_FW_ENGINE_ISA_AVX512 == ANE_MATH_ISA_AVX512);
 static_assert(ANE_FW_ENGINE_ISAS == ANE_MATH_ISA_COUNT);
 static_assert(ANE_ENG_NUM_ISAS == ANE_MATH_ISA_COUNT);
 static_assert(ANE_NUM_Q_BARS == ANE_IMG_MAX_BARS);
@@ -75,18 +78,31 @@ static_assert(ANE_NUM_Q_BARS == ANE_IMG_MAX_BARS);
 /**
  * ane_engine_widest_isa() - the widest engine path this CPU runs
  *
- * AVX2 + FMA + F16C when the boot CPU has all three and the kernel saves
- * the AVX state (the kernel clears them otherwise; OSXSAVE is checked as
- * well) and the engine was built with that path; SSE2 otherwise.
+ * AVX-512 when, on top of what AVX2 needs, the boot CPU has AVX512F,
+ * AVX512BW and AVX512VL and the kernel saves the opmask and ZMM state
+ * (cpu_has_xfeatures()); AVX2 + FMA + F16C when the boot CPU has all three
+ * and the kernel saves the AVX state (the kernel clears them otherwise;
+ * OSXSAVE is checked as well); each only if the engine was built with that
+ * path; SSE2 otherwise.
  *
  * Return: an enum ane_math_isa value.
  */
 u32 ane_engine_widest_isa(void)
 {
 #ifdef CONFIG_X86_64
-	if (boot_cpu_has(X86_FEATURE_AVX2) && boot_cpu_has(X86_FEATURE_FMA) &&
-	    boot_cpu_has(X86_FEATURE_F16C) && boot_cpu_has(X86_FEATURE_OSXSAVE) &&
-	    ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA))
+	bool avx2 = boot_cpu_has(X86_FEATURE_AVX2) &&
+		    boot_cpu_has(X86_FEATURE_FMA) &&
+		    boot_cpu_has(X86_FEATURE_F16C) &&
+		    boot_cpu_has(X86_FEATURE_OSXSAVE);
+
+	if (avx2 && boot_cpu_has(X86_FEATURE_AVX512F) &&
+	    boot_cpu_has(X86_FEATURE_AVX512BW) &&
+	    boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+			      XFEATURE_MASK_AVX512, NULL) &&
+	    ane_math_isa_built(ANE_MATH_ISA_AVX512))
+		return ANE_MATH_ISA_AVX512;
+	if (avx2 && ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA))
 		return ANE_MATH_ISA_AVX2_FMA;
 #endif
 	return ANE_MATH_ISA_SSE2;
@@ -120,15 +136,17 @@ EXPORT_SYMBOL_IF_KUNIT(ane_engine_isa_init);
  * ane_engine_isa_name() - the name of an instruction set
  * @isa: an enum ane_math_isa value.
  *
- * Return: "sse2", "avx2+fma+f16c" or "?".
+ * Return: "sse2", "avx2+fma+f16c", "avx512" or "?".
  */
 const char *ane_engine_isa_name(u32 isa)
 {
 	static const char * const names[] = {
 		[ANE_MATH_ISA_SSE2] = "sse2",
 		[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
+		[ANE_MATH_ISA_AVX512] = "avx512",
 	};
 
+	static_assert(ARRAY_SIZE(names) == ANE_MATH_ISA_COUNT);
 	return isa < ARRAY_SIZE(names) ? names[isa] : "?";
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_engine_isa_name);

@@ -1100,7 +1100,8 @@ struct ane_fw_dump_section_hdr {
 /* The engine's instruction sets, in ane_fw_status_page.engine_isa. */
 #define ANE_FW_ENGINE_ISA_SSE2		0	/* SSE2 kernels only */
 #define ANE_FW_ENGINE_ISA_AVX2		1	/* the GEMM on AVX2 + FMA + F16C */
-#define ANE_FW_ENGINE_ISAS		2
+#define ANE_FW_ENGINE_ISA_AVX512	2	/* the GEMM on AVX-512 F/BW/VL */
+#define ANE_FW_ENGINE_ISAS		3
 
 /**
  * struct ane_fw_pool_info - capacity of one kernel-object pool

@@ -117,7 +117,7 @@ enum ane_hw_bank {
 #define ANE_REG_ENG_SPLIT_HI	0x1564
 #define ANE_REG_ENG_OPS_LO(i)	(0x1520 + 8 * (i))
 #define ANE_REG_ENG_OPS_HI(i)	(0x1524 + 8 * (i))
-#define ANE_ENG_NUM_ISAS	2
+#define ANE_ENG_NUM_ISAS	3
 /* The engine's interrupt line into the CPU, delivered as a doorbell bit. */
 #define ANE_CPU_IRQ_ENGINE	0x80000000u
 /* ANE_REG_Q_STATUS bits */

@@ -54,6 +54,7 @@ static double rngf(double lo, double hi)
 static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
 	[ANE_MATH_ISA_SSE2] = "sse2",
 	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
+	[ANE_MATH_ISA_AVX512] = "avx512",
 };
 
 /* Why @isa cannot run here, or NULL if it can. */
@@ -69,6 +70,19 @@ static const char *isa_missing(uint32_t isa)
 			return "this CPU lacks AVX2, FMA or F16C";
 #else
 		return "not an x86 CPU";
+#endif
+	}
+	if (isa == ANE_MATH_ISA_AVX512) {
+#if defined(__x86_64__)
+		__builtin_cpu_init();
+		if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+		    !__builtin_cpu_supports("f16c") ||
+		    !__builtin_cpu_supports("avx512f") ||
+		    !__builtin_cpu_supports("avx512bw") ||
+		    !__builtin_cpu_supports("avx512vl"))
+			return "this CPU lacks AVX-512 F, BW or VL";
+#else
+		return "not an x86-64 CPU";
 #endif
 	}
 	return NULL;
@@ -608,6 +622,8 @@ static void test_matmul_small_and_odd_shapes(void)
 		{ 1, 1, 300, 600, 20, 1, 1, 1, 1, 0, 0, 0 },
 		/* the longest K: minimal row block, B panels over the cap */
 		{ 1, 1, 7, ANE_MATH_MAX_REDUCE, 9, 1, 1, 1, 1, 1, 0, 0 },
+		/* AVX-512: depth-blocked 12 x 32 tiles and every edge shape */
+		{ 1, 1, 25, 1030, 70, 1, 1, 1, 1, 0, ANE_ACT_RELU6, 0 },
 	};
 	unsigned int i;
 	char name[32];
@@ -919,6 +935,14 @@ static void test_conv_1x1_and_kxk(void)
 		/* rows wider than a 16-column panel, vector-stored and not */
 		CONV(1, 8, 6, 40, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU6, 0),
 		CONV(2, 6, 3, 37, 10, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 1),
+		/*
+		 * Deep (K >= 512: depth-blocked on AVX-512) with rows narrower
+		 * than a panel: two to four row segments per 16 columns
+		 * (masked loads and stores), and more than four (AVX2 packer).
+		 */
+		CONV(1, 70, 9, 11, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 0),
+		CONV(1, 600, 5, 3, 13, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0),
+		CONV(1, 64, 7, 5, 26, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1),
 	};
 	unsigned int i;
 	char name[32];
@@ -2273,6 +2297,92 @@ static void test_validate_fuzz(void)
 /* ------------------------------------------------------------ ISA */
 
 /*
+ * The AVX-512 path sums every output in the AVX2 path's order with one
+ * FMA per step, so the two agree bit for bit: matmuls and convolutions
+ * with every tile edge, depth-blocked or not, with padding, narrow rows,
+ * stride 2 (the AVX2 packer), bias and ReLU6, and IEEE specials in the
+ * data.  Needs a CPU with both paths.
+ */
+static void test_avx512_and_avx2_agree_bit_for_bit(void)
+{
+	/* M K N for MATMUL; for CONV cin h w cout k stride pad (bias, relu6) */
+	static const uint32_t mm[][3] = {
+		{ 1, 1, 1 }, { 12, 64, 32 }, { 13, 511, 33 }, { 25, 512, 47 },
+		{ 37, 1100, 100 }, { 6, 2049, 16 }, { 50, 300, 200 },
+	};
+	static const uint32_t cv[][7] = {
+		{ 3, 5, 7, 4, 1, 1, 0 }, { 64, 14, 14, 30, 1, 1, 0 },
+		{ 64, 9, 20, 14, 3, 1, 1 }, { 70, 6, 5, 25, 3, 1, 1 },
+		{ 16, 11, 13, 24, 3, 2, 1 }, { 200, 4, 4, 13, 3, 1, 1 },
+	};
+	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
+	uint16_t *out[2];
+	struct tt x, w, b, y;
+	uint32_t i, isa;
+
+	if (!why)
+		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
+	if (why) {
+		printf("# SKIPPED: avx512 against avx2: %s\n", why);
+		return;
+	}
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]) + sizeof(cv) / sizeof(cv[0]); i++) {
+		struct ane_op_desc d = { 0 };
+		int conv = i >= sizeof(mm) / sizeof(mm[0]);
+		const uint32_t *c = conv ? cv[i - sizeof(mm) / sizeof(mm[0])] : NULL;
+		size_t n;
+
+		if (!conv) {
+			tt_alloc(&x, 1, 1, mm[i][0], mm[i][1], 0);
+			tt_alloc(&w, 1, 1, mm[i][1], mm[i][2], 0);
+			tt_alloc(&y, 1, 1, mm[i][0], mm[i][2], 0);
+			d.op = ANE_OP_MATMUL;
+		} else {
+			uint32_t o = (c[1] + 2 * c[6] - c[4]) / c[5] + 1;
+			uint32_t ow = (c[2] + 2 * c[6] - c[4]) / c[5] + 1;
+
+			tt_alloc(&x, 1, c[0], c[1], c[2], 0);
+			tt_alloc(&w, c[3], c[0], c[4], c[4], 0);
+			tt_alloc(&y, 1, c[3], o, ow, 0);
+			tt_alloc(&b, 1, c[3], 1, 1, 0);
+			tt_fill(&b, -1, 1);
+			d.op = ANE_OP_CONV;
+			d.act = ANE_ACT_RELU6;
+			d.bias = b.t;
+			d.p.conv = (struct ane_conv_params){
+				.stride = { c[5], c[5] }, .dilation = { 1, 1 },
+				.pad = { c[6], c[6], c[6], c[6] }, .groups = 1,
+			};
+		}
+		tt_fill(&x, -1, 1);
+		tt_fill(&w, -1, 1);
+		x.buf[x.elems / 2] = H_PINF;
+		w.buf[w.elems / 3] = H_QNAN;
+		d.src[0] = x.t;
+		d.src[1] = w.t;
+		d.dst = y.t;
+		n = t_count(&y.t);
+		for (isa = 0; isa < 2; isa++) {
+			out[isa] = malloc(n * sizeof(uint16_t));
+			T_EQ(ane_math_set_isa(isa ? ANE_MATH_ISA_AVX512 :
+					      ANE_MATH_ISA_AVX2_FMA), 0);
+			T_EQ(run_op(&d), 0);
+			memcpy(out[isa], y.buf, n * sizeof(uint16_t));
+		}
+		T_CHECK(!memcmp(out[0], out[1], n * sizeof(uint16_t)),
+			"%s %u: avx512 and avx2 differ", conv ? "conv" : "matmul", i);
+		free(out[0]);
+		free(out[1]);
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&y);
+		if (conv)
+			tt_free(&b);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
  * The selection itself: SSE2 until set (this runs first), unknown values
  * refused, and a plan -- chunk count and workspace -- that does not depend
  * on the ISA, so a descriptor validated under one runs under the other.
@@ -2293,7 +2403,13 @@ static void test_isa_default_and_selection(void)
 	T_EQ(ane_math_get_isa(), ANE_MATH_ISA_SSE2);
 #if defined(__x86_64__)
 	T_EQ(ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA), 1);	/* the Makefile builds it */
+	T_EQ(ane_math_isa_built(ANE_MATH_ISA_AVX512), 1);
 #endif
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_AVX512),
+	     ane_math_isa_built(ANE_MATH_ISA_AVX512) ? 0 : (uint64_t)-ANE_MATH_EINVAL);
+	T_EQ(ane_math_get_isa(), ane_math_isa_built(ANE_MATH_ISA_AVX512) ?
+	     ANE_MATH_ISA_AVX512 : ANE_MATH_ISA_SSE2);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
 	T_EQ(ane_math_set_isa(ANE_MATH_ISA_AVX2_FMA),
 	     ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ? 0 : (uint64_t)-ANE_MATH_EINVAL);
 	T_EQ(ane_math_get_isa(), ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) ?
@@ -2386,6 +2502,7 @@ int main(void)
 	T_RUN(test_validate_rejects_bad_tensors);
 	T_RUN(test_validate_rejects_bad_shapes_and_params);
 	T_RUN(test_validate_rejects_bad_workspace);
+	T_RUN(test_avx512_and_avx2_agree_bit_for_bit);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if ((why = isa_missing(isa)))
 			printf("# math: the %s path was SKIPPED (%s)\n",

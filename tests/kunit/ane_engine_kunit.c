@@ -17,6 +17,8 @@
 
 #ifdef CONFIG_X86_64
 #include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/types.h>
 #endif
 
 #include "firmware/hw/ane_engine.h"
@@ -296,9 +298,19 @@ static void ane_engine_refuses_bad_descriptors_before_running(struct kunit *test
 static u32 widest_isa(void)
 {
 #ifdef CONFIG_X86_64
-	if (boot_cpu_has(X86_FEATURE_AVX2) && boot_cpu_has(X86_FEATURE_FMA) &&
-	    boot_cpu_has(X86_FEATURE_F16C) && boot_cpu_has(X86_FEATURE_OSXSAVE) &&
-	    ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA))
+	bool avx2 = boot_cpu_has(X86_FEATURE_AVX2) &&
+		    boot_cpu_has(X86_FEATURE_FMA) &&
+		    boot_cpu_has(X86_FEATURE_F16C) &&
+		    boot_cpu_has(X86_FEATURE_OSXSAVE);
+
+	if (avx2 && boot_cpu_has(X86_FEATURE_AVX512F) &&
+	    boot_cpu_has(X86_FEATURE_AVX512BW) &&
+	    boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+			      XFEATURE_MASK_AVX512, NULL) &&
+	    ane_math_isa_built(ANE_MATH_ISA_AVX512))
+		return ANE_MATH_ISA_AVX512;
+	if (avx2 && ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA))
 		return ANE_MATH_ISA_AVX2_FMA;
 #endif
 	return ANE_MATH_ISA_SSE2;
@@ -338,6 +350,9 @@ static void ane_engine_init_picks_the_widest_isa(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ane_engine_isa_name(ANE_MATH_ISA_SSE2), "sse2");
 	KUNIT_EXPECT_STREQ(test, ane_engine_isa_name(ANE_MATH_ISA_AVX2_FMA),
 			   "avx2+fma+f16c");
+	KUNIT_EXPECT_STREQ(test, ane_engine_isa_name(ANE_MATH_ISA_AVX512),
+			   "avx512");
+	KUNIT_EXPECT_STREQ(test, ane_engine_isa_name(ANE_MATH_ISA_COUNT), "?");
 }
 
 /* ------------------------------------------------ IEEE special values */
@@ -426,22 +441,39 @@ static const struct ieee_case ieee_cases[] = {
 	  2, 5, 6, 6, 3, 1, 1, 1, 1 },
 	{ "gemm 3x3 pad 1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
 	  2, 5, 6, 6, 3, 1, 1, 1, 1 },
+	{ "gemm 3x3 pad 1 [avx512]", ANE_MATH_ISA_AVX512,
+	  2, 5, 6, 6, 3, 1, 1, 1, 1 },
 	{ "gemm 3x3 stride 2 dilation 2 pad 2 [sse2]", ANE_MATH_ISA_SSE2,
 	  2, 7, 8, 6, 3, 2, 2, 2, 1 },
 	{ "gemm 3x3 stride 2 dilation 2 pad 2 [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 7, 8, 6, 3, 2, 2, 2, 1 },
+	{ "gemm 3x3 stride 2 dilation 2 pad 2 [avx512]", ANE_MATH_ISA_AVX512,
 	  2, 7, 8, 6, 3, 2, 2, 2, 1 },
 	{ "gemm grouped 3x3 pad 1 [sse2]", ANE_MATH_ISA_SSE2,
 	  4, 5, 5, 8, 3, 1, 1, 1, 2 },
 	{ "gemm grouped 3x3 pad 1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
 	  4, 5, 5, 8, 3, 1, 1, 1, 2 },
+	{ "gemm grouped 3x3 pad 1 [avx512]", ANE_MATH_ISA_AVX512,
+	  4, 5, 5, 8, 3, 1, 1, 1, 2 },
 	{ "gemm 3x3 unpadded [sse2]", ANE_MATH_ISA_SSE2,
 	  2, 5, 6, 6, 3, 1, 1, 0, 1 },
 	{ "gemm 3x3 unpadded [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 5, 6, 6, 3, 1, 1, 0, 1 },
+	{ "gemm 3x3 unpadded [avx512]", ANE_MATH_ISA_AVX512,
 	  2, 5, 6, 6, 3, 1, 1, 0, 1 },
 	{ "gemm 1x1 [sse2]", ANE_MATH_ISA_SSE2,
 	  3, 4, 5, 6, 1, 1, 1, 0, 1 },
 	{ "gemm 1x1 [avx2]", ANE_MATH_ISA_AVX2_FMA,
 	  3, 4, 5, 6, 1, 1, 1, 0, 1 },
+	{ "gemm 1x1 [avx512]", ANE_MATH_ISA_AVX512,
+	  3, 4, 5, 6, 1, 1, 1, 0, 1 },
+	/* 14 rows, 45 columns: the 12 x 32 block and every edge shape */
+	{ "gemm 3x3 pad 1 wide [sse2]", ANE_MATH_ISA_SSE2,
+	  2, 5, 9, 14, 3, 1, 1, 1, 1 },
+	{ "gemm 3x3 pad 1 wide [avx2]", ANE_MATH_ISA_AVX2_FMA,
+	  2, 5, 9, 14, 3, 1, 1, 1, 1 },
+	{ "gemm 3x3 pad 1 wide [avx512]", ANE_MATH_ISA_AVX512,
+	  2, 5, 9, 14, 3, 1, 1, 1, 1 },
 };
 
 static void ieee_desc(const struct ieee_case *c, char *desc)
@@ -498,7 +530,8 @@ static void ane_engine_conv_ieee_specials(struct kunit *test)
 	u16 *dst;
 
 	if (c->isa > widest_isa())
-		kunit_skip(test, "this CPU lacks AVX2, FMA or F16C");
+		kunit_skip(test, "this CPU (or kernel) lacks the %s path",
+			   ane_engine_isa_name(c->isa));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
 	KUNIT_ASSERT_EQ(test, ane_math_set_isa(c->isa), 0);
 

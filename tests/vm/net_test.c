@@ -358,8 +358,9 @@ static int cpu_flag(const char *flags, const char *word)
 
 /*
  * The widest engine path the CPU offers, read from /proc/cpuinfo as a
- * user would: AVX2 + FMA + F16C, else SSE2 (the kernel drops the AVX
- * flags when it cannot save the AVX state).  NULL without a flags line.
+ * user would: AVX-512 F/BW/VL on top of AVX2 + FMA + F16C, else AVX2 +
+ * FMA + F16C, else SSE2 (the kernel drops the AVX and AVX-512 flags when
+ * it cannot save their state).  NULL without a flags line.
  */
 static const char *cpuinfo_isa(void)
 {
@@ -370,9 +371,13 @@ static const char *cpuinfo_isa(void)
 	if (!f)
 		return NULL;
 	while (!isa && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "flags", 5))
+		if (!strncmp(line, "flags", 5)) {
 			isa = cpu_flag(line, "avx2") && cpu_flag(line, "fma") &&
 			      cpu_flag(line, "f16c") ? "avx2+fma+f16c" : "sse2";
+			if (isa[0] == 'a' && cpu_flag(line, "avx512f") &&
+			    cpu_flag(line, "avx512bw") && cpu_flag(line, "avx512vl"))
+				isa = "avx512";
+		}
 	fclose(f);
 	return isa;
 }
@@ -381,7 +386,7 @@ static const char *cpuinfo_isa(void)
  * The engine lines of the firmware's status in debugfs (fw_status): the
  * instruction set it picked at boot and the operations run on each.
  */
-static int engine_status(char isa[64], unsigned long long ops[2])
+static int engine_status(char isa[64], unsigned long long ops[3])
 {
 	char path[320], line[256];
 	int got = 0;
@@ -395,8 +400,8 @@ static int engine_status(char isa[64], unsigned long long ops[2])
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "engine isa: %63s", isa) == 1)
 			got |= 1;
-		if (sscanf(line, "engine ops: sse2 %llu, avx2+fma+f16c %llu",
-			   &ops[0], &ops[1]) == 2)
+		if (sscanf(line, "engine ops: sse2 %llu, avx2+fma+f16c %llu, avx512 %llu",
+			   &ops[0], &ops[1], &ops[2]) == 3)
 			got |= 2;
 	}
 	fclose(f);
@@ -406,18 +411,19 @@ static int engine_status(char isa[64], unsigned long long ops[2])
 /*
  * (e) Requests run on the widest path the CPU offers: the firmware's
  * engine shows the instruction set /proc/cpuinfo's flags call for (in the
- * VM, QEMU's -cpu max: AVX2), and a real request's operations are counted
+ * VM, QEMU's -cpu max: AVX2 under TCG), and a real request's operations are counted
  * on that path and on no other.
  */
 static void requests_run_on_the_widest_isa(void)
 {
-	unsigned long long before[2] = { 0 }, after[2] = { 0 };
+	static const char *const names[3] = { "sse2", "avx2+fma+f16c", "avx512" };
+	unsigned long long before[3] = { 0 }, after[3] = { 0 };
 	const char *want = cpuinfo_isa();
 	struct ane_dev *dev;
 	const float *ins[1];
 	struct net m = { 0 };
 	char isa[64] = "";
-	int w;
+	int w, i;
 
 	T_CHECK(want != NULL, "no flags line in /proc/cpuinfo");
 	if (!want || build_mlp(&m, 3) || open_dev(&dev)) {
@@ -425,19 +431,23 @@ static void requests_run_on_the_widest_isa(void)
 		net_free(&m);
 		return;
 	}
-	w = strcmp(want, "sse2") ? 1 : 0;
+	for (w = 0; w < 2 && strcmp(want, names[w]); w++)
+		;
 	T_OK(engine_status(isa, before));
 	ins[0] = m.in;
 	T_OK(ane_net_run(dev, m.net, ins, m.out));
 	T_OK(engine_status(isa, after));
-	printf("#   cpu offers %s; engine isa %s; ops sse2 %llu -> %llu, avx2+fma+f16c %llu -> %llu\n",
-	       want, isa, before[0], after[0], before[1], after[1]);
+	printf("#   cpu offers %s; engine isa %s; ops sse2 %llu -> %llu, avx2+fma+f16c %llu -> %llu, avx512 %llu -> %llu\n",
+	       want, isa, before[0], after[0], before[1], after[1], before[2],
+	       after[2]);
 	T_CHECK(!strcmp(isa, want), "engine isa %s, the CPU offers %s", isa, want);
 	T_CHECK(after[w] >= before[w] + ane_net_num_ops(m.net),
 		"%s ops %llu -> %llu for a net of %u ops", want, before[w],
 		after[w], ane_net_num_ops(m.net));
-	T_CHECK(after[!w] == before[!w], "the other path ran: %llu -> %llu",
-		before[!w], after[!w]);
+	for (i = 0; i < 3; i++)
+		if (i != w)
+			T_CHECK(after[i] == before[i], "the %s path ran: %llu -> %llu",
+				names[i], before[i], after[i]);
 	T_OK(compare_net(&m));
 	ane_close(dev);
 	net_free(&m);
