@@ -179,17 +179,27 @@ $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(B)/lib/libane.a 
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
-$(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(ENGINE_OBJS) $(ENGINE_HDRS)
+$(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(B)/tools/engine_host.o \
+		$(SRC)/tools/engine_host.h $(ENGINE_OBJS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -o $@ $< \
-		$(ENGINE_OBJS) $(OPENBLAS_LIBS) -ldnnl -lgomp -lm
+		$(B)/tools/engine_host.o $(ENGINE_OBJS) $(OPENBLAS_LIBS) -ldnnl -lgomp -lm
 
 # Real networks on the engine's userspace build: libane builds the image,
 # tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
 # (KIMAGE_OBJS) and the engine (GPL: the engine is linked here, never into
 # libane).  The host tests link the runner too (netrun_test).
-NETRUN_OBJ := $(B)/tools/ane_netrun.o
-NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o
+NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/engine_host.o
+NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/engine_host.o
+
+# The engine's userspace build on the host: ISA choice, threads.
+$(B)/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -c -o $@ $<
+
+$(B)/san/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -c -o $@ $<
 
 $(B)/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)

@@ -2794,14 +2794,20 @@ static int canary_child(const char *node)
 		printf("ane-fuzz: canary: GetVersion failed: %s\n", ane_errmsg(dev));
 		return 1;
 	}
-	/* The firmware is back to ready within 30 s, whatever was injected. */
+	/*
+	 * The firmware is back to ready within 30 s, whatever was injected;
+	 * or powered down idle (runtime PM), which the canary's own request
+	 * powers up again.
+	 */
 	for (i = 0; i < 300; i++) {
 		ret = ane_get_status(dev, &st);
-		if (ret || st.fw_state == ANE_FW_STATE_READY)
+		if (ret || st.fw_state == ANE_FW_STATE_READY ||
+		    st.fw_state == ANE_FW_STATE_SUSPENDED)
 			break;
 		usleep(100000);
 	}
-	if (ret || st.fw_state != ANE_FW_STATE_READY) {
+	if (ret || (st.fw_state != ANE_FW_STATE_READY &&
+		    st.fw_state != ANE_FW_STATE_SUSPENDED)) {
 		printf("ane-fuzz: canary: firmware not ready after 30 s: %s (%s)\n",
 		       ret ? ane_errmsg(dev) : "", ane_fw_state_name(st.fw_state));
 		return 1;

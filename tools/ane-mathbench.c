@@ -46,56 +46,11 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include "ane_math.h"
+#include "engine_host.h"
 
 #define TARGET_RATIO	0.9
 #define MIN_RUNS	3
 #define MIN_SECONDS	0.5	/* per side */
-
-static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
-	[ANE_MATH_ISA_SSE2] = "sse2",
-	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
-	[ANE_MATH_ISA_AVX512] = "avx512",
-};
-
-/* Short names, as ANE_MATH_ISA takes them. */
-static const char *const isa_short[ANE_MATH_ISA_COUNT] = {
-	[ANE_MATH_ISA_SSE2] = "sse2",
-	[ANE_MATH_ISA_AVX2_FMA] = "avx2",
-	[ANE_MATH_ISA_AVX512] = "avx512",
-};
-
-/* Does this CPU have what @isa needs? */
-static int isa_cpu(uint32_t isa)
-{
-#if defined(__x86_64__)
-	__builtin_cpu_init();
-	if (isa == ANE_MATH_ISA_SSE2)
-		return 1;
-	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
-	    !__builtin_cpu_supports("f16c"))
-		return 0;
-	if (isa == ANE_MATH_ISA_AVX2_FMA)
-		return 1;
-	return __builtin_cpu_supports("avx512f") &&
-	       __builtin_cpu_supports("avx512bw") &&
-	       __builtin_cpu_supports("avx512vl");
-#else
-	return isa == ANE_MATH_ISA_SSE2;
-#endif
-}
-
-/* Can this CPU and this build run @isa, and does ANE_MATH_ISA allow it? */
-static int isa_usable(uint32_t isa)
-{
-	const char *only = getenv("ANE_MATH_ISA");
-
-	if (!ane_math_isa_built(isa) || !isa_cpu(isa))
-		return 0;
-	if (only && *only && strcmp(only, isa_name[isa]) &&
-	    strcmp(only, isa_short[isa]))
-		return 0;
-	return 1;
-}
 
 static double now(void)
 {
@@ -109,6 +64,7 @@ static void usage(FILE *f, int status)
 {
 	fprintf(f, "usage: ane-mathbench [--json FILE] [CASE...]\n"
 		"       ane-mathbench [--json FILE] matmul [N]   (N: 1..4096)\n"
+		"       ane-mathbench [--json FILE] cores [N]    (N: 2..16 threads)\n"
 		"       ane-mathbench --help | --version\n"
 		"\n"
 		"CASE: matmul512 matmul2048 conv3x3 conv1x1 (default: all four).\n"
@@ -474,7 +430,7 @@ static int bench_case(const struct bcase *c, struct result *r)
 	chunk_t = xalloc(b.chunks * sizeof(double));
 
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
-		usable[isa] = isa_usable(isa);
+		usable[isa] = engine_isa_usable(isa);
 		best_e[isa] = 1e30;
 		spent_e[isa] = 0;
 		if (usable[isa]) {
@@ -586,13 +542,13 @@ static void print_case(const struct bcase *c, const struct result *r)
 	       c->name, c->M, c->N, c->K, r->runs, (unsigned long long)r->chunks);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 		if (!r->engine[isa]) {
-			printf("  engine %-7s     n/a     (%s)\n", isa_short[isa],
+			printf("  engine %-7s     n/a     (%s)\n", engine_isa_short(isa),
 			       ane_math_isa_built(isa) ?
 			       "not on this CPU or excluded by ANE_MATH_ISA" : "not built");
 			continue;
 		}
 		printf("  engine %-7s %8.2f GFLOP/s  (fp16 in/out, fp32 accumulate; longest chunk %.0f us; %.2g of the rounding bound)\n",
-		       isa_short[isa], r->engine[isa], r->chunk_us[isa], r->err[isa]);
+		       engine_isa_short(isa), r->engine[isa], r->chunk_us[isa], r->err[isa]);
 	}
 	printf("  openblas       %8.2f GFLOP/s  (fp32, 1 thread, core %s%s)\n",
 	       r->openblas, openblas_get_corename(),
@@ -600,7 +556,7 @@ static void print_case(const struct bcase *c, const struct result *r)
 	printf("  onednn         %8.2f GFLOP/s  (fp32, 1 thread, %s)\n",
 	       r->onednn, r->dnnl_impl);
 	printf("  ratio          %8.3f  (engine %s / best baseline, %s); target >= %.1f: %s\n",
-	       r->ratio, isa_short[r->best_isa],
+	       r->ratio, engine_isa_short(r->best_isa),
 	       r->openblas >= r->onednn ? "openblas" : "onednn", TARGET_RATIO,
 	       r->ratio >= TARGET_RATIO ? "met" : "MISSED");
 }
@@ -615,11 +571,11 @@ static void json_case(FILE *f, const struct bcase *c, const struct result *r,
 	fprintf(f, "     \"runs\": %d, \"chunks\": %llu, \"engine_gflops\": {",
 		r->runs, (unsigned long long)r->chunks);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
-		fprintf(f, "%s\"%s\": %.3f", isa ? ", " : "", isa_short[isa],
+		fprintf(f, "%s\"%s\": %.3f", isa ? ", " : "", engine_isa_short(isa),
 			r->engine[isa]);
 	fprintf(f, "},\n     \"engine_isa\": \"%s\", \"openblas_gflops\": %.3f, "
 		"\"onednn_gflops\": %.3f, \"onednn_impl\": \"%s\",\n",
-		isa_short[r->best_isa], r->openblas, r->onednn, r->dnnl_impl);
+		engine_isa_short(r->best_isa), r->openblas, r->onednn, r->dnnl_impl);
 	fprintf(f, "     \"best_baseline\": \"%s\", \"ratio\": %.4f, \"target\": %.2f, "
 		"\"met\": %s}%s\n",
 		r->openblas >= r->onednn ? "openblas" : "onednn", r->ratio,
@@ -628,6 +584,123 @@ static void json_case(FILE *f, const struct bcase *c, const struct result *r,
 }
 
 #define MAX_CASES	8
+
+/* ---------------------------------------------------------- many cores */
+
+#define CORES_MIN_RUNS	5
+#define CORES_MIN_SECONDS 1.0	/* per side */
+
+/*
+ * One large operation on 1 thread and on @threads (the engine's neural
+ * cores on the host, engine_host.h), alternating, best time of each: the
+ * speed-up against the target of 0.8 x @threads.  The result must be
+ * bit-identical.  Returns 0 met, 1 missed, 2 error.
+ */
+static int cores_case(const char *name, struct ane_op_desc *d, size_t out_bytes,
+		      unsigned int threads, FILE *json, int first)
+{
+	double best[2] = { 1e30, 1e30 }, spent[2] = { 0, 0 }, speedup, flop;
+	void *one = malloc(out_bytes);
+	unsigned int runs = 0, k;
+	int ret = 0;
+
+	flop = 2.0 * (double)d->dst.dim[0] * d->dst.dim[1] * d->dst.dim[2] * d->dst.dim[3];
+	flop *= d->op == ANE_OP_MATMUL ? d->src[0].dim[3] :
+		(double)d->src[1].dim[1] * d->src[1].dim[2] * d->src[1].dim[3];
+	while (runs < CORES_MIN_RUNS || spent[0] < CORES_MIN_SECONDS ||
+	       spent[1] < CORES_MIN_SECONDS) {
+		for (k = 0; k < 2; k++) {
+			double t0 = now(), t;
+
+			ret = engine_mt_run(d, k ? threads : 1);
+			t = now() - t0;
+			if (ret) {
+				fprintf(stderr, "ane-mathbench: cores: %s: error %d\n", name, ret);
+				free(one);
+				return 2;
+			}
+			spent[k] += t;
+			if (t < best[k])
+				best[k] = t;
+			if (!runs && !k)
+				memcpy(one, d->dst.base, out_bytes);
+		}
+		runs++;
+	}
+	speedup = best[0] / best[1];
+	ret = memcmp(one, d->dst.base, out_bytes) ? 2 : speedup >= 0.8 * threads ? 0 : 1;
+	printf("%-10s 1 thread %7.1f GFLOP/s   %u threads %7.1f GFLOP/s   speed-up %.2f (target >= %.1f: %s)%s\n",
+	       name, flop / best[0] / 1e9, threads, flop / best[1] / 1e9, speedup,
+	       0.8 * threads, ret == 0 ? "met" : "MISSED",
+	       ret == 2 ? "  RESULTS DIFFER" : "");
+	if (json)
+		fprintf(json, "%s\n    \"%s_ideal_over_speedup\": { \"value\": %.4f, \"target\": 1, \"met\": %s },\n    \"%s_gflops_1\": %.2f, \"%s_gflops_%u\": %.2f",
+			first ? "" : ",", name, 0.8 * threads / speedup,
+			ret == 0 ? "true" : "false", name, flop / best[0] / 1e9, name,
+			threads, flop / best[1] / 1e9);
+	free(one);
+	return ret;
+}
+
+/* ane-mathbench cores [N]: matmul 2048^3 and conv 3x3 on 1 and N threads. */
+static int cores_bench(unsigned int threads, const char *json_path)
+{
+	struct ane_op_desc d;
+	uint16_t *a, *b, *y;
+	FILE *json = NULL;
+	int isa = engine_isa_best(), r1, r2;
+	uint64_t ws, i;
+
+	if (isa < 0 || ane_math_set_isa((uint32_t)isa))
+		return 2;
+	printf("cores: one operation split over threads (the engine's neural cores), %s path, best of >= %d runs\n",
+	       engine_isa_name((uint32_t)isa), CORES_MIN_RUNS);
+	if (json_path) {
+		json = fopen(json_path, "w");
+		if (!json)
+			return 2;
+		fprintf(json, "{\n  \"tool\": \"ane-mathbench\", \"version\": \"%s\", \"bench\": \"cores\", \"threads\": %u,\n  \"results\": {",
+			ANE_VERSION, threads);
+	}
+	a = xalloc(2048ull * 2048 * 2);
+	b = xalloc(2048ull * 2048 * 2);
+	y = xalloc(2048ull * 2048 * 2);
+	for (i = 0; i < 2048ull * 2048; i++) {
+		a[i] = (uint16_t)(0x3000 + i % 1021);
+		b[i] = (uint16_t)(0x3000 + i % 997);
+	}
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	ane_tensor_dense(&d.src[0], a, 1, 1, 2048, 2048);
+	ane_tensor_dense(&d.src[1], b, 1, 1, 2048, 2048);
+	ane_tensor_dense(&d.dst, y, 1, 1, 2048, 2048);
+	ane_op_workspace_size(&d, &ws);
+	d.work = ws ? xalloc(ws) : NULL;
+	d.work_size = ws;
+	r1 = cores_case("matmul2048", &d, 2048ull * 2048 * 2, threads, json, 1);
+	free(d.work);
+
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_CONV;
+	ane_tensor_dense(&d.src[0], a, 1, 64, 56, 56);
+	ane_tensor_dense(&d.src[1], b, 64, 64, 3, 3);
+	ane_tensor_dense(&d.dst, y, 1, 64, 56, 56);
+	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 }, .dilation = { 1, 1 },
+		.pad = { 1, 1, 1, 1 }, .groups = 1 };
+	ane_op_workspace_size(&d, &ws);
+	d.work = ws ? xalloc(ws) : NULL;
+	d.work_size = ws;
+	r2 = cores_case("conv3x3", &d, 64ull * 56 * 56 * 2, threads, json, 0);
+	free(d.work);
+	free(a);
+	free(b);
+	free(y);
+	if (json) {
+		fprintf(json, "\n  },\n  \"exit\": %d\n}\n", r1 > r2 ? r1 : r2);
+		fclose(json);
+	}
+	return r1 > r2 ? r1 : r2;
+}
 
 int main(int argc, char **argv)
 {
@@ -662,6 +735,22 @@ int main(int argc, char **argv)
 	}
 	coretype = getenv("ANE_MATHBENCH_UNSET_CORETYPE");
 	unset = coretype && *coretype;
+
+	/* ane-mathbench [--json FILE] cores [N] */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "cores")) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+			if (i + 1 < argc) {
+				char *end;
+
+				n = strtol(argv[i + 1], &end, 10);
+				if (*end || n < 2 || n > 16)
+					usage(stderr, 2);
+			}
+			return cores_bench((unsigned int)(n < 2 ? 2 : n),
+					   i > 2 && !strcmp(argv[1], "--json") ? argv[2] : NULL);
+		}
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
@@ -702,12 +791,12 @@ int main(int argc, char **argv)
 	openblas_set_num_threads(1);
 	omp_set_num_threads(1);
 	for (isa = ANE_MATH_ISA_COUNT; isa-- > 0;)
-		if (isa_usable(isa))
+		if (engine_isa_usable(isa))
 			break;
-	printf("engine isa: %s (the fastest this CPU and build have; built:", isa_name[isa]);
+	printf("engine isa: %s (the fastest this CPU and build have; built:", engine_isa_name(isa));
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if (ane_math_isa_built(isa))
-			printf(" %s", isa_short[isa]);
+			printf(" %s", engine_isa_short(isa));
 	printf(")\nopenblas core: %s (%s)\n", openblas_get_corename(),
 	       unset ? "OPENBLAS_CORETYPE was set in the environment and is unset here, so OpenBLAS picks its best kernel" :
 		       "OPENBLAS_CORETYPE not set: OpenBLAS's own choice");

@@ -28,6 +28,7 @@
 
 #include "ane_math.h"
 #include "ane_netrun.h"
+#include "engine_host.h"
 #include "libane.h"
 
 #define MAX_ARRAYS	64
@@ -56,10 +57,7 @@ struct bench {
 	int have_torch, checked;
 };
 
-static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
-	[ANE_MATH_ISA_SSE2] = "sse2",
-	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
-};
+static unsigned int threads = 1;	/* --threads: the engine's cores */
 
 static void die(const char *what, const char *msg)
 {
@@ -519,6 +517,7 @@ static void run_bench(struct bench *b, const char *dir, double min_s, int check,
 		die(b->name, ane_net_errmsg(b->net));
 	if (ane_netrun_load(img, size, 0, &r, err, sizeof(err)))
 		die(b->name, err);
+	ane_netrun_set_threads(r, threads);
 	load_inputs(b, r);
 	b->ane_ms = time_runs(b, r, min_s);
 	ane_net_shape(b->net, ane_net_output_tensor(b->net, 0), &s);
@@ -551,8 +550,8 @@ static void write_json(const char *file, struct bench *bs, unsigned int nb,
 	if (!f)
 		die(file, strerror(errno));
 	fprintf(f, "{\n  \"tool\": \"ane-netbench\",\n  \"bench\": \"nets\",\n");
-	fprintf(f, "  \"isa\": \"%s\",\n  \"threads\": 1,\n  \"results\": {\n",
-		isa_name[isa]);
+	fprintf(f, "  \"isa\": \"%s\",\n  \"threads\": %u,\n  \"results\": {\n",
+		engine_isa_name(isa), threads);
 	for (i = 0; i < nb; i++) {
 		struct bench *b = &bs[i];
 
@@ -581,27 +580,13 @@ static void write_json(const char *file, struct bench *bs, unsigned int nb,
 
 static uint32_t pick_isa(void)
 {
-	const char *only = getenv("ANE_MATH_ISA");
-	uint32_t isa = ANE_MATH_ISA_SSE2;
+	int isa = engine_isa_best();
 
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_cpu_init();
-	if (ane_math_isa_built(ANE_MATH_ISA_AVX2_FMA) &&
-	    __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-	    __builtin_cpu_supports("f16c"))
-		isa = ANE_MATH_ISA_AVX2_FMA;
-#endif
-	if (only && *only) {
-		if (!strcmp(only, "sse2"))
-			isa = ANE_MATH_ISA_SSE2;
-		else if (strcmp(only, "avx2") && strcmp(only, isa_name[ANE_MATH_ISA_AVX2_FMA]))
-			die("ANE_MATH_ISA", "unknown (sse2 or avx2)");
-		else if (isa != ANE_MATH_ISA_AVX2_FMA)
-			die("ANE_MATH_ISA", "avx2: not built in or not on this CPU");
-	}
-	if (ane_math_set_isa(isa))
-		die("ane_math_set_isa", isa_name[isa]);
-	return isa;
+	if (isa < 0)
+		die("ANE_MATH_ISA", "no such path built in and on this CPU (sse2, avx2 or avx512)");
+	if (ane_math_set_isa((uint32_t)isa))
+		die("ane_math_set_isa", engine_isa_name((uint32_t)isa));
+	return (uint32_t)isa;
 }
 
 static void usage(FILE *f)
@@ -672,8 +657,9 @@ int main(int argc, char **argv)
 			min_s = strtod(optarg, NULL);
 			break;
 		case 'T':
-			if (strcmp(optarg, "1"))
-				die("--threads", "the engine's userspace build runs one thread");
+			threads = (unsigned int)strtoul(optarg, NULL, 10);
+			if (threads < 1 || threads > 16)
+				die("--threads", "1..16");
 			break;
 		case 'c':
 			check = 1;
@@ -730,8 +716,8 @@ int main(int argc, char **argv)
 	if (exp)
 		return 0;
 
-	printf("engine isa: %s, 1 thread; PyTorch: best of %u run(s), 1 thread\n",
-	       isa_name[isa], n_torch);
+	printf("engine isa: %s, %u thread(s); PyTorch: best of %u run(s)\n",
+	       engine_isa_name(isa), threads, n_torch);
 	printf("%-8s %9s %8s %9s %8s %9s  %-10s %-10s %s\n", "network", "ane ms",
 	       "GFLOP/s", "torch ms", "speedup", "target", "max abs", "max rel", "tolerance");
 	for (i = 0; i < nb; i++) {

@@ -17,6 +17,7 @@
 
 #include "ane_math.h"
 #include "ane_netrun.h"
+#include "engine_host.h"
 #include "driver/ane_image.h"
 #include "firmware/spec/ane_td.h"
 
@@ -44,6 +45,7 @@ struct ane_netrun {
 	uint32_t n_task;
 	uint64_t n_chunks;
 	void *work;
+	unsigned int threads;		/* the engine's cores: 1 runs in line */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -265,10 +267,18 @@ int ane_netrun_run_task(struct ane_netrun *r, uint32_t i, uint32_t *op)
 	t = &r->task[i];
 	if (op)
 		*op = t->d.op;
+	/* over the engine's cores when asked and worth it (engine_host.h) */
+	if (r->threads > 1 && ane_op_split_parts(&t->d, r->threads) > 1)
+		return engine_mt_run(&t->d, r->threads) ? -EINVAL : 0;
 	for (c = 0; c < t->chunks; c++)
 		if (ane_op_run_planned(&t->d, &t->plan, c))
 			return -EINVAL;
 	return 0;
+}
+
+void ane_netrun_set_threads(struct ane_netrun *r, unsigned int threads)
+{
+	r->threads = threads ? threads : 1;
 }
 
 int ane_netrun_run(struct ane_netrun *r)

@@ -39,6 +39,13 @@ int ane_netrun_run(struct ane_netrun *r);
 /* Run task @i alone (tasks in order make a run); its operation in *@op. */
 int ane_netrun_run_task(struct ane_netrun *r, uint32_t i, uint32_t *op);
 
+/*
+ * Split each large operation over @threads threads, as the kernel's engine
+ * splits it over its cores (bit-identical results); 1 (or 0), the
+ * default: every operation on the calling thread.
+ */
+void ane_netrun_set_threads(struct ane_netrun *r, unsigned int threads);
+
 void ane_netrun_free(struct ane_netrun *r);
 
 #endif /* ANE_NETRUN_H */

@@ -51,12 +51,16 @@ static uint32_t ane_split_axis(const struct ane_op_desc *d, uint32_t *axis,
 	*unit = 1;
 	switch (d->op) {
 	case ANE_OP_CONV:
-		/* batch, then whole groups of output channels, then rows */
+		/*
+		 * Batch, then output rows, then (whole groups of) output
+		 * channels: a part of the rows packs only the input its rows
+		 * reach, while a part of the channels would pack all of it.
+		 */
 		if (dim[0] > 1) {
 			*axis = 0;
 			return dim[0];
 		}
-		if (d->p.conv.groups > 1 || dim[1] >= dim[2]) {
+		if (dim[2] < 2) {
 			*axis = 1;
 			if (d->p.conv.groups == 1)
 				return dim[1];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The engine's neural cores on the host (see engine_mt.h).
+ * The engine's userspace build on the host (see engine_host.h).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -9,7 +9,69 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_mt.h"
+#include "engine_host.h"
+
+static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
+	[ANE_MATH_ISA_SSE2] = "sse2",
+	[ANE_MATH_ISA_AVX2_FMA] = "avx2+fma+f16c",
+	[ANE_MATH_ISA_AVX512] = "avx512",
+};
+
+static const char *const isa_short[ANE_MATH_ISA_COUNT] = {
+	[ANE_MATH_ISA_SSE2] = "sse2",
+	[ANE_MATH_ISA_AVX2_FMA] = "avx2",
+	[ANE_MATH_ISA_AVX512] = "avx512",
+};
+
+const char *engine_isa_name(uint32_t isa)
+{
+	return isa < ANE_MATH_ISA_COUNT ? isa_name[isa] : "?";
+}
+
+const char *engine_isa_short(uint32_t isa)
+{
+	return isa < ANE_MATH_ISA_COUNT ? isa_short[isa] : "?";
+}
+
+int engine_isa_cpu(uint32_t isa)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (isa == ANE_MATH_ISA_SSE2)
+		return 1;
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+	    !__builtin_cpu_supports("f16c"))
+		return 0;
+	if (isa == ANE_MATH_ISA_AVX2_FMA)
+		return 1;
+	return isa == ANE_MATH_ISA_AVX512 &&
+	       __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vl");
+#else
+	return isa == ANE_MATH_ISA_SSE2;
+#endif
+}
+
+int engine_isa_usable(uint32_t isa)
+{
+	const char *only = getenv("ANE_MATH_ISA");
+
+	if (isa >= ANE_MATH_ISA_COUNT || !ane_math_isa_built(isa) || !engine_isa_cpu(isa))
+		return 0;
+	return !only || !*only || !strcmp(only, isa_name[isa]) ||
+	       !strcmp(only, isa_short[isa]);
+}
+
+int engine_isa_best(void)
+{
+	int isa;
+
+	for (isa = ANE_MATH_ISA_COUNT - 1; isa >= 0; isa--)
+		if (engine_isa_usable((uint32_t)isa))
+			return isa;
+	return -1;
+}
 
 #define MT_MAX_PARTS	16	/* the M1's neural cores */
 
