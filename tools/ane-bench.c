@@ -449,6 +449,26 @@ static int bench_fw(const char *node)
 
 #define REQ_ROUNDS	2000
 
+/*
+ * The smallest program, one relu of a 1x1x1x8 tensor, built into *@img;
+ * *@net owns it.  Non-zero (said) on failure.
+ */
+static int relu_image(struct ane_net **net, const void **img, size_t *size)
+{
+	int t;
+
+	if (ane_net_create(net))
+		return die("ane_net_create");
+	t = ane_net_input(*net, "x", 1, 1, 1, 8);
+	ane_net_output(*net, ane_net_activation(*net, t, ANE_NET_ACT_RELU));
+	if (ane_net_build(*net, img, size)) {
+		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(*net));
+		ane_net_destroy(*net);
+		return 1;
+	}
+	return 0;
+}
+
 static int req_fail(struct ane_dev *dev, const char *what)
 {
 	fprintf(stderr, "ane-bench: %s: %s\n", what, dev ? ane_errmsg(dev) : "");
@@ -469,18 +489,10 @@ static int bench_request(const char *node)
 	unsigned int i, warm = REQ_ROUNDS / 10;
 	const void *img;
 	size_t size;
-	int t, fd;
+	int fd;
 
-	/* The smallest program: one relu of a 1x1x1x8 tensor. */
-	if (ane_net_create(&net))
-		return die("ane_net_create");
-	t = ane_net_input(net, "x", 1, 1, 1, 8);
-	ane_net_output(net, ane_net_activation(net, t, ANE_NET_ACT_RELU));
-	if (ane_net_build(net, &img, &size)) {
-		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(net));
-		ane_net_destroy(net);
+	if (relu_image(&net, &img, &size))
 		return 1;
-	}
 	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {
 		fprintf(stderr, "ane-bench: %s\n", err);
 		ane_net_destroy(net);
@@ -888,18 +900,10 @@ static int bench_load(const char *node)
 	uint64_t busy = 0;
 	char key[64];
 	size_t size;
-	int t;
 
-	/* Every process runs the request bench's program: one relu of 1x1x1x8. */
-	if (ane_net_create(&net))
-		return die("ane_net_create");
-	t = ane_net_input(net, "x", 1, 1, 1, 8);
-	ane_net_output(net, ane_net_activation(net, t, ANE_NET_ACT_RELU));
-	if (ane_net_build(net, &img, &size)) {
-		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(net));
-		ane_net_destroy(net);
+	/* Every process runs the request bench's program. */
+	if (relu_image(&net, &img, &size))
 		return 1;
-	}
 	printf("load: N processes, each its own client and program, submit + wait in a loop for %.0f s\n",
 	       LOAD_SECONDS);
 	printf("  baseline: as many processes each in a pipe ping-pong with an echo process\n");

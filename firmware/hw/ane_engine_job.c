@@ -404,7 +404,6 @@ static int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 	return st;
 }
 
-
 /* One task: decode, stage the sources, run, write the destination back. */
 static int ane_engine_task(struct ane_engine_job *j)
 {

@@ -436,8 +436,8 @@ static void start_waiter(struct kunit *test, struct bind_waiter *bw, unsigned in
 	init_completion(&bw->done);
 	bw->slot = INT_MIN;
 	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(bind_waiter_fn, bw, "ane-kunit-bind")));
-	for (i = 0; i < 500 && slot_waiters(fx->dart) < nth; i++)
-		msleep(10);
+	for (i = 0; i < 250 && slot_waiters(fx->dart) < nth; i++)
+		msleep(20);
 	KUNIT_ASSERT_EQ(test, slot_waiters(fx->dart), nth);
 }
 
