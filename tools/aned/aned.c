@@ -93,6 +93,11 @@ struct model {
 	uint64_t weights_size;
 	uint64_t share_cookie;		/* 0: not shared */
 	uid_t share_uid;
+	/*
+	 * Its input and output surfaces, made at its first Evaluate and kept:
+	 * evaluations run one at a time, so every client's reuses them.
+	 */
+	struct ane_surface *io[2 * ANE_IMG_MAX_IO];
 };
 
 #define MAX_REFS	64
@@ -263,6 +268,7 @@ static int client_add_ref(struct client *c, struct model *m, sd_bus_error *err,
 static void model_free(struct model *m)
 {
 	struct model **pp;
+	unsigned int i;
 
 	for (pp = &models; *pp; pp = &(*pp)->next)
 		if (*pp == m) {
@@ -272,6 +278,8 @@ static void model_free(struct model *m)
 	if (ane_program_destroy(m->prog))
 		logmsg("model %" PRIu64 ": %s", m->id, ane_errmsg(m->ctl->dev));
 	ane_surface_destroy(m->weights);
+	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
+		ane_surface_destroy(m->io[i]);
 	m->ctl->progs--;
 	cache_used -= m->bytes;
 	free(m->image);
@@ -571,9 +579,15 @@ static int model_prepare(struct model *m, sd_bus_error *err, const char *method)
 	return 0;
 }
 
+/* @m's surface @k (inputs 0.., outputs ANE_IMG_MAX_IO..), made once. */
+static int model_surface(struct model *m, unsigned int k, uint64_t size)
+{
+	return m->io[k] ? 0 : ane_surface_create(m->ctl->dev, size, &m->io[k]);
+}
+
 static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 {
-	struct ane_surface *surf[2 * ANE_IMG_MAX_IO] = { NULL };
+	struct ane_surface **surf;
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	struct client *c = ud;
 	struct ane_dev *dev;
@@ -594,6 +608,7 @@ static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 		return -ENOENT;
 	b = m->base ? m->base : m;
 	dev = m->ctl->dev;
+	surf = m->io;
 	ret = sd_bus_message_enter_container(msg, 'a', "ay");
 	if (ret < 0)
 		return deny(err, EINVAL, "Evaluate: inputs: not an array of byte arrays");
@@ -618,7 +633,7 @@ static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 				   n_in, size, m->in_size[n_in]);
 			goto out;
 		}
-		ret = ane_surface_create(dev, size, &surf[n_in]);
+		ret = model_surface(m, n_in, size);
 		if (ret) {
 			deny(err, -ret, "Evaluate: inputs[%u]: %s", n_in, ane_errmsg(dev));
 			goto out;
@@ -641,7 +656,7 @@ static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 	if (ret)
 		goto out;
 	for (i = 0; i < m->n_out; i++) {
-		ret = ane_surface_create(dev, m->out_size[i], &surf[ANE_IMG_MAX_IO + i]);
+		ret = model_surface(m, ANE_IMG_MAX_IO + i, m->out_size[i]);
 		if (ret) {
 			deny(err, -ret, "Evaluate: outputs[%u]: %s", i, ane_errmsg(dev));
 			goto out;
@@ -681,8 +696,6 @@ static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 	if (ret >= 0)
 		ret = sd_bus_send(NULL, reply, NULL);
 out:
-	for (i = 0; i < 2 * ANE_IMG_MAX_IO; i++)
-		ane_surface_destroy(surf[i]);
 	if (b->prepared && (b->flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER) &&
 	    !ane_program_unprepare(b->prog))
 		b->prepared = 0;
