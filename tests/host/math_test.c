@@ -248,6 +248,19 @@ static void check_out(const struct tt *y, const double *ref, const double *mag,
 }
 
 /* Allocate the workspace, validate, run all chunks; returns validate's code. */
+/* @d: @op of @a (and @b) into @y, with @act; every other field zero. */
+static void op_desc(struct ane_op_desc *d, uint32_t op, uint32_t act, const struct tt *a,
+		    const struct tt *b, const struct tt *y)
+{
+	memset(d, 0, sizeof(*d));
+	d->op = op;
+	d->act = act;
+	d->src[0] = a->t;
+	if (b)
+		d->src[1] = b->t;
+	d->dst = y->t;
+}
+
 static int run_op(struct ane_op_desc *d)
 {
 	uint64_t ws = 0;
@@ -1690,12 +1703,7 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	tt_alloc(&y, 1, 2, 150, 131, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_MATMUL;
-	d.act = ANE_ACT_GELU;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_GELU, &a, &b, &y);
 	chunk_compare(&d, &y, "matmul");
 	tt_free(&a);
 	tt_free(&b);
@@ -1707,11 +1715,7 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	tt_alloc(&y, 2, 40, 6, 6, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_CONV, ANE_ACT_NONE, &a, &b, &y);
 	d.p.conv = (struct ane_conv_params){ .stride = { 2, 2 },
 		.dilation = { 1, 1 }, .pad = { 1, 0, 1, 0 }, .groups = 1 };
 	chunk_compare(&d, &y, "conv");
@@ -1725,11 +1729,7 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	tt_alloc(&y, 2, 6, 9, 9, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_CONV, ANE_ACT_NONE, &a, &b, &y);
 	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
 		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 6 };
 	chunk_compare(&d, &y, "depthwise");
@@ -1743,12 +1743,7 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	tt_alloc(&y, 1, 8, 5, 4, 2);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	d.act = ANE_ACT_RELU6;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_CONV, ANE_ACT_RELU6, &a, &b, &y);
 	d.p.conv = (struct ane_conv_params){ .stride = { 2, 3 },
 		.dilation = { 2, 2 }, .pad = { 1, 2, 3, 0 }, .groups = 4 };
 	chunk_compare(&d, &y, "depthwise strided");
@@ -1762,12 +1757,7 @@ static void test_chunked_is_bit_identical_to_unchunked(void)
 	tt_alloc(&y, 2, 5, 7, 9, 0);
 	tt_fill(&a, -2, 2);
 	tt_fill(&b, -2, 2);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_ELTWISE;
-	d.act = ANE_ACT_SIGMOID;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_ELTWISE, ANE_ACT_SIGMOID, &a, &b, &y);
 	d.p.eltwise.op = ANE_ELT_MUL;
 	chunk_compare(&d, &y, "eltwise");
 	tt_free(&y);
@@ -1836,12 +1826,7 @@ static void test_split_over_cores_is_bit_identical(void)
 	tt_alloc(&y, 1, 1, 150, 131, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_MATMUL;
-	d.act = ANE_ACT_GELU;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_GELU, &a, &b, &y);
 	split_compare(&d, &y, "matmul rows");
 	/* as many parts as cores, none under 256 K multiply-adds (6 here) */
 	T_EQ(ane_op_split_parts(&d, 4), 4);
@@ -1859,11 +1844,7 @@ static void test_split_over_cores_is_bit_identical(void)
 	tt_alloc(&y, 1, 3, 20, 17, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_MATMUL;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_NONE, &a, &b, &y);
 	d.p.matmul.flags = ANE_MATMUL_TRANS_B;
 	split_compare(&d, &y, "matmul batch");
 	tt_free(&a);
@@ -1899,11 +1880,7 @@ static void test_split_over_cores_is_bit_identical(void)
 	tt_alloc(&y, 1, 4, 11, 6, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_CONV, ANE_ACT_NONE, &a, &b, &y);
 	d.p.conv = (struct ane_conv_params){ .stride = { 2, 2 },
 		.dilation = { 2, 1 }, .pad = { 1, 2, 0, 1 }, .groups = 1 };
 	split_compare(&d, &y, "conv rows");
@@ -1917,11 +1894,7 @@ static void test_split_over_cores_is_bit_identical(void)
 	tt_alloc(&y, 1, 12, 1, 9, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_CONV, ANE_ACT_NONE, &a, &b, &y);
 	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
 		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 4 };
 	split_compare(&d, &y, "conv groups");
@@ -1933,11 +1906,7 @@ static void test_split_over_cores_is_bit_identical(void)
 	tt_alloc(&y, 3, 6, 9, 9, 0);
 	tt_fill(&a, -1, 1);
 	tt_fill(&b, -1, 1);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_CONV, ANE_ACT_NONE, &a, &b, &y);
 	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 },
 		.dilation = { 1, 1 }, .pad = { 1, 1, 1, 1 }, .groups = 6 };
 	split_compare(&d, &y, "depthwise batch");
@@ -1951,12 +1920,7 @@ static void test_split_over_cores_is_bit_identical(void)
 	tt_alloc(&y, 1, 5, 7, 9, 0);
 	tt_fill(&a, -2, 2);
 	tt_fill(&b, -2, 2);
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_ELTWISE;
-	d.act = ANE_ACT_SIGMOID;
-	d.src[0] = a.t;
-	d.src[1] = b.t;
-	d.dst = y.t;
+	op_desc(&d, ANE_OP_ELTWISE, ANE_ACT_SIGMOID, &a, &b, &y);
 	d.p.eltwise.op = ANE_ELT_SUB;
 	split_compare(&d, &y, "eltwise");
 	tt_free(&y);
