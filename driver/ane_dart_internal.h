@@ -39,4 +39,7 @@ void ane_dart_flush_ctx(struct ane_dart_ctx *ctx);
 void ane_dart_mapping_free(struct ane_dart_mapping *map);
 bool ane_dart_evict_one(struct ane_dart_ctx *ctx);
 
+/* Fault records (ane_dart_fault.c). */
+void ane_dart_record(struct ane_dart *dart, u32 status, u64 addr);
+
 #endif /* __ANE_DART_INTERNAL_H__ */
