@@ -170,6 +170,12 @@ $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
+# anectl's commands are in three files (anectl.c, anectl_doctor.c, anectl_top.c).
+ANECTL_SRCS := $(addprefix $(SRC)/tools/,anectl.c anectl_doctor.c anectl_top.c)
+$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
 # The broker daemon (Documentation/accel/ane/broker.rst).
 ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
 $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(B)/lib/libane.a $(LIB_HDRS)

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * anectl: what its commands share (anectl.c, anectl_doctor.c,
+ * anectl_top.c).
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#ifndef ANECTL_H
+#define ANECTL_H
+
+#include <stddef.h>
+
+/* "0xNNN (name name ...)" of a capability set into @buf. */
+const char *caps_str(unsigned int caps, char *buf, size_t len);
+
+/* snprintf() for paths and messages, where truncation only shortens them. */
+void __attribute__((format(printf, 3, 4)))
+sfmt(char *buf, size_t len, const char *fmt, ...);
+
+/* The first line of a small file, without its newline; 0 or -errno. */
+int read_line(const char *path, char *buf, size_t len);
+
+/* anectl doctor [NODE]: 0 healthy, 1 not. */
+int cmd_doctor(const char *only);
+
+/* anectl top [--interval MS] [-n N] [--once]. */
+int cmd_top(const char *node, int argc, char **argv);
+
+#endif /* ANECTL_H */
