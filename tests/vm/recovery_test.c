@@ -16,6 +16,8 @@
  */
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
@@ -341,6 +343,206 @@ static void recovers_from_a_crash_storm(void)
 	prog_close(&p);
 }
 
+/* ------------------------------------------------ a split operation */
+
+#define SPLIT_N 384			/* a SPLIT_N^3 matmul: split, ~0.1-1 s */
+#define SPLIT_ROUNDS 3			/* crashes: the rate limit's window */
+
+/* A sysfs attribute of the device, as a number; ~0 when unreadable. */
+static unsigned long long dev_attr(const char *name)
+{
+	unsigned long long v = ~0ull;
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/%s",
+		 strrchr(node, '/') + 1, name);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = ~0ull;
+		fclose(f);
+	}
+	return v;
+}
+
+/* One SPLIT_N^3 matmul with a tanh, its input and weights fixed. */
+static struct ane_net *split_net(float **in, float **out)
+{
+	size_t n = (size_t)SPLIT_N * SPLIT_N, i;
+	struct ane_net *net;
+	float *w;
+	int x;
+
+	*in = malloc(n * sizeof(float));
+	*out = malloc(n * sizeof(float));
+	w = malloc(n * sizeof(float));
+	if (!*in || !*out || !w || ane_net_create(&net)) {
+		free(w);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		(*in)[i] = (float)((int)(i * 13 % 61) - 30) / 64.0f;
+		w[i] = (float)((int)(i * 37 % 101) - 50) / 800.0f;
+	}
+	x = ane_net_input(net, "x", 1, 1, SPLIT_N, SPLIT_N);
+	ane_net_output(net, ane_net_matmul(net, x, ane_net_const(net, "w", 1, 1,
+					   SPLIT_N, SPLIT_N, w), 0, ANE_NET_ACT_TANH));
+	free(w);
+	return net;
+}
+
+/*
+ * The child: run the net again and again until the parent closes @stop,
+ * writing one byte a run to @res: 'o' done, 'e' -EIO (a crash took the
+ * run), 'x' anything else.
+ */
+static void split_runner(struct ane_net *net, const float *in, float *out,
+			 int res, int stop)
+{
+	const float *ins[1] = { in };
+	float *outs[1] = { out };
+	struct pollfd pfd = { .fd = stop, .events = POLLIN };
+	struct ane_dev *dev;
+	char err[256];
+
+	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err)))
+		_exit(1);
+	while (poll(&pfd, 1, 0) == 0) {
+		int ret = ane_net_run(dev, net, ins, outs);
+		char c = !ret ? 'o' : ret == -EIO ? 'e' : 'x';
+
+		if (c == 'x')
+			fprintf(stderr, "#   child: %s\n", ane_errmsg(dev));
+		if (write(res, &c, 1) != 1)
+			break;
+	}
+	ane_close(dev);
+	_exit(0);
+}
+
+/* The next result byte from the child within @ms; 0 on timeout. */
+static char split_result(int res, int ms)
+{
+	struct pollfd pfd = { .fd = res, .events = POLLIN };
+	char c = 0;
+
+	if (poll(&pfd, 1, ms) == 1 && read(res, &c, 1) != 1)
+		c = 0;
+	return c;
+}
+
+/*
+ * A crash while an operation is split over the engine's cores: a child
+ * runs a large matmul (split over two cores: the split counter grows)
+ * again and again, and the parent crashes the firmware halfway through
+ * a run, SPLIT_ROUNDS times.  The parts stop between chunks, the job
+ * waits for every part before the queue ends, and the run in flight
+ * ends -EIO; the firmware comes back each time, and afterwards the same
+ * operation, split again, gives the same bits as before the crashes.
+ * Under the debug kernel KASAN and kmemleak watch the parts' shared
+ * workspace, which must not be freed while a part still runs.
+ */
+static void recovers_from_a_crash_while_an_op_is_split(void)
+{
+	int res[2] = { -1, -1 }, stop[2] = { -1, -1 }, r, eio = 0, other = 0;
+	const float *ins[1];
+	float *in = NULL, *out = NULL, *before = NULL, *outs[1];
+	unsigned long long s0, s1;
+	struct ane_dev *dev = NULL;
+	struct ane_net *net;
+	uint64_t t0, period;
+	char err[256], c;
+	pid_t kid = -1;
+	int st;
+
+	if (fresh())
+		return;
+	net = split_net(&in, &out);
+	before = malloc((size_t)SPLIT_N * SPLIT_N * sizeof(float));
+	if (!net || !before || ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err)) ||
+	    vm_write_file("/sys/module/ane/parameters/engine_cores", "2")) {
+		printf("#   setup failed\n");
+		t_case_failed = 1;
+		goto out;
+	}
+	ins[0] = in;
+	outs[0] = before;
+	s0 = dev_attr("engine_split_ops");
+	T_OK(ane_net_run(dev, net, ins, outs));
+	s1 = dev_attr("engine_split_ops");
+	T_CHECK(s1 != ~0ull && s1 > s0, "not split: engine_split_ops %llu -> %llu", s0, s1);
+	if (t_case_failed || pipe2(res, O_CLOEXEC) || pipe2(stop, O_CLOEXEC))
+		goto out;
+	fflush(stdout);
+	kid = fork();
+	if (kid == 0) {
+		close(res[0]);
+		close(stop[1]);
+		split_runner(net, in, out, res[1], stop[0]);
+	}
+	close(res[1]);
+	close(stop[0]);
+	res[1] = stop[0] = -1;
+	for (r = 0; r < SPLIT_ROUNDS && !t_case_failed; r++) {
+		/* time one whole run, then crash halfway through the next */
+		T_CHECK(split_result(res[0], 30000) != 0, "round %d: no run", r);
+		t0 = now_ms();
+		c = split_result(res[0], 30000);
+		T_CHECK(c != 0, "round %d: no second run", r);
+		eio += c == 'e';
+		other += c == 'x';
+		period = now_ms() - t0;
+		usleep(period * 1000 / 2);
+		T_OK(inject("crash"));
+		T_CHECK(wait_ready(10) >= 0, "round %d: not ready after the crash", r);
+		/* the run the crash took */
+		c = split_result(res[0], 30000);
+		T_CHECK(c != 0, "round %d: the run in flight never ended", r);
+		eio += c == 'e';
+		other += c == 'x';
+		printf("#   round %d: a run takes %llu ms; the crash's run: %c\n", r,
+		       (unsigned long long)period, c);
+	}
+	close(stop[1]);
+	stop[1] = -1;
+	while ((c = split_result(res[0], 30000)) != 0) {
+		eio += c == 'e';
+		other += c == 'x';
+	}
+	T_OK(waitpid(kid, &st, 0) == kid ? 0 : -1);
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status 0x%x", st);
+	kid = -1;
+	printf("#   runs ended -EIO: %d, otherwise failed: %d\n", eio, other);
+	T_CHECK(eio >= 1, "no crash took a run in flight");
+	T_EQ(other, 0);
+
+	/* the same operation, split again: the same bits */
+	outs[0] = out;
+	s0 = dev_attr("engine_split_ops");
+	T_OK(ane_net_run(dev, net, ins, outs));
+	T_CHECK(dev_attr("engine_split_ops") > s0, "not split after the crashes");
+	T_CHECK(!memcmp(out, before, (size_t)SPLIT_N * SPLIT_N * sizeof(float)),
+		"the result after the crashes differs");
+out:
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+	for (r = 0; r < 2; r++) {
+		if (res[r] >= 0)
+			close(res[r]);
+		if (stop[r] >= 0)
+			close(stop[r]);
+	}
+	vm_write_file("/sys/module/ane/parameters/engine_cores", "0");
+	ane_close(dev);
+	ane_net_destroy(net);
+	free(in);
+	free(out);
+	free(before);
+}
+
 int main(int argc, char **argv)
 {
 	if (vm_node(argc, argv, node, sizeof(node), "recovery"))
@@ -354,6 +556,7 @@ int main(int argc, char **argv)
 	T_RUN(recovers_from_a_failed_boot);
 	T_RUN(recovers_from_a_crash_during_recovery);
 	T_RUN(recovers_from_a_crash_storm);
+	T_RUN(recovers_from_a_crash_while_an_op_is_split);
 	/* leave it clean for whatever runs next */
 	T_RUN(programs_survive_a_crash);
 	return t_summary("recovery");
