@@ -453,24 +453,6 @@ static void requests_run_on_the_widest_isa(void)
 	net_free(&m);
 }
 
-/* A number from a sysfs attribute of the device; ~0 when unreadable. */
-static unsigned long long dev_attr_u64(const char *name)
-{
-	unsigned long long v = ~0ull;
-	char path[160];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/%s",
-		 strrchr(node, '/') + 1, name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = ~0ull;
-		fclose(f);
-	}
-	return v;
-}
-
 /*
  * (f) One large operation is split over the engine's cores (the
  * engine_cores parameter): with two cores the engine counts a split
@@ -506,17 +488,17 @@ static void a_large_op_splits_over_the_cores_bit_identically(void)
 	ins[0] = m.in;
 
 	T_OK(vm_write_file("/sys/module/ane/parameters/engine_cores", "1"));
-	T_EQ(dev_attr_u64("engine_cores"), 1);
-	s0 = dev_attr_u64("engine_split_ops");
+	T_EQ(vm_dev_attr_u64(node, "engine_cores"), 1);
+	s0 = vm_dev_attr_u64(node, "engine_split_ops");
 	T_OK(ane_net_run(dev, m.net, ins, m.out));
 	memcpy(one, m.out[0], m.n[0] * sizeof(float));
-	s1 = dev_attr_u64("engine_split_ops");
+	s1 = vm_dev_attr_u64(node, "engine_split_ops");
 	T_EQ(s1, s0);
 
 	T_OK(vm_write_file("/sys/module/ane/parameters/engine_cores", "2"));
-	T_EQ(dev_attr_u64("engine_cores"), 2);
+	T_EQ(vm_dev_attr_u64(node, "engine_cores"), 2);
 	T_OK(ane_net_run(dev, m.net, ins, m.out));
-	s2 = dev_attr_u64("engine_split_ops");
+	s2 = vm_dev_attr_u64(node, "engine_split_ops");
 	printf("#   split operations: %llu -> %llu (1 core) -> %llu (2 cores)\n", s0, s1, s2);
 	T_CHECK(s2 >= s1 + 1 && s2 != ~0ull, "split ops %llu -> %llu", s1, s2);
 	T_CHECK(!memcmp(one, m.out[0], m.n[0] * sizeof(float)),
@@ -525,7 +507,7 @@ static void a_large_op_splits_over_the_cores_bit_identically(void)
 	/* out of range: refused, the setting unchanged */
 	T_CHECK(vm_write_file("/sys/module/ane/parameters/engine_cores", "17") != 0,
 		"engine_cores=17 accepted");
-	T_EQ(dev_attr_u64("engine_cores"), 2);
+	T_EQ(vm_dev_attr_u64(node, "engine_cores"), 2);
 out:
 	vm_write_file("/sys/module/ane/parameters/engine_cores", "0");
 	free(one);

@@ -348,24 +348,6 @@ static void recovers_from_a_crash_storm(void)
 #define SPLIT_N 384			/* a SPLIT_N^3 matmul: split, ~0.1-1 s */
 #define SPLIT_ROUNDS 3			/* crashes: the rate limit's window */
 
-/* A sysfs attribute of the device, as a number; ~0 when unreadable. */
-static unsigned long long dev_attr(const char *name)
-{
-	unsigned long long v = ~0ull;
-	char path[160];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/%s",
-		 strrchr(node, '/') + 1, name);
-	f = fopen(path, "re");
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = ~0ull;
-		fclose(f);
-	}
-	return v;
-}
-
 /* One SPLIT_N^3 matmul with a tanh, its input and weights fixed. */
 static struct ane_net *split_net(float **in, float **out)
 {
@@ -468,9 +450,9 @@ static void recovers_from_a_crash_while_an_op_is_split(void)
 	}
 	ins[0] = in;
 	outs[0] = before;
-	s0 = dev_attr("engine_split_ops");
+	s0 = vm_dev_attr_u64(node, "engine_split_ops");
 	T_OK(ane_net_run(dev, net, ins, outs));
-	s1 = dev_attr("engine_split_ops");
+	s1 = vm_dev_attr_u64(node, "engine_split_ops");
 	T_CHECK(s1 != ~0ull && s1 > s0, "not split: engine_split_ops %llu -> %llu", s0, s1);
 	if (t_case_failed || pipe2(res, O_CLOEXEC) || pipe2(stop, O_CLOEXEC))
 		goto out;
@@ -519,9 +501,9 @@ static void recovers_from_a_crash_while_an_op_is_split(void)
 
 	/* the same operation, split again: the same bits */
 	outs[0] = out;
-	s0 = dev_attr("engine_split_ops");
+	s0 = vm_dev_attr_u64(node, "engine_split_ops");
 	T_OK(ane_net_run(dev, net, ins, outs));
-	T_CHECK(dev_attr("engine_split_ops") > s0, "not split after the crashes");
+	T_CHECK(vm_dev_attr_u64(node, "engine_split_ops") > s0, "not split after the crashes");
 	T_CHECK(!memcmp(out, before, (size_t)SPLIT_N * SPLIT_N * sizeof(float)),
 		"the result after the crashes differs");
 out:

@@ -82,6 +82,25 @@ static inline int vm_debugfs_path(const char *node, const char *name,
 	return 0;
 }
 
+/* A device attribute of @node in sysfs, as a number; ~0 when unreadable. */
+static inline unsigned long long vm_dev_attr_u64(const char *node,
+						 const char *name)
+{
+	unsigned long long v = ~0ull;
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/%s",
+		 strrchr(node, '/') + 1, name);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = ~0ull;
+		fclose(f);
+	}
+	return v;
+}
+
 /*
  * Run @argv (searched in PATH) with stdout and stderr into @out (@len
  * bytes, NUL-terminated), as user and group @uid unless @uid is 0.
