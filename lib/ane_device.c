@@ -226,6 +226,7 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 	dev->fd = -1;
 	dev->kind = kind;
 	dev->timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
+	ane__spin_init(dev);
 
 	if (kind != ANE_KIND_CONTROL && kind != ANE_KIND_DIRECT) {
 		ret = ane__fail(dev, EINVAL, "ane_open: kind %d is neither control (0) nor direct (1)",
@@ -325,6 +326,7 @@ int ane_adopt_fd(int fd, enum ane_client_kind kind, const char *name,
 	dev->kind = kind;
 	dev->open = 1;
 	dev->timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
+	ane__spin_init(dev);
 	if (name)
 		snprintf(dev->node, sizeof(dev->node), "%s", name);
 	else

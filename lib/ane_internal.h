@@ -64,7 +64,29 @@ struct ane_dev {
 	uint64_t dp_sequence;
 	/* The requests' QoS pair (ane_set_request_qos()); 0: 5 and 21. */
 	uint32_t qos_class, exec_priority;
+	/*
+	 * ane_request_wait()'s completion watch before it sleeps (ns; 0:
+	 * none), and its backoff: after a watch that saw nothing, the next
+	 * spin_skip waits sleep at once (spin_backoff doubles up to
+	 * ANE__SPIN_BACKOFF_MAX; a watch that sees its completion resets it).
+	 */
+	uint64_t spin_ns;
+	uint32_t spin_skip, spin_backoff;
 };
+
+/* ANE_WAIT_SPIN_US's default and bound, and the longest backoff (waits). */
+#define ANE__SPIN_US_DEFAULT	50u
+#define ANE__SPIN_US_MAX	1000u
+#define ANE__SPIN_BACKOFF_MAX	64u
+/*
+ * The watch offers its CPU (sched_yield()) every ANE__SPIN_YIELD_EVERY
+ * polls; a yield longer than ANE__SPIN_YIELD_BUSY_NS ran another task,
+ * and ends the watch as one that saw nothing.
+ */
+#define ANE__SPIN_YIELD_EVERY	4u
+#define ANE__SPIN_YIELD_BUSY_NS	10000ull
+
+void ane__spin_init(struct ane_dev *dev);
 
 /* ------------------------------------------------------------ retries
  *

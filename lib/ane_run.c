@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -759,10 +760,81 @@ int ane__read_events(struct ane_dev *dev)
 	return 0;
 }
 
+/*
+ * ANE_WAIT_SPIN_US (0 to ANE__SPIN_US_MAX; ANE__SPIN_US_DEFAULT when unset
+ * or not a number) read when the handle is made.
+ */
+void ane__spin_init(struct ane_dev *dev)
+{
+	const char *env = getenv("ANE_WAIT_SPIN_US");
+	unsigned long us = ANE__SPIN_US_DEFAULT;
+	char *end;
+
+	if (env && *env) {
+		errno = 0;
+		us = strtoul(env, &end, 10);
+		if (errno || *end || env[0] == '-')
+			us = ANE__SPIN_US_DEFAULT;
+		else if (us > ANE__SPIN_US_MAX)
+			us = ANE__SPIN_US_MAX;
+	}
+	dev->spin_ns = us * 1000ull;
+}
+
+/*
+ * One pause of the completion watch: the CPU's spin-wait hint, which
+ * also lets a sibling hardware thread, or under QEMU's TCG the other
+ * virtual CPU (where the firmware may be running), go on.
+ */
+static inline void ane__spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	sched_yield();
+#endif
+}
+
+/*
+ * Until when this wait watches for its completion before it sleeps:
+ * @start + spin_ns; 0 (no watch) when that is not before @abs_timeout_ns,
+ * when the handle does not watch, or when it skips this wait after
+ * watches that saw nothing.
+ */
+static uint64_t ane__spin_end(struct ane_dev *dev, uint64_t start, uint64_t abs_timeout_ns)
+{
+	uint64_t end;
+
+	if (!dev->spin_ns)
+		return 0;
+	if (dev->spin_skip) {
+		dev->spin_skip--;
+		return 0;
+	}
+	end = start + dev->spin_ns;
+	return end < abs_timeout_ns ? end : 0;
+}
+
+/* A watch saw its completion (@hit) or ran out: reset or back off. */
+static void ane__spin_done(struct ane_dev *dev, int hit)
+{
+	if (hit) {
+		dev->spin_backoff = 0;
+		return;
+	}
+	dev->spin_backoff = dev->spin_backoff ? dev->spin_backoff * 2 : 1;
+	if (dev->spin_backoff > ANE__SPIN_BACKOFF_MAX)
+		dev->spin_backoff = ANE__SPIN_BACKOFF_MAX;
+	dev->spin_skip = dev->spin_backoff;
+}
+
 int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_ns,
 		     int *status, uint64_t *exec_ns)
 {
-	uint64_t start = ane__now_ns();
+	uint64_t start = ane__now_ns(), spin_end;
+	unsigned int polls = 0;
 	struct ane__done d;
 	int ret;
 
@@ -772,13 +844,32 @@ int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_n
 		*exec_ns = 0;
 	if (!dev)
 		return -EINVAL;
+	/*
+	 * A short request completes within microseconds of its submit: watch
+	 * for it (a poll that does not sleep, then the CPU's pause) for
+	 * spin_ns before sleeping, as the driver does for its own firmware
+	 * calls (host_spin_us).  The sleep and the wake-up it saves are most
+	 * of such a round trip; a watch that saw nothing makes the next
+	 * waits on this handle sleep at once (see ane__spin_done()).
+	 */
+	spin_end = ane__spin_end(dev, start, abs_timeout_ns);
 	for (;;) {
 		struct timespec ts, *tsp = NULL;
 		struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+		int spinning = 0;
 
 		if (ane__done_take(dev, DRM_ANE_EVENT_REQUEST_COMPLETE, seqno, 0, 0, &d))
 			break;
-		if (abs_timeout_ns != ANE_WAIT_FOREVER) {
+		if (spin_end && ane__now_ns() >= spin_end) {
+			ane__spin_done(dev, 0);
+			spin_end = 0;
+		}
+		if (spin_end) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 0;
+			tsp = &ts;
+			spinning = 1;
+		} else if (abs_timeout_ns != ANE_WAIT_FOREVER) {
 			uint64_t now = ane__now_ns();
 			uint64_t rem = abs_timeout_ns > now ? abs_timeout_ns - now : 0;
 
@@ -792,6 +883,25 @@ int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_n
 				continue;
 			return ane__fail(dev, errno, "poll for the completion of seqno %llu",
 					 (unsigned long long)seqno);
+		}
+		if (ret == 0 && spinning) {
+			/*
+			 * Every ANE__SPIN_YIELD_EVERY polls, offer the CPU: a
+			 * sched_yield() that comes back late ran someone else,
+			 * who wants this CPU more than the watch does.
+			 */
+			if (!(++polls % ANE__SPIN_YIELD_EVERY)) {
+				uint64_t t = ane__now_ns();
+
+				sched_yield();
+				if (ane__now_ns() - t > ANE__SPIN_YIELD_BUSY_NS) {
+					ane__spin_done(dev, 0);
+					spin_end = 0;
+					continue;
+				}
+			}
+			ane__spin_pause();
+			continue;
 		}
 		if (ret == 0) {
 			int known = 0;
@@ -815,6 +925,8 @@ int ane_request_wait(struct ane_dev *dev, uint64_t seqno, uint64_t abs_timeout_n
 			return ret;
 	}
 
+	if (spin_end)
+		ane__spin_done(dev, 1);
 	inflight_del(dev, seqno);
 	if (exec_ns)
 		*exec_ns = d.exec_ns;

@@ -473,7 +473,11 @@ LIBANE_EXPORT int ane_request_submit_timeout(struct ane_program *prog,
  * or -ETIMEDOUT when the deadline passed first, or another negative errno
  * when waiting failed.  *@status (may be NULL) receives the completion
  * status, ANE_REQUEST_PENDING if none arrived; *@exec_ns (may be NULL)
- * the engine time.
+ * the engine time.  It watches for the completion for up to 50 us (polls
+ * that do not sleep, yielding the CPU now and then) before it sleeps, and
+ * skips the watch for a while after one that saw nothing or found the CPU
+ * wanted; $ANE_WAIT_SPIN_US (0..1000, read when the handle is made) sets
+ * it, 0 turns it off.
  */
 LIBANE_EXPORT int ane_request_wait(struct ane_dev *dev, uint64_t seqno,
 				   uint64_t abs_timeout_ns, int *status,

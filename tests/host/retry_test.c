@@ -9,6 +9,8 @@
  * each call give up at its deadline with the documented errno and a
  * message naming the node, the call and the state, having slept rather
  * than spun; a full queue is waited out by polling for the completion.
+ * ane_request_wait()'s completion watch: set by ANE_WAIT_SPIN_US, backed
+ * off after watches that saw nothing, reset by one that saw its event.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -471,6 +473,95 @@ out:
 	rig_down(&g);
 }
 
+static void the_completion_watch_is_set_from_the_environment(void)
+{
+	static const struct {
+		const char *env;	/* NULL: unset */
+		uint64_t ns;
+	} cases[] = {
+		{ NULL, ANE__SPIN_US_DEFAULT * US },
+		{ "", ANE__SPIN_US_DEFAULT * US },
+		{ "0", 0 },
+		{ "7", 7 * US },
+		{ "1000", 1000 * US },
+		{ "5000", ANE__SPIN_US_MAX * US },
+		{ "-3", ANE__SPIN_US_DEFAULT * US },
+		{ "12us", ANE__SPIN_US_DEFAULT * US },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rig g;
+
+		if (cases[i].env)
+			setenv("ANE_WAIT_SPIN_US", cases[i].env, 1);
+		else
+			unsetenv("ANE_WAIT_SPIN_US");
+		T_CHECK(!rig_up(&g, ANE_KIND_DIRECT), "rig");
+		if (!t_case_failed)
+			T_CHECK(g.dev->spin_ns == cases[i].ns, "ANE_WAIT_SPIN_US=%s: %llu ns",
+				cases[i].env ? cases[i].env : "(unset)",
+				(unsigned long long)g.dev->spin_ns);
+		rig_down(&g);
+	}
+	unsetenv("ANE_WAIT_SPIN_US");
+}
+
+static void a_watch_that_sees_nothing_backs_off_and_a_hit_resets_it(void)
+{
+	static const uint32_t backoff[] = { 1, 2, 4, 8, 16, 32, 64, 64 };
+	uint64_t t0, c0, wall, cpu;
+	unsigned int i, k;
+	struct rig g;
+	int st;
+
+	T_CHECK(!rig_up(&g, ANE_KIND_CONTROL), "rig: %s", ane_errmsg(g.dev));
+	if (t_case_failed)
+		goto out;
+	T_EQ(g.dev->spin_ns, ANE__SPIN_US_DEFAULT * US);
+	/* A completion there at once is a hit: no backoff. */
+	put_event(g.wfd, 700);
+	T_EQ(ane_request_wait(g.dev, 700, ane_deadline_ns(1000 * MS), &st, NULL), 0);
+	T_EQ(g.dev->spin_backoff, 0);
+	T_EQ(g.dev->spin_skip, 0);
+	/* A deadline before the watch's end: no watch, nothing changes. */
+	T_EQ(ane_request_wait(g.dev, 701, 0, &st, NULL), -ETIMEDOUT);
+	T_EQ(st, ANE_REQUEST_PENDING);
+	T_EQ(g.dev->spin_backoff, 0);
+	T_EQ(g.dev->spin_skip, 0);
+	/*
+	 * Nothing completes: each watch that runs out doubles the backoff
+	 * (to 64), and that many waits after it skip the watch.  The wait
+	 * sleeps after its watch: little CPU for its 20 ms.
+	 */
+	for (i = 0; i < sizeof(backoff) / sizeof(backoff[0]); i++) {
+		c0 = cpu_ns();
+		t0 = ane__now_ns();
+		T_EQ(ane_request_wait(g.dev, 702, ane_deadline_ns(20 * MS), &st, NULL),
+		     -ETIMEDOUT);
+		wall = ane__now_ns() - t0;
+		cpu = cpu_ns() - c0;
+		T_CHECK(cpu < wall / 2, "used %llu us of CPU in %llu us",
+			(unsigned long long)(cpu / US), (unsigned long long)(wall / US));
+		T_EQ(g.dev->spin_backoff, backoff[i]);
+		T_EQ(g.dev->spin_skip, backoff[i]);
+		/* the skipped waits: completions there at once, no watch */
+		for (k = 0; k < backoff[i]; k++) {
+			put_event(g.wfd, 800 + k);
+			T_EQ(ane_request_wait(g.dev, 800 + k, ane_deadline_ns(1000 * MS), &st, NULL), 0);
+		}
+		T_EQ(g.dev->spin_skip, 0);
+		T_EQ(g.dev->spin_backoff, backoff[i]);
+	}
+	/* The next wait watches again, and its hit ends the backoff. */
+	put_event(g.wfd, 900);
+	T_EQ(ane_request_wait(g.dev, 900, ane_deadline_ns(1000 * MS), &st, NULL), 0);
+	T_EQ(g.dev->spin_backoff, 0);
+	T_EQ(g.dev->spin_skip, 0);
+out:
+	rig_down(&g);
+}
+
 static void a_direct_handle_says_the_state_is_unknown(void)
 {
 	struct rig g;
@@ -500,5 +591,7 @@ int main(void)
 	T_RUN(a_transient_eagain_is_waited_out);
 	T_RUN(a_full_queue_is_waited_out_by_polling_for_a_completion);
 	T_RUN(a_direct_handle_says_the_state_is_unknown);
+	T_RUN(the_completion_watch_is_set_from_the_environment);
+	T_RUN(a_watch_that_sees_nothing_backs_off_and_a_hit_resets_it);
 	return t_summary("retry");
 }
