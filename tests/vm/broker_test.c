@@ -791,6 +791,7 @@ static void concurrent_child(void *arg)
 	const void *image;
 	size_t size;
 	char diag[4096];
+	int i;
 
 	(void)arg;
 	a1.b = conn();
@@ -812,11 +813,14 @@ static void concurrent_child(void *arg)
 	T_OK(pthread_create(&th[0], NULL, runner_main, &a1));
 	usleep(20000);
 	T_OK(pthread_create(&th[1], NULL, runner_main, &a2));
-	usleep(30000);
 	/* aned answers other calls while both long evaluations are in flight. */
 	t0 = mono_us();
 	T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
 	t1 = mono_us();
+	for (i = 0; i < 100 && !strstr(diag, "evaluations_pending 2\n"); i++) {
+		usleep(5000);
+		T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
+	}
 	T_CHECK(strstr(diag, "evaluations_pending 2\n"), "two long evaluations pending: %s", diag);
 	T_OK(pthread_create(&th[2], NULL, runner_main, &s));
 	pthread_join(th[0], NULL);
@@ -868,9 +872,10 @@ static void depth_child(void *arg)
 	struct runner r[3];
 	pthread_t th[3];
 	struct ane_net *net = NULL;
+	struct ane_broker *d = conn();
 	const void *image;
 	size_t size;
-	uint64_t cookie = 0;
+	uint64_t cookie = 0, dm = 0;
 	char diag[4096], key[64];
 	unsigned int i;
 
@@ -891,10 +896,15 @@ static void depth_child(void *arg)
 	T_OK(ane_broker_share(r[0].b, r[0].model, &cookie));
 	T_OK(ane_broker_adopt(r[1].b, cookie, &r[1].model));
 	T_OK(ane_broker_adopt(r[2].b, cookie, &r[2].model));
+	/* A fourth connection holds it too, to see it (a handle is one thread's). */
+	T_CHECK(d, "connect");
+	if (!d)
+		return;
+	T_OK(ane_broker_adopt(d, cookie, &dm));
 	for (i = 0; i < 3; i++)
 		T_OK(pthread_create(&th[i], NULL, runner_main, &r[i]));
 	usleep(50000);
-	T_OK(ane_broker_diagnostics(r[0].b, diag, sizeof(diag)));
+	T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
 	snprintf(key, sizeof(key), "model %llu refs ", (unsigned long long)r[0].model);
 	T_CHECK(strstr(diag, key) && strstr(strstr(diag, key), "sets 1 depth 1/1 inflight 1"),
 		"depth 1: one set, one request in flight: %s", diag);
@@ -909,6 +919,7 @@ static void depth_child(void *arg)
 	       (unsigned long long)(r[2].done_us - r[0].start_us) / 1000);
 	for (i = 0; i < 3; i++)
 		ane_broker_close(r[i].b);
+	ane_broker_close(d);
 	ane_net_destroy(net);
 }
 
@@ -990,6 +1001,78 @@ static void depth_and_residency_flags(void)
 	as_user(U_UNRESTRICTED, depth_child, NULL);
 	as_user(U_UNRESTRICTED, flags_child, NULL);
 	as_user(U_RESTRICTED, restricted_flags_child, NULL);
+}
+
+/*
+ * A storm: six processes evaluate one model of depth 4 at once, each its
+ * own input (A times its scale), and each gets its own result every time.
+ */
+static void storm_child(void *arg)
+{
+	int scale = *(int *)arg, i, k, bad = 0;
+	struct ane_broker *b = conn();
+	uint64_t m = 0;
+
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, ANE_BROKER_DEPTH(4), &m));
+	for (i = 0; i < 60 && !bad; i++) {
+		uint16_t in[6], out[4];
+		const void *ins[1] = { in };
+		void *outs[1] = { out };
+		size_t isz = sizeof(in), osz = sizeof(out);
+
+		for (k = 0; k < 6; k++)
+			in[k] = h16(A[k] * scale);
+		if (ane_broker_evaluate(b, m, ins, &isz, 1, outs, &osz, 1, ANE_QOS_DEFAULT, NULL)) {
+			printf("#   scale %d: %s\n", scale, ane_broker_errmsg(b));
+			bad = 1;
+		}
+		for (k = 0; k < 4 && !bad; k++)
+			if (out[k] != h16(OUT[k] * scale)) {
+				printf("#   scale %d, evaluation %d: out[%d] 0x%04x, want 0x%04x\n",
+				       scale, i, k, out[k], h16(OUT[k] * scale));
+				bad = 1;
+			}
+	}
+	T_CHECK(!bad, "every result its own");
+	ane_broker_close(b);
+}
+
+static void a_storm_of_clients_gets_its_own_results(void)
+{
+	int scale[6], status, i;
+	pid_t pid[6];
+	struct ane_broker *b;
+	char diag[4096];
+
+	for (i = 0; i < 6; i++) {
+		scale[i] = i + 1;
+		fflush(stdout);
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			if (setgroups(0, NULL) || setgid(U_UNRESTRICTED) || setuid(U_UNRESTRICTED))
+				_exit(125);
+			t_case_failed = 0;
+			storm_child(&scale[i]);
+			fflush(stdout);
+			_exit(t_case_failed);
+		}
+	}
+	for (i = 0; i < 6; i++)
+		T_CHECK(waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status) &&
+			!WEXITSTATUS(status), "client %d status 0x%x", i, status);
+	b = conn();
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	printf("#   after the storm: evaluations %llu, surface sets %llu, depth lowered %llu times\n",
+	       diag_value(diag, "evaluations "), diag_value(diag, "surface_sets "),
+	       diag_value(diag, "depth_lowered "));
+	T_EQ(diag_value(diag, "evaluations_pending "), 0);
+	ane_broker_close(b);
 }
 
 /* ------------------------------------------------------------ cache */
@@ -1453,6 +1536,7 @@ int main(int argc, char **argv)
 	T_RUN(aned_killed_mid_call_then_restarted);
 	T_RUN(evaluations_run_concurrently);
 	T_RUN(depth_and_residency_flags);
+	T_RUN(a_storm_of_clients_gets_its_own_results);
 	T_RUN(cache_counts_kept_surfaces);
 	T_RUN(the_compiler_service_is_gated);
 	T_RUN(sighup_reloads_the_policy);
