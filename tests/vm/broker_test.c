@@ -55,6 +55,8 @@ static const int W2[6] = { 2, 0, 0, 2, 2, -2 };
 static const int OUT2[4] = { 8, 0, 20, 0 };
 
 static uint8_t img[IMG_SIZE];
+/* W2 in fp16, an adapter's weights section. */
+static uint16_t w2[6];
 static pid_t aned_pid;
 
 static int start_aned(void)
@@ -147,10 +149,9 @@ static long long charged_settles(void)
 	return v;
 }
 
-/* Run @fn in a child as @uid; its failures fail the case. */
-static void as_user(uid_t uid, void (*fn)(void *), void *arg)
+/* Start @fn in a child as @uid; it exits 1 if a check of it failed. */
+static pid_t spawn_as(uid_t uid, void (*fn)(void *), void *arg)
 {
-	int status;
 	pid_t pid;
 
 	fflush(stdout);
@@ -163,8 +164,22 @@ static void as_user(uid_t uid, void (*fn)(void *), void *arg)
 		fflush(stdout);
 		_exit(t_case_failed ? 1 : 0);
 	}
-	T_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		WEXITSTATUS(status) == 0, "the child as uid %u failed", (unsigned int)uid);
+	return pid;
+}
+
+/* The child @pid exited 0. */
+static int child_ok(pid_t pid)
+{
+	int status;
+
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+/* Run @fn in a child as @uid; its failures fail the case. */
+static void as_user(uid_t uid, void (*fn)(void *), void *arg)
+{
+	T_CHECK(child_ok(spawn_as(uid, fn, arg)), "the child as uid %u failed", (unsigned int)uid);
 }
 
 static struct ane_broker *conn(void)
@@ -384,16 +399,12 @@ static void adapter_child(void *arg)
 	struct ane_broker *b = conn();
 	uint64_t base = 0, inst = 0, inst2 = 0;
 	unsigned long long before, after;
-	uint16_t w2[6];
 	char diag[2048];
-	int i;
 
 	(void)arg;
 	T_CHECK(b, "connect");
 	if (!b)
 		return;
-	for (i = 0; i < 6; i++)
-		w2[i] = h16(W2[i]);
 	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &base));
 	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
 	before = diag_value(diag, "cache_bytes ");
@@ -628,29 +639,19 @@ static void survivor_child(void *arg)
 
 static void aned_killed_mid_call_then_restarted(void)
 {
-	int wake[2], status;
+	int wake[2];
 	pid_t child;
 	char c;
 
 	T_OK(pipe(wake));
-	fflush(stdout);
-	child = fork();
-	if (child == 0) {
-		if (setgroups(0, NULL) || setgid(U_UNRESTRICTED) || setuid(U_UNRESTRICTED))
-			_exit(125);
-		t_case_failed = 0;
-		survivor_child(wake);
-		fflush(stdout);
-		_exit(t_case_failed);
-	}
+	child = spawn_as(U_UNRESTRICTED, survivor_child, wake);
 	T_EQ(read(wake[0], &c, 1), 1);
 	usleep(300000);		/* evaluations in flight */
 	stop_aned(SIGKILL);
 	/* The kernel's per-file cleanup freed what the old daemon held. */
 	T_EQ(charged_settles(), 0);
 	T_OK(start_aned());
-	T_CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
-		!WEXITSTATUS(status), "client status 0x%x", status);
+	T_CHECK(child_ok(child), "the client failed");
 	close(wake[0]);
 	close(wake[1]);
 }
@@ -926,7 +927,6 @@ static void depth_child(void *arg)
 static void flags_child(void *arg)
 {
 	struct ane_broker *b = conn();
-	uint16_t w2[6];
 	uint64_t m = 0, x, inst = 0;
 	char diag[4096], key[64];
 	const char *p;
@@ -936,8 +936,6 @@ static void flags_child(void *arg)
 	T_CHECK(b, "connect");
 	if (!b)
 		return;
-	for (i = 0; i < 6; i++)
-		w2[i] = h16(W2[i]);
 	T_EQ(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT,
 			     ANE_BROKER_LOAD_AGGRESSIVE_POWER | ANE_BROKER_LOAD_POWER_SAVING, &x),
 	     -EINVAL);
@@ -1042,27 +1040,17 @@ static void storm_child(void *arg)
 
 static void a_storm_of_clients_gets_its_own_results(void)
 {
-	int scale[6], status, i;
+	int scale[6], i;
 	pid_t pid[6];
 	struct ane_broker *b;
 	char diag[4096];
 
 	for (i = 0; i < 6; i++) {
 		scale[i] = i + 1;
-		fflush(stdout);
-		pid[i] = fork();
-		if (pid[i] == 0) {
-			if (setgroups(0, NULL) || setgid(U_UNRESTRICTED) || setuid(U_UNRESTRICTED))
-				_exit(125);
-			t_case_failed = 0;
-			storm_child(&scale[i]);
-			fflush(stdout);
-			_exit(t_case_failed);
-		}
+		pid[i] = spawn_as(U_UNRESTRICTED, storm_child, &scale[i]);
 	}
 	for (i = 0; i < 6; i++)
-		T_CHECK(waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status) &&
-			!WEXITSTATUS(status), "client %d status 0x%x", i, status);
+		T_CHECK(child_ok(pid[i]), "client %d failed", i);
 	b = conn();
 	T_CHECK(b, "connect");
 	if (!b)
@@ -1073,6 +1061,78 @@ static void a_storm_of_clients_gets_its_own_results(void)
 	       diag_value(diag, "depth_lowered "));
 	T_EQ(diag_value(diag, "evaluations_pending "), 0);
 	ane_broker_close(b);
+}
+
+/*
+ * Contention: a base model and two instances of it, each of depth 8, and
+ * eight connections on each, all evaluating the long network at once.
+ * The kernel takes at most 8 requests of the program (base and instances
+ * together) in flight: the other submissions are refused with EBUSY, and
+ * aned lowers those models' depth and submits them as requests complete.
+ */
+#define N_CONT		24
+
+static void contention_child(void *arg)
+{
+	struct runner r[N_CONT];
+	pthread_t th[N_CONT];
+	struct ane_net *net = NULL;
+	struct ane_broker *d = conn();
+	const struct ane_img_header *h;
+	const void *image;
+	uint64_t model[3] = { 0 }, cookie[3] = { 0 };
+	char diag[8192];
+	size_t size;
+	unsigned int i;
+	int ok = 1;
+
+	(void)arg;
+	memset(r, 0, sizeof(r));
+	T_CHECK(d, "connect");
+	if (!d || long_net(1, &net, &image, &size))
+		return;
+	h = image;
+	T_OK(ane_broker_load(d, image, size, ANE_QOS_BACKGROUND, ANE_BROKER_DEPTH(8), &model[0]));
+	for (i = 1; i < 3; i++)
+		T_OK(ane_broker_instantiate_ex(d, model[0], (const uint8_t *)image + h->weights_offset,
+					       h->weights_size, ANE_QOS_BACKGROUND,
+					       ANE_BROKER_DEPTH(8), &model[i]));
+	for (i = 0; i < 3; i++)
+		T_OK(ane_broker_share(d, model[i], &cookie[i]));
+	for (i = 0; i < N_CONT; i++) {
+		r[i].b = conn();
+		r[i].is_long = 1;
+		r[i].qos = ANE_QOS_BACKGROUND;
+		if (!r[i].b || ane_broker_adopt(r[i].b, cookie[i % 3], &r[i].model)) {
+			T_CHECK(0, "connection %u", i);
+			return;
+		}
+	}
+	for (i = 0; i < N_CONT; i++)
+		T_OK(pthread_create(&th[i], NULL, runner_main, &r[i]));
+	for (i = 0; i < N_CONT; i++) {
+		pthread_join(th[i], NULL);
+		ok &= !r[i].ret;
+	}
+	T_CHECK(ok, "every evaluation completed");
+	T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
+	printf("#   %u at once over a program of 3 x depth 8: last done after %llu ms, depth lowered %llu times\n",
+	       N_CONT, (unsigned long long)(r[N_CONT - 1].done_us - r[0].start_us) / 1000,
+	       diag_value(diag, "depth_lowered "));
+	T_CHECK(diag_value(diag, "depth_lowered ") >= 1, "the kernel's queue of 8 lowered a depth");
+	T_EQ(diag_value(diag, "evaluations_pending "), 0);
+	/* Every depth is back to the one asked once the queue drained. */
+	T_CHECK(!strstr(diag, "depth 1/8") && !strstr(diag, "depth 2/8"), "depths restored: %s",
+		diag);
+	for (i = 0; i < N_CONT; i++)
+		ane_broker_close(r[i].b);
+	ane_broker_close(d);
+	ane_net_destroy(net);
+}
+
+static void contention_lowers_the_depth(void)
+{
+	as_user(U_UNRESTRICTED, contention_child, NULL);
 }
 
 /* ------------------------------------------------------------ cache */
@@ -1268,26 +1328,15 @@ static void sighup_reloads_the_policy(void)
 {
 	char text[1024], diag[4096];
 	struct ane_broker *b;
-	int status;
 	pid_t pid;
 
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (setgroups(0, NULL) || setgid(U_NORULE) || setuid(U_NORULE))
-			_exit(125);
-		t_case_failed = 0;
-		sighup_child(NULL);
-		fflush(stdout);
-		_exit(t_case_failed ? 1 : 0);
-	}
+	pid = spawn_as(U_NORULE, sighup_child, NULL);
 	usleep(300000);		/* the child connected and was refused */
 	snprintf(text, sizeof(text), "user %d tier=restricted allow=baseline\n"
 		 "user 0 tier=unrestricted allow=baseline,purge\n", U_NORULE);
 	T_OK(write_policy_text(text));
 	kill(aned_pid, SIGHUP);
-	T_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status),
-		"the child as uid %d failed", U_NORULE);
+	T_CHECK(child_ok(pid), "the child as uid %d failed", U_NORULE);
 	/* A bad file keeps the policy in force. */
 	T_OK(write_policy_text("user 0 tier=unrestricted allow=baseline\nuser 1 wings\n"));
 	kill(aned_pid, SIGHUP);
@@ -1331,31 +1380,20 @@ static void long_runner_child(void *arg)
 
 static void aned_killed_with_concurrent_evaluations(void)
 {
-	int wake[2], status, i;
+	int wake[2], i;
 	pid_t child[3];
 	char c;
 
 	T_OK(pipe(wake));
-	for (i = 0; i < 3; i++) {
-		fflush(stdout);
-		child[i] = fork();
-		if (child[i] == 0) {
-			if (setgroups(0, NULL) || setgid(U_UNRESTRICTED) || setuid(U_UNRESTRICTED))
-				_exit(125);
-			t_case_failed = 0;
-			long_runner_child(wake);
-			fflush(stdout);
-			_exit(t_case_failed);
-		}
-	}
+	for (i = 0; i < 3; i++)
+		child[i] = spawn_as(U_UNRESTRICTED, long_runner_child, wake);
 	for (i = 0; i < 3; i++)
 		T_EQ(read(wake[0], &c, 1), 1);
 	usleep(150000);		/* three long evaluations in flight or queued */
 	stop_aned(SIGKILL);
 	T_EQ(charged_settles(), 0);
 	for (i = 0; i < 3; i++)
-		T_CHECK(waitpid(child[i], &status, 0) == child[i] && WIFEXITED(status) &&
-			!WEXITSTATUS(status), "client %d status 0x%x", i, status);
+		T_CHECK(child_ok(child[i]), "client %d failed", i);
 	T_OK(start_aned());
 	close(wake[0]);
 	close(wake[1]);
@@ -1519,11 +1557,15 @@ static void aned_stops_cleanly(void)
 
 int main(int argc, char **argv)
 {
+	int i;
+
 	if (vm_node(argc, argv, node, sizeof(node), "broker"))
 		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	build_image(img, W);
+	for (i = 0; i < 6; i++)
+		w2[i] = h16(W2[i]);
 	if (write_policy() || start_aned()) {
 		printf("not ok - aned did not start\nbroker: 0 passed, 1 failed\n");
 		return 1;
@@ -1537,6 +1579,7 @@ int main(int argc, char **argv)
 	T_RUN(evaluations_run_concurrently);
 	T_RUN(depth_and_residency_flags);
 	T_RUN(a_storm_of_clients_gets_its_own_results);
+	T_RUN(contention_lowers_the_depth);
 	T_RUN(cache_counts_kept_surfaces);
 	T_RUN(the_compiler_service_is_gated);
 	T_RUN(sighup_reloads_the_policy);

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/epoll.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -58,6 +59,9 @@
 /* While requests are in flight or waiting, the loop also wakes this often. */
 #define TICK_US			50000ull
 #define MAX_COMPILES		4
+/* Evaluate waits this long for a lone request before returning to the loop. */
+#define SPIN_NS			200000
+
 #define LOAD_POWER		(ANE_BROKER_LOAD_AGGRESSIVE_POWER | ANE_BROKER_LOAD_POWER_SAVING)
 #define LOAD_FLAGS		(LOAD_POWER | ANE_BROKER_LOAD_NO_UNWIRE | ANE_BROKER_DEPTH_MASK)
 
@@ -600,7 +604,7 @@ static int do_load(struct client *c, uint8_t *img, size_t size, uint32_t qos,
 	}
 	ret = ane_program_create(m->ctl->dev, img, size, &m->prog);
 	if (!ret && !(flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER)) {
-		ret = ane_program_prepare_ex(m->prog, prio, 0);
+		ret = ane_program_prepare_ex(m->prog, prio, ANE_BROKER_DEPTH_MAX);
 		m->prepared = !ret;
 	}
 	if (ret) {
@@ -715,7 +719,7 @@ static int model_prepare(struct model *m, sd_bus_error *err, const char *method)
 
 	if (b->prepared)
 		return 0;
-	ret = ane_program_prepare_ex(b->prog, b->priority, 0);
+	ret = ane_program_prepare_ex(b->prog, b->priority, ANE_BROKER_DEPTH_MAX);
 	if (ret)
 		return deny(err, -ret, "%s: %s", method, ane_errmsg(b->ctl->dev));
 	b->prepared = 1;
@@ -792,6 +796,7 @@ static int set_make(struct model *m, unsigned int k)
 }
 
 static void idle_arm(struct model *b);
+static void power_idle(struct model *b);
 
 /* A job leaves: its model reference goes (an instance may go with it). */
 static void job_free(struct job *j)
@@ -887,6 +892,7 @@ static void model_pump(struct model *m)
 		if (ret) {
 			reply_errno(j->msg, -ret, "Evaluate: %s", ane_errmsg(m->ctl->dev));
 			job_free(j);
+			power_idle(b);
 			continue;
 		}
 		j->set = k;
@@ -899,6 +905,18 @@ static void model_pump(struct model *m)
 		inflight_jobs = j;
 		tick_arm();
 	}
+}
+
+/* Nothing of @b's in flight: aggressive power unprepares now, power saving later. */
+static void power_idle(struct model *b)
+{
+	if (b->base_inflight || !b->prepared)
+		return;
+	if ((b->flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER) && !b->waitq &&
+	    !ane_program_unprepare(b->prog))
+		b->prepared = 0;
+	else if (b->flags & ANE_BROKER_LOAD_POWER_SAVING)
+		idle_arm(b);
 }
 
 /* @j completed with @ret: answer it, free its set, run what waits. */
@@ -934,23 +952,19 @@ static void job_done(struct job *j, int ret, uint64_t exec_ns)
 	/* A completion that finds room raises the depth again by one. */
 	if (m->eff_depth < m->depth)
 		m->eff_depth++;
-	if (!b->base_inflight && b->prepared) {
-		if ((b->flags & ANE_BROKER_LOAD_AGGRESSIVE_POWER) && !b->waitq &&
-		    !ane_program_unprepare(b->prog))
-			b->prepared = 0;
-		else if (b->flags & ANE_BROKER_LOAD_POWER_SAVING)
-			idle_arm(b);
-	}
+	power_idle(b);
 	m->refs++;	/* the pump may free the job's reference */
 	job_free(j);
 	model_pump(m);
 	model_put(m);
 }
 
-/* Take every completion the control files hold. */
+static void pump_all(void);
+
+/* Take every completion the control files hold; then run what waits. */
 static void reap_all(void)
 {
-	int progress = 1;
+	int progress = 1, any = 0;
 
 	while (progress) {
 		struct job **pp;
@@ -967,9 +981,13 @@ static void reap_all(void)
 			*pp = j->next;
 			job_done(j, ret, exec_ns);
 			progress = 1;
+			any = 1;
 			break;
 		}
 	}
+	/* A program's queue has room again: its instances' waits too. */
+	if (any)
+		pump_all();
 }
 
 static void pump_all(void)
@@ -1038,7 +1056,7 @@ static void idle_arm(struct model *b)
 {
 	if (!b->idle_src) {
 		if (sd_event_add_time(event, &b->idle_src, CLOCK_MONOTONIC, now_us() + opt.idle_us,
-				      0, on_idle, b) < 0)
+				      10000, on_idle, b) < 0)
 			return;
 	} else {
 		sd_event_source_set_time(b->idle_src, now_us() + opt.idle_us);
@@ -1109,6 +1127,17 @@ static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 	*m->waitq_tail = j;
 	m->waitq_tail = &j->next;
 	model_pump(m);
+	/*
+	 * The only request in flight: a short one completes within a loop
+	 * iteration's cost, so wait for it that long before going back.
+	 */
+	if (inflight_jobs == j && !j->next) {
+		struct timespec ts = { 0, SPIN_NS };
+		struct pollfd pfd = { .fd = ane_fd(m->ctl->dev), .events = POLLIN };
+
+		if (ppoll(&pfd, 1, &ts, NULL) == 1)
+			reap_all();
+	}
 	return 1;	/* answered when it completes */
 }
 
@@ -1653,6 +1682,12 @@ static int on_compile_done(sd_event_source *s, const siginfo_t *si, void *ud)
 		goto out;
 	}
 	stats.compiles++;
+	if (got > aned_tier_max_image(cp->c->rule.tier, opt.max_image)) {
+		reply_errno(cp->msg, E2BIG, "Compile: the image: %zu bytes, above the %s tier's %" PRIu64,
+			    got, aned_tier_name(cp->c->rule.tier),
+			    aned_tier_max_image(cp->c->rule.tier, opt.max_image));
+		goto out;
+	}
 	if (cp->flags & ANE_BROKER_COMPILE_LOAD) {
 		ret = do_load(cp->c, buf, got, cp->qos, cp->flags & ~ANE_BROKER_COMPILE_LOAD, &id,
 			      &err);
@@ -2182,7 +2217,7 @@ int main(int argc, char **argv)
 	    sd_event_add_signal(event, NULL, SIGTERM | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0 ||
 	    sd_event_add_signal(event, NULL, SIGINT | SD_EVENT_SIGNAL_PROCMASK, NULL, NULL) < 0 ||
 	    sd_event_add_signal(event, NULL, SIGHUP | SD_EVENT_SIGNAL_PROCMASK, on_hup, NULL) < 0 ||
-	    sd_event_add_time(event, &tick_src, CLOCK_MONOTONIC, 0, 0, on_tick, NULL) < 0 ||
+	    sd_event_add_time(event, &tick_src, CLOCK_MONOTONIC, 0, 1000, on_tick, NULL) < 0 ||
 	    sd_event_source_set_enabled(tick_src, SD_EVENT_OFF) < 0) {
 		logmsg("the event sources could not be set up");
 		return 1;
@@ -2204,25 +2239,27 @@ int main(int argc, char **argv)
 		int st;
 
 		inflight_jobs = j->next;
-		ret = ane_request_wait(j->m->ctl->dev, j->seqno, ane_deadline_ns(EVAL_TIMEOUT_NS),
-				       &st, &ns);
+		ane_request_wait(j->m->ctl->dev, j->seqno, ane_deadline_ns(EVAL_TIMEOUT_NS), &st, &ns);
 		if (st == ANE_REQUEST_PENDING)
 			ane_request_wait(j->m->ctl->dev, j->seqno, ANE_WAIT_FOREVER, NULL, NULL);
 		j->m->sets[j->set].busy = 0;
 		job_free(j);
 	}
 	{
-		struct model *m;
+		struct model *m, *next;
 
-		for (m = models; m; m = m->next)
+		for (m = models; m; m = next) {
+			m->refs++;	/* an instance goes with its last job */
 			while (m->waitq) {
 				struct job *j = m->waitq;
 
 				m->waitq = j->next;
 				job_free(j);
 			}
+			next = m->next;
+			model_put(m);
+		}
 	}
-	ret = 0;
 	while (clients)
 		client_free(clients);
 	cache_evict(0, 2, 0);
