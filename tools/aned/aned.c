@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/epoll.h>
-#include <poll.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -59,8 +58,6 @@
 /* While requests are in flight or waiting, the loop also wakes this often. */
 #define TICK_US			50000ull
 #define MAX_COMPILES		4
-/* Evaluate waits this long for a lone request before returning to the loop. */
-#define SPIN_NS			200000
 
 #define LOAD_POWER		(ANE_BROKER_LOAD_AGGRESSIVE_POWER | ANE_BROKER_LOAD_POWER_SAVING)
 #define LOAD_FLAGS		(LOAD_POWER | ANE_BROKER_LOAD_NO_UNWIRE | ANE_BROKER_DEPTH_MASK)
@@ -1127,17 +1124,6 @@ static int m_evaluate(sd_bus_message *msg, void *ud, sd_bus_error *err)
 	*m->waitq_tail = j;
 	m->waitq_tail = &j->next;
 	model_pump(m);
-	/*
-	 * The only request in flight: a short one completes within a loop
-	 * iteration's cost, so wait for it that long before going back.
-	 */
-	if (inflight_jobs == j && !j->next) {
-		struct timespec ts = { 0, SPIN_NS };
-		struct pollfd pfd = { .fd = ane_fd(m->ctl->dev), .events = POLLIN };
-
-		if (ppoll(&pfd, 1, &ts, NULL) == 1)
-			reap_all();
-	}
 	return 1;	/* answered when it completes */
 }
 
