@@ -320,8 +320,8 @@ int ane_broker_adopt(struct ane_broker *b, uint64_t cookie, uint64_t *model)
 	return model ? call_t(b, "Adopt", cookie, model) : -EINVAL;
 }
 
-int ane_broker_instantiate(struct ane_broker *b, uint64_t base, const void *weights,
-			   size_t size, enum ane_qos qos, uint64_t *model)
+int ane_broker_instantiate_ex(struct ane_broker *b, uint64_t base, const void *weights,
+			      size_t size, enum ane_qos qos, uint32_t flags, uint64_t *model)
 {
 	sd_bus_message *m, *reply;
 	int ret;
@@ -335,13 +335,84 @@ int ane_broker_instantiate(struct ane_broker *b, uint64_t base, const void *weig
 	if (ret >= 0)
 		ret = sd_bus_message_append_array(m, 'y', weights, size);
 	if (ret >= 0)
-		ret = sd_bus_message_append(m, "u", (uint32_t)qos);
+		ret = sd_bus_message_append(m, "uu", (uint32_t)qos, flags);
 	if (ret < 0) {
 		sd_bus_message_unref(m);
 		return bfail(b, -ret, "Instantiate: %s", strerror(-ret));
 	}
 	ret = do_call(b, "Instantiate", m, &reply);
 	return ret ? ret : read_u64(b, reply, model);
+}
+
+int ane_broker_instantiate(struct ane_broker *b, uint64_t base, const void *weights,
+			   size_t size, enum ane_qos qos, uint64_t *model)
+{
+	return ane_broker_instantiate_ex(b, base, weights, size, qos, 0, model);
+}
+
+int ane_broker_compile(struct ane_broker *b, const struct ane_broker_net_rec *recs,
+		       unsigned int n, enum ane_qos qos, uint32_t flags, void **image,
+		       size_t *size, uint64_t *model)
+{
+	sd_bus_message *m, *reply;
+	const void *p;
+	unsigned int i;
+	size_t len;
+	int ret;
+
+	if (!b || (n && !recs) || !image || !size || !model)
+		return -EINVAL;
+	*image = NULL;
+	*size = 0;
+	*model = 0;
+	ret = new_call(b, "Compile", &m);
+	if (ret)
+		return ret;
+	ret = sd_bus_message_open_container(m, 'a', "(uauay)");
+	for (i = 0; ret >= 0 && i < n; i++) {
+		if (recs[i].n_args > ANE_BROKER_NET_MAX_ARGS) {
+			sd_bus_message_unref(m);
+			return bfail(b, EINVAL, "Compile: net[%u]: %u arguments, at most %u", i,
+				     recs[i].n_args, ANE_BROKER_NET_MAX_ARGS);
+		}
+		ret = sd_bus_message_open_container(m, 'r', "uauay");
+		if (ret >= 0)
+			ret = sd_bus_message_append(m, "u", recs[i].op);
+		if (ret >= 0)
+			ret = sd_bus_message_append_array(m, 'u', recs[i].args,
+							  recs[i].n_args * sizeof(uint32_t));
+		if (ret >= 0)
+			ret = sd_bus_message_append_array(m, 'y', recs[i].data ? (const void *)recs[i].data : "",
+							  recs[i].data ? recs[i].n_data * sizeof(float) : 0);
+		if (ret >= 0)
+			ret = sd_bus_message_close_container(m);
+	}
+	if (ret >= 0)
+		ret = sd_bus_message_close_container(m);
+	if (ret >= 0)
+		ret = sd_bus_message_append(m, "uu", (uint32_t)qos, flags);
+	if (ret < 0) {
+		sd_bus_message_unref(m);
+		return bfail(b, -ret, "Compile: net: %s", strerror(-ret));
+	}
+	ret = do_call(b, "Compile", m, &reply);
+	if (ret)
+		return ret;
+	ret = sd_bus_message_read_array(reply, 'y', &p, &len);
+	if (ret >= 0)
+		ret = sd_bus_message_read(reply, "t", model);
+	if (ret >= 0 && len) {
+		*image = malloc(len);
+		if (!*image)
+			ret = -ENOMEM;
+		else
+			memcpy(*image, p, len);
+		*size = len;
+	}
+	sd_bus_message_unref(reply);
+	if (ret < 0)
+		return bfail(b, ret == -ENOMEM ? ENOMEM : EPROTO, "aned: a malformed reply to Compile");
+	return 0;
 }
 
 int ane_broker_handoff(struct ane_broker *b, uint64_t model, uint32_t flags,

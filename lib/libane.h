@@ -607,8 +607,25 @@ enum ane_qos {
 };
 #define ANE_QOS_MAX			ANE_QOS_REALTIME
 
-/* ane_broker_load() flags: unprepare between evaluations. */
+/*
+ * ane_broker_load() flags, the per-model residency and power arguments
+ * (broker.rst, "Residency, power and queue depth").  AGGRESSIVE_POWER:
+ * unprepare after every evaluation (entitlement aggressive-power);
+ * POWER_SAVING: unprepare after aned's --idle-ms without evaluations,
+ * prepare again on demand; NO_UNWIRE: keep the model's surfaces resident
+ * under cache pressure (entitlement no-unwire); ANE_BROKER_DEPTH(n): the
+ * evaluations of the model in flight at once, 1..ANE_BROKER_DEPTH_MAX
+ * (0: ANE_BROKER_DEPTH_DEFAULT), each with its own surfaces.
+ * ane_broker_instantiate_ex() takes NO_UNWIRE and a depth.
+ */
 #define ANE_BROKER_LOAD_AGGRESSIVE_POWER	0x1u
+#define ANE_BROKER_LOAD_POWER_SAVING		0x2u
+#define ANE_BROKER_LOAD_NO_UNWIRE		0x4u
+#define ANE_BROKER_DEPTH_SHIFT			8
+#define ANE_BROKER_DEPTH_MASK			0xf00u
+#define ANE_BROKER_DEPTH(n)	(((uint32_t)(n) << ANE_BROKER_DEPTH_SHIFT) & ANE_BROKER_DEPTH_MASK)
+#define ANE_BROKER_DEPTH_MAX			8
+#define ANE_BROKER_DEPTH_DEFAULT		2
 /* ane_broker_handoff() flags: also hand over a direct-path file. */
 #define ANE_BROKER_HANDOFF_DIRECT		0x1u
 /* ane_broker_purge() flags: every cache partition, not only the caller's. */
@@ -660,6 +677,62 @@ LIBANE_EXPORT int ane_broker_adopt(struct ane_broker *b, uint64_t cookie,
 LIBANE_EXPORT int ane_broker_instantiate(struct ane_broker *b, uint64_t base,
 					 const void *weights, size_t size,
 					 enum ane_qos qos, uint64_t *model);
+/* The same with flags: ANE_BROKER_LOAD_NO_UNWIRE and ANE_BROKER_DEPTH(n). */
+LIBANE_EXPORT int ane_broker_instantiate_ex(struct ane_broker *b, uint64_t base,
+					    const void *weights, size_t size,
+					    enum ane_qos qos, uint32_t flags,
+					    uint64_t *model);
+
+/*
+ * The compiler service (entitlement compiler-service): aned builds a net
+ * described as records, each one ane_net_*() call, in a child process
+ * with a time limit.  A record's tensor arguments are indices of earlier
+ * records (ANE_BROKER_NET_NONE: no bias); @data is a CONST record's
+ * n*c*h*w fp32 values.  Arguments, in order:
+ */
+enum ane_broker_net_op {
+	ANE_BROKER_NET_INPUT = 0,	/* n c h w */
+	ANE_BROKER_NET_CONST = 1,	/* n c h w, @data */
+	ANE_BROKER_NET_CONV = 2,	/* x weights bias stride_h stride_w
+					 * dilation_h dilation_w pad_top
+					 * pad_bottom pad_left pad_right groups act */
+	ANE_BROKER_NET_MATMUL = 3,	/* a b flags act */
+	ANE_BROKER_NET_ELTWISE = 4,	/* op a b act */
+	ANE_BROKER_NET_ACTIVATION = 5,	/* x act */
+	ANE_BROKER_NET_POOL = 6,	/* x kind kernel_h kernel_w stride_h
+					 * stride_w pad_top pad_bottom pad_left
+					 * pad_right count_pad act */
+	ANE_BROKER_NET_SOFTMAX = 7,	/* x */
+	ANE_BROKER_NET_NORM = 8,	/* x kind */
+	ANE_BROKER_NET_OUTPUT = 9,	/* x */
+};
+#define ANE_BROKER_NET_NONE		0xffffffffu
+#define ANE_BROKER_NET_MAX_ARGS		16
+#define ANE_BROKER_NET_MAX_RECORDS	4096
+
+struct ane_broker_net_rec {
+	uint32_t op;				/* enum ane_broker_net_op */
+	uint32_t n_args;			/* exactly the op's count */
+	uint32_t args[ANE_BROKER_NET_MAX_ARGS];
+	const float *data;			/* CONST only, else NULL */
+	size_t n_data;				/* values at @data */
+};
+
+/* ane_broker_compile() flags: load the image (the other bits: Load's). */
+#define ANE_BROKER_COMPILE_LOAD			0x80000000u
+
+/*
+ * Compile @n records.  Without ANE_BROKER_COMPILE_LOAD *@image (free()
+ * it) and *@size receive the image and *@model 0; with it the image is
+ * loaded as by ane_broker_load() with the other @flags bits, *@model
+ * names it, and *@image is NULL.
+ */
+LIBANE_EXPORT int ane_broker_compile(struct ane_broker *b,
+				     const struct ane_broker_net_rec *recs,
+				     unsigned int n, enum ane_qos qos,
+				     uint32_t flags, void **image, size_t *size,
+				     uint64_t *model);
+
 /*
  * Hand @model off to the direct path: *@export_fd is its PROGRAM_EXPORT
  * descriptor, made with the caller's uid, to ane_program_attach() on a

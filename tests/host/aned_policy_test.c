@@ -54,6 +54,15 @@ static void rules_parse_and_resolve_in_order(void)
 	T_EQ(parse("user root tier=unrestricted"), 0);
 	T_EQ(pol.e[0].id, 0);
 	T_EQ(pol.e[0].rule.ents, 0);
+	/* The residency and compiler entitlements; a restricted compiler. */
+	T_EQ(parse("user 7 tier=unrestricted allow=baseline,no-unwire,compiler-service\n"
+		   "user 8 tier=restricted allow=baseline,compiler-service\n"), 0);
+	r = aned_policy_lookup(&pol, 7, 7, NULL, 0);
+	T_EQ(r.ents, ANED_ENT_BASELINE | ANED_ENT_NO_UNWIRE | ANED_ENT_COMPILER);
+	r = aned_policy_lookup(&pol, 8, 8, NULL, 0);
+	T_EQ(r.ents, ANED_ENT_BASELINE | ANED_ENT_COMPILER);
+	T_CHECK(!strcmp(aned_ent_name(ANED_ENT_COMPILER), "compiler-service") &&
+		!strcmp(aned_ent_name(ANED_ENT_NO_UNWIRE), "no-unwire"), "entitlement names");
 }
 
 static void errors_name_the_line(void)
@@ -64,6 +73,7 @@ static void errors_name_the_line(void)
 		{ "user 1 tier=restricted allow=baseline,wings\n", "p:1: allow: unknown entitlement 'wings'" },
 		{ "user 1 tier=restricted allow=direct-hand-off\n", "p:1: the restricted tier" },
 		{ "user 1 tier=restricted allow=purge\n", "p:1: the restricted tier" },
+		{ "user 1 tier=restricted allow=no-unwire\n", "p:1: the restricted tier" },
 		{ "user no-such-user-x tier=restricted\n", "p:1: user: no such user" },
 		{ "group no-such-group-x tier=restricted\n", "p:1: group: no such group" },
 		{ "user\n", "p:1: user: no such user" },

@@ -7,6 +7,11 @@
  * their own weights; a hand-off and a submission on the client's own
  * direct-path file; a client gone mid-call leaking nothing; aned killed
  * mid-call and restarted; malformed, oversized and random messages.
+ * Then evaluations that run concurrently (a long one does not hold up a
+ * short one of a higher QoS, nor any other call), queue depths, the
+ * residency and power flags, the cache counting kept surfaces and
+ * unwiring them, the compiler service, a SIGHUP policy reload, and aned
+ * killed with several evaluations in flight.
  *
  * Expects ane.ko loaded with one device, root, and aned in $PATH.
  *
@@ -15,6 +20,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +55,8 @@ static const int W2[6] = { 2, 0, 0, 2, 2, -2 };
 static const int OUT2[4] = { 8, 0, 20, 0 };
 
 static uint8_t img[IMG_SIZE];
+/* W2 in fp16, an adapter's weights section. */
+static uint16_t w2[6];
 static pid_t aned_pid;
 
 static int start_aned(void)
@@ -61,7 +69,8 @@ static int start_aned(void)
 	aned_pid = fork();
 	if (aned_pid == 0) {
 		execlp("aned", "aned", "--foreground", "--socket", SOCK, "--policy", POLICY,
-		       "--node", node, "--max-image-mb", "1", "--cache-mb", "4", (char *)NULL);
+		       "--node", node, "--max-image-mb", "1", "--cache-mb", "4",
+		       "--idle-ms", "300", (char *)NULL);
 		_exit(127);
 	}
 	for (i = 0; i < 400; i++) {
@@ -88,6 +97,18 @@ static int stop_aned(int sig)
 	return status;
 }
 
+static int write_policy_text(const char *text)
+{
+	FILE *f = fopen(POLICY ".new", "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	if (fclose(f))
+		return -1;
+	return rename(POLICY ".new", POLICY);
+}
+
 static int write_policy(void)
 {
 	char buf[1024];
@@ -95,17 +116,12 @@ static int write_policy(void)
 	snprintf(buf, sizeof(buf),
 		 "# broker_test\n"
 		 "user %d tier=restricted allow=baseline\n"
-		 "user %d tier=unrestricted allow=baseline,adapters,model-share,direct-hand-off,purge\n"
+		 "user %d tier=unrestricted allow=baseline,adapters,model-share,direct-hand-off,purge,no-unwire,compiler-service\n"
 		 "user %d tier=unrestricted allow=baseline,model-share\n"
 		 "user %d tier=per-user allow=baseline,model-share\n"
-		 "user 0 tier=unrestricted allow=baseline,adapters,model-share,direct-hand-off,purge\n",
+		 "user 0 tier=unrestricted allow=baseline,adapters,model-share,direct-hand-off,purge,compiler-service\n",
 		 U_RESTRICTED, U_UNRESTRICTED, U_OTHER, U_PERUSER);
-	FILE *f = fopen(POLICY, "w");
-
-	if (!f)
-		return -1;
-	fputs(buf, f);
-	return fclose(f) ? -1 : 0;
+	return write_policy_text(buf);
 }
 
 /* The device's charged bytes (debugfs memory), waiting up to 5 s for 0. */
@@ -133,10 +149,9 @@ static long long charged_settles(void)
 	return v;
 }
 
-/* Run @fn in a child as @uid; its failures fail the case. */
-static void as_user(uid_t uid, void (*fn)(void *), void *arg)
+/* Start @fn in a child as @uid; it exits 1 if a check of it failed. */
+static pid_t spawn_as(uid_t uid, void (*fn)(void *), void *arg)
 {
-	int status;
 	pid_t pid;
 
 	fflush(stdout);
@@ -149,8 +164,22 @@ static void as_user(uid_t uid, void (*fn)(void *), void *arg)
 		fflush(stdout);
 		_exit(t_case_failed ? 1 : 0);
 	}
-	T_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		WEXITSTATUS(status) == 0, "the child as uid %u failed", (unsigned int)uid);
+	return pid;
+}
+
+/* The child @pid exited 0. */
+static int child_ok(pid_t pid)
+{
+	int status;
+
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+/* Run @fn in a child as @uid; its failures fail the case. */
+static void as_user(uid_t uid, void (*fn)(void *), void *arg)
+{
+	T_CHECK(child_ok(spawn_as(uid, fn, arg)), "the child as uid %u failed", (unsigned int)uid);
 }
 
 static struct ane_broker *conn(void)
@@ -370,16 +399,12 @@ static void adapter_child(void *arg)
 	struct ane_broker *b = conn();
 	uint64_t base = 0, inst = 0, inst2 = 0;
 	unsigned long long before, after;
-	uint16_t w2[6];
 	char diag[2048];
-	int i;
 
 	(void)arg;
 	T_CHECK(b, "connect");
 	if (!b)
 		return;
-	for (i = 0; i < 6; i++)
-		w2[i] = h16(W2[i]);
 	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &base));
 	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
 	before = diag_value(diag, "cache_bytes ");
@@ -614,29 +639,19 @@ static void survivor_child(void *arg)
 
 static void aned_killed_mid_call_then_restarted(void)
 {
-	int wake[2], status;
+	int wake[2];
 	pid_t child;
 	char c;
 
 	T_OK(pipe(wake));
-	fflush(stdout);
-	child = fork();
-	if (child == 0) {
-		if (setgroups(0, NULL) || setgid(U_UNRESTRICTED) || setuid(U_UNRESTRICTED))
-			_exit(125);
-		t_case_failed = 0;
-		survivor_child(wake);
-		fflush(stdout);
-		_exit(t_case_failed);
-	}
+	child = spawn_as(U_UNRESTRICTED, survivor_child, wake);
 	T_EQ(read(wake[0], &c, 1), 1);
 	usleep(300000);		/* evaluations in flight */
 	stop_aned(SIGKILL);
 	/* The kernel's per-file cleanup freed what the old daemon held. */
 	T_EQ(charged_settles(), 0);
 	T_OK(start_aned());
-	T_CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
-		!WEXITSTATUS(status), "client status 0x%x", status);
+	T_CHECK(child_ok(child), "the client failed");
 	close(wake[0]);
 	close(wake[1]);
 }
@@ -666,10 +681,728 @@ static sd_bus_message *mcall(sd_bus *bus, const char *method)
 	return m;
 }
 
+/* ------------------------------------------------------------ concurrency */
+
+/*
+ * A long network: @k matmuls of [1, 1, D, D] by a D x D constant (the
+ * identity over 2, so values stay small), relu'd.  Built here with libane.
+ */
+#define LONG_D		256
+static float long_w[LONG_D * LONG_D];
+
+static int long_net(unsigned int k, struct ane_net **out, const void **image, size_t *size)
+{
+	struct ane_net *net;
+	unsigned int i;
+	int x, w;
+
+	for (i = 0; i < LONG_D; i++)
+		long_w[i * LONG_D + i] = 0.5f;
+	if (ane_net_create(&net))
+		return -1;
+	x = ane_net_input(net, NULL, 1, 1, LONG_D, LONG_D);
+	w = ane_net_const(net, NULL, 1, 1, LONG_D, LONG_D, long_w);
+	for (i = 0; i < k; i++)
+		x = ane_net_matmul(net, x, w, 0, ANE_NET_ACT_RELU);
+	ane_net_output(net, x);
+	if (ane_net_build(net, image, size)) {
+		printf("#   build: %s\n", ane_net_errmsg(net));
+		ane_net_destroy(net);
+		return -1;
+	}
+	*out = net;
+	return 0;
+}
+
+static uint16_t long_in[LONG_D * LONG_D];
+
+static int long_eval(struct ane_broker *b, uint64_t m, enum ane_qos qos, uint64_t *exec_ns)
+{
+	static __thread uint16_t out[LONG_D * LONG_D];
+	const void *ins[1] = { long_in };
+	void *outs[1] = { out };
+	size_t isz = sizeof(long_in), osz = sizeof(out);
+	int ret;
+
+	ret = ane_broker_evaluate(b, m, ins, &isz, 1, outs, &osz, 1, qos, exec_ns);
+	if (ret)
+		printf("#   long evaluate: %s\n", ane_broker_errmsg(b));
+	return ret;
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+struct runner {
+	struct ane_broker *b;
+	uint64_t model, start_us, done_us, exec_ns;
+	enum ane_qos qos;
+	int ret, is_long;
+};
+
+static void *runner_main(void *arg)
+{
+	struct runner *r = arg;
+
+	r->start_us = mono_us();
+	r->ret = r->is_long ? long_eval(r->b, r->model, r->qos, &r->exec_ns) :
+		 eval(r->b, r->model, r->qos, OUT);
+	r->done_us = mono_us();
+	return NULL;
+}
+
+static unsigned int long_k = 1;
+
+/* One matmul's time, then enough of them for ~250 ms on the engine. */
+static void calibrate_long(struct ane_broker *b)
+{
+	struct ane_net *net;
+	const void *image;
+	size_t size;
+	uint64_t m, ns = 0;
+
+	if (long_net(1, &net, &image, &size))
+		return;
+	if (!ane_broker_load(b, image, size, ANE_QOS_BACKGROUND, 0, &m) &&
+	    !long_eval(b, m, ANE_QOS_BACKGROUND, &ns) && ns) {
+		long_k = (unsigned int)(250000000ull / ns) + 1;
+		if (long_k > 12)
+			long_k = 12;	/* the image stays within --max-image-mb 1 */
+		ane_broker_unload(b, m);
+	}
+	printf("#   one %ux%u matmul: %llu us on the engine: the long network has %u\n",
+	       LONG_D, LONG_D, (unsigned long long)ns / 1000, long_k);
+	ane_net_destroy(net);
+}
+
+static void concurrent_child(void *arg)
+{
+	struct runner a1 = { .qos = ANE_QOS_BACKGROUND, .is_long = 1 };
+	struct runner a2 = { .qos = ANE_QOS_BACKGROUND, .is_long = 1 };
+	struct runner s = { .qos = ANE_QOS_USER_INTERACTIVE };
+	struct ane_broker *d = conn();
+	uint64_t cookie = 0, t0, t1;
+	pthread_t th[3];
+	struct ane_net *net = NULL;
+	const void *image;
+	size_t size;
+	char diag[4096];
+	int i;
+
+	(void)arg;
+	a1.b = conn();
+	a2.b = conn();
+	s.b = conn();
+	T_CHECK(a1.b && a2.b && s.b && d, "connect");
+	if (!a1.b || !a2.b || !s.b || !d)
+		return;
+	calibrate_long(a1.b);
+	T_OK(long_net(long_k, &net, &image, &size));
+	if (!net)
+		return;
+	/* One long model of depth 2 shared by A1 and A2, a short one for S. */
+	T_OK(ane_broker_load(a1.b, image, size, ANE_QOS_BACKGROUND, ANE_BROKER_DEPTH(2), &a1.model));
+	T_OK(ane_broker_share(a1.b, a1.model, &cookie));
+	T_OK(ane_broker_adopt(a2.b, cookie, &a2.model));
+	T_OK(ane_broker_load(s.b, img, IMG_SIZE, ANE_QOS_USER_INTERACTIVE, 0, &s.model));
+	T_OK(eval(s.b, s.model, ANE_QOS_USER_INTERACTIVE, OUT));
+	T_OK(pthread_create(&th[0], NULL, runner_main, &a1));
+	usleep(20000);
+	T_OK(pthread_create(&th[1], NULL, runner_main, &a2));
+	/* aned answers other calls while both long evaluations are in flight. */
+	t0 = mono_us();
+	T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
+	t1 = mono_us();
+	for (i = 0; i < 100 && !strstr(diag, "evaluations_pending 2\n"); i++) {
+		usleep(5000);
+		T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
+	}
+	T_CHECK(strstr(diag, "evaluations_pending 2\n"), "two long evaluations pending: %s", diag);
+	T_OK(pthread_create(&th[2], NULL, runner_main, &s));
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	pthread_join(th[2], NULL);
+	T_OK(a1.ret);
+	T_OK(a2.ret);
+	T_OK(s.ret);
+	printf("#   long A1 %llu ms (engine %llu ms), A2 done at +%llu ms, short S done at +%llu ms; Diagnostics meanwhile %llu us\n",
+	       (unsigned long long)(a1.done_us - a1.start_us) / 1000,
+	       (unsigned long long)a1.exec_ns / 1000000,
+	       (unsigned long long)(a2.done_us - a1.start_us) / 1000,
+	       (unsigned long long)(s.done_us - a1.start_us) / 1000,
+	       (unsigned long long)(t1 - t0));
+	T_CHECK(t1 - t0 < (a1.done_us - a1.start_us) / 2, "Diagnostics waited for an evaluation");
+	/*
+	 * S came last, at a higher QoS: it runs when A1 ends, before A2,
+	 * which waits in the firmware behind A1.  A daemon that runs one
+	 * evaluation at a time answers S after A2.
+	 */
+	T_CHECK(s.done_us < a2.done_us, "the short evaluation waited for the second long one");
+	T_OK(ane_broker_diagnostics(a1.b, diag, sizeof(diag)));
+	{
+		char key[64];
+
+		snprintf(key, sizeof(key), "model %llu refs 2 ", (unsigned long long)a1.model);
+		T_CHECK(strstr(diag, key) && strstr(strstr(diag, key), "sets 2 depth 2/2"),
+			"two surface sets for depth 2: %s", diag);
+	}
+	ane_net_destroy(net);
+	ane_broker_close(a1.b);
+	ane_broker_close(a2.b);
+	ane_broker_close(s.b);
+	ane_broker_close(d);
+}
+
+static void evaluations_run_concurrently(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < LONG_D * LONG_D; i++)
+		long_in[i] = h16((int)(i % 7));
+	as_user(U_UNRESTRICTED, concurrent_child, NULL);
+}
+
+/* A model of depth @depth evaluated by @n connections at once. */
+static void depth_child(void *arg)
+{
+	struct runner r[3];
+	pthread_t th[3];
+	struct ane_net *net = NULL;
+	struct ane_broker *d = conn();
+	const void *image;
+	size_t size;
+	uint64_t cookie = 0, dm = 0;
+	char diag[4096], key[64];
+	unsigned int i;
+
+	(void)arg;
+	memset(r, 0, sizeof(r));
+	T_OK(long_net(long_k, &net, &image, &size));
+	if (!net)
+		return;
+	for (i = 0; i < 3; i++) {
+		r[i].b = conn();
+		r[i].is_long = 1;
+		r[i].qos = ANE_QOS_UTILITY;
+		T_CHECK(r[i].b, "connect");
+		if (!r[i].b)
+			return;
+	}
+	T_OK(ane_broker_load(r[0].b, image, size, ANE_QOS_UTILITY, ANE_BROKER_DEPTH(1), &r[0].model));
+	T_OK(ane_broker_share(r[0].b, r[0].model, &cookie));
+	T_OK(ane_broker_adopt(r[1].b, cookie, &r[1].model));
+	T_OK(ane_broker_adopt(r[2].b, cookie, &r[2].model));
+	/* A fourth connection holds it too, to see it (a handle is one thread's). */
+	T_CHECK(d, "connect");
+	if (!d)
+		return;
+	T_OK(ane_broker_adopt(d, cookie, &dm));
+	for (i = 0; i < 3; i++)
+		T_OK(pthread_create(&th[i], NULL, runner_main, &r[i]));
+	usleep(50000);
+	T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
+	snprintf(key, sizeof(key), "model %llu refs ", (unsigned long long)r[0].model);
+	T_CHECK(strstr(diag, key) && strstr(strstr(diag, key), "sets 1 depth 1/1 inflight 1"),
+		"depth 1: one set, one request in flight: %s", diag);
+	for (i = 0; i < 3; i++) {
+		pthread_join(th[i], NULL);
+		T_OK(r[i].ret);
+	}
+	/* Serialized by depth 1: the three ends are about one evaluation apart. */
+	printf("#   depth 1, three at once: done at +%llu, +%llu, +%llu ms\n",
+	       (unsigned long long)(r[0].done_us - r[0].start_us) / 1000,
+	       (unsigned long long)(r[1].done_us - r[0].start_us) / 1000,
+	       (unsigned long long)(r[2].done_us - r[0].start_us) / 1000);
+	for (i = 0; i < 3; i++)
+		ane_broker_close(r[i].b);
+	ane_broker_close(d);
+	ane_net_destroy(net);
+}
+
+static void flags_child(void *arg)
+{
+	struct ane_broker *b = conn();
+	uint64_t m = 0, x, inst = 0;
+	char diag[4096], key[64];
+	const char *p;
+	int i, ok = 0;
+
+	(void)arg;
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_EQ(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT,
+			     ANE_BROKER_LOAD_AGGRESSIVE_POWER | ANE_BROKER_LOAD_POWER_SAVING, &x),
+	     -EINVAL);
+	T_CHECK(msg_has(b, "exclude each other"), "names the conflict");
+	T_EQ(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, ANE_BROKER_DEPTH(9), &x), -EINVAL);
+	T_CHECK(msg_has(b, "depth 9: out of range 1..8"), "names the depth");
+	/* Power saving: prepared while used, unprepared after --idle-ms. */
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, ANE_BROKER_LOAD_POWER_SAVING, &m));
+	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT));
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	snprintf(key, sizeof(key), "model %llu refs ", (unsigned long long)m);
+	p = strstr(diag, key);
+	T_CHECK(p && strstr(p, " prepared") && strstr(p, " prepared") < strchr(p, '\n'),
+		"prepared after an evaluation: %s", diag);
+	for (i = 0; i < 40 && !ok; i++) {
+		usleep(50000);
+		T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+		p = strstr(diag, key);
+		ok = p && (!strstr(p, " prepared") || strstr(p, " prepared") > strchr(p, '\n'));
+	}
+	T_CHECK(ok, "unprepared after 300 ms idle: %s", diag);
+	T_CHECK(diag_value(diag, "idle_unprepares ") >= 1, "counted");
+	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT));	/* prepared again on demand */
+	T_EQ(ane_broker_handoff(b, m, 0, &i, &ok), -EINVAL);
+	/* An instance takes a depth and no-unwire, not the base's power flags. */
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &x));
+	T_EQ(ane_broker_instantiate_ex(b, x, w2, sizeof(w2), ANE_QOS_DEFAULT,
+				       ANE_BROKER_LOAD_POWER_SAVING, &inst), -EINVAL);
+	T_CHECK(msg_has(b, "Instantiate: flags: power saving is the base model's"), "names it");
+	T_OK(ane_broker_instantiate_ex(b, x, w2, sizeof(w2), ANE_QOS_DEFAULT,
+				       ANE_BROKER_LOAD_NO_UNWIRE | ANE_BROKER_DEPTH(3), &inst));
+	T_OK(eval(b, inst, ANE_QOS_DEFAULT, OUT2));
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	snprintf(key, sizeof(key), "model %llu refs ", (unsigned long long)inst);
+	p = strstr(diag, key);
+	T_CHECK(p && strstr(p, "depth 3/3") && strstr(p, "no-unwire"), "the instance's flags: %s",
+		diag);
+	T_OK(ane_broker_unload(b, inst));
+	ane_broker_close(b);
+}
+
+static void restricted_flags_child(void *arg)
+{
+	struct ane_broker *b = conn();
+	uint64_t x;
+
+	(void)arg;
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_EQ(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, ANE_BROKER_LOAD_NO_UNWIRE, &x),
+	     -EACCES);
+	T_CHECK(msg_has(b, "no-unwire needs the entitlement no-unwire"), "names it");
+	/* Power saving needs nothing. */
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, ANE_BROKER_LOAD_POWER_SAVING, &x));
+	ane_broker_close(b);
+}
+
+static void depth_and_residency_flags(void)
+{
+	as_user(U_UNRESTRICTED, depth_child, NULL);
+	as_user(U_UNRESTRICTED, flags_child, NULL);
+	as_user(U_RESTRICTED, restricted_flags_child, NULL);
+}
+
+/*
+ * A storm: six processes evaluate one model of depth 4 at once, each its
+ * own input (A times its scale), and each gets its own result every time.
+ */
+static void storm_child(void *arg)
+{
+	int scale = *(int *)arg, i, k, bad = 0;
+	struct ane_broker *b = conn();
+	uint64_t m = 0;
+
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, ANE_BROKER_DEPTH(4), &m));
+	for (i = 0; i < 60 && !bad; i++) {
+		uint16_t in[6], out[4];
+		const void *ins[1] = { in };
+		void *outs[1] = { out };
+		size_t isz = sizeof(in), osz = sizeof(out);
+
+		for (k = 0; k < 6; k++)
+			in[k] = h16(A[k] * scale);
+		if (ane_broker_evaluate(b, m, ins, &isz, 1, outs, &osz, 1, ANE_QOS_DEFAULT, NULL)) {
+			printf("#   scale %d: %s\n", scale, ane_broker_errmsg(b));
+			bad = 1;
+		}
+		for (k = 0; k < 4 && !bad; k++)
+			if (out[k] != h16(OUT[k] * scale)) {
+				printf("#   scale %d, evaluation %d: out[%d] 0x%04x, want 0x%04x\n",
+				       scale, i, k, out[k], h16(OUT[k] * scale));
+				bad = 1;
+			}
+	}
+	T_CHECK(!bad, "every result its own");
+	ane_broker_close(b);
+}
+
+static void a_storm_of_clients_gets_its_own_results(void)
+{
+	int scale[6], i;
+	pid_t pid[6];
+	struct ane_broker *b;
+	char diag[4096];
+
+	for (i = 0; i < 6; i++) {
+		scale[i] = i + 1;
+		pid[i] = spawn_as(U_UNRESTRICTED, storm_child, &scale[i]);
+	}
+	for (i = 0; i < 6; i++)
+		T_CHECK(child_ok(pid[i]), "client %d failed", i);
+	b = conn();
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	printf("#   after the storm: evaluations %llu, surface sets %llu, depth lowered %llu times\n",
+	       diag_value(diag, "evaluations "), diag_value(diag, "surface_sets "),
+	       diag_value(diag, "depth_lowered "));
+	T_EQ(diag_value(diag, "evaluations_pending "), 0);
+	ane_broker_close(b);
+}
+
+/*
+ * Contention: a base model and two instances of it, each of depth 8, and
+ * eight connections on each, all evaluating the long network at once.
+ * The kernel takes at most 8 requests of the program (base and instances
+ * together) in flight: the other submissions are refused with EBUSY, and
+ * aned lowers those models' depth and submits them as requests complete.
+ */
+#define N_CONT		24
+
+static void contention_child(void *arg)
+{
+	struct runner r[N_CONT];
+	pthread_t th[N_CONT];
+	struct ane_net *net = NULL;
+	struct ane_broker *d = conn();
+	const struct ane_img_header *h;
+	const void *image;
+	uint64_t model[3] = { 0 }, cookie[3] = { 0 };
+	char diag[8192];
+	size_t size;
+	unsigned int i;
+	int ok = 1;
+
+	(void)arg;
+	memset(r, 0, sizeof(r));
+	T_CHECK(d, "connect");
+	if (!d || long_net(1, &net, &image, &size))
+		return;
+	h = image;
+	T_OK(ane_broker_load(d, image, size, ANE_QOS_BACKGROUND, ANE_BROKER_DEPTH(8), &model[0]));
+	for (i = 1; i < 3; i++)
+		T_OK(ane_broker_instantiate_ex(d, model[0], (const uint8_t *)image + h->weights_offset,
+					       h->weights_size, ANE_QOS_BACKGROUND,
+					       ANE_BROKER_DEPTH(8), &model[i]));
+	for (i = 0; i < 3; i++)
+		T_OK(ane_broker_share(d, model[i], &cookie[i]));
+	for (i = 0; i < N_CONT; i++) {
+		r[i].b = conn();
+		r[i].is_long = 1;
+		r[i].qos = ANE_QOS_BACKGROUND;
+		if (!r[i].b || ane_broker_adopt(r[i].b, cookie[i % 3], &r[i].model)) {
+			T_CHECK(0, "connection %u", i);
+			return;
+		}
+	}
+	for (i = 0; i < N_CONT; i++)
+		T_OK(pthread_create(&th[i], NULL, runner_main, &r[i]));
+	for (i = 0; i < N_CONT; i++) {
+		pthread_join(th[i], NULL);
+		ok &= !r[i].ret;
+	}
+	T_CHECK(ok, "every evaluation completed");
+	T_OK(ane_broker_diagnostics(d, diag, sizeof(diag)));
+	printf("#   %u at once over a program of 3 x depth 8: last done after %llu ms, depth lowered %llu times\n",
+	       N_CONT, (unsigned long long)(r[N_CONT - 1].done_us - r[0].start_us) / 1000,
+	       diag_value(diag, "depth_lowered "));
+	T_CHECK(diag_value(diag, "depth_lowered ") >= 1, "the kernel's queue of 8 lowered a depth");
+	T_EQ(diag_value(diag, "evaluations_pending "), 0);
+	/* Every depth is back to the one asked once the queue drained. */
+	T_CHECK(!strstr(diag, "depth 1/8") && !strstr(diag, "depth 2/8"), "depths restored: %s",
+		diag);
+	for (i = 0; i < N_CONT; i++)
+		ane_broker_close(r[i].b);
+	ane_broker_close(d);
+	ane_net_destroy(net);
+}
+
+static void contention_lowers_the_depth(void)
+{
+	as_user(U_UNRESTRICTED, contention_child, NULL);
+}
+
+/* ------------------------------------------------------------ cache */
+
+static void cache_child(void *arg)
+{
+	struct ane_broker *b = conn();
+	struct ane_net *net[12] = { NULL };
+	const void *image;
+	size_t size;
+	uint64_t m = 0, w = 0, big[12];
+	unsigned long long before, after, sets;
+	char diag[4096];
+	unsigned int i;
+
+	(void)arg;
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_OK(ane_broker_purge(b, ANE_BROKER_PURGE_ALL, NULL));
+	/* A model's kept surfaces are charged when made. */
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_DEFAULT, 0, &m));
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	before = diag_value(diag, "cache_bytes ");
+	T_EQ(diag_value(diag, "surface_bytes "), 0);
+	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT));
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	after = diag_value(diag, "cache_bytes ");
+	sets = diag_value(diag, "surface_bytes ");
+	printf("#   one model: %llu bytes, its surface set %llu more\n", before, after - before);
+	T_CHECK(sets == 2 * 16384 && after - before == sets, "a set of two 16 KB surfaces charged");
+	/* A no-unwire model keeps its set under pressure; the other loses it. */
+	T_OK(ane_broker_load(b, img, IMG_SIZE, ANE_QOS_UTILITY, ANE_BROKER_LOAD_NO_UNWIRE, &w));
+	T_OK(eval(b, w, ANE_QOS_DEFAULT, OUT));
+	/* Larger models until the cache is full. */
+	for (i = 0; i < 12; i++) {
+		if (long_net(1 + i, &net[i], &image, &size))
+			break;
+		if (ane_broker_load(b, image, size, ANE_QOS_BACKGROUND, 0, &big[i])) {
+			printf("#   load %u: %s\n", i, ane_broker_errmsg(b));
+			break;
+		}
+	}
+	T_CHECK(i > 1, "large models loaded");
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	printf("#   after %u large loads: cache %llu of %llu bytes, unwired %llu, surface_bytes %llu\n",
+	       i, diag_value(diag, "cache_bytes "), diag_value(diag, "cache_budget "),
+	       diag_value(diag, "unwired "), diag_value(diag, "surface_bytes "));
+	T_CHECK(diag_value(diag, "unwired ") >= 1 && diag_value(diag, "surface_bytes ") == sets,
+		"the plain model's set unwired, the no-unwire model's kept: %s", diag);
+	T_CHECK(diag_value(diag, "cache_bytes ") <= diag_value(diag, "cache_budget "),
+		"within the budget");
+	/* Room again: the set is made again. */
+	T_OK(ane_broker_unload(b, big[0]));
+	T_OK(ane_broker_purge(b, 0, NULL));
+	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT));
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	T_EQ(diag_value(diag, "surface_bytes "), 2 * sets);
+	ane_broker_close(b);
+	for (i = 0; i < 12; i++)
+		ane_net_destroy(net[i]);
+}
+
+static void cache_counts_kept_surfaces(void)
+{
+	struct ane_broker *b;
+	char diag[4096];
+
+	as_user(U_UNRESTRICTED, cache_child, NULL);
+	b = conn();
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	/* Everything unreferenced goes, its surfaces and their charge too. */
+	usleep(100000);
+	T_OK(ane_broker_purge(b, ANE_BROKER_PURGE_ALL, NULL));
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	T_EQ(diag_value(diag, "cache_bytes "), 0);
+	T_EQ(diag_value(diag, "surface_bytes "), 0);
+	ane_broker_close(b);
+}
+
+/* ------------------------------------------------------------ compiler */
+
+/* The test's matmul network as records: A [1,1,2,3] x W [3,2], relu. */
+static const float W_F[6] = { 1, 0, 0, 1, 1, 1 };
+
+static void compile_child(void *arg)
+{
+	struct ane_broker_net_rec r[4] = {
+		{ .op = ANE_BROKER_NET_INPUT, .n_args = 4, .args = { 1, 1, 2, 3 } },
+		{ .op = ANE_BROKER_NET_CONST, .n_args = 4, .args = { 1, 1, 3, 2 },
+		  .data = W_F, .n_data = 6 },
+		{ .op = ANE_BROKER_NET_MATMUL, .n_args = 4, .args = { 0, 1, 0, ANE_NET_ACT_RELU } },
+		{ .op = ANE_BROKER_NET_OUTPUT, .n_args = 1, .args = { 2 } },
+	};
+	struct ane_broker *b = conn();
+	struct ane_net *net = NULL;
+	const void *local;
+	void *image = NULL;
+	size_t size = 0, lsize = 0;
+	uint64_t m = 0;
+	int x, w, restricted = *(int *)arg;
+	/* [1 2 3; 4 5 6] x [1 0; 0 1; 1 1] = [4 5; 10 11] */
+	static const int OUT_C[4] = { 4, 5, 10, 11 };
+
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	if (restricted) {
+		T_EQ(ane_broker_compile(b, r, 4, ANE_QOS_DEFAULT, 0, &image, &size, &m), -EACCES);
+		T_CHECK(msg_has(b, "lacks the entitlement compiler-service"), "names it");
+		ane_broker_close(b);
+		return;
+	}
+	T_OK(ane_broker_compile(b, r, 4, ANE_QOS_DEFAULT, 0, &image, &size, &m));
+	T_EQ(m, 0);
+	/* The same bytes as the builder here. */
+	T_OK(ane_net_create(&net));
+	x = ane_net_input(net, NULL, 1, 1, 2, 3);
+	w = ane_net_const(net, NULL, 1, 1, 3, 2, W_F);
+	ane_net_output(net, ane_net_matmul(net, x, w, 0, ANE_NET_ACT_RELU));
+	T_OK(ane_net_build(net, &local, &lsize));
+	T_CHECK(image && size == lsize && !memcmp(image, local, size),
+		"the service's image is the local build's (%zu, %zu bytes)", size, lsize);
+	free(image);
+	T_OK(ane_broker_compile(b, r, 4, ANE_QOS_DEFAULT, ANE_BROKER_COMPILE_LOAD, &image, &size,
+				&m));
+	T_CHECK(m && !image, "loaded, no image returned");
+	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT_C));
+	/* Refusals name the record and field. */
+	r[2].args[0] = 3;
+	T_EQ(ane_broker_compile(b, r, 4, ANE_QOS_DEFAULT, 0, &image, &size, &m), -EINVAL);
+	T_CHECK(msg_has(b, "net[2].args[0]: 3 is not an earlier record's tensor"), "forward ref");
+	r[2].args[0] = 0;
+	r[1].n_data = 5;
+	T_EQ(ane_broker_compile(b, r, 4, ANE_QOS_DEFAULT, 0, &image, &size, &m), -EINVAL);
+	T_CHECK(msg_has(b, "net[1].data"), "the constant's data");
+	r[1].n_data = 6;
+	r[1].args[2] = 2;	/* [2, 2]: the builder refuses the shapes, in the child */
+	r[1].n_data = 4;
+	T_EQ(ane_broker_compile(b, r, 4, ANE_QOS_DEFAULT, 0, &image, &size, &m), -EINVAL);
+	T_CHECK(msg_has(b, "Compile: net: ane_net_build: the net is incomplete because a call failed; the first failure: ane_net_matmul: op 0: inner dimensions differ"),
+		"the builder's message");
+	T_EQ(ane_broker_compile(b, r, 4, ANE_QOS_REALTIME + 1, 0, &image, &size, &m), -EINVAL);
+	ane_net_destroy(net);
+	ane_broker_close(b);
+}
+
+static void the_compiler_service_is_gated(void)
+{
+	int restricted = 1, unrestricted = 0;
+	struct ane_broker *b;
+	char diag[4096];
+
+	as_user(U_RESTRICTED, compile_child, &restricted);
+	as_user(U_UNRESTRICTED, compile_child, &unrestricted);
+	b = conn();
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+	T_EQ(diag_value(diag, "compiles "), 2);
+	T_EQ(diag_value(diag, "compiles_running "), 0);
+	ane_broker_close(b);
+}
+
+/* ------------------------------------------------------------ SIGHUP */
+
+static void sighup_child(void *arg)
+{
+	struct ane_broker *b = conn();
+	char diag[4096];
+	int i, ret = -1;
+
+	(void)arg;
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	T_EQ(ane_broker_diagnostics(b, diag, sizeof(diag)), -EACCES);
+	/* The parent rewrites the policy and sends SIGHUP; this connection is re-admitted. */
+	for (i = 0; i < 100 && ret; i++) {
+		ret = ane_broker_diagnostics(b, diag, sizeof(diag));
+		if (ret)
+			usleep(50000);
+	}
+	T_OK(ret);
+	T_CHECK(strstr(diag, "tier restricted\n"), "the new rule's tier: %s", diag);
+	ane_broker_close(b);
+}
+
+static void sighup_reloads_the_policy(void)
+{
+	char text[1024], diag[4096];
+	struct ane_broker *b;
+	pid_t pid;
+
+	pid = spawn_as(U_NORULE, sighup_child, NULL);
+	usleep(300000);		/* the child connected and was refused */
+	snprintf(text, sizeof(text), "user %d tier=restricted allow=baseline\n"
+		 "user 0 tier=unrestricted allow=baseline,purge\n", U_NORULE);
+	T_OK(write_policy_text(text));
+	kill(aned_pid, SIGHUP);
+	T_CHECK(child_ok(pid), "the child as uid %d failed", U_NORULE);
+	/* A bad file keeps the policy in force. */
+	T_OK(write_policy_text("user 0 tier=unrestricted allow=baseline\nuser 1 wings\n"));
+	kill(aned_pid, SIGHUP);
+	usleep(200000);
+	b = conn();
+	T_CHECK(b, "connect");
+	if (b) {
+		T_OK(ane_broker_diagnostics(b, diag, sizeof(diag)));
+		T_EQ(diag_value(diag, "policy_reloads "), 1);
+		T_CHECK(strstr(diag, "entitlements 0x21\n"), "root keeps purge: %s", diag);
+		ane_broker_close(b);
+	}
+	T_OK(write_policy());
+	kill(aned_pid, SIGHUP);
+	usleep(200000);
+}
+
+/* ------------------------------------------------------------ killed, concurrent */
+
+static void long_runner_child(void *arg)
+{
+	int *wake = arg, ret = 0;
+	struct ane_broker *b = conn();
+	struct ane_net *net = NULL;
+	const void *image;
+	size_t size;
+	uint64_t m = 0;
+	char c = 'x';
+
+	T_CHECK(b, "connect");
+	if (!b || long_net(long_k, &net, &image, &size))
+		return;
+	T_OK(ane_broker_load(b, image, size, ANE_QOS_BACKGROUND, 0, &m));
+	T_EQ(write(wake[1], &c, 1), 1);
+	while (!ret)
+		ret = long_eval(b, m, ANE_QOS_BACKGROUND, NULL);
+	T_CHECK(ret == -ECONNRESET, "a clean error, not %d", ret);
+	ane_broker_close(b);
+	ane_net_destroy(net);
+}
+
+static void aned_killed_with_concurrent_evaluations(void)
+{
+	int wake[2], i;
+	pid_t child[3];
+	char c;
+
+	T_OK(pipe(wake));
+	for (i = 0; i < 3; i++)
+		child[i] = spawn_as(U_UNRESTRICTED, long_runner_child, wake);
+	for (i = 0; i < 3; i++)
+		T_EQ(read(wake[0], &c, 1), 1);
+	usleep(150000);		/* three long evaluations in flight or queued */
+	stop_aned(SIGKILL);
+	T_EQ(charged_settles(), 0);
+	for (i = 0; i < 3; i++)
+		T_CHECK(child_ok(child[i]), "client %d failed", i);
+	T_OK(start_aned());
+	close(wake[0]);
+	close(wake[1]);
+}
+
 static void malformed_messages_are_refused(void)
 {
 	static const char *const methods[] = { "Load", "LoadFd", "Evaluate", "Unload", "Share",
-		"Adopt", "Instantiate", "HandOff", "Purge", "Diagnostics", "Nope" };
+		"Adopt", "Instantiate", "HandOff", "Purge", "Diagnostics", "Compile", "Nope" };
 	static uint8_t junk[2 << 20];
 	struct ane_broker *b;
 	sd_bus_message *m;
@@ -710,9 +1443,25 @@ static void malformed_messages_are_refused(void)
 	T_CHECK(strstr(msg, "qos"), "names qos: %s", msg);
 	m = mcall(bus, "Load");
 	sd_bus_message_append_array(m, 'y', img, IMG_SIZE);
-	sd_bus_message_append(m, "uu", 2u, 0x100u);
+	sd_bus_message_append(m, "uu", 2u, 0x10000u);
 	T_EQ(raw_call(bus, "Load", m, msg, sizeof(msg)), -EINVAL);
 	T_CHECK(strstr(msg, "flags"), "names flags: %s", msg);
+	m = mcall(bus, "Load");
+	sd_bus_message_append_array(m, 'y', img, IMG_SIZE);
+	sd_bus_message_append(m, "uu", 2u, ANE_BROKER_DEPTH(ANE_BROKER_DEPTH_MAX + 1));
+	T_EQ(raw_call(bus, "Load", m, msg, sizeof(msg)), -EINVAL);
+	T_CHECK(strstr(msg, "flags: depth 9"), "names the depth: %s", msg);
+	m = mcall(bus, "Compile");
+	sd_bus_message_open_container(m, 'a', "(uauay)");
+	sd_bus_message_open_container(m, 'r', "uauay");
+	sd_bus_message_append(m, "u", 77u);
+	sd_bus_message_append_array(m, 'u', junk, 4);
+	sd_bus_message_append_array(m, 'y', junk, 0);
+	sd_bus_message_close_container(m);
+	sd_bus_message_close_container(m);
+	sd_bus_message_append(m, "uu", 2u, 0u);
+	T_EQ(raw_call(bus, "Compile", m, msg, sizeof(msg)), -EINVAL);
+	T_CHECK(strstr(msg, "net[0].op"), "names the record's op: %s", msg);
 	/* A pipe is not an image file. */
 	{
 		int p[2];
@@ -808,11 +1557,15 @@ static void aned_stops_cleanly(void)
 
 int main(int argc, char **argv)
 {
+	int i;
+
 	if (vm_node(argc, argv, node, sizeof(node), "broker"))
 		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	build_image(img, W);
+	for (i = 0; i < 6; i++)
+		w2[i] = h16(W2[i]);
 	if (write_policy() || start_aned()) {
 		printf("not ok - aned did not start\nbroker: 0 passed, 1 failed\n");
 		return 1;
@@ -823,6 +1576,14 @@ int main(int argc, char **argv)
 	T_RUN(a_handoff_submits_on_the_clients_own_file);
 	T_RUN(a_client_gone_mid_call_leaks_nothing);
 	T_RUN(aned_killed_mid_call_then_restarted);
+	T_RUN(evaluations_run_concurrently);
+	T_RUN(depth_and_residency_flags);
+	T_RUN(a_storm_of_clients_gets_its_own_results);
+	T_RUN(contention_lowers_the_depth);
+	T_RUN(cache_counts_kept_surfaces);
+	T_RUN(the_compiler_service_is_gated);
+	T_RUN(sighup_reloads_the_policy);
+	T_RUN(aned_killed_with_concurrent_evaluations);
 	T_RUN(malformed_messages_are_refused);
 	T_RUN(aned_stops_cleanly);
 	return t_summary("broker");

@@ -8,7 +8,7 @@
  *
  * '#' starts a comment.  TIER: restricted, unrestricted, per-user.  ENT:
  * baseline, adapters, model-share, direct-hand-off, aggressive-power,
- * purge.  Documentation/accel/ane/broker.rst.
+ * purge, no-unwire, compiler-service.  Documentation/accel/ane/broker.rst.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -33,7 +33,7 @@ static const char *const tier_names[] = {
 
 static const char *const ent_names[] = {
 	"baseline", "adapters", "model-share", "direct-hand-off",
-	"aggressive-power", "purge",
+	"aggressive-power", "purge", "no-unwire", "compiler-service",
 };
 
 const char *aned_tier_name(enum aned_tier t)
@@ -200,7 +200,7 @@ int aned_policy_parse(const char *text, const char *name, struct aned_policy *p,
 
 				if (bad)
 					return fail(err, len, name, lineno,
-						    "allow: unknown entitlement '%s' (baseline, adapters, model-share, direct-hand-off, aggressive-power, purge)",
+						    "allow: unknown entitlement '%s' (baseline, adapters, model-share, direct-hand-off, aggressive-power, purge, no-unwire, compiler-service)",
 						    bad);
 			} else {
 				return fail(err, len, name, lineno, "'%s': tier= or allow=", w[i]);
@@ -209,9 +209,10 @@ int aned_policy_parse(const char *text, const char *name, struct aned_policy *p,
 		if (!have_tier)
 			return fail(err, len, name, lineno, "no tier=");
 		if (e.rule.tier == ANED_TIER_RESTRICTED &&
-		    (e.rule.ents & (ANED_ENT_DIRECT_HANDOFF | ANED_ENT_PURGE)))
+		    (e.rule.ents & (ANED_ENT_DIRECT_HANDOFF | ANED_ENT_PURGE |
+				    ANED_ENT_NO_UNWIRE)))
 			return fail(err, len, name, lineno,
-				    "the restricted tier cannot have direct-hand-off or purge");
+				    "the restricted tier cannot have direct-hand-off, purge or no-unwire");
 		if (p->n == ANED_MAX_RULES)
 			return fail(err, len, name, lineno, "more than %d rules", ANED_MAX_RULES);
 		p->e[p->n++] = e;

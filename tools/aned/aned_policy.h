@@ -26,7 +26,11 @@ enum aned_tier {
 #define ANED_ENT_DIRECT_HANDOFF		0x08u	/* the direct-path exception */
 #define ANED_ENT_AGGRESSIVE_POWER	0x10u	/* aggressivePowerSaving */
 #define ANED_ENT_PURGE			0x20u	/* modelPurgeInAllPartitions */
-#define ANED_ENT_ALL			0x3fu
+/* keep kept surfaces resident under cache pressure (opt out of unwiring) */
+#define ANED_ENT_NO_UNWIRE		0x40u
+/* secondaryANECompilerServiceAccess.allow: the Compile method */
+#define ANED_ENT_COMPILER		0x80u
+#define ANED_ENT_ALL			0xffu
 
 #define ANED_MAX_RULES			256
 
