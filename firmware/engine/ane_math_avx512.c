@@ -83,6 +83,9 @@ static inline float ane_fp16_to_fp32_avx512(uint16_t x)
 
 typedef int32_t ane_i16 __attribute__((vector_size(64)));
 
+/* How many channels (rows of a MATMUL's B) ahead the B packer prefetches. */
+#define ANE_PF_AHEAD	8u
+
 /*
  * Pack rows [m0, m0 + mlen) of A as ane_pack_a_avx2() does -- panels of
  * ANE_MR rows, k-major, pa[panel][k][i], a partial panel repeating its last
@@ -214,7 +217,7 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 		for (kh = 0; kh < g->kh; kh++) {
 			for (kw = 0; kw < g->kw; kw++) {
 				float *dst = panel + ((uint64_t)kh * g->kw + kw) * nr;
-				int64_t off[ANE_SEGS];
+				int64_t off[ANE_SEGS], pf = 0;
 				uint16_t mask[ANE_SEGS];
 				uint32_t nact = 0;
 				const uint16_t *pc = g->x;
@@ -244,6 +247,8 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 					/* lane j reads element off + j */
 					off[nact] = ih * (int64_t)g->x_sh + iw -
 						    (int64_t)j0[s];
+					if (!nact)
+						pf = ih * (int64_t)g->x_sh + lo;
 					nact++;
 				}
 				for (ci = 0; ci < g->cin; ci++,
@@ -251,6 +256,16 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 					ane_h16 h = { 0 };
 					ane_v16 v;
 
+					/*
+					 * The channels are x_sc apart (a
+					 * MATMUL's B rows: often a page or
+					 * more), beyond what the hardware
+					 * prefetchers follow: ask for the
+					 * row ANE_PF_AHEAD channels on.
+					 */
+					if (nact && ci + ANE_PF_AHEAD < g->cin)
+						__builtin_prefetch(pc + pf +
+								   ANE_PF_AHEAD * g->x_sc);
 					for (s = 0; s < nact; s++)
 						h = __builtin_ia32_loaddquhi256_mask(
 							(const short *)(pc + off[s]),
