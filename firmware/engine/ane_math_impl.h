@@ -33,12 +33,17 @@
  * AVX2 path) is packed once per row block of a column block.  So each fp16
  * element of B is converted once, each of A once per column block, and the
  * inner kernel streams A from L2 while one B panel stays in L1.  B
- * blocks are wide because A is converted once per B block: 4 MiB, not 1,
- * took a MATMUL of 2048^3 from 194 to 219-225 GFLOP/s on the AVX-512
- * path (100 to 116 on AVX2, 42 to 43-46 on SSE2).
+ * blocks are ANE_PACK_B_WIDE_BYTES when there is only one A block or A
+ * has at least ANE_PACK_B_WIDE_MK elements, since A is converted once per
+ * B block: 4 MiB, not 1, took a MATMUL of 2048^3 from 194 to 219-225
+ * GFLOP/s on the AVX-512 path (100 to 116 on AVX2, 42 to 43-46 on SSE2),
+ * while the 3.6 MiB blocks it would give a 3 x 3 convolution of 56 x 56,
+ * 64 -> 64 (two A blocks) no longer stay in L2 (197 to 170-181).
  */
 #define ANE_PACK_A_BYTES	(512u * 1024u)
-#define ANE_PACK_B_BYTES	(4096u * 1024u)
+#define ANE_PACK_B_BYTES	(1024u * 1024u)
+#define ANE_PACK_B_WIDE_BYTES	(4096u * 1024u)
+#define ANE_PACK_B_WIDE_MK	(1024u * 1024u)
 
 /*
  * Cost weights, in multiply-add equivalents (one inner-kernel MAC, about
