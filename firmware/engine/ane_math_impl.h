@@ -43,7 +43,8 @@
 #define ANE_PACK_A_BYTES	(512u * 1024u)
 #define ANE_PACK_B_BYTES	(1024u * 1024u)
 #define ANE_PACK_B_WIDE_BYTES	(4096u * 1024u)
-#define ANE_PACK_B_WIDE_MK	(1024u * 1024u)
+#define ANE_PACK_B_WIDE_MK	(256u * 1024u)
+#define ANE_MC_MIN		(2u * ANE_MR)
 
 /*
  * Cost weights, in multiply-add equivalents (one inner-kernel MAC, about
@@ -165,12 +166,14 @@ struct ane_gemm {
  * problem) into @pb, or (@compute) compute rows [m0, m0 + mlen) by block
  * columns [c0, c1), packing that A block into @pa first if @pack_a.  The
  * A area at @pa is the plan's, sized for @mc rows of SSE2's layout (16
- * bytes per element).
+ * bytes per element).  A packing chunk is number @part of its block's
+ * @parts (a path may split the block's packing its own way, as long as
+ * the @parts chunks together pack all of it).
  */
 struct ane_gemm_chunk {
 	uint32_t K, n0, nlen;
 	uint32_t compute, pack_a;
-	uint32_t u0, u1;
+	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
 	float *pa, *pb;
 };

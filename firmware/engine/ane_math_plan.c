@@ -471,7 +471,10 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 	 * (two SSE2 panels, one AVX2 panel), the A area sized for SSE2's
 	 * broadcast quadruples (16 bytes per element; AVX2 uses a quarter).
 	 */
-	mc = ane_balance(p->M, ANE_PACK_A_BYTES / (k4 * 4), ANE_MR, &p->mblocks);
+	mc = ANE_PACK_A_BYTES / (k4 * 4);
+	if (mc < ANE_MC_MIN)
+		mc = ANE_MC_MIN;
+	mc = ane_balance(p->M, mc, ANE_MR, &p->mblocks);
 	/*
 	 * A is packed once per B block, B read once per A block: wide B
 	 * blocks when there is one A block, or when A is so large that
