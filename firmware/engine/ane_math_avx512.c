@@ -184,6 +184,7 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 	const uint32_t nr = ANE_NR_AVX2;
 	uint32_t npanels = (nlen + nr - 1) / nr, jp, kh, kw, ci, s;
 	uint64_t kstep = (uint64_t)g->kh * g->kw * nr;
+	int pf1 = g->kh == 1 && g->kw == 1;
 
 	if (u1 > npanels)
 		u1 = npanels;
@@ -264,13 +265,16 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 					ane_v16 v;
 
 					/*
-					 * The channels are x_sc apart (a
+					 * Without a window each row is read
+					 * once, and rows are x_sc apart (a
 					 * MATMUL's B rows: often a page or
 					 * more), beyond what the hardware
 					 * prefetchers follow: ask for the
-					 * row ANE_PF_AHEAD channels on.
+					 * row ANE_PF_AHEAD channels on.  A
+					 * window's taps reread rows that are
+					 * in cache already.
 					 */
-					if (nact && ci + ANE_PF_AHEAD < ci1)
+					if (pf1 && nact && ci + ANE_PF_AHEAD < ci1)
 						__builtin_prefetch(pc + pf +
 								   ANE_PF_AHEAD * g->x_sc);
 					for (s = 0; s < nact; s++)
@@ -384,7 +388,7 @@ ane_kernel_avx512(uint32_t kc, uint32_t K, const float *a, const float *b,
  * from the partial sums @tile holds.
  */
 #define ANE_KERNEL(name, na, nb)					\
-static __attribute__((__noinline__)) void				\
+static __attribute__((__noinline__, __aligned__(64))) void		\
 name(uint32_t kc, uint32_t K, const float *a, const float *b,		\
      float *tile, int acc)						\
 {									\
