@@ -388,7 +388,7 @@ ane_kernel_avx512(uint32_t kc, uint32_t K, const float *a, const float *b,
  * from the partial sums @tile holds.
  */
 #define ANE_KERNEL(name, na, nb)					\
-static __attribute__((__noinline__, __aligned__(64))) void		\
+static __attribute__((__noinline__)) void				\
 name(uint32_t kc, uint32_t K, const float *a, const float *b,		\
      float *tile, int acc)						\
 {									\
