@@ -83,6 +83,9 @@ static inline float ane_fp16_to_fp32_avx512(uint16_t x)
 
 typedef int32_t ane_i16 __attribute__((vector_size(64)));
 
+/* How many channels (rows of a MATMUL's B) ahead the B packer prefetches. */
+#define ANE_PF_AHEAD	8u
+
 /*
  * Pack rows [m0, m0 + mlen) of A as ane_pack_a_avx2() does -- panels of
  * ANE_MR rows, k-major, pa[panel][k][i], a partial panel repeating its last
@@ -166,22 +169,27 @@ static void ane_pack_a_avx512(const struct ane_gemm *g, uint32_t K,
  * every MATMUL) the sixteen columns of a panel fall into a few output-row
  * segments; for each tap (kh, kw) each segment is one masked load of
  * contiguous fp16 per input channel, lanes outside the input or past nlen
- * left zero, then one conversion and one 64-byte store.  Panels of more
- * than ANE_SEGS segments, and other strides, go to the AVX2 packer.
+ * left zero, then one conversion and one 64-byte store.  Only input
+ * channels [ci0, ci1) (all: 0, cin) are packed, except that panels of
+ * more than ANE_SEGS segments go whole to the AVX2 packer when ci0 is 0
+ * (and are skipped otherwise), as do all panels with other strides.
  */
 #define ANE_SEGS	4
 
 static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 			      uint32_t n0, uint32_t nlen, float *pb,
-			      uint32_t u0, uint32_t u1)
+			      uint32_t u0, uint32_t u1, uint32_t ci0,
+			      uint32_t ci1)
 {
 	const uint32_t nr = ANE_NR_AVX2;
 	uint32_t npanels = (nlen + nr - 1) / nr, jp, kh, kw, ci, s;
 	uint64_t kstep = (uint64_t)g->kh * g->kw * nr;
+	int pf1 = g->kh == 1 && g->kw == 1;
 
 	if (u1 > npanels)
 		u1 = npanels;
 	if (g->sw != 1 || g->x_sw != 1) {
+		/* whole panels only (see ane_gemm_chunk_avx512()) */
 		ane_pack_b_avx2(g, K, n0, nlen, pb, u0, u1);
 		return;
 	}
@@ -208,16 +216,19 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 			left -= l;
 		}
 		if (left) {
-			ane_pack_b_avx2(g, K, n0, nlen, pb, jp, jp + 1);
+			/* all of the panel's rows, once: by the first part */
+			if (!ci0)
+				ane_pack_b_avx2(g, K, n0, nlen, pb, jp, jp + 1);
 			continue;
 		}
 		for (kh = 0; kh < g->kh; kh++) {
 			for (kw = 0; kw < g->kw; kw++) {
-				float *dst = panel + ((uint64_t)kh * g->kw + kw) * nr;
-				int64_t off[ANE_SEGS];
+				float *dst = panel + ((uint64_t)kh * g->kw + kw) * nr +
+					     ci0 * kstep;
+				int64_t off[ANE_SEGS], pf = 0;
 				uint16_t mask[ANE_SEGS];
 				uint32_t nact = 0;
-				const uint16_t *pc = g->x;
+				const uint16_t *pc = g->x + ci0 * g->x_sc;
 
 				for (s = 0; s < nseg; s++) {
 					int64_t ih = (int64_t)oh[s] * g->sh - g->pt +
@@ -244,13 +255,28 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 					/* lane j reads element off + j */
 					off[nact] = ih * (int64_t)g->x_sh + iw -
 						    (int64_t)j0[s];
+					if (!nact)
+						pf = ih * (int64_t)g->x_sh + lo;
 					nact++;
 				}
-				for (ci = 0; ci < g->cin; ci++,
+				for (ci = ci0; ci < ci1; ci++,
 				     pc += g->x_sc, dst += kstep) {
 					ane_h16 h = { 0 };
 					ane_v16 v;
 
+					/*
+					 * Without a window each row is read
+					 * once, and rows are x_sc apart (a
+					 * MATMUL's B rows: often a page or
+					 * more), beyond what the hardware
+					 * prefetchers follow: ask for the
+					 * row ANE_PF_AHEAD channels on.  A
+					 * window's taps reread rows that are
+					 * in cache already.
+					 */
+					if (pf1 && nact && ci + ANE_PF_AHEAD < ci1)
+						__builtin_prefetch(pc + pf +
+								   ANE_PF_AHEAD * g->x_sc);
 					for (s = 0; s < nact; s++)
 						h = __builtin_ia32_loaddquhi256_mask(
 							(const short *)(pc + off[s]),
@@ -486,7 +512,23 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 	float tile[4 * ANE_MR * 16], *cbuf, *t;
 
 	if (!c->compute) {
-		ane_pack_b_avx512(g, K, c->n0, c->nlen, c->pb, c->u0, c->u1);
+		/*
+		 * Without a window (MATMUL, 1x1) packing chunk i of n packs
+		 * the rows [K i / n, K (i + 1) / n) of every panel of the
+		 * block, not whole panels: B's rows are often pages apart,
+		 * and a chunk of whole panels (32 columns of every row)
+		 * would touch every page of the block for 64 bytes.
+		 */
+		if (g->kh == 1 && g->kw == 1 && g->sw == 1 && g->x_sw == 1 &&
+		    c->parts)
+			ane_pack_b_avx512(g, K, c->n0, c->nlen, c->pb, 0,
+					  (c->nlen + ANE_NR_AVX2 - 1) / ANE_NR_AVX2,
+					  (uint32_t)((uint64_t)K * c->part / c->parts),
+					  (uint32_t)((uint64_t)K * (c->part + 1) /
+						     c->parts));
+		else
+			ane_pack_b_avx512(g, K, c->n0, c->nlen, c->pb, c->u0,
+					  c->u1, 0, g->cin);
 		return;
 	}
 	/* The first chunk of an A block packs it for the ones that follow. */

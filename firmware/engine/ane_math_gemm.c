@@ -370,7 +370,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	const int avx512 = 0;
 #endif
 	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen, .mc = p->mc,
-				     .pa = pa, .pb = pb };
+				     .parts = p->nbpack, .pa = pa, .pb = pb };
 #endif
 
 	ane_gemm_setup(d, prob, p, &g);
@@ -381,6 +381,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 #ifdef ANE_MATH_AVX2
 		if (avx2 || avx512) {
 			/* the AVX paths count panels of ANE_NR_AVX2 columns */
+			gc.part = (uint32_t)t;
 			gc.u0 = u0 * (ANE_NU / ANE_NR_AVX2);
 			gc.u1 = u1 * (ANE_NU / ANE_NR_AVX2);
 			ane_gemm_chunk_isa(avx512, &g, &gc);

@@ -32,10 +32,19 @@
  * element stored as a broadcast quadruple on the SSE2 path, once on the
  * AVX2 path) is packed once per row block of a column block.  So each fp16
  * element of B is converted once, each of A once per column block, and the
- * inner kernel streams A from L2 while one B panel stays in L1.
+ * inner kernel streams A from L2 while one B panel stays in L1.  B
+ * blocks are ANE_PACK_B_WIDE_BYTES when there is only one A block or A
+ * has at least ANE_PACK_B_WIDE_MK elements, since A is converted once per
+ * B block: 4 MiB, not 1, took a MATMUL of 2048^3 from 194 to 219-225
+ * GFLOP/s on the AVX-512 path (100 to 116 on AVX2, 42 to 43-46 on SSE2),
+ * while the 3.6 MiB blocks it would give a 3 x 3 convolution of 56 x 56,
+ * 64 -> 64 (two A blocks) no longer stay in L2 (197 to 170-181).
  */
 #define ANE_PACK_A_BYTES	(512u * 1024u)
 #define ANE_PACK_B_BYTES	(1024u * 1024u)
+#define ANE_PACK_B_WIDE_BYTES	(4096u * 1024u)
+#define ANE_PACK_B_WIDE_MK	(256u * 1024u)
+#define ANE_MC_MIN		(2u * ANE_MR)
 
 /*
  * Cost weights, in multiply-add equivalents (one inner-kernel MAC, about
@@ -157,12 +166,14 @@ struct ane_gemm {
  * problem) into @pb, or (@compute) compute rows [m0, m0 + mlen) by block
  * columns [c0, c1), packing that A block into @pa first if @pack_a.  The
  * A area at @pa is the plan's, sized for @mc rows of SSE2's layout (16
- * bytes per element).
+ * bytes per element).  A packing chunk is number @part of its block's
+ * @parts (a path may split the block's packing its own way, as long as
+ * the @parts chunks together pack all of it).
  */
 struct ane_gemm_chunk {
 	uint32_t K, n0, nlen;
 	uint32_t compute, pack_a;
-	uint32_t u0, u1;
+	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
 	float *pa, *pb;
 };

@@ -464,14 +464,25 @@ static uint64_t ane_balance(uint64_t len, uint64_t cap, uint64_t unit,
 static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 {
 	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc;
+	int wide;
 
 	/*
 	 * The same plan serves both ISA paths: columns in units of ANE_NU
 	 * (two SSE2 panels, one AVX2 panel), the A area sized for SSE2's
 	 * broadcast quadruples (16 bytes per element; AVX2 uses a quarter).
 	 */
-	nc = ane_balance(p->N, ANE_PACK_B_BYTES / k4, ANE_NU, &p->nblocks);
-	mc = ane_balance(p->M, ANE_PACK_A_BYTES / (k4 * 4), ANE_MR, &p->mblocks);
+	mc = ANE_PACK_A_BYTES / (k4 * 4);
+	if (mc < ANE_MC_MIN)
+		mc = ANE_MC_MIN;
+	mc = ane_balance(p->M, mc, ANE_MR, &p->mblocks);
+	/*
+	 * A is packed once per B block, B read once per A block: wide B
+	 * blocks when there is one A block, or when A is so large that
+	 * converting it again costs more than reading B from L3.
+	 */
+	wide = p->mblocks == 1 || (uint64_t)p->M * p->K >= ANE_PACK_B_WIDE_MK;
+	nc = ane_balance(p->N, (wide ? ANE_PACK_B_WIDE_BYTES : ANE_PACK_B_BYTES) / k4,
+			 ANE_NU, &p->nblocks);
 	ncc = ane_balance(nc, budget / (mc * (p->K + ANE_COST_STORE)), ANE_NU,
 			  &p->nsub);
 	p->bppc = (uint32_t)ane_balance(nc / ANE_NU,

@@ -2265,7 +2265,11 @@ static void test_validate_fuzz(void)
  * FMA per step, so the two agree bit for bit: matmuls and convolutions
  * with every tile edge, depth-blocked or not, with padding, narrow rows,
  * stride 2 (the AVX2 packer), bias and ReLU6, and IEEE specials in the
- * data.  Needs a CPU with both paths.
+ * data; each at the default chunk size and at a small one, where a B
+ * block is packed by several chunks (the AVX-512 path splits a MATMUL's
+ * or 1x1 convolution's by rows, a panel of more than four row segments
+ * whole in the first), so all four runs give the same bits.  Needs a CPU
+ * with both paths.
  */
 static void test_avx512_and_avx2_agree_bit_for_bit(void)
 {
@@ -2273,16 +2277,19 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
 	static const uint32_t mm[][3] = {
 		{ 1, 1, 1 }, { 12, 64, 32 }, { 13, 511, 33 }, { 25, 512, 47 },
 		{ 37, 1100, 100 }, { 6, 2049, 16 }, { 50, 300, 200 },
+		{ 64, 700, 301 }, { 13, 97, 1000 },
 	};
 	static const uint32_t cv[][7] = {
 		{ 3, 5, 7, 4, 1, 1, 0 }, { 64, 14, 14, 30, 1, 1, 0 },
 		{ 64, 9, 20, 14, 3, 1, 1 }, { 70, 6, 5, 25, 3, 1, 1 },
 		{ 16, 11, 13, 24, 3, 2, 1 }, { 200, 4, 4, 13, 3, 1, 1 },
+		{ 300, 5, 3, 13, 1, 1, 0 }, { 256, 14, 14, 40, 1, 1, 0 },
 	};
+	static const uint64_t works[2] = { 0, 3000 };
 	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
-	uint16_t *out[2];
+	uint16_t *out[4];
 	struct tt x, w, b, y;
-	uint32_t i, isa;
+	uint32_t i, isa, r;
 
 	if (!why)
 		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
@@ -2326,17 +2333,22 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
 		d.src[1] = w.t;
 		d.dst = y.t;
 		n = t_count(&y.t);
-		for (isa = 0; isa < 2; isa++) {
-			out[isa] = malloc(n * sizeof(uint16_t));
+		for (r = 0; r < 4; r++) {
+			isa = r & 1;
+			out[r] = malloc(n * sizeof(uint16_t));
+			memset(y.buf, 0x55, y.elems * 2);
+			d.chunk_work = works[r / 2];
 			T_EQ(ane_math_set_isa(isa ? ANE_MATH_ISA_AVX512 :
 					      ANE_MATH_ISA_AVX2_FMA), 0);
 			T_EQ(run_op(&d), 0);
-			memcpy(out[isa], y.buf, n * sizeof(uint16_t));
+			memcpy(out[r], y.buf, n * sizeof(uint16_t));
+			T_CHECK(!memcmp(out[0], out[r], n * sizeof(uint16_t)),
+				"%s %u: %s at chunk_work %llu differs from avx2 at the default",
+				conv ? "conv" : "matmul", i, isa ? "avx512" : "avx2",
+				(unsigned long long)works[r / 2]);
 		}
-		T_CHECK(!memcmp(out[0], out[1], n * sizeof(uint16_t)),
-			"%s %u: avx512 and avx2 differ", conv ? "conv" : "matmul", i);
-		free(out[0]);
-		free(out[1]);
+		for (r = 0; r < 4; r++)
+			free(out[r]);
 		tt_free(&x);
 		tt_free(&w);
 		tt_free(&y);
