@@ -50,6 +50,7 @@ static inline void ane_host_set_state(struct ane_host *h, int state)
 void *ane_host_va(struct ane_host *h, u64 iova, u64 size);
 struct ane_host_hreq *ane_host_find(struct ane_host *h, u32 src_t2h, u32 id,
 				    u32 seq, bool any_id);
+void ane_host_hreq_pm_put(struct ane_host_hreq *rq);
 void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
 			  const void *data, u32 len);
 int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,

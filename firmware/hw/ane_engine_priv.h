@@ -219,6 +219,28 @@ struct ane_engine_job {
 	u32 isa;
 };
 
+/* The running queue must stop: disabled, or the engine reset. */
+static inline bool ane_engine_stop(struct ane_engine_job *j)
+{
+	return !(READ_ONCE(j->e->q[j->q].enable) & 1) ||
+	       READ_ONCE(j->e->in_reset);
+}
+
+/* Between bursts and chunks: the worker yields the CPU, softirq cannot. */
+static inline void ane_engine_yield(struct ane_engine_job *j)
+{
+	if (!j->bh)
+		cond_resched();
+}
+
+/* Record the most bytes one task staged (published at the queue's end). */
+static inline void ane_engine_stage_peak(struct ane_engine_job *j, u64 total)
+{
+	j->peak = max(j->peak, total);
+}
+
+/* One operation of a task, on this worker or split over the cores (ane_engine_op.c). */
+int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d);
 void ane_engine_work(struct work_struct *work);
 void ane_engine_bh(struct tasklet_struct *t);
 
