@@ -20,6 +20,7 @@
 
 #include <kunit/visibility.h>
 
+#include "ane_event.h"
 #include "ane_host.h"
 #include "ane_host_internal.h"
 #include "ane_host_msg.h"
@@ -224,7 +225,8 @@ static int ane_host_boot_cmds(struct ane_host *h)
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "shared-event-init", ANE_CTL_SHARED_EVENT_INIT,
-				ane_host_msg_shared_event_init(h, 0));
+				ane_host_msg_shared_event_init(h,
+					ane_host_shared_events(h)));
 	if (ret)
 		return ret;
 	ane_host_bootlog(h, "resources: engines %u cache-requests %u inputs %u procedures %u",
