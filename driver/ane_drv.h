@@ -62,6 +62,8 @@ struct sg_table;
  * @shared_lock: protects @shared_owner and @shared_rung.
  * @shared_owner: the client whose shared event is active, or NULL.
  * @shared_rung: rings of the active shared event since its activation.
+ * @held: requests of the device with wait records, not yet released
+ *	(at most %ANE_DEV_MAX_WAITING).
  */
 struct ane_events {
 	struct ida slots;
@@ -69,6 +71,7 @@ struct ane_events {
 	struct mutex shared_lock;	/* shared_owner, shared_rung */
 	struct ane_file *shared_owner;
 	u64 shared_rung;
+	atomic_t held;
 };
 
 /**

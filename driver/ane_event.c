@@ -52,6 +52,7 @@ int ane_events_init(struct ane_device *adev)
 	atomic64_set(&ev->value, 0);
 	ev->shared_owner = NULL;
 	ev->shared_rung = 0;
+	atomic_set(&ev->held, 0);
 	ret = drmm_mutex_init(&adev->drm, &ev->shared_lock);
 	if (ret)
 		return ret;

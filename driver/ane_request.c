@@ -96,6 +96,8 @@ struct ane_req_wait {
  *	status when the firmware cancels it for that.
  * @wait_work: sends the EVENT_SIGNAL of each wait in @wait_fired.
  * @wait_node: in &ane_file.waits while @nwait is not zero.
+ * @held: the call has wait records: one of the device's
+ *	%ANE_DEV_MAX_WAITING (&ane_events.held).
  */
 struct ane_request {
 	struct dma_fence fence;
@@ -115,6 +117,7 @@ struct ane_request {
 	int wait_error;
 	struct work_struct wait_work;
 	struct list_head wait_node;
+	bool held;
 };
 
 /**
@@ -259,6 +262,9 @@ static void ane_request_waits_release(struct ane_device *adev,
 		ane_event_slot_put(adev, rq->waits[i].slot);
 	}
 	rq->nwait = 0;
+	if (rq->held)
+		atomic_dec(&adev->events.held);
+	rq->held = false;
 }
 
 /*
@@ -288,11 +294,11 @@ static void ane_request_waits_end(struct ane_request *rq)
 	struct ane_file *af = rq->af;
 	u32 i;
 
-	if (!rq->nwait)
-		return;
-	spin_lock(&af->wait_lock);
-	list_del(&rq->wait_node);
-	spin_unlock(&af->wait_lock);
+	if (rq->nwait) {
+		spin_lock(&af->wait_lock);
+		list_del(&rq->wait_node);
+		spin_unlock(&af->wait_lock);
+	}
 	for (i = 0; i < rq->nwait; i++)
 		dma_fence_remove_callback(rq->waits[i].fence, &rq->waits[i].cb);
 	cancel_work_sync(&rq->wait_work);
@@ -647,7 +653,8 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx,
  * The wait records: one per IN_SYNCOBJ whose fence has not signaled (a
  * fence that signaled without error is no wait), with an event slot each;
  * then the shared event.  The fences and slots go to @rq.  A syncobj that
- * names no fence: -EINVAL.
+ * names no fence: -EINVAL; the device holding %ANE_DEV_MAX_WAITING calls
+ * with wait records: -EBUSY.
  */
 static int ane_request_waits_get(struct ane_file *af, struct ane_request *rq,
 				 struct ane_req_build *rb)
@@ -688,6 +695,17 @@ static int ane_request_waits_get(struct ane_file *af, struct ane_request *rq,
 		if (ret)
 			return ret;
 		rb->nwrec++;
+	}
+	/*
+	 * A held call keeps a firmware request object; the firmware's IO ring
+	 * waits when they are all taken, so held calls get at most half.
+	 */
+	if (rb->nwrec) {
+		if (atomic_inc_return(&af->adev->events.held) > ANE_DEV_MAX_WAITING) {
+			atomic_dec(&af->adev->events.held);
+			return -EBUSY;
+		}
+		rq->held = true;
 	}
 	return 0;
 }

@@ -516,6 +516,7 @@ struct ane_fw {
 	u32 shared_events;
 	struct ane_fw_event_state events[ANE_FW_NUM_EVENTS];
 	struct ane_fw_event_state shared_ev[ANE_FW_MAX_SHARED_EVENTS];
+	u32 waiting;		/* entries of @reqs held by wait records */
 	u32 props[ANE_FW_NUM_PROPS];
 	bool mcache_on;
 

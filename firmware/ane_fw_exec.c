@@ -151,6 +151,7 @@ static void ane_fw_exec_reply(struct ane_fw *fw, u32 chan, u32 seq,
 
 static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 				 int status);
+static void ane_fw_exec_release(struct ane_fw *fw);
 
 /* An error notification about request @r on the control channel. */
 static void ane_fw_exec_error(struct ane_fw *fw, struct ane_fw_req *r,
@@ -295,6 +296,9 @@ static void ane_fw_exec_complete(struct ane_fw *fw, struct ane_fw_req *r,
 		ane_fw_exec_error(fw, r, ANE_FW_ERR_DART_FAULT);
 	}
 	ane_fw_sched_done(&fw->sched, r);
+	/* a call held for room in its level may go now */
+	if (fw->waiting)
+		ane_fw_exec_release(fw);
 	ret = ane_fw_fsm_post(&fw->fsm, ANE_FW_EV_DRAIN);
 	if (ret) {
 		ane_fw_panic(fw, ANE_FW_EXC_SYNC, "drain refused in %s: %d",
@@ -487,38 +491,53 @@ static int ane_fw_exec_wait_state(struct ane_fw *fw, const struct ane_fw_req *r,
 }
 
 /*
- * Queue each call its wait records held whose events have all reached
- * their values; a call waiting on a failed event completes with the
- * failure, without running.
+ * Queue the calls their wait records held whose events have all reached
+ * their values, oldest first, as their priority levels have room (a call
+ * released into a full level stays held until a completion drains it);
+ * a call waiting on a failed event completes with the failure, without
+ * running.  The caller kicks the loop.
  */
-static void ane_fw_exec_waits(struct ane_fw *fw)
+static void ane_fw_exec_release(struct ane_fw *fw)
 {
-	struct ane_fw_req *r;
+	struct ane_fw_req *r, *best;
 	bool held;
 	int st;
 	u32 i;
 
-	for (i = 0; i < ANE_FW_NUM_REQS; i++) {
-		r = &fw->reqs[i];
-		if (!r->in_use || !r->waiting)
-			continue;
-		st = ane_fw_exec_wait_state(fw, r, &held);
-		if (!st && held)
-			continue;
-		r->waiting = false;
-		if (!st) {
-			r->t_queued = ane_fw_now(fw);
-			if (!ane_fw_sched_queue(&fw->sched, r))
+	while (fw->waiting) {
+		best = NULL;
+		for (i = 0; i < ANE_FW_NUM_REQS; i++) {
+			r = &fw->reqs[i];
+			if (!r->in_use || !r->waiting)
 				continue;
-			st = ANE_FW_ST_BUSY;
+			st = ane_fw_exec_wait_state(fw, r, &held);
+			if (st) {
+				r->waiting = false;
+				fw->waiting--;
+				ane_fw_exec_notify(fw, r->chan, r->seq, &r->hdr,
+						   st, 0, r->task_queue, 0);
+				ane_fw_req_free(fw, r);
+				if (fw->tasks[ANE_FW_T_EXELOOP].state ==
+				    ANE_FW_TASK_BLOCKED)
+					fw->tasks[ANE_FW_T_EXELOOP].state =
+						ANE_FW_TASK_RUNNABLE;
+				continue;
+			}
+			if (held || !ane_fw_exec_level_has_room(fw, &r->hdr))
+				continue;
+			if (!best || r->t_queued < best->t_queued)
+				best = r;
 		}
-		ane_fw_exec_notify(fw, r->chan, r->seq, &r->hdr, st, 0,
-				   r->task_queue, 0);
-		ane_fw_req_free(fw, r);
-		if (fw->tasks[ANE_FW_T_EXELOOP].state == ANE_FW_TASK_BLOCKED)
-			fw->tasks[ANE_FW_T_EXELOOP].state = ANE_FW_TASK_RUNNABLE;
+		if (!best)
+			break;
+		best->waiting = false;
+		fw->waiting--;
+		if (ane_fw_sched_queue(&fw->sched, best)) {
+			ane_fw_exec_notify(fw, best->chan, best->seq, &best->hdr,
+					   ANE_FW_ST_BUSY, 0, best->task_queue, 0);
+			ane_fw_req_free(fw, best);
+		}
 	}
-	ane_fw_exec_kick(fw);
 }
 
 /**
@@ -546,7 +565,8 @@ int ane_fw_event_signal(struct ane_fw *fw, const void *body, u32 len)
 		e->value = es->value;
 		e->status = es->status;
 	}
-	ane_fw_exec_waits(fw);
+	ane_fw_exec_release(fw);
+	ane_fw_exec_kick(fw);
 	return ANE_FW_ST_OK;
 }
 
@@ -565,7 +585,8 @@ void ane_fw_shared_events_set(struct ane_fw *fw, u32 num)
 	for (i = fw->shared_events; i < num; i++)
 		fw->shared_ev[i] = (struct ane_fw_event_state){ };
 	fw->shared_events = num;
-	ane_fw_exec_waits(fw);
+	ane_fw_exec_release(fw);
+	ane_fw_exec_kick(fw);
 }
 
 /*
@@ -583,8 +604,10 @@ static int ane_fw_exec_hold(struct ane_fw *fw, struct ane_fw_req *r)
 		if (!ane_fw_event_lookup(fw, r->waits[i].id))
 			return ANE_FW_ST_INVALID;
 	st = ane_fw_exec_wait_state(fw, r, &held);
-	if (!st && held)
+	if (!st && held) {
 		r->waiting = true;
+		fw->waiting++;
+	}
 	return st;
 }
 

@@ -6,7 +6,8 @@
  * after it; 16 events hold, 17 are -E2BIG; a failed fence fails the
  * request with its error; a client exiting while its requests wait, and
  * a firmware crash while they do, leave nothing waiting; the shared
- * event is active for one client at a time (sharedEventsActiveNbr < 2).
+ * event is active for one client at a time (sharedEventsActiveNbr < 2);
+ * the device holds at most ANE_DEV_MAX_WAITING waiting requests.
  *
  * A fence that has not signaled yet is the completion fence of a request
  * held by the shared event: ringing it releases both, in order.
@@ -467,6 +468,48 @@ static void a_client_exiting_while_it_waits_leaks_nothing(void)
 	close(p.c.fd);
 }
 
+/*
+ * The device holds ANE_DEV_MAX_WAITING requests with wait events; one
+ * more is -EBUSY (the firmware's request objects are not all held), and a
+ * request without events still runs meanwhile.  The ring releases all.
+ */
+static void the_device_holds_32_waiting_requests(void)
+{
+	struct drm_ane_surface_ref ev[1];
+	struct drm_ane_event_complete e;
+	uint64_t s[ANE_DEV_MAX_WAITING], plain = 0;
+	struct prog p;
+	unsigned int i;
+
+	if (prog_open(&p))
+		return;
+	T_OK(activate(p.c.fd));
+	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
+	for (i = 0; i < ANE_DEV_MAX_WAITING; i++)
+		T_OK(send_ev(&p, p.out.handle, ev, 1, &s[i]));
+	T_ERRNO(send_ev(&p, p.out.handle, ev, 1, NULL), EBUSY);
+	T_EQ(waiting_becomes(ANE_DEV_MAX_WAITING), ANE_DEV_MAX_WAITING);
+	T_OK(submit(p.c.fd, p.tok, p.in.handle, p.out2.handle, 0, &plain));
+	T_OK(wait_event(p.c.fd, &e));
+	T_EQ(e.seqno, plain);
+	T_EQ(e.status, 0);
+	T_OK(ring(p.c.fd, NULL));
+	for (i = 0; i < ANE_DEV_MAX_WAITING; i++) {
+		T_OK(wait_event(p.c.fd, &e));
+		T_EQ(e.seqno, s[i]);
+		T_EQ(e.status, 0);
+	}
+	T_EQ(waiting(), 0);
+	/* released (a reaper tick later): room again */
+	usleep(50000);
+	T_OK(send_ev(&p, p.out.handle, ev, 1, &s[0]));
+	T_OK(ring(p.c.fd, NULL));
+	T_OK(wait_event(p.c.fd, &e));
+	T_EQ(e.seqno, s[0]);
+	T_OK(deactivate(p.c.fd));
+	close(p.c.fd);
+}
+
 /* READY within 10 s. */
 static int wait_ready(void)
 {
@@ -588,6 +631,7 @@ int main(int argc, char **argv)
 	T_RUN(a_failed_fence_fails_the_request);
 	T_RUN(a_client_exiting_while_it_waits_leaks_nothing);
 	T_RUN(one_shared_event_at_a_time);
+	T_RUN(the_device_holds_32_waiting_requests);
 	T_RUN(a_crash_while_requests_wait);
 	return t_summary("event");
 }

@@ -86,6 +86,11 @@ extern "C" {
  * together (wait + signal events) of a request; -E2BIG beyond.
  */
 #define ANE_REQ_MAX_EVENTS		16
+/**
+ * @ANE_DEV_MAX_WAITING: requests of a device with wait events (IN_SYNCOBJ
+ * not yet signaled, IN_SHARED_EVENT) not yet completed; -EBUSY beyond.
+ */
+#define ANE_DEV_MAX_WAITING		32
 /** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
 #define ANE_MAP_MAX_SURFACES		85
 
