@@ -17,8 +17,8 @@
 #include <linux/types.h>
 
 #define ANE_FW_ABI_MAJOR		1
-#define ANE_FW_ABI_MINOR		3	/* 1.1: ane_fw_bar.sid; 1.2: chains compute;
-					 * 1.3: wait events, EVENT_SIGNAL */
+/* 1.1: ane_fw_bar.sid; 1.2: chains compute; 1.3: wait events, EVENT_SIGNAL */
+#define ANE_FW_ABI_MINOR		3
 #define ANE_FW_ABI_VERSION		(ANE_FW_ABI_MAJOR << 16 | ANE_FW_ABI_MINOR)
 /* Every ring in the channel table carries this version (ch. 29). */
 #define ANE_FW_RING_VERSION		0x00020001
@@ -547,7 +547,7 @@ struct ane_fw_shared_event_init {
  * event when SHARED_EVENT_INIT activates it.
  */
 #define ANE_FW_NUM_EVENTS		1024
-#define ANE_FW_EVENT_SHARED_BIT		(1ULL << 63)
+#define ANE_FW_EVENT_SHARED_BIT		0x8000000000000000ULL
 #define ANE_FW_EVENT_SHARED(n)		(ANE_FW_EVENT_SHARED_BIT | (n))
 
 /**

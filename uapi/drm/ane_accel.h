@@ -81,15 +81,9 @@ extern "C" {
 #define ANE_REQ_MAX_SURFACES		293
 /** @ANE_REQ_MAX_SIGNAL_EVENTS: OUT_SYNCOBJ entries (signal events) of a request. */
 #define ANE_REQ_MAX_SIGNAL_EVENTS	16
-/**
- * @ANE_REQ_MAX_EVENTS: IN_SYNCOBJ, IN_SHARED_EVENT and OUT_SYNCOBJ entries
- * together (wait + signal events) of a request; -E2BIG beyond.
- */
+/** @ANE_REQ_MAX_EVENTS: IN and OUT syncobjs and shared events of a request (-E2BIG beyond). */
 #define ANE_REQ_MAX_EVENTS		16
-/**
- * @ANE_DEV_MAX_WAITING: requests of a device with wait events (IN_SYNCOBJ
- * not yet signaled, IN_SHARED_EVENT) not yet completed; -EBUSY beyond.
- */
+/** @ANE_DEV_MAX_WAITING: requests of a device waiting on events (-EBUSY beyond). */
 #define ANE_DEV_MAX_WAITING		32
 /** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
 #define ANE_MAP_MAX_SURFACES		85
