@@ -590,19 +590,16 @@ void ane_fw_shared_events_set(struct ane_fw *fw, u32 num)
 }
 
 /*
- * A call with wait records: each must name an event that exists
- * (%ANE_FW_ST_INVALID); one already failed ends the call now; one not
- * reached holds it (@r->waiting) until EVENT_SIGNAL reaches it.
+ * A call with wait records (their ids checked by ane_fw_proc_call_check()):
+ * one on a shared event not active, or on an event that failed, ends the
+ * call now (%ANE_FW_ST_CANCELED, the event's status); one not reached
+ * holds it (@r->waiting) until EVENT_SIGNAL reaches it.
  */
 static int ane_fw_exec_hold(struct ane_fw *fw, struct ane_fw_req *r)
 {
 	bool held;
-	u32 i;
 	int st;
 
-	for (i = 0; i < r->nwait; i++)
-		if (!ane_fw_event_lookup(fw, r->waits[i].id))
-			return ANE_FW_ST_INVALID;
 	st = ane_fw_exec_wait_state(fw, r, &held);
 	if (!st && held) {
 		r->waiting = true;

@@ -135,33 +135,9 @@ static int send_ev(struct prog *p, uint32_t out,
 	return ret;
 }
 
-/* "@key N" of debugfs fw_status, or -1. */
-static long long fw_status(const char *key)
-{
-	char path[512], buf[8192], *at;
-	long long v = -1;
-	ssize_t n;
-	int fd;
-
-	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	at = strstr(buf, key);
-	if (at)
-		v = strtoll(at + strlen(key), NULL, 10);
-	return v;
-}
-
 static long long waiting(void)
 {
-	return fw_status("waiting calls: ");
+	return vm_fw_status(node, "waiting calls: ");
 }
 
 /* Until the firmware holds @n calls (up to 3 s); the last count seen. */
@@ -205,6 +181,30 @@ static uint64_t now_ns(void)
 }
 
 /*
+ * The held pair: R1 (into @p's out) waits for the shared event, which
+ * this activates, and signals syncobj *@a; R2 (into out2) waits for *@a.
+ * 0, or -1 with the case failed.
+ */
+static int held_pair(struct prog *p, uint32_t *a, uint64_t *s1, uint64_t *s2)
+{
+	struct drm_ane_surface_ref ev[2];
+
+	if (activate(p->c.fd)) {
+		t_case_failed = 1;
+		return -1;
+	}
+	*a = syncobj(p->c.fd);
+	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
+	ev[1] = ref(*a, ANE_SURFACE_OUT_SYNCOBJ);
+	if (send_ev(p, p->out.handle, ev, 2, s1))
+		return t_case_failed = 1, -1;
+	ev[0] = ref(*a, ANE_SURFACE_IN_SYNCOBJ);
+	if (send_ev(p, p->out2.handle, ev, 1, s2))
+		return t_case_failed = 1, -1;
+	return 0;
+}
+
+/*
  * R1 waits for the shared event and signals syncobj A; R2 waits for A.
  * Neither runs (no completion, the outputs untouched, two calls held by
  * the firmware) until the ring; then R1 completes before R2, both after
@@ -218,15 +218,8 @@ static void a_request_runs_only_after_its_fence(void)
 	struct prog p;
 	uint32_t a;
 
-	if (prog_open(&p))
+	if (prog_open(&p) || held_pair(&p, &a, &s1, &s2))
 		return;
-	T_OK(activate(p.c.fd));
-	a = syncobj(p.c.fd);
-	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
-	ev[1] = ref(a, ANE_SURFACE_OUT_SYNCOBJ);
-	T_OK(send_ev(&p, p.out.handle, ev, 2, &s1));
-	ev[0] = ref(a, ANE_SURFACE_IN_SYNCOBJ);
-	T_OK(send_ev(&p, p.out2.handle, ev, 1, &s2));
 	T_EQ(quiet(p.c.fd, 300), 0);
 	T_EQ(waiting(), 2);
 	T_EQ(p.out.p[0], 0);
@@ -339,15 +332,8 @@ static void a_failed_fence_fails_the_request(void)
 	char cmd[32];
 	uint32_t a;
 
-	if (prog_open(&p))
+	if (prog_open(&p) || held_pair(&p, &a, &s1, &s2))
 		return;
-	T_OK(activate(p.c.fd));
-	a = syncobj(p.c.fd);
-	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
-	ev[1] = ref(a, ANE_SURFACE_OUT_SYNCOBJ);
-	T_OK(send_ev(&p, p.out.handle, ev, 2, &s1));
-	ev[0] = ref(a, ANE_SURFACE_IN_SYNCOBJ);
-	T_OK(send_ev(&p, p.out2.handle, ev, 1, &s2));
 	T_EQ(waiting_becomes(2), 2);
 	for (q = 0; q < 8; q++) {
 		snprintf(cmd, sizeof(cmd), "hang %u", q);
@@ -616,15 +602,8 @@ static void a_crash_while_requests_wait(void)
 	struct prog p;
 	uint32_t a;
 
-	if (prog_open(&p))
+	if (prog_open(&p) || held_pair(&p, &a, &s1, &s2))
 		return;
-	T_OK(activate(p.c.fd));
-	a = syncobj(p.c.fd);
-	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
-	ev[1] = ref(a, ANE_SURFACE_OUT_SYNCOBJ);
-	T_OK(send_ev(&p, p.out.handle, ev, 2, &s1));
-	ev[0] = ref(a, ANE_SURFACE_IN_SYNCOBJ);
-	T_OK(send_ev(&p, p.out2.handle, ev, 1, &s2));
 	T_EQ(waiting_becomes(2), 2);
 	T_OK(inject("crash"));
 	T_OK(wait_event(p.c.fd, &e1));
