@@ -567,6 +567,76 @@ out:
 	ane_close(other);
 }
 
+/*
+ * The direct path's SendRequest takes wait events too: a direct-path
+ * client with the program attached waits for its own shared event and
+ * for the fence of its first request, and runs after its ring.
+ */
+static void direct_path_requests_wait_too(void)
+{
+	struct drm_ane_device_open op = { .in.usage_type = ANE_USAGE_STANDARD };
+	struct drm_ane_program_export ex = { 0 };
+	struct drm_ane_program_attach at = { 0 };
+	struct drm_ane_event_complete e1, e2;
+	struct drm_ane_surface_ref ev[2];
+	uint64_t s1 = 0, s2 = 0;
+	struct prog owner, dp;
+	uint32_t a;
+	int i;
+
+	if (prog_open(&owner))
+		return;
+	ex.token = owner.tok;
+	T_OK(ioctl(owner.c.fd, DRM_IOCTL_ANE_PROGRAM_EXPORT, &ex));
+	memset(&dp, 0, sizeof(dp));
+	dp.c.fd = open(node, O_RDWR | O_CLOEXEC);
+	T_OK(ioctl(dp.c.fd, DRM_IOCTL_ANE_DP_DEVICE_OPEN, &op));
+	at.fd = ex.fd;
+	T_OK(ioctl(dp.c.fd, DRM_IOCTL_ANE_PROGRAM_ATTACH, &at));
+	close(ex.fd);
+	dp.tok = at.token;
+	T_OK(surface(dp.c.fd, 12, &dp.in));
+	T_OK(surface(dp.c.fd, 8, &dp.out));
+	T_OK(surface(dp.c.fd, 8, &dp.out2));
+	if (t_case_failed)
+		return;
+	fill_input(&dp.in);
+	memset(dp.out.p, 0, 8);
+	memset(dp.out2.p, 0, 8);
+	T_OK(activate(dp.c.fd));
+	a = syncobj(dp.c.fd);
+	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
+	ev[1] = ref(a, ANE_SURFACE_OUT_SYNCOBJ);
+	for (i = 0; i < 2; i++) {
+		memset(&sr, 0, sizeof(sr));
+		sr.in.token = dp.tok;
+		sr.in.qos_class = 5;
+		sr.in.exec_priority = 21;
+		sr.in.io_category = 2;
+		sr.in.surfaces[0] = ref(dp.in.handle, ANE_SURFACE_INPUT);
+		sr.in.surfaces[1] = ref(i ? dp.out2.handle : dp.out.handle,
+					ANE_SURFACE_OUTPUT);
+		sr.in.surfaces[2] = i ? ref(a, ANE_SURFACE_IN_SYNCOBJ) : ev[0];
+		if (!i)
+			sr.in.surfaces[3] = ev[1];
+		T_OK(ioctl(dp.c.fd, DRM_IOCTL_ANE_DP_SEND_REQUEST, &sr));
+		*(i ? &s2 : &s1) = sr.out.seqno;
+	}
+	T_EQ(quiet(dp.c.fd, 200), 0);
+	T_EQ(waiting(), 2);
+	T_OK(ring(dp.c.fd, NULL));
+	T_OK(wait_event(dp.c.fd, &e1));
+	T_OK(wait_event(dp.c.fd, &e2));
+	T_EQ(e1.seqno, s1);
+	T_EQ(e2.seqno, s2);
+	T_EQ(e1.status, 0);
+	T_EQ(e2.status, 0);
+	T_CHECK(!check_out(&dp.out2, OUT), "direct-path result");
+	T_OK(deactivate(dp.c.fd));
+	close(dp.c.fd);
+	close(owner.c.fd);
+}
+
 /* READY within 10 s. */
 static int wait_ready(void)
 {
@@ -683,6 +753,7 @@ int main(int argc, char **argv)
 	T_RUN(one_shared_event_at_a_time);
 	T_RUN(the_device_holds_32_waiting_requests);
 	T_RUN(libane_waits_and_rings);
+	T_RUN(direct_path_requests_wait_too);
 	T_RUN(a_crash_while_requests_wait);
 	return t_summary("event");
 }
