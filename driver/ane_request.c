@@ -21,15 +21,17 @@
  * the firmware holds the call until the record's event is signaled.  The
  * driver never waits: a callback on each fence relays its end to the
  * firmware (EVENT_SIGNAL, driver/ane_event.c) from a work item.  Closing
- * the file cancels the waits not yet ended; a firmware reset cancels the
- * calls.
+ * the file cancels the waits not yet ended, and so does wait_timeout_ms
+ * (as -ETIMEDOUT); a firmware reset cancels the calls.
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <linux/bitops.h>
 #include <linux/dma-fence.h>
+#include <linux/jiffies.h>
 #include <linux/llist.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -49,6 +51,15 @@
 #include "ane_selector.h"
 #include "ane_trace.h"
 #include "firmware/spec/ane_fw_abi.h"
+
+/*
+ * How long a request waits for its fences before they count as failed
+ * with -ETIMEDOUT (0: no bound).  Read when the request is sent.
+ */
+static unsigned int ane_wait_timeout_ms = 10000;
+module_param_named(wait_timeout_ms, ane_wait_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(wait_timeout_ms,
+		 "ms a request waits for its IN_SYNCOBJ fences before failing with -ETIMEDOUT (0: no bound; default 10000)");
 
 /* The DRM event of a request; DRM frees it once read or the file closes. */
 struct ane_request_event {
@@ -96,6 +107,7 @@ struct ane_req_wait {
  *	status when the firmware cancels it for that.
  * @wait_work: sends the EVENT_SIGNAL of each wait in @wait_fired.
  * @wait_node: in &ane_file.waits while @nwait is not zero.
+ * @wait_timeout: fails the waits not ended after wait_timeout_ms.
  * @held: the call has wait records: one of the device's
  *	%ANE_DEV_MAX_WAITING (&ane_events.held).
  */
@@ -117,6 +129,7 @@ struct ane_request {
 	int wait_error;
 	struct work_struct wait_work;
 	struct list_head wait_node;
+	struct delayed_work wait_timeout;
 	bool held;
 };
 
@@ -251,6 +264,25 @@ static void ane_request_wait_work(struct work_struct *work)
 	}
 }
 
+/* Each wait of @rq not ended yet ends now, failed with @error. */
+static void ane_request_waits_cancel(struct ane_request *rq, int error)
+{
+	u32 i;
+
+	for (i = 0; i < rq->nwait; i++)
+		if (dma_fence_remove_callback(rq->waits[i].fence,
+					      &rq->waits[i].cb))
+			ane_request_wait_fire(&rq->waits[i], error);
+}
+
+/* wait_timeout_ms passed: the fences not ended fail the request. */
+static void ane_request_wait_timeout(struct work_struct *work)
+{
+	ane_request_waits_cancel(container_of(to_delayed_work(work),
+					      struct ane_request, wait_timeout),
+				 -ETIMEDOUT);
+}
+
 /* Drop the waits' fences and slots (no callback added, or all removed). */
 static void ane_request_waits_release(struct ane_device *adev,
 				      struct ane_request *rq)
@@ -286,6 +318,9 @@ static void ane_request_waits_start(struct ane_file *af, struct ane_request *rq)
 		if (dma_fence_add_callback(w->fence, &w->cb, ane_request_wait_cb))
 			ane_request_wait_fire(w, w->fence->error);
 	}
+	if (READ_ONCE(ane_wait_timeout_ms))
+		queue_delayed_work(system_wq, &rq->wait_timeout,
+				   msecs_to_jiffies(READ_ONCE(ane_wait_timeout_ms)));
 }
 
 /* The request ended: no callback or relay runs any more.  Process context. */
@@ -299,6 +334,7 @@ static void ane_request_waits_end(struct ane_request *rq)
 		list_del(&rq->wait_node);
 		spin_unlock(&af->wait_lock);
 	}
+	cancel_delayed_work_sync(&rq->wait_timeout);
 	for (i = 0; i < rq->nwait; i++)
 		dma_fence_remove_callback(rq->waits[i].fence, &rq->waits[i].cb);
 	cancel_work_sync(&rq->wait_work);
@@ -316,14 +352,10 @@ static void ane_request_waits_end(struct ane_request *rq)
 void ane_request_file_fini(struct ane_file *af)
 {
 	struct ane_request *rq;
-	u32 i;
 
 	spin_lock(&af->wait_lock);
 	list_for_each_entry(rq, &af->waits, wait_node)
-		for (i = 0; i < rq->nwait; i++)
-			if (dma_fence_remove_callback(rq->waits[i].fence,
-						      &rq->waits[i].cb))
-				ane_request_wait_fire(&rq->waits[i], -ECANCELED);
+		ane_request_waits_cancel(rq, -ECANCELED);
 	spin_unlock(&af->wait_lock);
 }
 
@@ -889,6 +921,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	}
 	rq->ctx = ctx;
 	INIT_WORK(&rq->wait_work, ane_request_wait_work);
+	INIT_DELAYED_WORK(&rq->wait_timeout, ane_request_wait_timeout);
 	INIT_LIST_HEAD(&rq->wait_node);
 
 	mutex_lock(&af->prog_lock);

@@ -637,6 +637,42 @@ static void direct_path_requests_wait_too(void)
 	close(owner.c.fd);
 }
 
+/*
+ * A fence that does not end within wait_timeout_ms fails its waiter with
+ * -ETIMEDOUT (the wait on the shared event has no bound: its owner
+ * rings or deactivates it); the request it waited for still runs.
+ */
+static void a_fence_that_does_not_end_times_out(void)
+{
+	const char *param = "/sys/module/ane/parameters/wait_timeout_ms";
+	struct drm_ane_event_complete e1, e2;
+	uint64_t s1 = 0, s2 = 0, t0;
+	struct prog p;
+	uint32_t a;
+
+	if (prog_open(&p))
+		return;
+	T_OK(vm_write_file(param, "300"));
+	if (held_pair(&p, &a, &s1, &s2))
+		goto out;
+	t0 = now_ns();
+	T_OK(wait_event(p.c.fd, &e2));
+	T_EQ(e2.seqno, s2);
+	T_EQ(e2.status, -ETIMEDOUT);
+	T_CHECK(now_ns() - t0 >= 250000000ull, "timed out after %llu ms",
+		(unsigned long long)((now_ns() - t0) / 1000000));
+	T_EQ(p.out2.p[0], 0);
+	T_EQ(waiting(), 1);
+	T_OK(ring(p.c.fd, NULL));
+	T_OK(wait_event(p.c.fd, &e1));
+	T_EQ(e1.seqno, s1);
+	T_EQ(e1.status, 0);
+	T_OK(deactivate(p.c.fd));
+out:
+	T_OK(vm_write_file(param, "10000"));
+	close(p.c.fd);
+}
+
 /* READY within 10 s. */
 static int wait_ready(void)
 {
@@ -754,6 +790,7 @@ int main(int argc, char **argv)
 	T_RUN(the_device_holds_32_waiting_requests);
 	T_RUN(libane_waits_and_rings);
 	T_RUN(direct_path_requests_wait_too);
+	T_RUN(a_fence_that_does_not_end_times_out);
 	T_RUN(a_crash_while_requests_wait);
 	return t_summary("event");
 }

@@ -180,7 +180,8 @@ struct drm_ane_surface_ref {
  *	request waits for before the engine reads its inputs (a wait event
  *	of its procedure call, held by the firmware); the syncobj must have
  *	a fence (-EINVAL); a fence that ends in error fails the request
- *	with that error.  IN and OUT syncobjs and shared events together:
+ *	with that error, one not ended after the module parameter
+ *	wait_timeout_ms (default 10 s) with -ETIMEDOUT.  IN and OUT syncobjs and shared events together:
  *	at most %ANE_REQ_MAX_EVENTS (-E2BIG beyond).
  * @ANE_SURFACE_IN_SHARED_EVENT: not a surface: @handle is the id of the
  *	shared event this client activated (%ANE_METHOD_SHARED_EVENT_ACTIVATE,
