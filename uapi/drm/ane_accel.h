@@ -181,8 +181,9 @@ struct drm_ane_surface_ref {
  *	of its procedure call, held by the firmware); the syncobj must have
  *	a fence (-EINVAL); a fence that ends in error fails the request
  *	with that error, one not ended after the module parameter
- *	wait_timeout_ms (default 10 s) with -ETIMEDOUT.  IN and OUT syncobjs and shared events together:
- *	at most %ANE_REQ_MAX_EVENTS (-E2BIG beyond).
+ *	wait_timeout_ms (default 10 s) with -ETIMEDOUT.  IN and OUT
+ *	syncobjs and shared events together: at most %ANE_REQ_MAX_EVENTS
+ *	(-E2BIG beyond).
  * @ANE_SURFACE_IN_SHARED_EVENT: not a surface: @handle is the id of the
  *	shared event this client activated (%ANE_METHOD_SHARED_EVENT_ACTIVATE,
  *	else -ENOENT), at most once: the request waits for its first ring
