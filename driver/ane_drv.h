@@ -62,7 +62,7 @@ struct sg_table;
  * @shared_lock: protects @shared_owner and @shared_rung.
  * @shared_owner: the client whose shared event is active, or NULL.
  * @shared_rung: rings of the active shared event since its activation.
- * @held: requests of the device with wait records, not yet released
+ * @held: requests of the device with wait records, not yet completed
  *	(at most %ANE_DEV_MAX_WAITING).
  */
 struct ane_events {

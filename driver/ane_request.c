@@ -109,7 +109,7 @@ struct ane_req_wait {
  * @wait_node: in &ane_file.waits while @nwait is not zero.
  * @wait_timeout: fails the waits not ended after wait_timeout_ms.
  * @held: the call has wait records: one of the device's
- *	%ANE_DEV_MAX_WAITING (&ane_events.held).
+ *	%ANE_DEV_MAX_WAITING (&ane_events.held) until it completes.
  */
 struct ane_request {
 	struct dma_fence fence;
@@ -423,6 +423,11 @@ static void ane_request_complete(struct ane_host_hreq *hreq)
 	/* cancelled for a fence that failed: that fence's error */
 	if (status == -ECANCELED && READ_ONCE(rq->wait_error))
 		status = READ_ONCE(rq->wait_error);
+	/* no longer one of the device's waiting requests */
+	if (rq->held) {
+		atomic_dec(&af->adev->events.held);
+		rq->held = false;
+	}
 	rq->event->ev.status = status;
 	if (hreq->len >= sizeof(*pe)) {
 		rq->event->ev.exec_ns = pe->exec_ns;
