@@ -14,6 +14,7 @@
 
 #include "ane_caps.h"
 #include "ane_drv.h"
+#include "ane_event.h"
 #include "ane_selector.h"
 
 /**
@@ -157,6 +158,8 @@ int ane_file_init(struct ane_device *adev, struct ane_file *af)
 	mutex_init(&af->smap_lock);
 	INIT_LIST_HEAD(&af->smaps);
 	mutex_init(&af->power_lock);
+	spin_lock_init(&af->wait_lock);
+	INIT_LIST_HEAD(&af->waits);
 	ane_hint_file_init(af);
 	/* Requests may outlive the file: keep the device with the client. */
 	drm_dev_get(&adev->drm);
@@ -199,6 +202,8 @@ void ane_file_fini(struct ane_file *af)
 	ane_dwp_file_fini(af);
 	ane_method_file_fini(af);
 	ane_hint_file_fini(af);
+	ane_request_file_fini(af);
+	ane_event_file_fini(af);
 	af->drm_file = NULL;
 	ane_file_put(af);
 }

@@ -32,6 +32,7 @@
 
 #include "ane_caps.h"
 #include "ane_dart.h"
+#include "ane_event.h"
 #include "ane_host.h"
 #include "ane_drv.h"
 #include "ane_selector.h"
@@ -411,6 +412,9 @@ static int ane_probe(struct platform_device *pdev)
 	atomic_set(&adev->open_clients, 0);
 	spin_lock_init(&adev->fence_lock);
 	ret = drmm_mutex_init(&adev->drm, &adev->pm_lock);
+	if (ret)
+		return ret;
+	ret = ane_events_init(adev);
 	if (ret)
 		return ret;
 	adev->fence_ctx = dma_fence_context_alloc(1);

@@ -6,6 +6,7 @@
 #define __ANE_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -54,6 +55,26 @@ struct regmap;
 struct sg_table;
 
 /**
+ * struct ane_events - the firmware events of a device (ane_event.c)
+ * @slots: the event slots a request's wait records use.
+ * @value: the last value handed out with a slot: each wait waits for a
+ *	value above every earlier one.
+ * @shared_lock: protects @shared_owner and @shared_rung.
+ * @shared_owner: the client whose shared event is active, or NULL.
+ * @shared_rung: rings of the active shared event since its activation.
+ * @held: requests of the device with wait records, not yet completed
+ *	(at most %ANE_DEV_MAX_WAITING).
+ */
+struct ane_events {
+	struct ida slots;
+	atomic64_t value;
+	struct mutex shared_lock;	/* shared_owner, shared_rung */
+	struct ane_file *shared_owner;
+	u64 shared_rung;
+	atomic_t held;
+};
+
+/**
  * struct ane_device - one emulated engine
  * @drm: the DRM device; its lifetime bounds this structure.
  * @pdev: the platform device the engine is bound to.
@@ -85,6 +106,7 @@ struct sg_table;
  *	SetDynamicPowerGating(1).
  * @dart_ttl_ms: SetDARTCacheTTL: how long an idle cached request mapping
  *	stays mapped, in ms (0: until its handle is closed).
+ * @events: wait-event slots and the shared event (ane_event.c).
  */
 struct ane_device {
 	struct drm_device drm;
@@ -109,6 +131,7 @@ struct ane_device {
 	bool pm_gating_off;
 	int pm_saved_delay;
 	u32 dart_ttl_ms;
+	struct ane_events events;
 };
 
 #define to_ane_device(d) container_of_const(d, struct ane_device, drm)
@@ -171,6 +194,9 @@ enum ane_space {
  * @hint_until: when the hint hold ends (jiffies).
  * @hint_closed: the file is closing: no hold starts any more.
  * @hint_timer: ends the hint hold at @hint_until.
+ * @wait_lock: protects @waits.
+ * @waits: the client's requests with wait events not yet released,
+ *	cancelled when the file closes (ane_request.c).
  * @acct: what the client has charged against its memory limit, made on
  *	its first charge (set once, with cmpxchg); a reference of the file's,
  *	dropped when the client is freed.  What it charged stays charged
@@ -211,6 +237,8 @@ struct ane_file {
 	bool hint_closed;
 	unsigned long hint_until;
 	struct timer_list hint_timer;
+	spinlock_t wait_lock;		/* waits */
+	struct list_head waits;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];
@@ -241,6 +269,7 @@ void ane_quota_debugfs_init(struct ane_device *adev);
 void ane_file_programs_fini(struct ane_file *af);
 
 /* ane_request.c */
+void ane_request_file_fini(struct ane_file *af);
 void ane_requests_drain(void);
 
 /* ane_map.c: client mappings and the driver's DART ioctls. */

@@ -85,6 +85,8 @@ int ane_host_status_errno(s32 fw_status)
 		return -ENOMEM;
 	case ANE_FW_ST_TOO_BIG:
 		return -E2BIG;
+	case ANE_FW_ST_CANCELED:
+		return -ECANCELED;
 	default:
 		return -EIO;
 	}

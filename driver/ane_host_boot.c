@@ -20,6 +20,7 @@
 
 #include <kunit/visibility.h>
 
+#include "ane_event.h"
 #include "ane_host.h"
 #include "ane_host_internal.h"
 #include "ane_host_msg.h"
@@ -181,6 +182,7 @@ static int ane_host_boot_cmd(struct ane_host *h, const char *name, u32 id,
 /* The first commands, in the seed's order.  The boot holds the gate. */
 static int ane_host_boot_cmds(struct ane_host *h)
 {
+	u32 shared;
 	int ret;
 
 	ret = ane_host_boot_cmd(h, "print-enable", ANE_CTL_PRINT_ENABLE,
@@ -223,8 +225,10 @@ static int ane_host_boot_cmds(struct ane_host *h)
 				ane_host_msg_mcache_power_on(h));
 	if (ret)
 		return ret;
+	/* the shared event a client has active stays active */
+	shared = ane_host_shared_events(h);
 	ret = ane_host_boot_cmd(h, "shared-event-init", ANE_CTL_SHARED_EVENT_INIT,
-				ane_host_msg_shared_event_init(h, 0));
+				ane_host_msg_shared_event_init(h, shared));
 	if (ret)
 		return ret;
 	ane_host_bootlog(h, "resources: engines %u cache-requests %u inputs %u procedures %u",

@@ -152,6 +152,7 @@ static int ane_host_status_show(struct seq_file *m, void *data)
 		   p->deadline_aborts, p->chain_dropped, p->ring_full,
 		   p->uptime_ns);
 	seq_printf(m, "signal events: %llu\n", p->events_signaled);
+	seq_printf(m, "waiting calls: %u\n", p->waiting);
 	seq_printf(m, "engine isa: %s\nengine ops: %s %llu, %s %llu, %s %llu\n",
 		   ane_host_isa_str(p->engine_isa),
 		   ane_host_isa_str(ANE_FW_ENGINE_ISA_SSE2),

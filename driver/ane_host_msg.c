@@ -306,7 +306,11 @@ int ane_host_msg_unload_program(struct ane_host *h, s32 slot)
  *	%ANE_FW_MAX_EXEC_ORDER), or NULL with @norder 0 for the one entry
  *	that runs the whole procedure.
  * @norder: entries of @order.
- * @nsignal: signal events, 0 .. %ANE_FW_MAX_SIGNAL_EVENTS.
+ * @waits: @nwait wait records (type, mask and the event's id and value),
+ *	copied after the bars; NULL with @nwait 0.
+ * @nwait: wait events, 0 .. %ANE_FW_MAX_WAIT_EVENTS.
+ * @nsignal: signal events, 0 .. %ANE_FW_MAX_SIGNAL_EVENTS; a call with
+ *	wait events and none gets one, the request's own completion.
  * @signal_value: the value each signal event carries (the request's
  *	fence seqno), their ids are 0 .. @nsignal - 1.
  * @slot: the program slot (its task queue is @slot + 1).
@@ -315,17 +319,18 @@ int ane_host_msg_unload_program(struct ane_host *h, s32 slot)
  * @procedure: the procedure called.
  *
  * Fills the fixed part of @call (one output set, one partition, one event
- * mask) and @hdr; the bars are left as they are.  Without signal events
+ * mask) and @hdr; the bars are left as they are.  Without events
  * it is PROCEDURE_CALL_WITH_CUSTOM_BARS with its execute order (@order,
  * or one entry running the whole procedure); with them
  * PROCEDURE_CALL_WITH_EVENTS (the caller gives no @order), whose
- * records follow the bars, in the one event mask (the seed admits no
+ * records follow the bars, the waits then the signals, in the one event mask (the seed admits no
  * custom execute order with signal events).  Send it with
  * ane_host_msg_proc_call().
  */
 void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
 				 struct ane_fw_proc_call *call, u32 nbars,
 				 const u32 *order, u32 norder,
+				 const struct ane_fw_event *waits, u32 nwait,
 				 u32 nsignal, u64 signal_value,
 				 s32 slot, s32 pid, u32 priority,
 				 u32 procedure)
@@ -345,14 +350,18 @@ void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
 		.process_id = pid,
 		.procedure_id = procedure,
 	};
+	if (nwait && !nsignal)
+		nsignal = 1;
 	if (nsignal) {
+		call->nbr_wait_events = nwait;
 		call->nbr_signal_events = nsignal;
+		memcpy(ev, waits, nwait * sizeof(*ev));
 		for (i = 0; i < nsignal; i++)
-			ev[i] = (struct ane_fw_event){
+			ev[nwait + i] = (struct ane_fw_event){
 				.type = ANE_FW_EVENT_SIGNAL, .target_mask = 1,
 				.id = i, .value = signal_value };
 		hdr->id = ANE_CMD_PROCEDURE_CALL_WITH_EVENTS;
-		hdr->size = off + nsignal * sizeof(*ev);
+		hdr->size = off + (nwait + nsignal) * sizeof(*ev);
 		return;
 	}
 	call->nbr_custom_exec_order = norder ? norder : 1;

@@ -45,6 +45,7 @@ int ane_host_msg_unload_program(struct ane_host *h, s32 slot);
 void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
 				 struct ane_fw_proc_call *call, u32 nbars,
 				 const u32 *order, u32 norder,
+				 const struct ane_fw_event *waits, u32 nwait,
 				 u32 nsignal, u64 signal_value,
 				 s32 slot, s32 pid, u32 priority,
 				 u32 procedure);

@@ -24,6 +24,7 @@
 
 #include "ane_caps.h"
 #include "ane_drv.h"
+#include "ane_event.h"
 #include "ane_host.h"
 #include "firmware/spec/ane_fw_abi.h"
 #include "firmware/spec/ane_regs.h"
@@ -280,7 +281,10 @@ static int ane_method_doorbell(struct ane_file *af, struct device *dev,
  * UnmapDartBuffers of a client that does not exist; -ERANGE for a
  * register past its bank, -EACCES for a write outside the writable set
  * or the boot doorbell; -ENODEV once the device is unplugged; the error
- * of a power-up that failed.
+ * of a power-up that failed.  The shared event (ane_event.c): ACTIVATE
+ * -EPERM without ANE_CAP_DATA_CHAINING, -EBUSY while one is active;
+ * DEACTIVATE and a ring of ANE_DOORBELL_SHARED_EVENT() -ENOENT for an id
+ * that is not the caller's active one.
  */
 int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -307,11 +311,28 @@ int ane_method_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	case ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING:
 		if (!drm_dev_enter(drm, &idx))
 			return -ENODEV;
-		if (a->method == ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING)
+		/* a shared event is its owner's to ring (ane_event.c) */
+		if (a->method == ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING &&
+		    upper_32_bits(a->value) == 1)
+			ret = ane_event_shared_ring(af, lower_32_bits(a->value),
+						    &a->result);
+		else if (a->method == ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING)
 			ret = ane_method_doorbell(af, dev, a->value);
 		else
 			ret = ane_method_reg(af, dev, a->method, a->value,
 					     &a->result);
+		drm_dev_exit(idx);
+		return ret;
+	case ANE_METHOD_SHARED_EVENT_ACTIVATE:
+	case ANE_METHOD_SHARED_EVENT_DEACTIVATE:
+		if (a->method == ANE_METHOD_SHARED_EVENT_ACTIVATE && a->value)
+			return -EINVAL;
+		if (!drm_dev_enter(drm, &idx))
+			return -ENODEV;
+		if (a->method == ANE_METHOD_SHARED_EVENT_ACTIVATE)
+			ret = ane_event_shared_activate(af, &a->result);
+		else
+			ret = ane_event_shared_deactivate(af, a->value);
 		drm_dev_exit(idx);
 		return ret;
 	case ANE_METHOD_LOAD_FIRMWARE:
@@ -405,6 +426,7 @@ static bool ane_method_cmd_allowed(u32 id)
 	case ANE_CTL_DEFAULT_SETTINGS_SET:
 	case ANE_CTL_MCACHE_POWER_ON:
 	case ANE_CTL_SHARED_EVENT_INIT:
+	case ANE_CTL_EVENT_SIGNAL:
 	case ANE_CTL_SECURE_MODE_START:
 	case ANE_CTL_SECURE_MODE_STOP:
 	case ANE_CTL_LOAD_PROGRAM:

@@ -16,11 +16,22 @@
  * request holds references to its file, program and surfaces, so closing
  * the file never waits for it.
  *
+ * A request may wait for fences (ANE_SURFACE_IN_SYNCOBJ) and for the
+ * client's shared event: each is a wait record of its procedure call, and
+ * the firmware holds the call until the record's event is signaled.  The
+ * driver never waits: a callback on each fence relays its end to the
+ * firmware (EVENT_SIGNAL, driver/ane_event.c) from a work item.  Closing
+ * the file cancels the waits not yet ended, and so does wait_timeout_ms
+ * (as -ETIMEDOUT); a firmware reset cancels the calls.
+ *
  * Copyright (C) 2026 The ane authors
  */
 
+#include <linux/bitops.h>
 #include <linux/dma-fence.h>
+#include <linux/jiffies.h>
 #include <linux/llist.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -32,6 +43,7 @@
 
 #include "ane_dart.h"
 #include "ane_drv.h"
+#include "ane_event.h"
 #include "ane_host.h"
 #include "ane_host_msg.h"
 #include "ane_gem.h"
@@ -40,10 +52,37 @@
 #include "ane_trace.h"
 #include "firmware/spec/ane_fw_abi.h"
 
+/*
+ * How long a request waits for its fences before they count as failed
+ * with -ETIMEDOUT (0: no bound).  Read when the request is sent.
+ */
+static unsigned int ane_wait_timeout_ms = 10000;
+module_param_named(wait_timeout_ms, ane_wait_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(wait_timeout_ms,
+		 "ms a request waits for its IN_SYNCOBJ fences before failing with -ETIMEDOUT (0: no bound; default 10000)");
+
 /* The DRM event of a request; DRM frees it once read or the file closes. */
 struct ane_request_event {
 	struct drm_pending_event base;
 	struct drm_ane_event_complete ev;
+};
+
+/**
+ * struct ane_req_wait - one fence a request waits for
+ * @fence: the fence (a reference).
+ * @cb: on @fence: relays its end (ane_request_wait_cb()).
+ * @rq: the request.
+ * @slot: the firmware event slot of the wait record.
+ * @value: the value the record waits for.
+ * @error: the fence's error once it ended (-ECANCELED: the file closed).
+ */
+struct ane_req_wait {
+	struct dma_fence *fence;
+	struct dma_fence_cb cb;
+	struct ane_request *rq;
+	u32 slot;
+	u64 value;
+	int error;
 };
 
 /**
@@ -60,6 +99,17 @@ struct ane_request_event {
  * @maps: mappings pinned for the request (the surfaces' cached mappings).
  * @bos: references on the request's surfaces.
  * @nbos: entries of @bos.
+ * @nwait: entries of @waits.
+ * @waits: the fences the request waits for, each a wait record.
+ * @wait_fired: bit i set: @waits[i] ended and the firmware has not been
+ *	told yet (@wait_work tells it).
+ * @wait_error: the first error of a fence waited for: the request's
+ *	status when the firmware cancels it for that.
+ * @wait_work: sends the EVENT_SIGNAL of each wait in @wait_fired.
+ * @wait_node: in &ane_file.waits while @nwait is not zero.
+ * @wait_timeout: fails the waits not ended after wait_timeout_ms.
+ * @held: the call has wait records: one of the device's
+ *	%ANE_DEV_MAX_WAITING (&ane_events.held) until it completes.
  */
 struct ane_request {
 	struct dma_fence fence;
@@ -73,6 +123,14 @@ struct ane_request {
 	struct ane_dart_mapping *maps[ANE_IMG_MAX_IO * 2 + 2];
 	struct drm_gem_object *bos[ANE_IMG_MAX_IO * 2 + 1];
 	u32 nbos;
+	u32 nwait;
+	struct ane_req_wait waits[ANE_REQ_MAX_EVENTS];
+	atomic_t wait_fired;
+	int wait_error;
+	struct work_struct wait_work;
+	struct list_head wait_node;
+	struct delayed_work wait_timeout;
+	bool held;
 };
 
 /**
@@ -91,6 +149,12 @@ struct ane_request {
  * @nbars: custom bars filled in after the call.
  * @syncobjs: the syncobjs of @syncobj_handles, references held until the
  *	request is submitted.
+ * @in_handles: the syncobjs the request waits for (IN_SYNCOBJ).
+ * @nin: entries of @in_handles.
+ * @shared_id: the shared event the request waits for, 0 for none.
+ * @wrec: the call's wait records: the fences not yet signaled, then the
+ *	shared event.
+ * @nwrec: entries of @wrec.
  * @owner: for an attached program, its owner, whose &ane_file.prog_lock
  *	is held (nested) from validation to submission; else NULL.
  *
@@ -109,7 +173,18 @@ struct ane_req_build {
 	u32 nbars;
 	struct drm_syncobj *syncobjs[ANE_REQ_MAX_SIGNAL_EVENTS];
 	struct ane_file *owner;
+	u32 in_handles[ANE_REQ_MAX_EVENTS];
+	u32 nin;
+	u32 shared_id;
+	struct ane_fw_event wrec[ANE_REQ_MAX_EVENTS];
+	u32 nwrec;
 };
+
+/* IN, OUT syncobjs and the shared event of a request: its events. */
+static u32 ane_req_events(const struct ane_req_build *rb)
+{
+	return rb->nsync + rb->nin + !!rb->shared_id;
+}
 
 static const char *ane_fence_driver_name(struct dma_fence *f)
 {
@@ -147,12 +222,150 @@ static void ane_request_unpin(struct ane_request *rq)
 	ane_dart_request_put(rq->ctx);
 }
 
+/*
+ * @w's fence ended with @error (or the file closed: -ECANCELED): have
+ * the work item tell the firmware.  Any context (the fence's lock held).
+ */
+static void ane_request_wait_fire(struct ane_req_wait *w, int error)
+{
+	struct ane_request *rq = w->rq;
+
+	w->error = error;
+	smp_mb__before_atomic();	/* @error before the bit */
+	atomic_or(BIT(w - rq->waits), &rq->wait_fired);
+	queue_work(system_wq, &rq->wait_work);
+}
+
+static void ane_request_wait_cb(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	ane_request_wait_fire(container_of(cb, struct ane_req_wait, cb),
+			      f->error);
+}
+
+/*
+ * Relay each ended wait to the firmware: its slot reaches the record's
+ * value, failed if the fence failed.  A send that fails finds the
+ * firmware down, whose recovery cancels the call.
+ */
+static void ane_request_wait_work(struct work_struct *work)
+{
+	struct ane_request *rq = container_of(work, struct ane_request,
+					      wait_work);
+	unsigned long fired = atomic_xchg(&rq->wait_fired, 0);
+	struct ane_req_wait *w;
+	u32 i;
+
+	for_each_set_bit(i, &fired, rq->nwait) {
+		w = &rq->waits[i];
+		if (w->error)
+			cmpxchg(&rq->wait_error, 0, w->error);
+		ane_event_signal(ane_host(rq->af), w->slot, w->value,
+				 w->error != 0);
+	}
+}
+
+/* Each wait of @rq not ended yet ends now, failed with @error. */
+static void ane_request_waits_cancel(struct ane_request *rq, int error)
+{
+	u32 i;
+
+	for (i = 0; i < rq->nwait; i++)
+		if (dma_fence_remove_callback(rq->waits[i].fence,
+					      &rq->waits[i].cb))
+			ane_request_wait_fire(&rq->waits[i], error);
+}
+
+/* wait_timeout_ms passed: the fences not ended fail the request. */
+static void ane_request_wait_timeout(struct work_struct *work)
+{
+	ane_request_waits_cancel(container_of(to_delayed_work(work),
+					      struct ane_request, wait_timeout),
+				 -ETIMEDOUT);
+}
+
+/* Drop the waits' fences and slots (no callback added, or all removed). */
+static void ane_request_waits_release(struct ane_device *adev,
+				      struct ane_request *rq)
+{
+	u32 i;
+
+	for (i = 0; i < rq->nwait; i++) {
+		dma_fence_put(rq->waits[i].fence);
+		ane_event_slot_put(adev, rq->waits[i].slot);
+	}
+	rq->nwait = 0;
+	if (rq->held)
+		atomic_dec(&adev->events.held);
+	rq->held = false;
+}
+
+/*
+ * Past the last failure: listed on the file (for its close), a callback
+ * on each fence; one that ended meanwhile is relayed at once.
+ */
+static void ane_request_waits_start(struct ane_file *af, struct ane_request *rq)
+{
+	struct ane_req_wait *w;
+	u32 i;
+
+	if (!rq->nwait)
+		return;
+	spin_lock(&af->wait_lock);
+	list_add_tail(&rq->wait_node, &af->waits);
+	spin_unlock(&af->wait_lock);
+	for (i = 0; i < rq->nwait; i++) {
+		w = &rq->waits[i];
+		if (dma_fence_add_callback(w->fence, &w->cb, ane_request_wait_cb))
+			ane_request_wait_fire(w, w->fence->error);
+	}
+	if (READ_ONCE(ane_wait_timeout_ms))
+		queue_delayed_work(system_wq, &rq->wait_timeout,
+				   msecs_to_jiffies(READ_ONCE(ane_wait_timeout_ms)));
+}
+
+/* The request ended: no callback or relay runs any more.  Process context. */
+static void ane_request_waits_end(struct ane_request *rq)
+{
+	struct ane_file *af = rq->af;
+	u32 i;
+
+	if (rq->nwait) {
+		spin_lock(&af->wait_lock);
+		list_del(&rq->wait_node);
+		spin_unlock(&af->wait_lock);
+	}
+	cancel_delayed_work_sync(&rq->wait_timeout);
+	for (i = 0; i < rq->nwait; i++)
+		dma_fence_remove_callback(rq->waits[i].fence, &rq->waits[i].cb);
+	cancel_work_sync(&rq->wait_work);
+	ane_request_waits_release(af->adev, rq);
+}
+
+/**
+ * ane_request_file_fini() - the file closes: its requests stop waiting
+ * @af: the client.
+ *
+ * Each wait whose fence has not ended is cancelled: the firmware ends its
+ * call with -ECANCELED instead of holding it for a fence that may never
+ * signal.  The requests then complete and are released as any other.
+ */
+void ane_request_file_fini(struct ane_file *af)
+{
+	struct ane_request *rq;
+
+	spin_lock(&af->wait_lock);
+	list_for_each_entry(rq, &af->waits, wait_node)
+		ane_request_waits_cancel(rq, -ECANCELED);
+	spin_unlock(&af->wait_lock);
+}
+
 /* Drop the request's references.  Process context. */
 static void ane_request_put(struct ane_request *rq)
 {
 	struct ane_file *af = rq->af;
 	u32 i;
 
+	ane_request_waits_end(rq);
 	for (i = 0; i < rq->nbos; i++)
 		drm_gem_object_put(rq->bos[i]);
 	ane_file_surfaces_reap(af);
@@ -207,6 +420,14 @@ static void ane_request_complete(struct ane_host_hreq *hreq)
 	/* A translation fault reads -EFAULT from the firmware's status. */
 	if (status == -EFAULT)
 		status = -ENXIO;
+	/* cancelled for a fence that failed: that fence's error */
+	if (status == -ECANCELED && READ_ONCE(rq->wait_error))
+		status = READ_ONCE(rq->wait_error);
+	/* no longer one of the device's waiting requests */
+	if (rq->held) {
+		atomic_dec(&af->adev->events.held);
+		rq->held = false;
+	}
 	rq->event->ev.status = status;
 	if (hreq->len >= sizeof(*pe)) {
 		rq->event->ev.exec_ns = pe->exec_ns;
@@ -289,12 +510,22 @@ static int ane_request_surfaces(struct ane_file *af, struct ane_request *rq,
 			slot = &rb->inter;
 			break;
 		case ANE_SURFACE_OUT_SYNCOBJ:
+		case ANE_SURFACE_IN_SYNCOBJ:
+		case ANE_SURFACE_IN_SHARED_EVENT:
 			if (r->bar)
 				return -EINVAL;
-			/* one signal event each: 1 .. 16 (Table 30.3) */
-			if (rb->nsync == ANE_REQ_MAX_SIGNAL_EVENTS)
+			/* wait + signal events: at most 16 (Table 30.3) */
+			if (ane_req_events(rb) == ANE_REQ_MAX_EVENTS)
 				return -E2BIG;
-			rb->syncobj_handles[rb->nsync++] = r->handle;
+			if (r->kind == ANE_SURFACE_OUT_SYNCOBJ) {
+				rb->syncobj_handles[rb->nsync++] = r->handle;
+			} else if (r->kind == ANE_SURFACE_IN_SYNCOBJ) {
+				rb->in_handles[rb->nin++] = r->handle;
+			} else {
+				if (rb->shared_id)
+					return -EINVAL;
+				rb->shared_id = r->handle;
+			}
 			continue;
 		default:
 			return -EINVAL;
@@ -456,6 +687,67 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx,
 }
 
 /*
+ * The wait records: one per IN_SYNCOBJ whose fence has not signaled (a
+ * fence that signaled without error is no wait), with an event slot each;
+ * then the shared event.  The fences and slots go to @rq.  A syncobj that
+ * names no fence: -EINVAL; the device holding %ANE_DEV_MAX_WAITING calls
+ * with wait records: -EBUSY.
+ */
+static int ane_request_waits_get(struct ane_file *af, struct ane_request *rq,
+				 struct ane_req_build *rb)
+{
+	struct drm_syncobj *obj;
+	struct dma_fence *fence;
+	struct ane_req_wait *w;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < rb->nin; i++) {
+		obj = drm_syncobj_find(af->drm_file, rb->in_handles[i]);
+		if (!obj)
+			return -ENOENT;
+		fence = drm_syncobj_fence_get(obj);
+		drm_syncobj_put(obj);
+		if (!fence)
+			return -EINVAL;
+		if (dma_fence_get_status(fence) == 1) {
+			dma_fence_put(fence);
+			continue;
+		}
+		w = &rq->waits[rq->nwait];
+		ret = ane_event_slot_get(af->adev, &w->slot, &w->value);
+		if (ret) {
+			dma_fence_put(fence);
+			return ret;
+		}
+		w->fence = fence;
+		w->rq = rq;
+		rq->nwait++;
+		rb->wrec[rb->nwrec++] = (struct ane_fw_event){
+			.type = ANE_FW_EVENT_WAIT, .target_mask = 1,
+			.id = w->slot, .value = w->value };
+	}
+	if (rb->shared_id) {
+		ret = ane_event_shared_wait(af, rb->shared_id, &rb->wrec[rb->nwrec]);
+		if (ret)
+			return ret;
+		rb->nwrec++;
+	}
+	/*
+	 * A held call keeps a firmware request object; the firmware's IO ring
+	 * waits when they are all taken, so held calls get at most half.
+	 */
+	if (rb->nwrec) {
+		if (atomic_inc_return(&af->adev->events.held) > ANE_DEV_MAX_WAITING) {
+			atomic_dec(&af->adev->events.held);
+			return -EBUSY;
+		}
+		rq->held = true;
+	}
+	return 0;
+}
+
+/*
  * Step 5, event and fence: find the syncobjs the request names, reserve
  * the DRM event on the file; then, past the last failure, take the
  * request's references (file, program, an in-flight slot), start its
@@ -475,6 +767,9 @@ static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
 		if (!rb->syncobjs[i])
 			return -ENOENT;
 	}
+	ret = ane_request_waits_get(af, rq, rb);
+	if (ret)
+		return ret;
 	rq->event = kzalloc(sizeof(*rq->event), GFP_KERNEL);
 	if (!rq->event)
 		return -ENOMEM;
@@ -504,6 +799,7 @@ static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
 	rq->hreq.complete = ane_request_complete;
 	for (i = 0; i < rb->nsync; i++)
 		drm_syncobj_replace_fence(rb->syncobjs[i], &rq->fence);
+	ane_request_waits_start(af, rq);
 	return 0;
 }
 
@@ -614,9 +910,12 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		return ret;
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
-	/* The call, its bars, and its execute order or signal events. */
+	/*
+	 * The call, its bars, and its execute order or events (with waits
+	 * and no signal, one signal: the request's completion).
+	 */
 	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(struct ane_fw_bar) +
-		       max(ANE_REQ_MAX_SIGNAL_EVENTS * sizeof(struct ane_fw_event),
+		       max((ANE_REQ_MAX_EVENTS + 1) * sizeof(struct ane_fw_event),
 			   ANE_IMG_MAX_EXEC_ORDER * sizeof(u32)),
 		       GFP_KERNEL);
 	if (!rq || !call) {
@@ -626,11 +925,14 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		return -ENOMEM;
 	}
 	rq->ctx = ctx;
+	INIT_WORK(&rq->wait_work, ane_request_wait_work);
+	INIT_DELAYED_WORK(&rq->wait_timeout, ane_request_wait_timeout);
+	INIT_LIST_HEAD(&rq->wait_node);
 
 	mutex_lock(&af->prog_lock);
 	ret = ane_request_validate(af, rq, in, &rb);
-	/* signal events go without a custom execute order (Table 30.3) */
-	if (!ret && rb.nsync && rb.pr->exec_order_count)
+	/* events go without a custom execute order (Table 30.3) */
+	if (!ret && ane_req_events(&rb) && rb.pr->exec_order_count)
 		ret = -EINVAL;
 	if (ret)
 		goto err_unlock;
@@ -650,7 +952,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ane_host_msg_proc_call_init(&hdr, call, rb.nbars,
 				    rb.code->image.vaddr + rb.code->hdr.exec_order_offset +
 				    rb.pr->exec_order_first * sizeof(u32),
-				    rb.pr->exec_order_count, rb.nsync,
+				    rb.pr->exec_order_count, rb.wrec, rb.nwrec, rb.nsync,
 				    rq->fence.seqno, rb.code->slot,
 				    rb.code->pid, rb.code->priority, in->procedure);
 	if (rb.owner)
@@ -673,6 +975,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 err_release:
 	for (i = 0; i < rq->nmaps; i++)
 		ane_dart_unuse(rq->maps[i]);
+	ane_request_waits_release(af->adev, rq);
 err_unlock:
 	if (rb.owner)
 		mutex_unlock(&rb.owner->prog_lock);

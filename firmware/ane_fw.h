@@ -314,6 +314,10 @@ struct ane_fw_cache_req {
  * @tdb: its task-descriptor block while its queue has it, NULL for none.
  * @tdb_bytes: size of @tdb; it is the queue's own block of firmware memory
  *	(&ane_fw.tdb_inline) when it fits, else allocated for the request.
+ * @waiting: held by its wait records, not yet queued to run.
+ * @nwait: wait records of a PROCEDURE_CALL_WITH_EVENTS.
+ * @waits: the wait records: the call runs once each event reaches its
+ *	value (ane_fw_exec_waits()).
  */
 struct ane_fw_req {
 	struct list_head node;
@@ -340,6 +344,20 @@ struct ane_fw_req {
 	u32 prog_gen;
 	struct ane_tdb_hdr *tdb;
 	size_t tdb_bytes;
+	bool waiting;
+	u32 nwait;
+	struct ane_fw_event waits[ANE_FW_MAX_WAIT_EVENTS];
+};
+
+/**
+ * struct ane_fw_event_state - one event a wait record names
+ * @value: the highest value signaled since the boot (or the activation,
+ *	for a shared event).
+ * @status: the status of the signal that set @value.
+ */
+struct ane_fw_event_state {
+	u64 value;
+	s32 status;
 };
 
 #define ANE_FW_NUM_HWQ		8
@@ -496,6 +514,9 @@ struct ane_fw {
 	u64 pmu_base;
 	u32 ctx_switch_lat_us;
 	u32 shared_events;
+	struct ane_fw_event_state events[ANE_FW_NUM_EVENTS];
+	struct ane_fw_event_state shared_ev[ANE_FW_MAX_SHARED_EVENTS];
+	u32 waiting;		/* entries of @reqs held by wait records */
 	u32 props[ANE_FW_NUM_PROPS];
 	bool mcache_on;
 
@@ -722,6 +743,8 @@ int ane_fw_exec_queue(struct ane_fw *fw, struct ane_fw_req *r);
 void ane_fw_exec_kick(struct ane_fw *fw);
 void ane_fw_queue_disable(struct ane_fw *fw, u32 q);
 int ane_fw_secure_switch(struct ane_fw *fw, bool enter);
+int ane_fw_event_signal(struct ane_fw *fw, const void *body, u32 len);
+void ane_fw_shared_events_set(struct ane_fw *fw, u32 num);
 
 /* ane_fw_program.c */
 int ane_fw_program_load(struct ane_fw *fw, s32 slot,

@@ -179,6 +179,14 @@ int ane_fw_proc_call_check(u32 id, const struct ane_fw_cmd_hdr *hdr,
 		    !ev[i].target_mask ||
 		    ev[i].target_mask >> pc->nbr_event_masks)
 			return ANE_FW_ST_INVALID;
+	/* a wait names a host slot or a shared event, and a value to reach */
+	for (i = 0; i < pc->nbr_wait_events; i++)
+		if (!ev[i].value ||
+		    (ev[i].id >= ANE_FW_NUM_EVENTS &&
+		     (!(ev[i].id & ANE_FW_EVENT_SHARED_BIT) ||
+		      (ev[i].id & ~ANE_FW_EVENT_SHARED_BIT) >=
+		      ANE_FW_MAX_SHARED_EVENTS)))
+			return ANE_FW_ST_INVALID;
 	/* A stats buffer must hold the header and one engine descriptor. */
 	if (pc->stats_buffer && pc->stats_size &&
 	    (pc->stats_size < ANE_FW_STATS_HDR_SIZE + ANE_FW_STATS_ENGINE_SIZE ||

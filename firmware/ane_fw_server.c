@@ -47,6 +47,8 @@ static int ane_fw_status_snapshot(struct ane_fw *fw)
 	p->deadline_aborts = fw->deadline_aborts;
 	p->chain_dropped = fw->chain_dropped;
 	p->events_signaled = fw->events_signaled;
+	for (i = 0; i < ANE_FW_NUM_REQS; i++)
+		p->waiting += fw->reqs[i].in_use && fw->reqs[i].waiting;
 	p->ring_full = fw->ring_full;
 	p->uptime_ns = ane_fw_now(fw);
 	p->engine_isa = fw->engine_isa;
@@ -245,9 +247,11 @@ static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
 		if (len != sizeof(*se) ||
 		    se->num_events >= ANE_FW_MAX_SHARED_EVENTS)
 			return ANE_FW_ST_INVALID;
-		fw->shared_events = se->num_events;
+		ane_fw_shared_events_set(fw, se->num_events);
 		return ANE_FW_ST_OK;
 	}
+	case ANE_CTL_EVENT_SIGNAL:
+		return ane_fw_event_signal(fw, body, len);
 	case ANE_CTL_SECURE_MODE_START:
 	case ANE_CTL_SECURE_MODE_STOP:
 		return ane_fw_secure_switch(fw,

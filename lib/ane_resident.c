@@ -4,6 +4,7 @@
  * The program hand-off (export on a control handle, attach on a
  * direct-path handle) and chains: prepare and invalidate on the control
  * handle, enqueue an output set, trigger and wait on the direct-path one.
+ * The shared event: activate, ring, deactivate.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -286,4 +287,65 @@ int ane_session_hint(struct ane_dev *dp, uint32_t hint, uint64_t value,
 		*applied = sh.applied;
 	ane__ok(dp);
 	return 0;
+}
+
+/* One shared-event method; @what names it in the message. */
+static int shared_method(struct ane_dev *dev, uint32_t method, uint64_t value,
+			 uint64_t *result, const char *what)
+{
+	struct drm_ane_method_args a = { .method = method, .value = value };
+	const char *hint = NULL;
+	struct ane__retry r;
+	int ret;
+
+	ret = res_ioctl(dev, DRM_IOCTL_ANE_METHOD, &a, &r);
+	if (!ret) {
+		if (result)
+			*result = a.result;
+		ane__ok(dev);
+		return 0;
+	}
+	switch (-ret) {
+	case EBUSY:
+		hint = "the device's one shared event is active (sharedEventsActiveNbr < 2): it frees when its handle deactivates it or closes";
+		break;
+	case EPERM:
+		hint = "activating the shared event needs ANE_CAP_DATA_CHAINING (the resident model's capability; security.rst)";
+		break;
+	case ENOENT:
+		hint = "this handle has no active shared event of that id: activate it with ane_shared_event_activate()";
+		break;
+	}
+	return ane__fail_retry(dev, -ret, &r, hint, "%s", what);
+}
+
+int ane_shared_event_activate(struct ane_dev *dev, uint32_t *id)
+{
+	uint64_t v = 0;
+	int ret;
+
+	if (!dev || !id)
+		return -EINVAL;
+	ret = shared_method(dev, ANE_METHOD_SHARED_EVENT_ACTIVATE, 0, &v,
+			    "SharedEventActivate (method 20)");
+	if (!ret)
+		*id = (uint32_t)v;
+	return ret;
+}
+
+int ane_shared_event_ring(struct ane_dev *dev, uint32_t id, uint64_t *rings)
+{
+	if (!dev)
+		return -EINVAL;
+	return shared_method(dev, ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING,
+			     ANE_DOORBELL_SHARED_EVENT(id), rings,
+			     "FWSharedEventDoorbellRing of the shared event (method 16)");
+}
+
+int ane_shared_event_deactivate(struct ane_dev *dev, uint32_t id)
+{
+	if (!dev)
+		return -EINVAL;
+	return shared_method(dev, ANE_METHOD_SHARED_EVENT_DEACTIVATE, id, NULL,
+			     "SharedEventDeactivate (method 21)");
 }

@@ -131,6 +131,16 @@ static const struct hint submit_hints[] = {
 	{ 0, NULL },
 };
 
+static const struct hint event_hints[] = {
+	{ EINVAL, "the kernel refused the request: an event's kind or bar, a syncobj with no fence to wait for (none submitted yet), the shared event named twice, or a procedure with a custom execute order (events admit none); else the procedure, a surface's kind, index or size" },
+	{ E2BIG, "a request has at most 16 wait and signal events (ANE_REQ_MAX_EVENTS)" },
+	{ EBUSY, "the device holds 32 requests waiting on events (ANE_DEV_MAX_WAITING), or the program's queue is full: wait for one to complete" },
+	{ ENOENT, "a syncobj handle is unknown to this file, the shared event is not this handle's (ane_shared_event_activate()), or the token or a surface's handle is unknown" },
+	{ EBADFD, "the program is not prepared: call ane_program_prepare() first" },
+	{ ENOBUFS, "127 requests are outstanding on this handle: collect completions with ane_request_wait()" },
+	{ 0, NULL },
+};
+
 static int need_control(struct ane_dev *dev, const char *what)
 {
 	if (dev->kind != ANE_KIND_CONTROL)
@@ -507,6 +517,8 @@ static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *wha
 			 uint64_t token, uint64_t *sequence, uint32_t procedure,
 			 struct ane_surface *const *inputs, unsigned int n_in,
 			 struct ane_surface *const *outputs, unsigned int n_out,
+			 const struct ane_request_event *events,
+			 unsigned int n_events,
 			 uint64_t abs_timeout_ns, uint64_t *seqno)
 {
 	struct drm_ane_request_result out;
@@ -523,6 +535,10 @@ static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *wha
 		return ane__fail(dev, EINVAL,
 				 "%s: n_out is %u; a procedure has 1..%u outputs",
 				 what, n_out, ANE_IMG_MAX_IO);
+	if (n_events > ANE_REQ_MAX_EVENTS || (n_events && !events))
+		return ane__fail_hint(dev, n_events > ANE_REQ_MAX_EVENTS ? E2BIG : EINVAL,
+				      "a request has at most 16 wait and signal events (ANE_REQ_MAX_EVENTS)",
+				      "%s: %u events", what, n_events);
 	ret = check_surfaces(dev, what, "inputs", inputs, n_in);
 	if (!ret)
 		ret = check_surfaces(dev, what, "outputs", outputs, n_out);
@@ -549,6 +565,10 @@ static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *wha
 		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
 			.handle = outputs[i]->handle, .kind = ANE_SURFACE_OUTPUT,
 			.bar = (uint8_t)i };
+	for (i = 0; i < n_events; i++)
+		sr->in.surfaces[k++] = (struct drm_ane_surface_ref){
+			.handle = events[i].handle,
+			.kind = (uint8_t)events[i].kind };
 	/*
 	 * A full queue (-EBUSY) frees up when one of the program's requests
 	 * completes: poll for its event.  A firmware that boots or recovers
@@ -565,6 +585,7 @@ static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *wha
 		ret = ane__fail_retry(dev, -ret, &r,
 				      -ret == ENOENT && cmd == DRM_IOCTL_ANE_DP_SEND_REQUEST ?
 				      "the token is not a program this handle attached (ane_program_attach()), or a surface's handle is unknown to this file" :
+				      n_events ? pick_hint(-ret, event_hints) :
 				      pick_hint(-ret, submit_hints),
 				      "%s of token 0x%llx, sequence %llu, procedure %u, %u inputs, %u outputs",
 				      what, (unsigned long long)token,
@@ -607,7 +628,23 @@ int ane_request_submit_timeout(struct ane_program *prog, uint32_t procedure,
 	return submit_common(prog->dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST,
 			     "ProgramSendRequest (control selector 2)", prog->token,
 			     &prog->next_sequence, procedure, inputs, n_in, outputs,
-			     n_out, abs_timeout_ns, seqno);
+			     n_out, NULL, 0, abs_timeout_ns, seqno);
+}
+
+int ane_request_submit_events(struct ane_program *prog, uint32_t procedure,
+			      struct ane_surface *const *inputs, unsigned int n_in,
+			      struct ane_surface *const *outputs, unsigned int n_out,
+			      const struct ane_request_event *events,
+			      unsigned int n_events, uint64_t abs_timeout_ns,
+			      uint64_t *seqno)
+{
+	if (!prog)
+		return -EINVAL;
+	return submit_common(prog->dev, DRM_IOCTL_ANE_CTL_SEND_REQUEST,
+			     "ProgramSendRequest (control selector 2) with events",
+			     prog->token, &prog->next_sequence, procedure, inputs,
+			     n_in, outputs, n_out, events, n_events,
+			     abs_timeout_ns, seqno);
 }
 
 int ane_attached_submit(struct ane_dev *dp, uint64_t token, uint32_t procedure,
@@ -625,7 +662,7 @@ int ane_attached_submit(struct ane_dev *dp, uint64_t token, uint32_t procedure,
 				      "%s on a control handle", what);
 	return submit_common(dp, DRM_IOCTL_ANE_DP_SEND_REQUEST, what, token,
 			     &dp->dp_sequence, procedure, inputs, n_in, outputs,
-			     n_out, abs_timeout_ns, seqno);
+			     n_out, NULL, 0, abs_timeout_ns, seqno);
 }
 
 void ane_set_request_qos(struct ane_dev *dev, uint32_t qos_class,
@@ -653,7 +690,7 @@ const char *ane_request_status_str(int status)
 	case -EINVAL:
 		return "the engine refused an operation of the program";
 	case -ECANCELED:
-		return "the program was destroyed before the request ran";
+		return "the program was destroyed, the handle closed or the shared event deactivated before the request ran (a request waiting on events is cancelled then); a request waiting on a fence that failed reports that fence's error instead";
 	default:
 		return "unknown completion status";
 	}

@@ -567,6 +567,52 @@ LIBANE_EXPORT int ane_chain_wait(struct ane_dev *dp, uint64_t handle,
 				 uint64_t exec_timestamp,
 				 uint64_t abs_timeout_ns, int *status,
 				 uint64_t *exec_ns);
+/*
+ * Wait and signal events of a request (resident.rst, "Wait events and the
+ * shared event"): @kind ANE_SURFACE_IN_SYNCOBJ (the request waits for the
+ * fence of syncobj @handle before the engine reads its inputs; a fence
+ * that fails fails the request with its error), ANE_SURFACE_OUT_SYNCOBJ
+ * (syncobj @handle gets the request's completion fence) or
+ * ANE_SURFACE_IN_SHARED_EVENT (@handle the id of this handle's shared
+ * event: the request waits for its next ring).  At most
+ * ANE_REQ_MAX_EVENTS (16) per request.
+ */
+struct ane_request_event {
+	uint32_t kind;
+	uint32_t handle;
+};
+
+/*
+ * ane_request_submit_timeout() (on a control handle's program) with
+ * @n_events events; the request is queued at once and the firmware holds
+ * it until its waits end.  -E2BIG beyond 16 events; -EBUSY (retried
+ * until the deadline) while the device holds ANE_DEV_MAX_WAITING (32)
+ * waiting requests.
+ */
+LIBANE_EXPORT int ane_request_submit_events(struct ane_program *prog,
+					    uint32_t procedure,
+					    struct ane_surface *const *inputs,
+					    unsigned int n_in,
+					    struct ane_surface *const *outputs,
+					    unsigned int n_out,
+					    const struct ane_request_event *events,
+					    unsigned int n_events,
+					    uint64_t abs_timeout_ns,
+					    uint64_t *seqno);
+
+/*
+ * The device's one shared event (sharedEventsActiveNbr < 2): activate it
+ * for @dev (*@id: its id, for requests and rings; -EBUSY while any handle
+ * has it, -EPERM without the data-chaining capability), ring it (the
+ * requests waiting on it run; *@rings, may be NULL: rings since
+ * activation), deactivate it (waiting requests fail with -ECANCELED;
+ * closing the handle does it too).
+ */
+LIBANE_EXPORT int ane_shared_event_activate(struct ane_dev *dev, uint32_t *id);
+LIBANE_EXPORT int ane_shared_event_ring(struct ane_dev *dev, uint32_t id,
+					uint64_t *rings);
+LIBANE_EXPORT int ane_shared_event_deactivate(struct ane_dev *dev, uint32_t id);
+
 /* SessionHintRequest (direct-path 7): ANE_HINT_RATE or ANE_HINT_BURST_US. */
 LIBANE_EXPORT int ane_session_hint(struct ane_dev *dp, uint32_t hint,
 				   uint64_t value, uint64_t *applied);

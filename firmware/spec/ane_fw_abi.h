@@ -17,7 +17,8 @@
 #include <linux/types.h>
 
 #define ANE_FW_ABI_MAJOR		1
-#define ANE_FW_ABI_MINOR		2	/* 1.1: ane_fw_bar.sid; 1.2: chains compute */
+/* 1.1: ane_fw_bar.sid; 1.2: chains compute; 1.3: wait events, EVENT_SIGNAL */
+#define ANE_FW_ABI_MINOR		3
 #define ANE_FW_ABI_VERSION		(ANE_FW_ABI_MAJOR << 16 | ANE_FW_ABI_MINOR)
 /* Every ring in the channel table carries this version (ch. 29). */
 #define ANE_FW_RING_VERSION		0x00020001
@@ -383,6 +384,7 @@ enum ane_fw_ctl_id {
 	ANE_CTL_DEFAULT_SETTINGS_SET		= 0x25,
 	ANE_CTL_MCACHE_POWER_ON			= 0x27,
 	ANE_CTL_SHARED_EVENT_INIT		= 0x2a,
+	ANE_CTL_EVENT_SIGNAL			= 0x2b,	/* ABI 1.3 */
 	ANE_CTL_SECURE_MODE_START		= 0x30,
 	ANE_CTL_SECURE_MODE_STOP		= 0x31,
 	ANE_CTL_LOAD_PROGRAM			= 0x38,
@@ -420,6 +422,7 @@ enum ane_fw_status {
 	ANE_FW_ST_RESET = 10,		/* host: cancelled by a firmware reset */
 	ANE_FW_ST_NOMEM = 11,		/* firmware memory allocation failed */
 	ANE_FW_ST_TOO_BIG = 12,		/* operands exceed the staging cap */
+	ANE_FW_ST_CANCELED = 13,	/* a wait event failed or went away */
 };
 
 /**
@@ -533,6 +536,39 @@ struct ane_fw_shared_event_init {
 };
 
 #define ANE_FW_MAX_SHARED_EVENTS	2	/* sharedEventsActiveNbr < 2 */
+
+/*
+ * The firmware's events, what a wait record names (ABI 1.3): the host's
+ * event slots 0 .. %ANE_FW_NUM_EVENTS - 1, and the active shared events,
+ * ANE_FW_EVENT_SHARED(0) .. (num_events - 1) of SHARED_EVENT_INIT.  Each
+ * holds a value that only grows and the status of its last signal; a
+ * wait record (id, value) holds its call until the event's value reaches
+ * the record's.  Slots and shared events are zero after a boot, a shared
+ * event when SHARED_EVENT_INIT activates it.
+ */
+#define ANE_FW_NUM_EVENTS		1024
+#define ANE_FW_EVENT_SHARED_BIT		0x8000000000000000ULL
+#define ANE_FW_EVENT_SHARED(n)		(ANE_FW_EVENT_SHARED_BIT | (n))
+
+/**
+ * struct ane_fw_event_signal - body of EVENT_SIGNAL (0x2b, BUF_H2T)
+ * @id: a host event slot or an active shared event (see above).
+ * @value: the event's new value; a lower one than it holds changes
+ *	nothing (the value only grows), nonzero.
+ * @status: %ANE_FW_ST_OK, or the failure every call waiting on the
+ *	event up to @value ends with (%ANE_FW_ST_CANCELED).
+ * @pad: zero.
+ *
+ * Signals the event: each call whose wait records are all reached is
+ * queued to run; one waiting on a failed event completes with the
+ * failure, without running.
+ */
+struct ane_fw_event_signal {
+	__u64 id;
+	__u64 value;
+	__s32 status;
+	__u32 pad;
+};
 
 /**
  * struct ane_fw_stats_sizes - reply data of STATS_BUFFER_SIZE_GET
@@ -648,8 +684,11 @@ struct ane_fw_load_program {
  * @type: %ANE_FW_EVENT_WAIT or %ANE_FW_EVENT_SIGNAL.
  * @target_mask: the event masks it belongs to, a nonzero mask of the
  *	call's @nbr_event_masks (one on this generation: exactly 1).
- * @id: event id.
- * @value: value to wait for or to signal.
+ * @id: event id: for a wait record, a host event slot below
+ *	%ANE_FW_NUM_EVENTS or an active ANE_FW_EVENT_SHARED(n); for a
+ *	signal record, the host's (the firmware counts it).
+ * @value: value to wait for (nonzero: the call runs once the event's
+ *	value reaches it) or to signal.
  */
 struct ane_fw_event {
 	__u32 type;
@@ -1142,6 +1181,8 @@ struct ane_fw_pool_info {
  * @engine_ops: operations the engine completed on each instruction set.
  * @events_signaled: signal events of completed procedure calls
  *	(PROCEDURE_CALL_WITH_EVENTS), each signaled once with its call's end.
+ * @waiting: procedure calls held by their wait records (ABI 1.3).
+ * @waiting_pad: zero.
  */
 struct ane_fw_status_page {
 	__u32 magic;
@@ -1165,11 +1206,14 @@ struct ane_fw_status_page {
 	__u32 engine_pad;
 	__u64 engine_ops[ANE_FW_ENGINE_ISAS];
 	__u64 events_signaled;
+	__u32 waiting;
+	__u32 waiting_pad;
 };
 
 /* Layout checks: the wire never changes silently. */
 static_assert(sizeof(struct ane_fw_cmd_hdr) == 24);
 static_assert(sizeof(struct ane_fw_event) == 24);
+static_assert(sizeof(struct ane_fw_event_signal) == 24);
 static_assert(sizeof(struct ane_fw_ring_hdr) == 128);
 static_assert(sizeof(struct ane_fw_stats_hdr) == ANE_FW_STATS_HDR_SIZE);
 static_assert(sizeof(struct ane_fw_stats_engine) == ANE_FW_STATS_ENGINE_SIZE);

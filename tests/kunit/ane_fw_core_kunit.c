@@ -114,7 +114,7 @@ static u32 pc_build(struct pc_buf *b, u32 id, u32 bars, u32 wait, u32 sig,
 	for (i = 0; i < wait + sig && i < 2 * ANE_FW_MAX_SIGNAL_EVENTS; i++)
 		ev[i] = (struct ane_fw_event){
 			.type = i < wait ? ANE_FW_EVENT_WAIT : ANE_FW_EVENT_SIGNAL,
-			.target_mask = 1, .id = i };
+			.target_mask = 1, .id = i, .value = 1 };
 	len = sizeof(*pc) + bars * sizeof(*bar) +
 	      (wait + sig) * sizeof(struct ane_fw_event);
 	if (order) {
@@ -124,6 +124,12 @@ static u32 pc_build(struct pc_buf *b, u32 id, u32 bars, u32 wait, u32 sig,
 	}
 	b->hdr.size = len;
 	return len;
+}
+
+/* The event records of @pc, after its @bars custom bars. */
+static struct ane_fw_event *ev_at(struct ane_fw_proc_call *pc, u32 bars)
+{
+	return (struct ane_fw_event *)((struct ane_fw_bar *)(pc + 1) + bars);
 }
 
 static int pc_check(struct pc_buf *b)
@@ -193,6 +199,30 @@ static void ane_fw_proc_call_limits_hold_at_n_and_n_plus_1(struct kunit *test)
 	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 2, 1, 2, 0);
 	((struct ane_fw_event *)((struct ane_fw_bar *)(pc + 1) + 2))[0].target_mask = 0;
 	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+
+	/*
+	 * A wait record names a host slot below ANE_FW_NUM_EVENTS or a
+	 * shared event below ANE_FW_MAX_SHARED_EVENTS, and a nonzero value.
+	 */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 1, 2, 1, 0);
+	ev_at(pc, 1)[1].id = ANE_FW_NUM_EVENTS - 1;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	ev_at(pc, 1)[1].id = ANE_FW_NUM_EVENTS;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	ev_at(pc, 1)[1].id = ANE_FW_EVENT_SHARED(0);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	ev_at(pc, 1)[1].id = ANE_FW_EVENT_SHARED(ANE_FW_MAX_SHARED_EVENTS);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	ev_at(pc, 1)[1].id = ~0ull;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	ev_at(pc, 1)[1].id = 7;
+	ev_at(pc, 1)[1].value = 0;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	/* a signal record's id and value are the host's: not checked */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_EVENTS, 1, 0, 2, 0);
+	ev_at(pc, 1)[1].id = ~0ull;
+	ev_at(pc, 1)[1].value = 0;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
 
 	/* exactly one output set, one event mask, one partition */
 	pc_build(b, ANE_CMD_PROCEDURE_CALL, 0, 0, 0, 0);

@@ -1126,8 +1126,147 @@ static void ane_fw_exec_crash_while_the_engine_computes(struct kunit *test)
 	mm_expect(test, m.out->va, mm_out);
 }
 
+/*
+ * Send @m's call as PROCEDURE_CALL_WITH_EVENTS on IO with @nwait wait
+ * records (@ids, @vals) and one signal record.
+ */
+static struct ane_host_hreq *ex_event_call(struct kunit *test, struct mm *m,
+					   const u64 *ids, const u64 *vals,
+					   u32 nwait)
+{
+	struct ex_env *e = test->priv;
+	struct ane_fw_cmd_hdr hdr = { .id = ANE_CMD_PROCEDURE_CALL_WITH_EVENTS,
+				      .priority = EX_PRIO, .program_id = 2,
+				      .process_id = 6 };
+	struct ane_host_hreq *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+	struct ane_fw_proc_call *pc;
+	struct ane_fw_event *ev;
+	u8 *body;
+	u32 i;
+
+	body = kunit_kzalloc(test, ANE_FW_PROC_CALL_MAX_BODY, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, body);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	pc = (void *)body;
+	*pc = (struct ane_fw_proc_call){ .nbr_output_buffer_sets = 1,
+					 .nbr_event_masks = 1,
+					 .nbr_td_partitions = 1,
+					 .task_queue = 3, .nbr_custom_bars = 4,
+					 .nbr_wait_events = nwait,
+					 .nbr_signal_events = 1 };
+	memcpy(pc + 1, m->bars, 4 * sizeof(m->bars[0]));
+	ev = (void *)((struct ane_fw_bar *)(pc + 1) + 4);
+	for (i = 0; i < nwait; i++)
+		ev[i] = (struct ane_fw_event){ .type = ANE_FW_EVENT_WAIT,
+					       .target_mask = 1, .id = ids[i],
+					       .value = vals[i] };
+	ev[nwait] = (struct ane_fw_event){ .type = ANE_FW_EVENT_SIGNAL,
+					   .target_mask = 1, .value = 1 };
+	hdr.size = sizeof(*pc) + 4 * sizeof(m->bars[0]) +
+		   (nwait + 1) * sizeof(*ev);
+	KUNIT_ASSERT_EQ(test, ane_host_send(e->h, rq, ANE_FW_CH_IO, &hdr, body),
+			0);
+	return rq;
+}
+
+static int ex_signal(struct kunit *test, u64 id, u64 value, s32 status)
+{
+	struct ane_fw_event_signal es = { .id = id, .value = value,
+					  .status = status };
+
+	return ex_ctl(test, ANE_CTL_EVENT_SIGNAL, -1, -1, &es, sizeof(es));
+}
+
+static int ex_shared(struct kunit *test, u32 num)
+{
+	struct ane_fw_shared_event_init se = { .num_events = num };
+
+	return ex_ctl(test, ANE_CTL_SHARED_EVENT_INIT, -1, -1, &se, sizeof(se));
+}
+
+/* Not completed after 50 ms: the firmware holds it. */
+static bool ex_held(struct ane_host_hreq *rq)
+{
+	msleep(50);
+	return !completion_done(&rq->done);
+}
+
+/*
+ * Wait records (ABI 1.3): a call is held until each event reaches its
+ * value, released by EVENT_SIGNAL; a failed event ends it CANCELED
+ * without running; an event already reached holds nothing; a shared
+ * event not active, or deactivated under the wait, cancels it; bad
+ * signals are refused.
+ */
+static void ane_fw_exec_wait_records_hold_the_call(struct kunit *test)
+{
+	struct ex_env *e = test->priv;
+	struct ane_fw *fw = ex_fw(e);
+	struct ane_host_hreq *rq, *rq2;
+	u64 ids[2] = { 5, 900 }, vals[2] = { 7, 2 };
+	struct mm m;
+
+	mm_setup(test, &m);
+	mm_load(test, &m, 2, 6);
+
+	rq = ex_event_call(test, &m, ids, vals, 2);
+	KUNIT_EXPECT_TRUE(test, ex_held(rq));
+	KUNIT_EXPECT_EQ(test, fw->waiting, 1u);
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 5, 6, ANE_FW_ST_OK), 0);
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 900, 2, ANE_FW_ST_OK), 0);
+	KUNIT_EXPECT_TRUE(test, ex_held(rq));		/* 5 is at 6 of 7 */
+	mm_expect_untouched(test, &m);
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 5, 7, ANE_FW_ST_OK), 0);
+	KUNIT_EXPECT_EQ(test, ex_wait(rq), 0);
+	KUNIT_EXPECT_EQ(test, rq->fw_status, ANE_FW_ST_OK);
+	mm_expect(test, m.out->va, mm_out);
+	KUNIT_EXPECT_EQ(test, fw->waiting, 0u);
+
+	/* reached already (a lower signal changes nothing): runs at once */
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 5, 3, ANE_FW_ST_OK), 0);
+	vals[0] = 6;
+	rq = ex_event_call(test, &m, ids, vals, 1);
+	KUNIT_EXPECT_EQ(test, ex_wait(rq), 0);
+
+	/* a failed event: CANCELED, nothing runs */
+	memset(m.out->va, 0xee, 8);
+	ids[0] = 11;
+	vals[0] = 1;
+	rq = ex_event_call(test, &m, ids, vals, 1);
+	KUNIT_EXPECT_TRUE(test, ex_held(rq));
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 11, 1, ANE_FW_ST_CANCELED), 0);
+	KUNIT_EXPECT_EQ(test, ex_wait(rq), -ECANCELED);
+	KUNIT_EXPECT_EQ(test, rq->fw_status, ANE_FW_ST_CANCELED);
+	mm_expect_untouched(test, &m);
+
+	/* the shared event: not active, active and held, deactivated */
+	ids[0] = ANE_FW_EVENT_SHARED(0);
+	rq = ex_event_call(test, &m, ids, vals, 1);
+	KUNIT_EXPECT_EQ(test, ex_wait(rq), -ECANCELED);
+	KUNIT_EXPECT_EQ(test, ex_shared(test, 1), 0);
+	rq = ex_event_call(test, &m, ids, vals, 1);
+	rq2 = ex_event_call(test, &m, ids, vals, 1);
+	KUNIT_EXPECT_TRUE(test, ex_held(rq2));
+	KUNIT_EXPECT_EQ(test, fw->waiting, 2u);
+	KUNIT_EXPECT_EQ(test, ex_shared(test, 0), 0);
+	KUNIT_EXPECT_EQ(test, ex_wait(rq), -ECANCELED);
+	KUNIT_EXPECT_EQ(test, ex_wait(rq2), -ECANCELED);
+	KUNIT_EXPECT_EQ(test, fw->waiting, 0u);
+	mm_expect_untouched(test, &m);
+	KUNIT_EXPECT_EQ(test, ex_shared(test, 2), -EINVAL);
+
+	/* EVENT_SIGNAL's own checks */
+	KUNIT_EXPECT_EQ(test, ex_signal(test, ANE_FW_NUM_EVENTS, 1, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ex_signal(test, ANE_FW_EVENT_SHARED(0), 1, 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 5, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ex_signal(test, 5, 9, ANE_FW_ST_BUSY), -EINVAL);
+	mm_unload(test, 2, 6);
+}
+
 static struct kunit_case ane_fw_exec_cases[] = {
 	KUNIT_CASE(ane_fw_exec_matmul_relu_through_the_dart),
+	KUNIT_CASE(ane_fw_exec_wait_records_hold_the_call),
 	KUNIT_CASE(ane_fw_exec_missing_or_short_bar_is_invalid),
 	KUNIT_CASE(ane_fw_exec_dart_fault_fails_only_its_request),
 	KUNIT_CASE(ane_fw_exec_unload_frees_the_program),

@@ -46,7 +46,7 @@ static void ane_host_msg_proc_call_is_valid_and_exact(struct kunit *test)
 			bar[i] = (struct ane_fw_bar){ ANE_CUSTOM_BAR_GENERIC,
 						      ANE_CUSTOM_BAR_HW_32BIT,
 						      i, 0, 0x100000, 0x4000 };
-		ane_host_msg_proc_call_init(&b->hdr, call, nb, NULL, 0, ns, 99,
+		ane_host_msg_proc_call_init(&b->hdr, call, nb, NULL, 0, NULL, 0, ns, 99,
 					    3, 5, 4, 7);
 		KUNIT_EXPECT_EQ(test, b->hdr.id,
 				ns ? (u32)ANE_CMD_PROCEDURE_CALL_WITH_EVENTS :

@@ -240,25 +240,7 @@ static void syncobj_users_wait_on_the_fence(void)
 /* "signal events: N" of debugfs fw_status, or -1. */
 static long long fw_signal_events(void)
 {
-	char path[256], buf[8192], *at;
-	long long v = -1;
-	ssize_t n;
-	int fd;
-
-	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	at = strstr(buf, "signal events: ");
-	if (at)
-		v = strtoll(at + strlen("signal events: "), NULL, 10);
-	return v;
+	return vm_fw_status(node, "signal events: ");
 }
 
 /* A request naming syncobjs h[0..n). */

@@ -65,6 +65,9 @@ suite prog "" program_test
 suite nopoll "fw_idle_poll_us=0" program_test
 # The resident submission model: the program hand-off between clients.
 suite resident "" resident_test
+# Wait events and the shared event: requests held by the firmware until
+# a fence ends or the shared event rings; limits, failures, exits, crash.
+suite event "" event_test
 suite ane-run-resident "" ane_run_resident
 # aned, the broker daemon: tiers, sharing, adapters, the hand-off, a
 # client gone mid-call, aned killed and restarted, malformed messages.

@@ -101,6 +101,30 @@ static inline unsigned long long vm_dev_attr_u64(const char *node,
 	return v;
 }
 
+/* The number after @key in @node's debugfs fw_status, or -1. */
+static inline long long vm_fw_status(const char *node, const char *key)
+{
+	char path[512], buf[8192], *at;
+	long long v = -1;
+	ssize_t n;
+	int fd;
+
+	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	at = strstr(buf, key);
+	if (at)
+		v = strtoll(at + strlen(key), NULL, 10);
+	return v;
+}
+
 /*
  * Run @argv (searched in PATH) with stdout and stderr into @out (@len
  * bytes, NUL-terminated), as user and group @uid unless @uid is 0.

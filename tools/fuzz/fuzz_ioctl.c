@@ -122,7 +122,8 @@ int op_get_fault(struct worker *w, struct rng *r)
 
 /*
  * The methods of Table 27.5: power holds taken and dropped, the power
- * policy changed under the other workers (as root), unknown numbers.
+ * policy changed under the other workers (as root), the shared event
+ * activated, rung and deactivated, unknown numbers.
  */
 int op_method(struct worker *w, struct rng *r)
 {
@@ -134,6 +135,9 @@ int op_method(struct worker *w, struct rng *r)
 		ANE_METHOD_SET_DYNAMIC_POWER_GATING,
 		ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
 		ANE_METHOD_LOAD_FIRMWARE, ANE_METHOD_EXCLAVE_EVALUATE, 9,
+		ANE_METHOD_SHARED_EVENT_ACTIVATE,
+		ANE_METHOD_SHARED_EVENT_DEACTIVATE,
+		ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING,
 	};
 	struct drm_ane_method_args a = { 0 };
 	int fdi = pick_fd(w, r, -1), mode = pick_mode(r), e;
@@ -144,6 +148,13 @@ int op_method(struct worker *w, struct rng *r)
 	/* short hysteresis times, so the engine powers down under the others */
 	a.value = a.method == ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME ?
 		  rnd(r) % 50 : rnd(r) % 4 == 0;
+	/* the shared event: its id, and its ring, which releases waiters */
+	if (a.method == ANE_METHOD_SHARED_EVENT_DEACTIVATE)
+		a.value = ANE_SHARED_EVENT_ID;
+	else if (a.method == ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING)
+		a.value = ANE_DOORBELL_SHARED_EVENT(ANE_SHARED_EVENT_ID);
+	else if (a.method == ANE_METHOD_SHARED_EVENT_ACTIVATE)
+		a.value = 0;
 	if (mode == M_CORRUPT || mode == M_RANDOM) {
 		a.method = (uint32_t)interesting(r);
 		a.value = interesting(r);

@@ -171,6 +171,20 @@ static int gen_sel(struct worker *w, struct rng *r, int s, int *fdi, void *a)
 				q->in.surfaces[k++].kind = ANE_SURFACE_OUT_SYNCOBJ;
 			}
 		}
+		/* wait events: a fence, the shared event (held until rung) */
+		if (chance(r, 15)) {
+			struct sobj *so = pick_sobj(w, r, p->fdi);
+
+			if (so) {
+				q->in.surfaces[k].handle = so->h;
+				q->in.surfaces[k++].kind = ANE_SURFACE_IN_SYNCOBJ;
+			}
+		}
+		if (chance(r, 5)) {
+			q->in.surfaces[k].handle = chance(r, 90) ?
+				ANE_SHARED_EVENT_ID : (uint32_t)interesting(r);
+			q->in.surfaces[k++].kind = ANE_SURFACE_IN_SHARED_EVENT;
+		}
 		if (chance(r, 5))	/* shuffle two */
 			if (k > 1) {
 				struct drm_ane_surface_ref t = q->in.surfaces[0];

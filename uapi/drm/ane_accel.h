@@ -81,6 +81,10 @@ extern "C" {
 #define ANE_REQ_MAX_SURFACES		293
 /** @ANE_REQ_MAX_SIGNAL_EVENTS: OUT_SYNCOBJ entries (signal events) of a request. */
 #define ANE_REQ_MAX_SIGNAL_EVENTS	16
+/** @ANE_REQ_MAX_EVENTS: IN and OUT syncobjs and shared events of a request (-E2BIG beyond). */
+#define ANE_REQ_MAX_EVENTS		16
+/** @ANE_DEV_MAX_WAITING: requests of a device waiting on events (-EBUSY beyond). */
+#define ANE_DEV_MAX_WAITING		32
 /** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
 #define ANE_MAP_MAX_SURFACES		85
 
@@ -144,7 +148,8 @@ struct drm_ane_device_open {
 /**
  * struct drm_ane_surface_ref - one surface of a send request
  * @handle: GEM handle of the surface (a syncobj handle for
- *	%ANE_SURFACE_OUT_SYNCOBJ); 0 ends the list.
+ *	%ANE_SURFACE_OUT_SYNCOBJ and %ANE_SURFACE_IN_SYNCOBJ, a shared event
+ *	id for %ANE_SURFACE_IN_SHARED_EVENT); 0 ends the list.
  * @kind: one of &enum drm_ane_surface_kind.
  * @bar: for inputs and outputs, the procedure's input or output index it
  *	provides (each index exactly once); otherwise zero.
@@ -171,6 +176,20 @@ struct drm_ane_surface_ref {
  * @ANE_SURFACE_CHAINED: in ProgramInputsReady only: an output surface of
  *	the chain's previous run, read by the engine where that run wrote
  *	it (data chaining, no host copy).
+ * @ANE_SURFACE_IN_SYNCOBJ: not a surface: a DRM syncobj whose fence the
+ *	request waits for before the engine reads its inputs (a wait event
+ *	of its procedure call, held by the firmware); the syncobj must have
+ *	a fence (-EINVAL); a fence that ends in error fails the request
+ *	with that error, one not ended after the module parameter
+ *	wait_timeout_ms (default 10 s) with -ETIMEDOUT.  IN and OUT
+ *	syncobjs and shared events together: at most %ANE_REQ_MAX_EVENTS
+ *	(-E2BIG beyond).
+ * @ANE_SURFACE_IN_SHARED_EVENT: not a surface: @handle is the id of the
+ *	shared event this client activated (%ANE_METHOD_SHARED_EVENT_ACTIVATE,
+ *	else -ENOENT), at most once: the request waits for its first ring
+ *	after the submission (%ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING with
+ *	ANE_DOORBELL_SHARED_EVENT()); deactivated first, the request fails
+ *	with -ECANCELED.
  */
 enum drm_ane_surface_kind {
 	ANE_SURFACE_NONE = 0,
@@ -178,7 +197,9 @@ enum drm_ane_surface_kind {
 	ANE_SURFACE_OUTPUT = 2,
 	ANE_SURFACE_INTERMEDIATE = 3,
 	ANE_SURFACE_OUT_SYNCOBJ = 4,
-	ANE_SURFACE_CHAINED = 5
+	ANE_SURFACE_CHAINED = 5,
+	ANE_SURFACE_IN_SYNCOBJ = 6,
+	ANE_SURFACE_IN_SHARED_EVENT = 7
 };
 
 /**
@@ -823,7 +844,18 @@ struct drm_ane_get_fault {
  *	reply data comes back in the buffer.  %ANE_CAP_PRIV_VM.
  * @ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING: @value 1..4: ring that
  *	firmware doorbell (ANE_FW_DB_H2T .. ANE_FW_DB_CONSUMED): the firmware
- *	looks at that ring again.  %ANE_CAP_PRIV_VM.
+ *	looks at that ring again.  %ANE_CAP_PRIV_VM.  @value
+ *	ANE_DOORBELL_SHARED_EVENT(id): ring the caller's shared event
+ *	(no capability; -ENOENT if it is not the caller's), releasing the
+ *	requests that wait for it; @result: its rings since activation.
+ * @ANE_METHOD_SHARED_EVENT_ACTIVATE: activate the firmware's shared event
+ *	for this file (until DEACTIVATE or close); @value 0; @result its id,
+ *	%ANE_SHARED_EVENT_ID.  Fewer than 2 are active (the firmware's
+ *	sharedEventsActiveNbr < 2): -EBUSY while one is.
+ *	%ANE_CAP_DATA_CHAINING.
+ * @ANE_METHOD_SHARED_EVENT_DEACTIVATE: @value the id: deactivate it;
+ *	requests still waiting on it fail with -ECANCELED.  -ENOENT if it is
+ *	not this file's active shared event.
  * @ANE_METHOD_GET_CLIENTS_INFO: %DRM_IOCTL_ANE_METHOD_BUF only: one
  *	&struct drm_ane_client_info per client.
  * @ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS: %DRM_IOCTL_ANE_METHOD_BUF
@@ -862,6 +894,8 @@ enum drm_ane_method {
 	ANE_METHOD_GET_CLIENTS_INFO = 17,
 	ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS = 18,
 	ANE_METHOD_SHOW_MODEL_MEMORY_STATUS = 19,
+	ANE_METHOD_SHARED_EVENT_ACTIVATE = 20,
+	ANE_METHOD_SHARED_EVENT_DEACTIVATE = 21,
 	ANE_METHOD_LOAD_FIRMWARE = 32,
 	ANE_METHOD_FORGET_FIRMWARE = 33,
 	ANE_METHOD_EXCLAVE_CYCLE = 48,
@@ -876,6 +910,11 @@ enum drm_ane_method {
 #define ANE_POWER_HYSTERESIS_MAX_MS	600000
 /* The longest DART cache time-to-live a method may set, in ms. */
 #define ANE_DART_CACHE_TTL_MAX_MS	3600000
+
+/* The id of the shared event, as ANE_METHOD_SHARED_EVENT_ACTIVATE returns it. */
+#define ANE_SHARED_EVENT_ID		1
+/* FWSharedEventDoorbellRing's @value that rings shared event @id. */
+#define ANE_DOORBELL_SHARED_EVENT(id)	((1ULL << 32) | (__u32)(id))
 
 /*
  * The @value of the register methods: bank (&enum ane_hw_bank of
