@@ -442,6 +442,22 @@ static void start_waiter(struct kunit *test, struct bind_waiter *bw, unsigned in
 }
 
 /*
+ * @n new contexts in @ctx; the first seven bound to iso1..iso7, each
+ * with a request outstanding.
+ */
+static void busy_slots(struct kunit *test, struct ane_dart_ctx **ctx, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ctx[i] = new_ctx(test);
+	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
+		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
+		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
+	}
+}
+
+/*
  * More busy clients than slots: the binds that wait are served in the
  * order they came, one per context that goes idle, and a bind that comes
  * while others wait queues behind them instead of taking the slot.
@@ -453,13 +469,7 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 	struct bind_waiter a, b;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ctx); i++)
-		ctx[i] = new_ctx(test);
-	/* iso1..iso7 bound, each with a request outstanding */
-	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
-		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
-		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
-	}
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
 	/* as a submit does, each binds with its request's pins held */
 	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
 	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[8]), 0);
@@ -512,13 +522,7 @@ static void ane_dart_a_request_bind_takes_its_turn(struct kunit *test)
 	struct bind_waiter a;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ctx); i++)
-		ctx[i] = new_ctx(test);
-	/* iso1..iso7 bound, each with a request outstanding */
-	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
-		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
-		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
-	}
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
 	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
 	fx->dart->slot_wait_ms = 5000;
 	a.ctx = ctx[7];
