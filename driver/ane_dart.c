@@ -226,6 +226,7 @@ static int ane_dart_try_bind(struct ane_dart_ctx *ctx)
 	dart->slots[slot] = ctx;
 	WRITE_ONCE(dart->sid_ctx[slot], ctx->id);
 	ctx->slot = slot;
+	ctx->turn_binds = 0;
 	ctx->last_bound = ++dart->bind_clock;
 	ane_dart_program_slot(dart, slot, ctx);
 	ret = slot;
@@ -292,30 +293,53 @@ static bool ane_dart_waiter_first(struct ane_dart *dart,
 	return first;
 }
 
-/**
- * ane_dart_bind() - bind a context to a hardware slot, waiting for one
- * @ctx: the context.
- *
- * As ane_dart_try_bind(), but a context that finds every slot's context
- * busy waits (interruptibly) for one to go idle rather than fail: the
- * submitter of an eighth client's request waits for a slot as it would
- * for room in the firmware's queues.  Waiters are served in arrival
- * order, and a newcomer does not take a slot while others wait, so with
- * more busy clients than slots each gets its turn.  Bounded by
- * &ane_dart.slot_wait_ms.
- *
- * Return: the slot; -EBUSY when no slot came free in that time;
- * -ERESTARTSYS on a signal.
+/*
+ * @ctx is bound, others wait for a slot, and its only work is the request
+ * being built (one request, and no pins but that request's @own_pins):
+ * its slot would be idle but for that request.  After %ANE_DART_TURN_BINDS
+ * such binds since it took the slot, give the slot up, so that
+ * the first in line takes it and @ctx queues behind the others -- with
+ * more busy clients than slots, each takes its turn instead of the
+ * quickest to resubmit keeping its slot.  The counts only grow under
+ * &ane_dart_ctx.lock, so the engine works for no other request of @ctx
+ * once the check holds.  Return: whether it gave the slot up.
  */
-int ane_dart_bind(struct ane_dart_ctx *ctx)
+static bool ane_dart_give_way(struct ane_dart_ctx *ctx, u32 own_pins)
+{
+	struct ane_dart *dart = ctx->dart;
+	bool give;
+
+	mutex_lock(&dart->ctx_lock);
+	mutex_lock(&ctx->lock);
+	give = ctx->slot > 0 && atomic_read(&ctx->requests) == 1 &&
+	       atomic_read(&ctx->inflight) == own_pins &&
+	       ++ctx->turn_binds >= ANE_DART_TURN_BINDS;
+	mutex_unlock(&ctx->lock);
+	if (give) {
+		ane_dart_program_slot(dart, ctx->slot, NULL);
+		dart->slots[ctx->slot] = NULL;
+		ctx->slot = -1;
+		dart->slot_turns++;
+	}
+	mutex_unlock(&dart->ctx_lock);
+	return give;
+}
+
+/* ane_dart_bind(), and with @turn ane_dart_bind_turn(). */
+static int __ane_dart_bind(struct ane_dart_ctx *ctx, bool turn, u32 own_pins)
 {
 	struct ane_dart *dart = ctx->dart;
 	struct ane_dart_slot_waiter w = { .task = current };
 	long left = msecs_to_jiffies(dart->slot_wait_ms);
+	bool gave = false;
 	int ret;
 
+	if (turn && READ_ONCE(ctx->slot) > 0 &&
+	    !list_empty_careful(&dart->slot_waiters))
+		gave = ane_dart_give_way(ctx, own_pins);
 	/* Bound already, or a slot to take and nobody in line before us. */
-	if (READ_ONCE(ctx->slot) >= 0 || list_empty_careful(&dart->slot_waiters)) {
+	if (!gave &&
+	    (READ_ONCE(ctx->slot) >= 0 || list_empty_careful(&dart->slot_waiters))) {
 		ret = ane_dart_try_bind(ctx);
 		if (ret != -EBUSY)
 			return ret;
@@ -323,6 +347,9 @@ int ane_dart_bind(struct ane_dart_ctx *ctx)
 	spin_lock_irq(&dart->wait_lock);
 	list_add_tail(&w.link, &dart->slot_waiters);
 	dart->slot_waits++;
+	/* The slot given up is the first one's to take. */
+	if (gave)
+		ane_dart_kick_first(dart);
 	spin_unlock_irq(&dart->wait_lock);
 
 	for (;;) {
@@ -354,6 +381,42 @@ int ane_dart_bind(struct ane_dart_ctx *ctx)
 	ane_dart_kick_first(dart);
 	spin_unlock_irq(&dart->wait_lock);
 	return ret;
+}
+
+/**
+ * ane_dart_bind() - bind a context to a hardware slot, waiting for one
+ * @ctx: the context.
+ *
+ * As ane_dart_try_bind(), but a context that finds every slot's context
+ * busy waits (interruptibly) for one to go idle rather than fail: the
+ * submitter of an eighth client's request waits for a slot as it would
+ * for room in the firmware's queues.  Waiters are served in arrival
+ * order, and a newcomer does not take a slot while others wait, so with
+ * more busy clients than slots each gets its turn.  Bounded by
+ * &ane_dart.slot_wait_ms.
+ *
+ * Return: the slot; -EBUSY when no slot came free in that time;
+ * -ERESTARTSYS on a signal.
+ */
+int ane_dart_bind(struct ane_dart_ctx *ctx)
+{
+	return __ane_dart_bind(ctx, false, 0);
+}
+
+/**
+ * ane_dart_bind_turn() - ane_dart_bind() for a request, in turn with others
+ * @ctx: the context.
+ * @own_pins: the pins of @ctx's mappings the request holds.
+ *
+ * As ane_dart_bind(), but while other binds wait for a slot, a context
+ * whose only work is this request gives its slot to the first of them
+ * and waits its turn (ane_dart_give_way()).
+ *
+ * Return: as ane_dart_bind().
+ */
+int ane_dart_bind_turn(struct ane_dart_ctx *ctx, u32 own_pins)
+{
+	return __ane_dart_bind(ctx, true, own_pins);
 }
 
 void ane_dart_unbind(struct ane_dart_ctx *ctx)

@@ -48,6 +48,11 @@ struct seq_file;
 #define ANE_DART_MAX_INFLIGHT	127
 /* How long a bind waits for a hardware slot to come free (ms). */
 #define ANE_DART_SLOT_WAIT_MS	10000
+/*
+ * Request binds a context makes on its slot while others wait for one
+ * before it gives the slot up and takes its turn (ane_dart_bind_turn()).
+ */
+#define ANE_DART_TURN_BINDS	4
 
 /* Fault records kept per device. */
 #define ANE_DART_FAULT_LOG	32
@@ -112,6 +117,8 @@ struct ane_dart_fault {
  *	(&struct ane_dart_slot_waiter): only the first one tries to take a
  *	slot, so slots go round the waiting clients in turn.
  * @slot_waits: binds that had to wait for a slot.
+ * @slot_turns: slots given up to the first in line by a bound context
+ *	whose only work was the request binding (ane_dart_bind_turn()).
  * @slot_wait_ms: how long a bind waits for a slot (%ANE_DART_SLOT_WAIT_MS;
  *	KUnit shortens it).
  */
@@ -136,6 +143,7 @@ struct ane_dart {
 	spinlock_t wait_lock;		/* slot waiters */
 	struct list_head slot_waiters;
 	u64 slot_waits;
+	u64 slot_turns;
 	unsigned int slot_wait_ms;
 };
 
@@ -166,6 +174,8 @@ struct ane_dart {
  *	&ane_dart.ctx_lock (read locklessly for TLB flushes).
  * @last_bound: &ane_dart.bind_clock value when the context was last
  *	bound, to pick the slot to take over.
+ * @turn_binds: request binds that kept the slot while others waited,
+ *	since it was bound (ane_dart_bind_turn()); under &ane_dart.ctx_lock.
  * @mapped_pages: valid leaf PTEs.
  * @table_bytes: memory held by @l2 and @l3.
  * @evictions: mappings reclaimed under address pressure.
@@ -188,6 +198,7 @@ struct ane_dart_ctx {
 	atomic_t requests;
 	int slot;
 	u64 last_bound;
+	u32 turn_binds;
 	u64 mapped_pages;
 	u64 table_bytes;
 	u64 evictions;
@@ -272,6 +283,7 @@ int ane_dart_request_get(struct ane_dart_ctx *ctx);
 void ane_dart_request_put(struct ane_dart_ctx *ctx);
 
 int ane_dart_bind(struct ane_dart_ctx *ctx);
+int ane_dart_bind_turn(struct ane_dart_ctx *ctx, u32 own_pins);
 void ane_dart_unbind(struct ane_dart_ctx *ctx);
 
 int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,

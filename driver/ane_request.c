@@ -658,10 +658,12 @@ static int ane_request_map_surfaces(struct ane_file *af, struct ane_request *rq,
 
 /*
  * Step 3, bar binding: pinned mappings keep the context's slot, so bind
- * it for the stream; then fill @bars with a custom bar for each bar of
+ * it for the stream (in turn with other clients waiting for a slot: the
+ * request's @own_pins are all the context holds when it has no other
+ * work); then fill @bars with a custom bar for each bar of
  * the image the procedure uses, and count them in @rb->nbars.
  */
-static int ane_request_bind_bars(struct ane_dart_ctx *ctx,
+static int ane_request_bind_bars(struct ane_dart_ctx *ctx, u32 own_pins,
 				 struct ane_req_build *rb, struct ane_fw_bar *bars)
 {
 	const struct ane_program *code = rb->code;
@@ -669,7 +671,7 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx,
 	int ret, sid;
 	u32 i;
 
-	sid = ane_dart_bind(ctx);
+	sid = ane_dart_bind_turn(ctx, own_pins);
 	if (sid < 0)
 		return sid;
 	for (i = 0; i < code->hdr.num_bars; i++) {
@@ -939,7 +941,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	ret = ane_request_map_surfaces(af, rq, &rb);
 	if (ret)
 		goto err_release;
-	ret = ane_request_bind_bars(ctx, &rb, (struct ane_fw_bar *)(call + 1));
+	ret = ane_request_bind_bars(ctx, rq->nmaps, &rb, (struct ane_fw_bar *)(call + 1));
 	if (ret)
 		goto err_release;
 	ret = ane_request_arm(af, rq, in, &rb);

@@ -442,6 +442,22 @@ static void start_waiter(struct kunit *test, struct bind_waiter *bw, unsigned in
 }
 
 /*
+ * @n new contexts in @ctx; the first seven bound to iso1..iso7, each
+ * with a request outstanding.
+ */
+static void busy_slots(struct kunit *test, struct ane_dart_ctx **ctx, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ctx[i] = new_ctx(test);
+	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
+		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
+		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
+	}
+}
+
+/*
  * More busy clients than slots: the binds that wait are served in the
  * order they came, one per context that goes idle, and a bind that comes
  * while others wait queues behind them instead of taking the slot.
@@ -453,13 +469,7 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 	struct bind_waiter a, b;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ctx); i++)
-		ctx[i] = new_ctx(test);
-	/* iso1..iso7 bound, each with a request outstanding */
-	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
-		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
-		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
-	}
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
 	/* as a submit does, each binds with its request's pins held */
 	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
 	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[8]), 0);
@@ -492,6 +502,74 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 
 	for (i = 0; i < ANE_DART_NUM_SLOTS + 1; i++)
 		if (i != 1 && i != 4)
+			ane_dart_request_put(ctx[i]);
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ane_dart_ctx_put(ctx[i]);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
+}
+
+/*
+ * A request's bind while others wait for a slot: a bound context whose
+ * only work is that request gives its slot to the first in line and
+ * queues behind, after ANE_DART_TURN_BINDS such binds; one with other
+ * work, or a plain bind, keeps its slot.
+ */
+static void ane_dart_a_request_bind_takes_its_turn(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx[ANE_DART_NUM_SLOTS];
+	struct ane_dart_mapping *m;
+	struct bind_waiter a;
+	int i;
+
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
+	fx->dart->slot_wait_ms = 5000;
+	a.ctx = ctx[7];
+	start_waiter(test, &a, 1);
+
+	/* A plain bind of a bound context keeps its slot. */
+	for (i = 0; i <= ANE_DART_TURN_BINDS; i++)
+		KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), 1);
+	/* Pins besides the request's own: other work, no turn. */
+	m = ane_dart_map(ctx[1], &fx->pa[0], 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	KUNIT_ASSERT_EQ(test, ane_dart_use(m), 0);
+	for (i = 0; i <= ANE_DART_TURN_BINDS; i++)
+		KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[1], 0), 2);
+	ane_dart_unuse(m);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(m), 0);
+	/* Two requests outstanding: no turn either. */
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[2]), 0);
+	for (i = 0; i <= ANE_DART_TURN_BINDS; i++)
+		KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[2], 0), 3);
+	ane_dart_request_put(ctx[2]);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 0ull);
+
+	/*
+	 * ctx[0]'s one request is the one binding: it keeps its slot for
+	 * ANE_DART_TURN_BINDS - 1 such binds, then the slot goes to the
+	 * first in line and it waits behind (here in vain: -EBUSY).
+	 */
+	for (i = 1; i < ANE_DART_TURN_BINDS; i++)
+		KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[0], 0), 1);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a.done));
+	fx->dart->slot_wait_ms = 50;
+	KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[0], 0), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&a.done, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, a.slot, 1);
+	KUNIT_EXPECT_EQ(test, ctx[0]->slot, -1);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 1ull);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TTBR(1)),
+			(u32)(ANE_DART_TTBR_VALID | (virt_to_phys(ctx[7]->l2) >> 12)));
+	/* With nobody in line it binds again at once. */
+	ane_dart_request_put(ctx[1]);
+	KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[0], 0), 2);
+
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (i != 1)
 			ane_dart_request_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
@@ -648,6 +726,7 @@ static struct kunit_case ane_dart_cases[] = {
 	KUNIT_CASE(ane_dart_contexts_are_isolated),
 	KUNIT_CASE(ane_dart_more_clients_than_slots_switch_ttbr),
 	KUNIT_CASE(ane_dart_slot_waiters_are_served_in_order),
+	KUNIT_CASE(ane_dart_a_request_bind_takes_its_turn),
 	KUNIT_CASE(ane_dart_eviction_is_lru_and_spares_mappings_in_use),
 	KUNIT_CASE(ane_dart_pool_caps_outstanding_requests_at_127),
 	KUNIT_CASE(ane_dart_usage_and_protection_follow_table_28_5),
