@@ -741,6 +741,12 @@ bool ane_fw_exec_level_has_room(struct ane_fw *fw,
 				const struct ane_fw_cmd_hdr *hdr);
 int ane_fw_exec_queue(struct ane_fw *fw, struct ane_fw_req *r);
 void ane_fw_exec_kick(struct ane_fw *fw);
+void ane_fw_exec_notify(struct ane_fw *fw, u32 chan, u32 seq,
+			const struct ane_fw_cmd_hdr *hdr, int status,
+			u64 exec_ns, u32 tq, u32 hwq);
+/* Wait records and the calls they hold (ane_fw_event.c). */
+int ane_fw_exec_hold(struct ane_fw *fw, struct ane_fw_req *r);
+void ane_fw_exec_release(struct ane_fw *fw);
 void ane_fw_queue_disable(struct ane_fw *fw, u32 q);
 int ane_fw_secure_switch(struct ane_fw *fw, bool enter);
 int ane_fw_event_signal(struct ane_fw *fw, const void *body, u32 len);
