@@ -185,7 +185,7 @@ $(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(B)/lib/libane.a $(L
 
 # The broker daemon (Documentation/accel/ane/broker.rst).
 ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
-$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
 		$(B)/lib/libane.a $(SYSTEMD_LIBS) -lm
