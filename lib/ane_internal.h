@@ -157,6 +157,34 @@ extern int (*ane__ioctl_hook)(int fd, unsigned long cmd, void *arg);
  * 0 also when there were none.
  */
 int ane__read_events(struct ane_dev *dev);
+struct ane_program {
+	struct ane_dev *dev;
+	struct ane_program *parent;	/* an instance's program */
+	unsigned int n_instances;	/* live instances of this program */
+	uint64_t token;
+	uint64_t next_sequence;		/* in.sequence of the next request */
+	int prepared;
+};
+
+struct ane_surface {
+	struct ane_dev *dev;
+	uint32_t handle;
+	void *map;
+	size_t size;
+};
+
+/* What an errno means for one call, where the generic hint is vague. */
+struct ane__hint {
+	int err;
+	const char *text;
+};
+
+/* The hint in @h for @err, else a generic one for it, else NULL (ane_run.c). */
+const char *ane__pick_hint(int err, const struct ane__hint *h);
+/* Free a handle without a selector: its token is gone (ane_program.c). */
+void ane__program_forget(struct ane_program *prog);
+/* Forget @seqno; whether it was in flight (ane_run.c). */
+int ane__inflight_del(struct ane_dev *dev, uint64_t seqno);
 int ane__done_take(struct ane_dev *dev, uint32_t type, uint64_t seqno,
 		   uint64_t token, uint64_t sequence, struct ane__done *d);
 
