@@ -176,6 +176,13 @@ $(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(B)/lib/libane.a $(LIB_
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
+# ane-bench: ane-bench.c and its benchmarks in tools/bench/ (bench.h says which).
+BENCH_SRCS := $(SRC)/tools/ane-bench.c $(wildcard $(SRC)/tools/bench/*.c)
+$(B)/tools/ane-bench: $(BENCH_SRCS) $(SRC)/tools/bench/bench.h $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
 # ane-fuzz: ane-fuzz.c and its parts in tools/fuzz/ (fuzz.h says which).
 FUZZ_SRCS := $(SRC)/tools/ane-fuzz.c $(wildcard $(SRC)/tools/fuzz/*.c)
 $(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(B)/lib/libane.a $(LIB_HDRS)

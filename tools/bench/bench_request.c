@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ane-bench: the no-op request round trip against the pipe, where its time
+ * goes, and the resident loop's chained step against selector 2.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#include "bench.h"
+
+/*
+ * The smallest program, one relu of a 1x1x1x8 tensor, built into *@img;
+ * *@net owns it.  Non-zero (said) on failure.
+ */
+int relu_image(struct ane_net **net, const void **img, size_t *size)
+{
+	int t;
+
+	if (ane_net_create(net))
+		return die("ane_net_create");
+	t = ane_net_input(*net, "x", 1, 1, 1, 8);
+	ane_net_output(*net, ane_net_activation(*net, t, ANE_NET_ACT_RELU));
+	if (ane_net_build(*net, img, size)) {
+		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(*net));
+		ane_net_destroy(*net);
+		return 1;
+	}
+	return 0;
+}
+
+int req_fail(struct ane_dev *dev, const char *what)
+{
+	fprintf(stderr, "ane-bench: %s: %s\n", what, dev ? ane_errmsg(dev) : "");
+	ane_close(dev);
+	return 1;
+}
+
+int bench_request(const char *node)
+{
+	static uint64_t lat[REQ_ROUNDS], sub[REQ_ROUNDS], evt[REQ_ROUNDS],
+		eng[REQ_ROUNDS], pp[REQ_ROUNDS], fwl[REQ_ROUNDS];
+	struct ane_surface *in = NULL, *out = NULL;
+	double r50, r99, p50, p99, fw50 = -1;
+	struct ane_program *prog = NULL;
+	struct ane_dev *dev = NULL;
+	struct ane_net *net = NULL;
+	char err[512], path[300], buf[32];
+	unsigned int i, warm = REQ_ROUNDS / 10;
+	const void *img;
+	size_t size;
+	int fd;
+
+	if (relu_image(&net, &img, &size))
+		return 1;
+	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {
+		fprintf(stderr, "ane-bench: %s\n", err);
+		ane_net_destroy(net);
+		return 1;
+	}
+	if (ane_program_create(dev, img, size, &prog) || ane_program_prepare(prog) ||
+	    ane_surface_create(dev, 16, &in) || ane_surface_create(dev, 16, &out)) {
+		ane_net_destroy(net);
+		return req_fail(dev, "setup");
+	}
+	ane_net_destroy(net);
+	memset(ane_surface_map(in), 0, 16);
+
+	for (i = 0; i < warm + REQ_ROUNDS; i++) {
+		uint64_t t0, t1, t2, seqno, exec_ns;
+		int st;
+
+		t0 = now_ns();
+		if (ane_request_submit(prog, 0, &in, 1, &out, 1, &seqno))
+			return req_fail(dev, "submit");
+		t1 = now_ns();
+		if (ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, &exec_ns))
+			return req_fail(dev, "wait");
+		t2 = now_ns();
+		if (i < warm)
+			continue;
+		lat[i - warm] = t2 - t0;
+		sub[i - warm] = t1 - t0;
+		evt[i - warm] = t2 - t1;
+		eng[i - warm] = exec_ns;
+	}
+	ane_surface_destroy(in);
+	ane_surface_destroy(out);
+	ane_program_destroy(prog);
+	ane_close(dev);
+
+	if (pipe_rounds(pp, REQ_ROUNDS))
+		return die("pipe");
+
+	/* The firmware's own no-op round trip, where debugfs allows. */
+	if (!fw_ping_path(node, path, sizeof(path)) && (fd = open(path, O_RDONLY)) >= 0) {
+		for (i = 0; i < warm + REQ_ROUNDS; i++) {
+			uint64_t t0 = now_ns();
+
+			if (pread(fd, buf, sizeof(buf), 0) <= 0)
+				break;
+			if (i >= warm)
+				fwl[i - warm] = now_ns() - t0;
+		}
+		if (i == warm + REQ_ROUNDS)
+			fw50 = quantile_us(fwl, REQ_ROUNDS, 0.5);
+		close(fd);
+	}
+
+	r50 = quantile_us(lat, REQ_ROUNDS, 0.5);
+	r99 = quantile_us(lat, REQ_ROUNDS, 0.99);
+	p50 = quantile_us(pp, REQ_ROUNDS, 0.5);
+	p99 = quantile_us(pp, REQ_ROUNDS, 0.99);
+	printf("request: no-op request round trip (submit -> completion event read), one relu of 1x1x1x8, %u requests\n",
+	       REQ_ROUNDS);
+	printf("  request             p50 %9.1f us   p99 %9.1f us\n", r50, r99);
+	printf("  baseline: pipe ping-pong between two processes\n");
+	printf("  pipe                p50 %9.1f us   p99 %9.1f us\n", p50, p99);
+	printf("  where the time goes (p50 of each stage):\n");
+	printf("    submit ioctl (ProgramSendRequest)      %9.1f us\n",
+	       quantile_us(sub, REQ_ROUNDS, 0.5));
+	printf("    submit return -> event read            %9.1f us\n",
+	       quantile_us(evt, REQ_ROUNDS, 0.5));
+	printf("      of which engine time (event exec_ns) %9.1f us\n",
+	       quantile_us(eng, REQ_ROUNDS, 0.5));
+	if (fw50 >= 0)
+		printf("    firmware no-op round trip (fw_ping)    %9.1f us\n", fw50);
+	else
+		printf("    firmware no-op round trip (fw_ping)    unavailable (root and debugfs needed)\n");
+	printf("  ratio p50           %.2f   (target <= 1.5: %s)\n", r50 / p50,
+	       json_target("request_vs_pipe_p50", r50 / p50, 1.5) ? "met" : "MISSED");
+	printf("  ratio p99           %.2f   (target <= 3: %s)\n", r99 / p99,
+	       json_target("request_vs_pipe_p99", r99 / p99, 3) ? "met" : "MISSED");
+	json_num("submit_p50_us", quantile_us(sub, REQ_ROUNDS, 0.5));
+	json_num("event_p50_us", quantile_us(evt, REQ_ROUNDS, 0.5));
+	json_num("engine_p50_us", quantile_us(eng, REQ_ROUNDS, 0.5));
+	json_num("request_p50_us", r50);
+	json_num("request_p99_us", r99);
+	json_num("pipe_p50_us", p50);
+	json_num("pipe_p99_us", p99);
+	if (fw50 >= 0)
+		json_num("fw_noop_p50_us", fw50);
+	json_cdf("request_cdf_us", lat, REQ_ROUNDS);
+	json_cdf("pipe_cdf_us", pp, REQ_ROUNDS);
+	return 0;
+}
+
+/*
+ * The resident loop: a recurrent step h' = tanh(h x W + b) on an 8x8 state
+ * run CHAIN_STEPS times as a chain, each step's output read by the next
+ * where it lies (ProgramInputsReady with a chained input), then the same
+ * steps through selector 2 with the state copied from output to input by
+ * naming the surfaces in turn; the two final states must be bit-identical.
+ */
+int bench_chain(const char *node)
+{
+	static uint64_t clat[CHAIN_STEPS], slat[CHAIN_STEPS];
+	struct ane_surface *h0 = NULL, *o[2] = { NULL, NULL }, *x = NULL, *y = NULL;
+	float w[CHAIN_DIM * CHAIN_DIM], b = 0.125f;
+	struct ane_dev *ctl = NULL, *dp = NULL;
+	struct ane_program *prog = NULL;
+	struct ane_net *net = NULL;
+	uint64_t handle = 0, atok = 0;
+	char err[512];
+	const void *img;
+	unsigned int k, i;
+	size_t size;
+	int t, wt, bt, efd = -1;
+
+	for (i = 0; i < CHAIN_DIM * CHAIN_DIM; i++)
+		w[i] = (float)((int)(i * 7 % 11) - 5) / 8.0f;
+	if (ane_net_create(&net))
+		return die("ane_net_create");
+	t = ane_net_input(net, "h", 1, 1, CHAIN_DIM, CHAIN_DIM);
+	wt = ane_net_const(net, "W", 1, 1, CHAIN_DIM, CHAIN_DIM, w);
+	bt = ane_net_const(net, "b", 1, 1, 1, 1, &b);
+	t = ane_net_matmul(net, t, wt, 0, ANE_NET_ACT_NONE);
+	ane_net_output(net, ane_net_eltwise(net, ANE_NET_ADD, t, bt, ANE_NET_ACT_TANH));
+	if (ane_net_build(net, &img, &size)) {
+		fprintf(stderr, "ane-bench: %s\n", ane_net_errmsg(net));
+		ane_net_destroy(net);
+		return 1;
+	}
+	if (ane_open(node, ANE_KIND_CONTROL, &ctl, err, sizeof(err)) ||
+	    ane_open(node, ANE_KIND_DIRECT, &dp, err, sizeof(err))) {
+		fprintf(stderr, "ane-bench: %s\n", err);
+		ane_net_destroy(net);
+		return 1;
+	}
+	/* the broker's part: prepare, chain, export */
+	if (ane_program_create(ctl, img, size, &prog) || ane_program_prepare(prog) ||
+	    ane_chain_prepare(ctl, prog, 0, 0, &handle) ||
+	    ane_program_export(ctl, prog, &efd)) {
+		ane_net_destroy(net);
+		return req_fail(ctl, "broker setup");
+	}
+	ane_net_destroy(net);
+	/* the client's part: attach, surfaces of its own */
+	if (ane_program_attach(dp, efd, &atok) ||
+	    ane_surface_create(dp, 128, &h0) || ane_surface_create(dp, 128, &o[0]) ||
+	    ane_surface_create(dp, 128, &o[1]))
+		return req_fail(dp, "client setup");
+	close(efd);
+	for (i = 0; i < CHAIN_DIM * CHAIN_DIM; i++)
+		((uint16_t *)ane_surface_map(h0))[i] = ane_fp16_from_float((float)(i % 5) / 4.0f);
+
+	for (k = 0; k < CHAIN_STEPS; k++) {
+		struct ane_surface *in = k ? o[(k - 1) % 2] : h0;
+		unsigned char chained = k > 0;
+		uint64_t t0 = now_ns();
+
+		if (ane_chain_enqueue(dp, handle, &o[k % 2], 1) ||
+		    ane_chain_trigger(dp, handle, k + 1, &in, &chained, 1) ||
+		    ane_chain_wait(dp, handle, k + 1, ane_deadline_ns(10000000000ull),
+				   NULL, NULL))
+			return req_fail(dp, "chained step");
+		clat[k] = now_ns() - t0;
+	}
+
+	/* the same steps through selector 2 on the broker's handle */
+	if (ane_surface_create(ctl, 128, &x) || ane_surface_create(ctl, 128, &y))
+		return req_fail(ctl, "selector-2 setup");
+	memcpy(ane_surface_map(x), ane_surface_map(h0), CHAIN_DIM * CHAIN_DIM * 2);
+	for (k = 0; k < CHAIN_STEPS; k++) {
+		struct ane_surface *in = k % 2 ? y : x, *out = k % 2 ? x : y;
+		uint64_t seqno, t0 = now_ns();
+		int st;
+
+		if (ane_request_submit(prog, 0, &in, 1, &out, 1, &seqno) ||
+		    ane_request_wait(ctl, seqno, ane_deadline_ns(10000000000ull), &st, NULL))
+			return req_fail(ctl, "selector-2 step");
+		slat[k] = now_ns() - t0;
+	}
+	t = memcmp(ane_surface_map(o[(CHAIN_STEPS - 1) % 2]),
+		   ane_surface_map(CHAIN_STEPS % 2 ? y : x), CHAIN_DIM * CHAIN_DIM * 2);
+
+	printf("chain: %u steps of h' = tanh(h x W + b), h %ux%u fp16, each step's output chained into the next\n",
+	       CHAIN_STEPS, CHAIN_DIM, CHAIN_DIM);
+	printf("  chained step (enqueue + inputs ready + event)  p50 %9.1f us   p99 %9.1f us\n",
+	       quantile_us(clat, CHAIN_STEPS, 0.5), quantile_us(clat, CHAIN_STEPS, 0.99));
+	printf("  selector-2 step (submit + event)               p50 %9.1f us   p99 %9.1f us\n",
+	       quantile_us(slat, CHAIN_STEPS, 0.5), quantile_us(slat, CHAIN_STEPS, 0.99));
+	printf("  final state, chain vs selector 2: %s\n", t ? "DIFFERENT" : "bit-identical");
+	json_num("chained_step_p50_us", quantile_us(clat, CHAIN_STEPS, 0.5));
+	json_num("chained_step_p99_us", quantile_us(clat, CHAIN_STEPS, 0.99));
+	json_num("selector2_step_p50_us", quantile_us(slat, CHAIN_STEPS, 0.5));
+	json_num("selector2_step_p99_us", quantile_us(slat, CHAIN_STEPS, 0.99));
+	json_num("bit_identical", !t);
+
+	ane_surface_destroy(x);
+	ane_surface_destroy(y);
+	ane_surface_destroy(h0);
+	ane_surface_destroy(o[0]);
+	ane_surface_destroy(o[1]);
+	ane_chain_invalidate(ctl, handle);
+	ane_program_detach(dp, atok);
+	ane_program_destroy(prog);
+	ane_close(dp);
+	ane_close(ctl);
+	return t ? 1 : 0;
+}
