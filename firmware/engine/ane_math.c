@@ -340,9 +340,16 @@ static int ane_op_run_plan(const struct ane_op_desc *d,
 {
 	if (chunk >= p->chunks)
 		return -ANE_MATH_EINVAL;
-	if (p->kind == ANE_PLAN_GEMM)
+	if (p->kind == ANE_PLAN_GEMM && d->op == ANE_OP_MATMUL && d->bias.base) {
+		/* the GEMM stores the plain product; the epilogue adds the rest */
+		struct ane_op_desc g = *d;
+
+		g.act = ANE_ACT_NONE;
+		ane_run_gemm(&g, p, chunk);
+		ane_gemm_epilogue(d, p, chunk);
+	} else if (p->kind == ANE_PLAN_GEMM) {
 		ane_run_gemm(d, p, chunk);
-	else
+	} else
 		ane_run_rows(d, p, chunk);
 	return 0;
 }

@@ -239,40 +239,169 @@ static void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n)
 	}
 }
 
-/* Elements [o0, o1) of dst row (n, c, h) of ELTWISE or ACT, by blocks. */
+/*
+ * ane_f2h() on four lanes, the same operations lane by lane (so the same
+ * bits): each lane's fp16 in its low 16 bits, the high bits zero.
+ */
+static inline ane_u4 ane_f2h4(ane_v4 f)
+{
+	const ane_u4 lo = { 0x71000000u, 0x71000000u, 0x71000000u, 0x71000000u };
+	ane_u4 w = (ane_u4)f, two_w = w + w, bias = two_w & 0xff000000u, bits;
+	ane_u4 nan = (ane_u4)(two_w > 0xff000000u), small = (ane_u4)(bias < lo);
+	ane_v4 base = (ane_v4)(w & 0x7fffffffu) * ane_bits_f(0x77800000u);
+
+	base *= ane_bits_f(0x08800000u);
+	bias = (lo & small) | (bias & ~small);
+	base += (ane_v4)((bias >> 1) + 0x07800000u);
+	bits = (ane_u4)base;
+	bits = ((bits >> 13) & 0x7c00u) + (bits & 0x0fffu);
+	bits = (nan & (0x7e00u | ((w >> 13) & 0x3ffu))) | (~nan & bits);
+	return ((w >> 16) & 0x8000u) | bits;
+}
+
+/*
+ * A block of @len fp16 values at stride @s (in elements; 0 broadcasts
+ * one value) to fp32.  With @perm, each whole group of eight
+ * consecutive values (@s 1) lands as its evens then its odds
+ * (ane_h2f8()'s order, no shuffle); ane_store_blk() with @perm undoes
+ * it.  Elementwise work does not care about the order, as long as every
+ * operand of the block has the same one: with @perm every stride is 0
+ * or 1 (a broadcast value is the same in every order).
+ */
+static void ane_load_blk(const uint16_t *x, uint64_t s, uint32_t len,
+			 float *v, int perm)
+{
+	uint32_t i = 0;
+
+	if (!s) {
+		float f = ane_h2f(x[0]);
+
+		for (; i < len; i++)
+			v[i] = f;
+		return;
+	}
+	if (perm)
+		for (; i + 8 <= len; i += 8) {
+			ane_v4 e, o;
+
+			ane_h2f8(x + i, &e, &o);
+			__builtin_memcpy(v + i, &e, 16);
+			__builtin_memcpy(v + i + 4, &o, 16);
+		}
+	for (; i < len; i++)
+		v[i] = ane_h2f(x[(uint64_t)i * s]);
+}
+
+/* The inverse of ane_load_blk() for a destination (@s is not 0). */
+static void ane_store_blk(uint16_t *y, uint64_t s, uint32_t len,
+			  const float *v, int perm)
+{
+	uint32_t i = 0;
+
+	if (perm)
+		for (; i + 8 <= len; i += 8) {
+			ane_v4 e, o;
+			ane_u4 r;
+
+			__builtin_memcpy(&e, v + i, 16);
+			__builtin_memcpy(&o, v + i + 4, 16);
+			r = ane_f2h4(e) | (ane_f2h4(o) << 16);
+			__builtin_memcpy(y + i, &r, 16);
+		}
+	for (; i < len; i++)
+		y[(uint64_t)i * s] = ane_f2h(v[i]);
+}
+
+/*
+ * y[i] = act(a[i] OP b[i]) (or act(a[i]) without @b) for @len elements
+ * at strides @as, @bs (0 broadcasts) and @ys, in blocks of ANE_BLOCK:
+ * ELTWISE, ACT and the MATMUL bias epilogue.  Contiguous rows convert
+ * eight values a step.  Each block is read before it is written, so @y
+ * may be @a or @b itself (the in-place cases).
+ */
+static void ane_elt_row(uint32_t op, uint32_t act, const uint16_t *a,
+			uint64_t as, const uint16_t *b, uint64_t bs,
+			uint16_t *y, uint64_t ys, uint32_t len)
+{
+	int perm = as <= 1 && bs <= 1 && ys == 1;
+	float va[ANE_BLOCK], vb[ANE_BLOCK];
+	uint32_t i0, n;
+
+	for (i0 = 0; i0 < len; i0 += n) {
+		n = len - i0 < ANE_BLOCK ? len - i0 : ANE_BLOCK;
+		ane_load_blk(a + i0 * as, as, n, va, perm);
+		if (b) {
+			ane_load_blk(b + i0 * bs, bs, n, vb, perm);
+			ane_elt_vec(op, va, vb, n);
+		}
+		ane_act_vec(act, va, n);
+		ane_store_blk(y + i0 * ys, ys, n, va, perm);
+	}
+}
+
+/* Elements [o0, o1) of dst row (n, c, h) of ELTWISE or ACT. */
 static void ane_eltwise_seg(const struct ane_op_desc *d, uint64_t row,
 			    uint32_t o0, uint32_t o1)
 {
 	const struct ane_tensor *y = &d->dst, *a = &d->src[0], *b = &d->src[1];
 	uint64_t h = row % y->dim[ANE_H], t = row / y->dim[ANE_H];
 	uint64_t c = t % y->dim[ANE_C], n = t / y->dim[ANE_C];
+	uint64_t as = ane_bstride(a, ANE_W), bs = 0, ys = y->stride[ANE_W];
 	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
 	const uint16_t *ar = ane_src(a) + n * ane_bstride(a, ANE_N) +
 			     c * ane_bstride(a, ANE_C) + h * ane_bstride(a, ANE_H);
 	const uint16_t *br = NULL;
-	uint64_t as = ane_bstride(a, ANE_W), bs = 0, ys = y->stride[ANE_W];
-	uint32_t i0, i, len;
-	float va[ANE_BLOCK], vb[ANE_BLOCK];
 
 	if (d->op == ANE_OP_ELTWISE) {
 		br = ane_src(b) + n * ane_bstride(b, ANE_N) +
-		     c * ane_bstride(b, ANE_C) + h * ane_bstride(b, ANE_H);
+		     c * ane_bstride(b, ANE_C) + h * ane_bstride(b, ANE_H) +
+		     o0 * ane_bstride(b, ANE_W);
 		bs = ane_bstride(b, ANE_W);
 	}
-	for (i0 = o0; i0 < o1; i0 += len) {
-		len = o1 - i0 < ANE_BLOCK ? o1 - i0 : ANE_BLOCK;
-		for (i = 0; i < len; i++)
-			va[i] = ane_h2f(ar[(uint64_t)(i0 + i) * as]);
-		if (br) {
-			for (i = 0; i < len; i++)
-				vb[i] = ane_h2f(br[(uint64_t)(i0 + i) * bs]);
-			ane_elt_vec(d->p.eltwise.op, va, vb, len);
-		}
-		ane_act_vec(d->act, va, len);
-		for (i = 0; i < len; i++)
-			yr[(uint64_t)(i0 + i) * ys] = ane_f2h(va[i]);
-	}
+	ane_elt_row(d->p.eltwise.op, d->act, ar + o0 * as, as, br, bs,
+		    yr + o0 * ys, ys, o1 - o0);
+}
+
+/*
+ * The epilogue of a MATMUL with a bias, run by ane_op_run() right after
+ * GEMM chunk @chunk has stored its part of dst (rounded to fp16, without
+ * the activation): dst = act(dst + bias) over that part, while it is
+ * still in the cache.  The same bits as an ELTWISE ADD with the
+ * activation after a plain MATMUL.  The part is worked out from the plan
+ * as ane_run_gemm() does: rows [m0, m0 + mlen) by columns [n0 + c0,
+ * n0 + c1) of problem (n, c); a B packing chunk stores nothing.
+ */
+void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
+		       uint64_t chunk)
+{
+	const struct ane_tensor *y = &d->dst, *b = &d->bias;
+	uint64_t per_block = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
+	uint64_t t = chunk % per_block, pj = chunk / per_block;
+	uint64_t prob = pj / p->nblocks, n, c;
+	uint32_t n0 = (uint32_t)(pj % p->nblocks) * p->nc, nlen, m0, m1, c0, c1;
+	uint64_t ys = y->stride[ANE_W], bs = ane_bstride(b, ANE_W);
+	const uint16_t *bp;
+	uint16_t *yp;
+
+	if (t < p->nbpack)
+		return;
+	t -= p->nbpack;
+	nlen = p->N - n0 < p->nc ? p->N - n0 : p->nc;
+	m0 = (uint32_t)(t / p->nsub) * p->mc;
+	m1 = p->M - m0 < p->mc ? p->M : m0 + p->mc;
+	c0 = (uint32_t)(t % p->nsub) * p->ncc;
+	c1 = c0 + p->ncc < nlen ? c0 + p->ncc : nlen;
+	n = prob / y->dim[ANE_C];
+	c = prob % y->dim[ANE_C];
+	yp = (uint16_t *)y->base + n * y->stride[ANE_N] + c * y->stride[ANE_C] +
+	     (uint64_t)(n0 + c0) * ys;
+	bp = ane_src(b) + n * ane_bstride(b, ANE_N) + c * ane_bstride(b, ANE_C) +
+	     (uint64_t)(n0 + c0) * bs;
+	for (; m0 < m1; m0++)
+		ane_elt_row(ANE_ELT_ADD, d->act, yp + m0 * y->stride[ANE_H], ys,
+			    bp + m0 * ane_bstride(b, ANE_H), bs,
+			    yp + m0 * y->stride[ANE_H], ys, c1 - c0);
 }
 
 /* Outputs [o0, o1) of dst row (n, c, oh) of POOL. */
