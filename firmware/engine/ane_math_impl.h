@@ -200,6 +200,17 @@ void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
 /* The AVX-512 path of one GEMM chunk (ane_math_avx512.c). */
 void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c);
+
+/*
+ * The AVX2 + F16C row loops (ane_math_rows_avx2.c), the same bits as
+ * ane_math_rows.c's: y = act(a OP b) over the whole groups of eight of a
+ * contiguous row (returns how many elements it did), and a softmax's
+ * exponentials.
+ */
+uint32_t ane_elt_row_avx2(uint32_t op, uint32_t act, const uint16_t *a,
+			  uint64_t as, const uint16_t *b, uint64_t bs,
+			  uint16_t *y, uint32_t len);
+void ane_exp_sub_avx2(float *e, uint32_t n, float mx);
 #endif
 
 /* ------------------------------------------------------------ fp16 bits */

@@ -325,9 +325,13 @@ static void ane_elt_row(uint32_t op, uint32_t act, const uint16_t *a,
 {
 	int perm = as <= 1 && bs <= 1 && ys == 1;
 	float va[ANE_BLOCK], vb[ANE_BLOCK];
-	uint32_t i0, n;
+	uint32_t i0 = 0, n;
 
-	for (i0 = 0; i0 < len; i0 += n) {
+#ifdef ANE_MATH_AVX2
+	if (perm && ane_math_isa >= ANE_MATH_ISA_AVX2_FMA)
+		i0 = ane_elt_row_avx2(op, act, a, as, b, bs, y, len);
+#endif
+	for (; i0 < len; i0 += n) {
 		n = len - i0 < ANE_BLOCK ? len - i0 : ANE_BLOCK;
 		ane_load_blk(a + i0 * as, as, n, va, perm);
 		if (b) {
@@ -510,6 +514,21 @@ static float ane_rsqrtf(float x)
 	return y;
 }
 
+/* e[i] = ane_expf(e[i] - mx), eight at a time where the CPU can. */
+static void ane_exp_sub(float *e, uint32_t n, float mx)
+{
+	uint32_t i;
+
+#ifdef ANE_MATH_AVX2
+	if (ane_math_isa >= ANE_MATH_ISA_AVX2_FMA) {
+		ane_exp_sub_avx2(e, n, mx);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		e[i] = ane_expf(e[i] - mx);
+}
+
 /* Softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
 static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 {
@@ -529,10 +548,9 @@ static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 		a = -ANE_INF;		/* the max: every exponent <= 0 */
 		for (w = 0; w < W; w++)
 			a = e[w] > a ? e[w] : a;
-		for (w = 0; w < W; w++) {
-			e[w] = ane_expf(e[w] - a);
+		ane_exp_sub(e, W, a);
+		for (w = 0; w < W; w++)
 			b += e[w];
-		}
 		mul = 1.0f / b;
 	} else {
 		for (w = 0; w < W; w++)
