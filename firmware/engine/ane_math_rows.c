@@ -33,6 +33,84 @@ static void ane_axpy(float *y, const float *x, float a, uint32_t n)
 		y[i] += a * x[i];
 }
 
+/* Whether the AVX2 + F16C row loops may run (ane_math_rows_avx2.c). */
+static inline int ane_rows_wide(void)
+{
+#ifdef ANE_MATH_AVX2
+	return ane_math_isa >= ANE_MATH_ISA_AVX2_FMA;
+#else
+	return 0;
+#endif
+}
+
+/* ane_axpy(), eight at a time where the CPU can: the same bits. */
+static void ane_axpy_row(float *y, const float *x, float a, uint32_t n)
+{
+#ifdef ANE_MATH_AVX2
+	if (ane_rows_wide()) {
+		ane_axpy_avx2(y, x, a, n);
+		return;
+	}
+#endif
+	ane_axpy(y, x, a, n);
+}
+
+/* @n fp16 at stride @s to fp32, exactly. */
+static void ane_h2f_row(const uint16_t *x, uint64_t s, uint32_t n, float *v)
+{
+	uint32_t i;
+
+#ifdef ANE_MATH_AVX2
+	if (s == 1 && ane_rows_wide()) {
+		ane_h2f_row_avx2(x, n, v);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		v[i] = ane_h2f(x[(uint64_t)i * s]);
+}
+
+/* y[i * s] = fp16(v[i] * mul) for @n values. */
+static void ane_f2h_row(const float *v, float mul, uint32_t n, uint16_t *y,
+			uint64_t s)
+{
+	uint32_t i;
+
+#ifdef ANE_MATH_AVX2
+	if (s == 1 && ane_rows_wide()) {
+		ane_f2h_row_avx2(v, mul, n, y);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		y[(uint64_t)i * s] = ane_f2h(v[i] * mul);
+}
+
+/*
+ * The sum of @n floats (of their squares with @sq) in eight interleaved
+ * partial sums, element i into sum i % 8, combined pairwise at the end:
+ * no chain of @n dependent additions, and the same order, so the same
+ * bits, on every ISA.
+ */
+static float ane_sum8(const float *e, uint32_t n, int sq)
+{
+	ane_v4 lo = { 0, 0, 0, 0 }, hi = { 0, 0, 0, 0 }, x;
+	float t[8];
+	uint32_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__builtin_memcpy(&x, e + i, 16);
+		lo += sq ? x * x : x;
+		__builtin_memcpy(&x, e + i + 4, 16);
+		hi += sq ? x * x : x;
+	}
+	__builtin_memcpy(t, &lo, 16);
+	__builtin_memcpy(t + 4, &hi, 16);
+	for (; i < n; i++)
+		t[i % 8] += sq ? e[i] * e[i] : e[i];
+	return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
 /* Whether an fp16 is infinite or NaN: its exponent all ones. */
 static inline int ane_h_nonfinite(uint16_t h)
 {
@@ -169,8 +247,7 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 				continue;
 			xr = xc + (uint64_t)ih * x->stride[ANE_H] +
 			     (uint64_t)i_lo * x->stride[ANE_W];
-			for (i = 0; i < i_hi - i_lo; i++)
-				in[i] = ane_h2f(xr[(uint64_t)i * x->stride[ANE_W]]);
+			ane_h2f_row(xr, x->stride[ANE_W], (uint32_t)(i_hi - i_lo), in);
 			for (kw = 0; kw < kw_n; kw++) {
 				float wt = ane_h2f(wc[kh * w->stride[ANE_H] +
 						      kw * w->stride[ANE_W]]);
@@ -186,8 +263,8 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 				if (lo >= hi)
 					continue;
 				if (sw == 1) {
-					ane_axpy(acc + (lo - o0), in + (lo + off - i_lo),
-						 wt, (uint32_t)(hi - lo));
+					ane_axpy_row(acc + (lo - o0), in + (lo + off - i_lo),
+						     wt, (uint32_t)(hi - lo));
 					continue;
 				}
 				for (ow = (uint32_t)lo; ow < hi; ow++)
@@ -200,8 +277,8 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 	yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 	     (uint64_t)co * y->stride[ANE_C] + (uint64_t)oh * y->stride[ANE_H];
 	ane_act_vec(d->act, acc, len);
-	for (i = 0; i < len; i++)
-		yr[(uint64_t)(o0 + i) * y->stride[ANE_W]] = ane_f2h(acc[i]);
+	ane_f2h_row(acc, 1.0f, len, yr + (uint64_t)o0 * y->stride[ANE_W],
+		    y->stride[ANE_W]);
 }
 
 /* a[i] = a[i] OP b[i]; MAX and MIN let a NaN in either operand through. */
@@ -540,30 +617,22 @@ static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 			     c * x->stride[ANE_C] + h * x->stride[ANE_H];
 	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
-	float a = 0.0f, b = 0.0f, mul;
+	float a, mul;
 
-	for (w = 0; w < W; w++)
-		e[w] = ane_h2f(xr[(uint64_t)w * x->stride[ANE_W]]);
+	ane_h2f_row(xr, x->stride[ANE_W], W, e);
 	if (d->p.norm.kind == ANE_NORM_SOFTMAX) {
 		a = -ANE_INF;		/* the max: every exponent <= 0 */
 		for (w = 0; w < W; w++)
 			a = e[w] > a ? e[w] : a;
 		ane_exp_sub(e, W, a);
-		for (w = 0; w < W; w++)
-			b += e[w];
-		mul = 1.0f / b;
+		mul = 1.0f / ane_sum8(e, W, 0);
 	} else {
+		a = ane_sum8(e, W, 0) / (float)W;	/* the mean */
 		for (w = 0; w < W; w++)
-			a += e[w];
-		a /= (float)W;		/* the mean, then the variance */
-		for (w = 0; w < W; w++) {
 			e[w] -= a;
-			b += e[w] * e[w];
-		}
-		mul = ane_rsqrtf(b / (float)W + 1e-5f);
+		mul = ane_rsqrtf(ane_sum8(e, W, 1) / (float)W + 1e-5f);
 	}
-	for (w = 0; w < W; w++)
-		yr[(uint64_t)w * y->stride[ANE_W]] = ane_f2h(e[w] * mul);
+	ane_f2h_row(e, mul, W, yr, y->stride[ANE_W]);
 }
 
 /* Work units [chunk * per, ...) of a ROWS plan: a row segment each. */

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The AVX2 + F16C path of the engine's row operations: ELTWISE and ACT
- * rows, the bias epilogue of a MATMUL (ane_math_rows.c) and the
- * exponentials of a softmax over W, eight values a step, converted by
- * F16C.  ane_math_rows.c calls it when ane_math_isa is AVX2_FMA or
+ * rows, the bias epilogue of a MATMUL (ane_math_rows.c), the loads,
+ * stores and exponentials of a NORM over W and the direct convolution's
+ * rows, eight values a step, converted by F16C.  ane_math_rows.c calls it when ane_math_isa is AVX2_FMA or
  * AVX512 (and it was built with ANE_MATH_AVX2).
  *
  * Every function here does, lane by lane, the operations of the scalar
  * (or four-lane) code in ane_math.c and ane_math_rows.c in the same
- * order, so the results are the same bits on every instruction set.  So
+ * order, so the results are the same bits on every instruction set (but
+ * for which NaN a NaN is: of two NaN operands the CPU passes on the
+ * first, and the compiler orders commutative operands freely).  So
  * it is built without -mfma: GCC must not contract a multiply and an add
  * into one rounding.  F16C rounds to nearest even as ane_f2h() does and
  * quiets a NaN keeping its top payload bits as ane_f2h() does.
@@ -161,6 +163,62 @@ uint32_t ane_elt_row_avx2(uint32_t op, uint32_t act, const uint16_t *a,
 		__builtin_memcpy(y + i, &h, 16);
 	}
 	return i;
+}
+
+/* @n fp16 at @x, contiguous, to fp32 at @v, exactly. */
+void ane_h2f_row_avx2(const uint16_t *x, uint32_t n, float *v)
+{
+	uint32_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		ane_v8 f = ane_ld8(x + i, 1);
+
+		__builtin_memcpy(v + i, &f, 32);
+	}
+	for (; i < n; i++) {
+		ane_h8 h = { (short)x[i] };
+		ane_v8 f = __builtin_ia32_vcvtph2ps256(h);
+
+		v[i] = f[0];
+	}
+}
+
+/* y[i] = fp16(v[i] * mul) for @n values, @y contiguous. */
+void ane_f2h_row_avx2(const float *v, float mul, uint32_t n, uint16_t *y)
+{
+	ane_v8 m = ane_splat8(mul), f;
+	uint32_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		ane_h8 h;
+
+		__builtin_memcpy(&f, v + i, 32);
+		h = __builtin_ia32_vcvtps2ph256(f * m, 0);
+		__builtin_memcpy(y + i, &h, 16);
+	}
+	for (; i < n; i++) {
+		ane_h8 h;
+
+		f = ane_splat8(v[i] * mul);
+		h = __builtin_ia32_vcvtps2ph256(f, 0);
+		y[i] = (uint16_t)h[0];
+	}
+}
+
+/* y[i] += a * x[i], a product then a sum (no FMA), as ane_axpy(). */
+void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n)
+{
+	ane_v8 av = ane_splat8(a), xv, yv;
+	uint32_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__builtin_memcpy(&xv, x + i, 32);
+		__builtin_memcpy(&yv, y + i, 32);
+		yv += av * xv;
+		__builtin_memcpy(y + i, &yv, 32);
+	}
+	for (; i < n; i++)
+		y[i] += a * x[i];
 }
 
 /*

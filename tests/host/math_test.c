@@ -1353,7 +1353,11 @@ static uint16_t rnd_special(void)
 	return d2h(rngf(-8, 8));
 }
 
-/* Run @d on @isa, then on SSE2, into @y; both outputs' bits must agree. */
+/*
+ * Run @d on @isa, then on SSE2, into @y; both outputs' bits must agree,
+ * but for which NaN a NaN is (when both operands of a product are NaNs,
+ * the one the CPU passes on depends on the compiler's operand order).
+ */
 static void same_bits_as_sse2(struct ane_op_desc *d, struct tt *y, uint32_t isa,
 			      const char *what)
 {
@@ -1370,7 +1374,8 @@ static void same_bits_as_sse2(struct ane_op_desc *d, struct tt *y, uint32_t isa,
 	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
 	T_EQ(run_op(d), 0);
 	for (i = 0; i < y->elems; i++)
-		if (first[i] != y->buf[i] && bad++ < 3)
+		if (first[i] != y->buf[i] &&
+		    !(isnan(h2d(first[i])) && isnan(h2d(y->buf[i]))) && bad++ < 3)
 			printf("#   %s: element %zu: 0x%04x on the wide path, 0x%04x on SSE2\n",
 			       what, i, first[i], y->buf[i]);
 	T_CHECK(bad == 0, "%s: %zu elements differ from SSE2", what, bad);
