@@ -2037,6 +2037,34 @@ static void test_split_over_cores_is_bit_identical(void)
 	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_NONE, &a, &b, &y);
 	d.p.matmul.flags = ANE_MATMUL_TRANS_B;
 	split_compare(&d, &y, "matmul batch");
+	/* with a bias per batch entry, split along it */
+	tt_alloc(&c, 1, 3, 1, 17, 0);
+	tt_fill(&c, -1, 1);
+	d.bias = c.t;
+	d.act = ANE_ACT_GELU;
+	split_compare(&d, &y, "matmul batch, per-batch bias");
+	tt_free(&c);
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* matmul rows with a per-column bias, and with a residual */
+	tt_alloc(&a, 1, 1, 150, 90, 0);
+	tt_alloc(&b, 1, 1, 90, 131, 0);
+	tt_alloc(&y, 1, 1, 150, 131, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	tt_alloc(&c, 1, 1, 1, 131, 0);
+	tt_fill(&c, -1, 1);
+	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_RELU, &a, &b, &y);
+	d.bias = c.t;
+	split_compare(&d, &y, "matmul rows, column bias");
+	tt_free(&c);
+	tt_alloc(&c, 1, 1, 150, 131, 0);
+	tt_fill(&c, -1, 1);
+	d.bias = c.t;
+	split_compare(&d, &y, "matmul rows, residual");
+	tt_free(&c);
 	tt_free(&a);
 	tt_free(&b);
 	tt_free(&y);
