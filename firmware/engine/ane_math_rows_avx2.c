@@ -39,11 +39,6 @@ static inline ane_v8 ane_splat8(float x)
 	return (ane_v8){ x, x, x, x, x, x, x, x };
 }
 
-static inline ane_v8 ane_sel8(ane_i8 m, ane_v8 a, ane_v8 b)
-{
-	return (ane_v8)(((ane_i8)a & m) | ((ane_i8)b & ~m));
-}
-
 /* Eight fp16 at @p, or one fp16 eight times (@s 0), to fp32. */
 static inline ane_v8 ane_ld8(const uint16_t *p, uint64_t s)
 {
@@ -59,52 +54,12 @@ static inline ane_v8 ane_ld8(const uint16_t *p, uint64_t s)
 	return __builtin_ia32_vcvtph2ps256(h);
 }
 
-/* ane_expf4() on eight lanes (ane_math.c): not NaN, at most 88.72. */
-static inline ane_v8 ane_expf8(ane_v8 x)
-{
-	const ane_v8 zero = ane_splat8(0.0f);
-	ane_i8 under = x < -103.97208404541015625f, n, n1;
-	ane_v8 fn, r, z, p;
-
-	x = ane_sel8(under, zero, x);
-	fn = x * 1.44269504088896341f;
-	n = __builtin_convertvector(fn + ane_sel8(fn < 0.0f, ane_splat8(-0.5f),
-						  ane_splat8(0.5f)), ane_i8);
-	fn = __builtin_convertvector(n, ane_v8);
-	r = x - fn * 0.693359375f;
-	r = r + fn * 2.12194440e-4f;
-	z = r * r;
-	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
-	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-	     1.6666665459e-1f) * r + 5.0000001201e-1f;
-	p = p * z + r + 1.0f;
-	n1 = n / 2;
-	p *= (ane_v8)((n1 + 127) << 23);
-	p = p * (ane_v8)((n - n1 + 127) << 23);
-	return ane_sel8(under, zero, p);
-}
-
-/* ane_gelu4() on eight lanes. */
-static inline ane_v8 ane_gelu8(ane_v8 x)
-{
-	const ane_v8 zero = ane_splat8(0.0f);
-	ane_i8 in = (x >= -20.0f) & (x <= 20.0f), lo = x < -20.0f;
-	ane_v8 xc = ane_sel8(in, x, zero);
-	ane_v8 z, t, xh, xl, r, res;
-
-	z = (ane_v8)((ane_i8)xc & 0x7fffffff) * 0.70710678118654752f;
-	t = 1.0f / (1.0f + 0.5f * z);
-	xh = (ane_v8)((ane_i8)xc & (int32_t)0xfffff000u);
-	xl = xc - xh;
-	r = -(xh * xl + 0.5f * xl * xl) - 1.26551223f +
-		t * (1.00002368f + t * (0.37409196f + t * (0.09678418f +
-		t * (-0.18628806f + t * (0.27886807f + t * (-1.13520398f +
-		t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
-	r = t * ane_expf8(-0.5f * xh * xh) * ane_expf8(r);
-	res = ane_sel8(xc >= 0.0f, xc - 0.5f * xc * r, 0.5f * xc * r);
-	res = ane_sel8(in, res, x);
-	return ane_sel8(lo, ane_splat8(-0.0f), res);
-}
+/* ane_sel8(), ane_expf8(), ane_gelu8(): ane_math.c's four-lane ones */
+#define ANE_VF		ane_v8
+#define ANE_VI		ane_i8
+#define ANE_VN(name)	name##8
+#define ANE_VSPLAT(x)	ane_splat8(x)
+#include "ane_math_vec.h"
 
 /*
  * y[i] = act(a[i] OP b[i]) (act(a[i]) without @b) for the whole groups of

@@ -226,11 +226,22 @@ static int run_prog(struct ane_dev *dev, struct ane_program *prog, struct net *m
 	return ret;
 }
 
+/* Run @m through ane_net_run(); its outputs must match the reference's. */
+static void run_net_and_compare(struct ane_dev *dev, struct net *m)
+{
+	const float *ins[1] = { m->in };
+
+	T_OK(ane_net_run(dev, m->net, ins, m->out));
+	if (t_case_failed)
+		printf("#   %s\n", ane_errmsg(dev));
+	T_CHECK(varies(m->ref[0], m->n[0]), "the reference output is constant");
+	T_OK(compare_net(m));
+}
+
 /* (a) The perceptron through ane_net_run(). */
 static void mlp_matches_the_reference(void)
 {
 	struct ane_dev *dev;
-	const float *ins[1];
 	struct net m = { 0 };
 
 	if (build_mlp(&m, 1) || open_dev(&dev)) {
@@ -238,12 +249,7 @@ static void mlp_matches_the_reference(void)
 		net_free(&m);
 		return;
 	}
-	ins[0] = m.in;
-	T_OK(ane_net_run(dev, m.net, ins, m.out));
-	if (t_case_failed)
-		printf("#   %s\n", ane_errmsg(dev));
-	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
-	T_OK(compare_net(&m));
+	run_net_and_compare(dev, &m);
 	ane_close(dev);
 	net_free(&m);
 }
@@ -297,7 +303,6 @@ static void attention_with_norms_matches_the_reference(void)
 	static float wo[NH * DK * D], g[D];
 	float ones[NH] = { 1, 1, 1, 1 };
 	struct ane_dev *dev;
-	const float *ins[1];
 	struct net m = { 0 };
 	int x, q, k, v, t;
 
@@ -331,12 +336,7 @@ static void attention_with_norms_matches_the_reference(void)
 		net_free(&m);
 		return;
 	}
-	ins[0] = m.in;
-	T_OK(ane_net_run(dev, m.net, ins, m.out));
-	if (t_case_failed)
-		printf("#   %s\n", ane_errmsg(dev));
-	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
-	T_OK(compare_net(&m));
+	run_net_and_compare(dev, &m);
 	ane_close(dev);
 	net_free(&m);
 }
@@ -915,7 +915,6 @@ out:
 static void fused_matmul_bias_runs_in_the_driver(void)
 {
 	struct ane_dev *dev = NULL;
-	const float *ins[1];
 	struct net m = { 0 };
 	const void *good;
 	uint8_t *buf = NULL;
@@ -940,12 +939,7 @@ static void fused_matmul_bias_runs_in_the_driver(void)
 	T_EQ(v.rw[2].bar, SLOT_W);
 	if (t_case_failed)
 		goto out;
-	ins[0] = m.in;
-	T_OK(ane_net_run(dev, m.net, ins, m.out));
-	if (t_case_failed)
-		printf("#   %s\n", ane_errmsg(dev));
-	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
-	T_OK(compare_net(&m));
+	run_net_and_compare(dev, &m);
 
 	/* a bias of the product's own shape (a residual) is accepted */
 	memcpy(buf, good, size);
