@@ -404,9 +404,16 @@ static void ane_elt_row(uint32_t op, uint32_t act, const uint16_t *a,
 	float va[ANE_BLOCK], vb[ANE_BLOCK];
 	uint32_t i0 = 0, n;
 
+#ifdef ANE_MATH_AVX512
+	if (perm && ane_math_isa == ANE_MATH_ISA_AVX512)
+		i0 = ane_elt_row_avx512(op, act, a, as, b, bs, y, len);
+#endif
 #ifdef ANE_MATH_AVX2
+	/* the AVX-512 loop's tail (or all, for AVX2) eight at a time */
 	if (perm && ane_math_isa >= ANE_MATH_ISA_AVX2_FMA)
-		i0 = ane_elt_row_avx2(op, act, a, as, b, bs, y, len);
+		i0 += ane_elt_row_avx2(op, act, a + i0 * as, as,
+				       b ? b + i0 * bs : NULL, bs, y + i0,
+				       len - i0);
 #endif
 	for (; i0 < len; i0 += n) {
 		n = len - i0 < ANE_BLOCK ? len - i0 : ANE_BLOCK;

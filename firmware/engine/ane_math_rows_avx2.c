@@ -59,65 +59,26 @@ static inline ane_v8 ane_ld8(const uint16_t *p, uint64_t s)
 #define ANE_VI		ane_i8
 #define ANE_VN(name)	name##8
 #define ANE_VSPLAT(x)	ane_splat8(x)
+#define ANE_VLANES	8u
+#define ANE_VLOAD(p, s)	ane_ld8((p), (s))
+
+/* @v rounded to fp16 (to nearest even) at @y. */
+static inline void ane_st8(uint16_t *y, ane_v8 v)
+{
+	ane_h8 h = __builtin_ia32_vcvtps2ph256(v, 0);
+
+	__builtin_memcpy(y, &h, 16);
+}
+
+#define ANE_VSTORE(y, v)	ane_st8((y), (v))
 #include "ane_math_vec.h"
 
-/*
- * y[i] = act(a[i] OP b[i]) (act(a[i]) without @b) for the whole groups of
- * eight of @len elements: @y contiguous, @as and @bs 1 or 0 (broadcast).
- * Returns how many it did (a multiple of 8; 0 for an activation it does
- * not have: sigmoid, tanh, GELU's tanh form).
- */
+/* ane_elt_row8(): the row loop of ane_math_vec.h, eight lanes */
 uint32_t ane_elt_row_avx2(uint32_t op, uint32_t act, const uint16_t *a,
 			  uint64_t as, const uint16_t *b, uint64_t bs,
 			  uint16_t *y, uint32_t len)
 {
-	uint32_t i;
-
-	if (act != ANE_ACT_NONE && act != ANE_ACT_RELU &&
-	    act != ANE_ACT_RELU6 && act != ANE_ACT_GELU)
-		return 0;
-	for (i = 0; i + 8 <= len; i += 8) {
-		ane_v8 va = ane_ld8(a + i * as, as), vb, r;
-		ane_h8 h;
-
-		if (b) {
-			vb = ane_ld8(b + i * bs, bs);
-			switch (op) {
-			case ANE_ELT_ADD:
-				va = va + vb;
-				break;
-			case ANE_ELT_SUB:
-				va = va - vb;
-				break;
-			case ANE_ELT_MUL:
-				va = va * vb;
-				break;
-			case ANE_ELT_MAX:
-				r = ane_sel8(va > vb, va, vb);
-				va = ane_sel8(va != va, va, r);
-				break;
-			default:	/* ANE_ELT_MIN */
-				r = ane_sel8(va < vb, va, vb);
-				va = ane_sel8(va != va, va, r);
-				break;
-			}
-		}
-		switch (act) {
-		case ANE_ACT_RELU:
-			va = (ane_v8)((ane_i8)va & ~(va < 0.0f));
-			break;
-		case ANE_ACT_RELU6:
-			va = (ane_v8)((ane_i8)va & ~(va < 0.0f));
-			va = ane_sel8(va > 6.0f, ane_splat8(6.0f), va);
-			break;
-		case ANE_ACT_GELU:
-			va = ane_gelu8(va);
-			break;
-		}
-		h = __builtin_ia32_vcvtps2ph256(va, 0);
-		__builtin_memcpy(y + i, &h, 16);
-	}
-	return i;
+	return ane_elt_row8(op, act, a, as, b, bs, y, len);
 }
 
 /* @n fp16 at @x, contiguous, to fp32 at @v, exactly. */

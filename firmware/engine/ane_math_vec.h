@@ -8,8 +8,11 @@
  *
  * The includer defines ANE_VF (the float vector type), ANE_VI (the int32
  * vector of as many lanes), ANE_VN(name) (@name with the lane count
- * appended) and ANE_VSPLAT(x) (every lane @x).  No include guard: one
- * inclusion per width.
+ * appended) and ANE_VSPLAT(x) (every lane @x).  With ANE_VLANES (the
+ * lane count), ANE_VLOAD(p, s) (ANE_VLANES fp16 at @p, or @p[0] in every
+ * lane for @s 0, to fp32) and ANE_VSTORE(y, v) (round and store) as well,
+ * it defines the elementwise row loop, ANE_VN(ane_elt_row).  No include
+ * guard: one inclusion per width.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -74,3 +77,65 @@ static inline ANE_VF ANE_VN(ane_gelu)(ANE_VF x)
 	res = ANE_VN(ane_sel)(in, res, x);
 	return ANE_VN(ane_sel)(lo, ANE_VSPLAT(-0.0f), res);
 }
+
+#ifdef ANE_VLOAD
+/*
+ * y[i] = act(a[i] OP b[i]) (act(a[i]) without @b) for the whole groups of
+ * ANE_VLANES of @len elements: @y contiguous, @as and @bs 1 or 0
+ * (broadcast).  The operations of ane_elt_vec() and ane_act() lane by
+ * lane (MAX and MIN pass a NaN in either operand on; ReLU by masks, so a
+ * NaN and -0 pass).  Returns how many it did (a multiple of ANE_VLANES;
+ * 0 for an activation it does not have: sigmoid, tanh, GELU's tanh form).
+ */
+static inline uint32_t ANE_VN(ane_elt_row)(uint32_t op, uint32_t act,
+					   const uint16_t *a, uint64_t as,
+					   const uint16_t *b, uint64_t bs,
+					   uint16_t *y, uint32_t len)
+{
+	uint32_t i;
+
+	if (act != ANE_ACT_NONE && act != ANE_ACT_RELU &&
+	    act != ANE_ACT_RELU6 && act != ANE_ACT_GELU)
+		return 0;
+	for (i = 0; i + ANE_VLANES <= len; i += ANE_VLANES) {
+		ANE_VF va = ANE_VLOAD(a + i * as, as), vb, r;
+
+		if (b) {
+			vb = ANE_VLOAD(b + i * bs, bs);
+			switch (op) {
+			case ANE_ELT_ADD:
+				va = va + vb;
+				break;
+			case ANE_ELT_SUB:
+				va = va - vb;
+				break;
+			case ANE_ELT_MUL:
+				va = va * vb;
+				break;
+			case ANE_ELT_MAX:
+				r = ANE_VN(ane_sel)(va > vb, va, vb);
+				va = ANE_VN(ane_sel)(va != va, va, r);
+				break;
+			default:	/* ANE_ELT_MIN */
+				r = ANE_VN(ane_sel)(va < vb, va, vb);
+				va = ANE_VN(ane_sel)(va != va, va, r);
+				break;
+			}
+		}
+		switch (act) {
+		case ANE_ACT_RELU:
+			va = (ANE_VF)((ANE_VI)va & ~(va < 0.0f));
+			break;
+		case ANE_ACT_RELU6:
+			va = (ANE_VF)((ANE_VI)va & ~(va < 0.0f));
+			va = ANE_VN(ane_sel)(va > 6.0f, ANE_VSPLAT(6.0f), va);
+			break;
+		case ANE_ACT_GELU:
+			va = ANE_VN(ane_gelu)(va);
+			break;
+		}
+		ANE_VSTORE(y + i, va);
+	}
+	return i;
+}
+#endif
