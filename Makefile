@@ -57,7 +57,11 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # -mavx2 -mfma -mf16c and ane_math.c and ane_math_gemm.c with
 # -DANE_MATH_AVX2 to call it, and its AVX-512 path (ane_math_avx512.c)
 # with -mavx512f -mavx512bw -mavx512vl as well and -DANE_MATH_AVX512; each
-# runs only when the program selects it (ane_math_set_isa()).
+# runs only when the program selects it (ane_math_set_isa()).  The row
+# operations' AVX2 + F16C loops (ane_math_rows_avx2.c) are built without
+# -mfma (the same bits as the SSE2 loops) and called by ane_math_rows.c,
+# built with -DANE_MATH_AVX2, on either wide path; its elementwise loop
+# sixteen wide (ane_math_rows_avx512.c) on the AVX-512 path.
 ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c)
 ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h) $(SRC)/firmware/spec/ane_isa.h
 ENGINE_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/engine/%.o,$(ENGINE_SRCS))
@@ -66,7 +70,9 @@ ENGINE_INC := -I$(SRC)/firmware/engine
 ifeq ($(shell uname -m),x86_64)
 ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 ENGINE_CFLAGS_ane_math_gemm := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
-ENGINE_CFLAGS_ane_math_rows := -msse2 -mno-avx
+ENGINE_CFLAGS_ane_math_rows := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
+ENGINE_CFLAGS_ane_math_rows_avx2 := -msse2 -mavx2 -mf16c
+ENGINE_CFLAGS_ane_math_rows_avx512 := -msse2 -mavx2 -mf16c -mavx512f -mavx512bw -mavx512vl
 ENGINE_CFLAGS_ane_math_avx2 := -msse2 -mavx2 -mfma -mf16c
 ENGINE_CFLAGS_ane_math_avx512 := -msse2 -mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512vl
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only

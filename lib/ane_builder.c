@@ -819,18 +819,60 @@ static void td_dims(uint32_t *w, const uint32_t *d)
 	memcpy(w, d, 4 * sizeof(*w));
 }
 
+/*
+ * Fold a bias into the MATMUL that produces what it is added to: a
+ * MATMUL without bias or activation whose result is no output and is
+ * read only by the next operation, an ELTWISE ADD of it and a tensor
+ * that broadcasts onto it, becomes one MATMUL with that tensor as its
+ * bias and the ADD's activation (engine.rst, "MATMUL bias"): the same
+ * bits, one pass over memory fewer.  Writes the operations to @out and
+ * returns how many.
+ */
+static size_t fuse_ops(const struct ane_net *net, struct ane__op *out)
+{
+	size_t i, n = 0;
+	unsigned int k;
+	int *uses = calloc(net->n_t ? net->n_t : 1, sizeof(*uses));
+
+	if (!uses)
+		return 0;
+	for (i = 0; i < net->n_ops; i++) {
+		const struct ane__op *op = &net->ops[i];
+		const int ids[3] = { op->src[0], op->src[1], op->bias };
+
+		for (k = 0; k < 3; k++)
+			if (ids[k] >= 0)
+				uses[ids[k]]++;
+	}
+	for (i = 0; i < net->n_ops; i++) {
+		const struct ane__op *op = &net->ops[i], *nx = op + 1;
+		const struct ane__tensor *r = &net->t[op->dst];
+
+		out[n] = *op;
+		if (op->op == ANE__OP_MATMUL && op->act == ANE_NET_ACT_NONE &&
+		    op->bias < 0 && r->output < 0 && uses[op->dst] == 1 &&
+		    i + 1 < net->n_ops && nx->op == ANE__OP_ELTWISE &&
+		    nx->subop == ANE_NET_ADD &&
+		    (nx->src[0] == op->dst) != (nx->src[1] == op->dst) &&
+		    !memcmp(net->t[nx->dst].dim, r->dim, sizeof(r->dim))) {
+			out[n].bias = nx->src[nx->src[0] == op->dst ? 1 : 0];
+			out[n].act = nx->act;
+			out[n].dst = nx->dst;
+			i++;
+		}
+		n++;
+	}
+	free(uses);
+	return n;
+}
+
+static int build_image(struct ane_net *net, const void **image, size_t *size);
+
 int ane_net_build(struct ane_net *net, const void **image, size_t *size)
 {
-	unsigned int nin, nout, nbars, slot_w, slot_i, i, k;
-	uint64_t wsize = 0, isize, off, procs_off, bars_off, rws_off, tds_off;
-	uint64_t weights_off = 0, total;
-	size_t nrws = 0, r;
-	struct ane_img_header *h;
-	struct ane_img_procedure *pr;
-	struct ane_img_bar *bars;
-	struct ane_img_rw *rws;
-	struct ane_img_td *tds;
-	uint8_t *img;
+	struct ane__op *ops, *fused;
+	size_t n_ops, swap;
+	int ret;
 
 	if (!net || !image || !size)
 		return -EINVAL;
@@ -849,6 +891,36 @@ int ane_net_build(struct ane_net *net, const void **image, size_t *size)
 		net_ok(net);
 		return 0;
 	}
+	fused = malloc(net->n_ops * sizeof(*fused));
+	n_ops = fused ? fuse_ops(net, fused) : 0;
+	if (!n_ops) {
+		free(fused);
+		return net_err(net, ENOMEM, "ane_net_build: out of memory");
+	}
+	/* build from the fused list; the net keeps its own */
+	ops = net->ops;
+	net->ops = fused;
+	swap = net->n_ops;
+	net->n_ops = n_ops;
+	ret = build_image(net, image, size);
+	net->ops = ops;
+	net->n_ops = swap;
+	free(fused);
+	return ret;
+}
+
+static int build_image(struct ane_net *net, const void **image, size_t *size)
+{
+	unsigned int nin, nout, nbars, slot_w, slot_i, i, k;
+	uint64_t wsize = 0, isize, off, procs_off, bars_off, rws_off, tds_off;
+	uint64_t weights_off = 0, total;
+	size_t nrws = 0, r;
+	struct ane_img_header *h;
+	struct ane_img_procedure *pr;
+	struct ane_img_bar *bars;
+	struct ane_img_rw *rws;
+	struct ane_img_td *tds;
+	uint8_t *img;
 
 	nin = net->n_inputs;
 	nout = net->n_outputs;

@@ -168,66 +168,16 @@ static float ane_gelu(float x)
 
 typedef int32_t ane_i4 __attribute__((vector_size(16)));
 
-/* Lanes of @a where @m is all ones, else of @b. */
-static inline ane_v4 ane_sel4(ane_i4 m, ane_v4 a, ane_v4 b)
-{
-	return (ane_v4)(((ane_i4)a & m) | ((ane_i4)b & ~m));
-}
-
-/*
- * ane_expf() on four lanes, the same operations lane by lane, so the same
- * bits, for arguments that are not NaN and at most 88.72 (ane_gelu4()'s):
- * a lane below -103.97 gives 0 as there.
- */
-static inline ane_v4 ane_expf4(ane_v4 x)
-{
-	ane_i4 under = x < -103.97208404541015625f, n, n1;
-	ane_v4 fn, r, z, p;
-
-	x = ane_sel4(under, (ane_v4){ 0, 0, 0, 0 }, x);
-	fn = x * 1.44269504088896341f;
-	/* fn + (fn < 0 ? -0.5f : 0.5f), truncated as (int) does */
-	n = __builtin_convertvector(fn + ane_sel4(fn < 0.0f, (ane_v4){ -0.5f, -0.5f, -0.5f, -0.5f },
-						  (ane_v4){ 0.5f, 0.5f, 0.5f, 0.5f }), ane_i4);
-	fn = __builtin_convertvector(n, ane_v4);
-	r = x - fn * 0.693359375f;
-	r = r + fn * 2.12194440e-4f;
-	z = r * r;
-	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
-	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-	     1.6666665459e-1f) * r + 5.0000001201e-1f;
-	p = p * z + r + 1.0f;
-	n1 = n / 2;
-	p *= (ane_v4)((n1 + 127) << 23);
-	p = p * (ane_v4)((n - n1 + 127) << 23);
-	return ane_sel4(under, (ane_v4){ 0, 0, 0, 0 }, p);
-}
-
-/*
- * ane_gelu() on four lanes: the same operations in the same order, so
- * the same bits (the host tests compare every lane with ane_gelu()), with
- * the out-of-range lanes (below -20: -0; above 20 or NaN: x) selected
- * after computing on zeros in their place.
- */
-static inline ane_v4 ane_gelu4(ane_v4 x)
-{
-	ane_i4 in = (x >= -20.0f) & (x <= 20.0f), lo = x < -20.0f;
-	ane_v4 xc = ane_sel4(in, x, (ane_v4){ 0, 0, 0, 0 });
-	ane_v4 z, t, xh, xl, r, res;
-
-	z = (ane_v4)((ane_i4)xc & 0x7fffffff) * 0.70710678118654752f;
-	t = 1.0f / (1.0f + 0.5f * z);
-	xh = (ane_v4)((ane_i4)xc & (int32_t)0xfffff000u);
-	xl = xc - xh;
-	r = -(xh * xl + 0.5f * xl * xl) - 1.26551223f +
-		t * (1.00002368f + t * (0.37409196f + t * (0.09678418f +
-		t * (-0.18628806f + t * (0.27886807f + t * (-1.13520398f +
-		t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
-	r = t * ane_expf4(-0.5f * xh * xh) * ane_expf4(r);
-	res = ane_sel4(xc >= 0.0f, xc - 0.5f * xc * r, 0.5f * xc * r);
-	res = ane_sel4(in, res, x);
-	return ane_sel4(lo, (ane_v4){ -0.0f, -0.0f, -0.0f, -0.0f }, res);
-}
+/* ane_sel4(), ane_expf4(), ane_gelu4() */
+#define ANE_VF		ane_v4
+#define ANE_VI		ane_i4
+#define ANE_VN(name)	name##4
+#define ANE_VSPLAT(x)	((ane_v4){ (x), (x), (x), (x) })
+#include "ane_math_vec.h"
+#undef ANE_VF
+#undef ANE_VI
+#undef ANE_VN
+#undef ANE_VSPLAT
 
 /*
  * GELU, tanh form: x/2 (1 + tanh(u)) = x sigmoid(2u), which does not
@@ -340,9 +290,16 @@ static int ane_op_run_plan(const struct ane_op_desc *d,
 {
 	if (chunk >= p->chunks)
 		return -ANE_MATH_EINVAL;
-	if (p->kind == ANE_PLAN_GEMM)
+	if (p->kind == ANE_PLAN_GEMM && d->op == ANE_OP_MATMUL && d->bias.base) {
+		/* the GEMM stores the plain product; the epilogue adds the rest */
+		struct ane_op_desc g = *d;
+
+		g.act = ANE_ACT_NONE;
+		ane_run_gemm(&g, p, chunk);
+		ane_gemm_epilogue(d, p, chunk);
+	} else if (p->kind == ANE_PLAN_GEMM) {
 		ane_run_gemm(d, p, chunk);
-	else
+	} else
 		ane_run_rows(d, p, chunk);
 	return 0;
 }

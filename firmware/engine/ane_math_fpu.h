@@ -139,5 +139,9 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk);
 
+/* ane_math_rows.c: a MATMUL's bias and activation after GEMM chunk @chunk */
+void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
+		       uint64_t chunk);
+
 #endif /* __CHECKER__ */
 #endif /* ANE_MATH_FPU_H */

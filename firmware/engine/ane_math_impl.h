@@ -211,6 +211,26 @@ void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
 /* The AVX-512 path of one GEMM chunk (ane_math_avx512.c). */
 void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c);
+
+/*
+ * The AVX2 + F16C row loops (ane_math_rows_avx2.c), the same bits as
+ * ane_math_rows.c's: y = act(a OP b) over the whole groups of eight of a
+ * contiguous row (returns how many elements it did), a softmax's
+ * exponentials, contiguous fp16 rows to fp32 and back (times a factor),
+ * and y += a x.
+ */
+uint32_t ane_elt_row_avx2(uint32_t op, uint32_t act, const uint16_t *a,
+			  uint64_t as, const uint16_t *b, uint64_t bs,
+			  uint16_t *y, uint32_t len);
+void ane_exp_sub_avx2(float *e, uint32_t n, float mx);
+void ane_h2f_row_avx2(const uint16_t *x, uint32_t n, float *v);
+void ane_f2h_row_avx2(const float *v, float mul, uint32_t n, uint16_t *y);
+void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n);
+
+/* ane_elt_row_avx2() sixteen values a step (ane_math_rows_avx512.c). */
+uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
+			    uint64_t as, const uint16_t *b, uint64_t bs,
+			    uint16_t *y, uint32_t len);
 #endif
 
 /* ------------------------------------------------------------ fp16 bits */

@@ -269,7 +269,7 @@ static int ane_check_matmul(const struct ane_op_desc *d)
 {
 	const struct ane_tensor *a = &d->src[0], *b = &d->src[1], *y = &d->dst;
 	int tb = !!(d->p.matmul.flags & ANE_MATMUL_TRANS_B);
-	uint32_t m = y->dim[ANE_H], n = y->dim[ANE_W], k = a->dim[ANE_W];
+	uint32_t m = y->dim[ANE_H], n = y->dim[ANE_W], k = a->dim[ANE_W], i;
 
 	if (!ane_params_tail_zero(d, sizeof(d->p.matmul)) ||
 	    (d->p.matmul.flags & ~ANE_MATMUL_TRANS_B))
@@ -284,8 +284,14 @@ static int ane_check_matmul(const struct ane_op_desc *d)
 		return -ANE_MATH_EINVAL;
 	if (k > ANE_MATH_MAX_REDUCE)
 		return -ANE_MATH_EINVAL;
-	if (!ane_tensor_is_zero(&d->bias))
+	/* the optional bias broadcasts onto dst as an ELTWISE operand does */
+	if (d->bias.base) {
+		for (i = 0; i < ANE_NDIM; i++)
+			if (!ane_batch_ok(d->bias.dim[i], y->dim[i]))
+				return -ANE_MATH_EINVAL;
+	} else if (!ane_tensor_is_zero(&d->bias)) {
 		return -ANE_MATH_EINVAL;
+	}
 	return 0;
 }
 
@@ -386,7 +392,8 @@ static int ane_check_shapes(const struct ane_op_desc *d)
 	ret = ane_tensor_check(&d->dst);
 	if (ret)
 		return ret;
-	if (d->op == ANE_OP_CONV && d->bias.base) {
+	if ((d->op == ANE_OP_CONV || d->op == ANE_OP_MATMUL) &&
+	    d->bias.base) {
 		ret = ane_tensor_check(&d->bias);
 		if (ret)
 			return ret;
@@ -426,7 +433,8 @@ static int ane_check_shapes(const struct ane_op_desc *d)
 		if (!inplace_ok || !ane_tensor_same_view(&d->dst, &d->src[i]))
 			return -ANE_MATH_EINVAL;
 	}
-	if (d->op == ANE_OP_CONV && d->bias.base &&
+	if ((d->op == ANE_OP_CONV || d->op == ANE_OP_MATMUL) &&
+	    d->bias.base &&
 	    ane_tensor_overlap(&d->dst, &d->bias))
 		return -ANE_MATH_EINVAL;
 	return 0;

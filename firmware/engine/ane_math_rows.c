@@ -33,6 +33,84 @@ static void ane_axpy(float *y, const float *x, float a, uint32_t n)
 		y[i] += a * x[i];
 }
 
+/* Whether the AVX2 + F16C row loops may run (ane_math_rows_avx2.c). */
+static inline int ane_rows_wide(void)
+{
+#ifdef ANE_MATH_AVX2
+	return ane_math_isa >= ANE_MATH_ISA_AVX2_FMA;
+#else
+	return 0;
+#endif
+}
+
+/* ane_axpy(), eight at a time where the CPU can: the same bits. */
+static void ane_axpy_row(float *y, const float *x, float a, uint32_t n)
+{
+#ifdef ANE_MATH_AVX2
+	if (ane_rows_wide()) {
+		ane_axpy_avx2(y, x, a, n);
+		return;
+	}
+#endif
+	ane_axpy(y, x, a, n);
+}
+
+/* @n fp16 at stride @s to fp32, exactly. */
+static void ane_h2f_row(const uint16_t *x, uint64_t s, uint32_t n, float *v)
+{
+	uint32_t i;
+
+#ifdef ANE_MATH_AVX2
+	if (s == 1 && ane_rows_wide()) {
+		ane_h2f_row_avx2(x, n, v);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		v[i] = ane_h2f(x[(uint64_t)i * s]);
+}
+
+/* y[i * s] = fp16(v[i] * mul) for @n values. */
+static void ane_f2h_row(const float *v, float mul, uint32_t n, uint16_t *y,
+			uint64_t s)
+{
+	uint32_t i;
+
+#ifdef ANE_MATH_AVX2
+	if (s == 1 && ane_rows_wide()) {
+		ane_f2h_row_avx2(v, mul, n, y);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		y[(uint64_t)i * s] = ane_f2h(v[i] * mul);
+}
+
+/*
+ * The sum of @n floats (of their squares with @sq) in eight interleaved
+ * partial sums, element i into sum i % 8, combined pairwise at the end:
+ * no chain of @n dependent additions, and the same order, so the same
+ * bits, on every ISA.
+ */
+static float ane_sum8(const float *e, uint32_t n, int sq)
+{
+	ane_v4 lo = { 0, 0, 0, 0 }, hi = { 0, 0, 0, 0 }, x;
+	float t[8];
+	uint32_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__builtin_memcpy(&x, e + i, 16);
+		lo += sq ? x * x : x;
+		__builtin_memcpy(&x, e + i + 4, 16);
+		hi += sq ? x * x : x;
+	}
+	__builtin_memcpy(t, &lo, 16);
+	__builtin_memcpy(t + 4, &hi, 16);
+	for (; i < n; i++)
+		t[i % 8] += sq ? e[i] * e[i] : e[i];
+	return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
 /* Whether an fp16 is infinite or NaN: its exponent all ones. */
 static inline int ane_h_nonfinite(uint16_t h)
 {
@@ -169,8 +247,7 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 				continue;
 			xr = xc + (uint64_t)ih * x->stride[ANE_H] +
 			     (uint64_t)i_lo * x->stride[ANE_W];
-			for (i = 0; i < i_hi - i_lo; i++)
-				in[i] = ane_h2f(xr[(uint64_t)i * x->stride[ANE_W]]);
+			ane_h2f_row(xr, x->stride[ANE_W], (uint32_t)(i_hi - i_lo), in);
 			for (kw = 0; kw < kw_n; kw++) {
 				float wt = ane_h2f(wc[kh * w->stride[ANE_H] +
 						      kw * w->stride[ANE_W]]);
@@ -186,8 +263,8 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 				if (lo >= hi)
 					continue;
 				if (sw == 1) {
-					ane_axpy(acc + (lo - o0), in + (lo + off - i_lo),
-						 wt, (uint32_t)(hi - lo));
+					ane_axpy_row(acc + (lo - o0), in + (lo + off - i_lo),
+						     wt, (uint32_t)(hi - lo));
 					continue;
 				}
 				for (ow = (uint32_t)lo; ow < hi; ow++)
@@ -200,8 +277,8 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 	yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 	     (uint64_t)co * y->stride[ANE_C] + (uint64_t)oh * y->stride[ANE_H];
 	ane_act_vec(d->act, acc, len);
-	for (i = 0; i < len; i++)
-		yr[(uint64_t)(o0 + i) * y->stride[ANE_W]] = ane_f2h(acc[i]);
+	ane_f2h_row(acc, 1.0f, len, yr + (uint64_t)o0 * y->stride[ANE_W],
+		    y->stride[ANE_W]);
 }
 
 /* a[i] = a[i] OP b[i]; MAX and MIN let a NaN in either operand through. */
@@ -239,40 +316,180 @@ static void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n)
 	}
 }
 
-/* Elements [o0, o1) of dst row (n, c, h) of ELTWISE or ACT, by blocks. */
+/*
+ * ane_f2h() on four lanes, the same operations lane by lane (so the same
+ * bits): each lane's fp16 in its low 16 bits, the high bits zero.
+ */
+static inline ane_u4 ane_f2h4(ane_v4 f)
+{
+	const ane_u4 lo = { 0x71000000u, 0x71000000u, 0x71000000u, 0x71000000u };
+	ane_u4 w = (ane_u4)f, two_w = w + w, bias = two_w & 0xff000000u, bits;
+	ane_u4 nan = (ane_u4)(two_w > 0xff000000u), small = (ane_u4)(bias < lo);
+	ane_v4 base = (ane_v4)(w & 0x7fffffffu) * ane_bits_f(0x77800000u);
+
+	base *= ane_bits_f(0x08800000u);
+	bias = (lo & small) | (bias & ~small);
+	base += (ane_v4)((bias >> 1) + 0x07800000u);
+	bits = (ane_u4)base;
+	bits = ((bits >> 13) & 0x7c00u) + (bits & 0x0fffu);
+	bits = (nan & (0x7e00u | ((w >> 13) & 0x3ffu))) | (~nan & bits);
+	return ((w >> 16) & 0x8000u) | bits;
+}
+
+/*
+ * A block of @len fp16 values at stride @s (in elements; 0 broadcasts
+ * one value) to fp32.  With @perm, each whole group of eight
+ * consecutive values (@s 1) lands as its evens then its odds
+ * (ane_h2f8()'s order, no shuffle); ane_store_blk() with @perm undoes
+ * it.  Elementwise work does not care about the order, as long as every
+ * operand of the block has the same one: with @perm every stride is 0
+ * or 1 (a broadcast value is the same in every order).
+ */
+static void ane_load_blk(const uint16_t *x, uint64_t s, uint32_t len,
+			 float *v, int perm)
+{
+	uint32_t i = 0;
+
+	if (!s) {
+		float f = ane_h2f(x[0]);
+
+		for (; i < len; i++)
+			v[i] = f;
+		return;
+	}
+	if (perm)
+		for (; i + 8 <= len; i += 8) {
+			ane_v4 e, o;
+
+			ane_h2f8(x + i, &e, &o);
+			__builtin_memcpy(v + i, &e, 16);
+			__builtin_memcpy(v + i + 4, &o, 16);
+		}
+	for (; i < len; i++)
+		v[i] = ane_h2f(x[(uint64_t)i * s]);
+}
+
+/* The inverse of ane_load_blk() for a destination (@s is not 0). */
+static void ane_store_blk(uint16_t *y, uint64_t s, uint32_t len,
+			  const float *v, int perm)
+{
+	uint32_t i = 0;
+
+	if (perm)
+		for (; i + 8 <= len; i += 8) {
+			ane_v4 e, o;
+			ane_u4 r;
+
+			__builtin_memcpy(&e, v + i, 16);
+			__builtin_memcpy(&o, v + i + 4, 16);
+			r = ane_f2h4(e) | (ane_f2h4(o) << 16);
+			__builtin_memcpy(y + i, &r, 16);
+		}
+	for (; i < len; i++)
+		y[(uint64_t)i * s] = ane_f2h(v[i]);
+}
+
+/*
+ * y[i] = act(a[i] OP b[i]) (or act(a[i]) without @b) for @len elements
+ * at strides @as, @bs (0 broadcasts) and @ys, in blocks of ANE_BLOCK:
+ * ELTWISE, ACT and the MATMUL bias epilogue.  Contiguous rows convert
+ * eight values a step.  Each block is read before it is written, so @y
+ * may be @a or @b itself (the in-place cases).
+ */
+static void ane_elt_row(uint32_t op, uint32_t act, const uint16_t *a,
+			uint64_t as, const uint16_t *b, uint64_t bs,
+			uint16_t *y, uint64_t ys, uint32_t len)
+{
+	int perm = as <= 1 && bs <= 1 && ys == 1;
+	float va[ANE_BLOCK], vb[ANE_BLOCK];
+	uint32_t i0 = 0, n;
+
+#ifdef ANE_MATH_AVX512
+	if (perm && ane_math_isa == ANE_MATH_ISA_AVX512)
+		i0 = ane_elt_row_avx512(op, act, a, as, b, bs, y, len);
+#endif
+#ifdef ANE_MATH_AVX2
+	/* the AVX-512 loop's tail (or all, for AVX2) eight at a time */
+	if (perm && ane_math_isa >= ANE_MATH_ISA_AVX2_FMA)
+		i0 += ane_elt_row_avx2(op, act, a + i0 * as, as,
+				       b ? b + i0 * bs : NULL, bs, y + i0,
+				       len - i0);
+#endif
+	for (; i0 < len; i0 += n) {
+		n = len - i0 < ANE_BLOCK ? len - i0 : ANE_BLOCK;
+		ane_load_blk(a + i0 * as, as, n, va, perm);
+		if (b) {
+			ane_load_blk(b + i0 * bs, bs, n, vb, perm);
+			ane_elt_vec(op, va, vb, n);
+		}
+		ane_act_vec(act, va, n);
+		ane_store_blk(y + i0 * ys, ys, n, va, perm);
+	}
+}
+
+/* Elements [o0, o1) of dst row (n, c, h) of ELTWISE or ACT. */
 static void ane_eltwise_seg(const struct ane_op_desc *d, uint64_t row,
 			    uint32_t o0, uint32_t o1)
 {
 	const struct ane_tensor *y = &d->dst, *a = &d->src[0], *b = &d->src[1];
 	uint64_t h = row % y->dim[ANE_H], t = row / y->dim[ANE_H];
 	uint64_t c = t % y->dim[ANE_C], n = t / y->dim[ANE_C];
+	uint64_t as = ane_bstride(a, ANE_W), bs = 0, ys = y->stride[ANE_W];
 	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
 	const uint16_t *ar = ane_src(a) + n * ane_bstride(a, ANE_N) +
 			     c * ane_bstride(a, ANE_C) + h * ane_bstride(a, ANE_H);
 	const uint16_t *br = NULL;
-	uint64_t as = ane_bstride(a, ANE_W), bs = 0, ys = y->stride[ANE_W];
-	uint32_t i0, i, len;
-	float va[ANE_BLOCK], vb[ANE_BLOCK];
 
 	if (d->op == ANE_OP_ELTWISE) {
 		br = ane_src(b) + n * ane_bstride(b, ANE_N) +
-		     c * ane_bstride(b, ANE_C) + h * ane_bstride(b, ANE_H);
+		     c * ane_bstride(b, ANE_C) + h * ane_bstride(b, ANE_H) +
+		     o0 * ane_bstride(b, ANE_W);
 		bs = ane_bstride(b, ANE_W);
 	}
-	for (i0 = o0; i0 < o1; i0 += len) {
-		len = o1 - i0 < ANE_BLOCK ? o1 - i0 : ANE_BLOCK;
-		for (i = 0; i < len; i++)
-			va[i] = ane_h2f(ar[(uint64_t)(i0 + i) * as]);
-		if (br) {
-			for (i = 0; i < len; i++)
-				vb[i] = ane_h2f(br[(uint64_t)(i0 + i) * bs]);
-			ane_elt_vec(d->p.eltwise.op, va, vb, len);
-		}
-		ane_act_vec(d->act, va, len);
-		for (i = 0; i < len; i++)
-			yr[(uint64_t)(i0 + i) * ys] = ane_f2h(va[i]);
-	}
+	ane_elt_row(d->p.eltwise.op, d->act, ar + o0 * as, as, br, bs,
+		    yr + o0 * ys, ys, o1 - o0);
+}
+
+/*
+ * The epilogue of a MATMUL with a bias, run by ane_op_run() right after
+ * GEMM chunk @chunk has stored its part of dst (rounded to fp16, without
+ * the activation): dst = act(dst + bias) over that part, while it is
+ * still in the cache.  The same bits as an ELTWISE ADD with the
+ * activation after a plain MATMUL.  The part is worked out from the plan
+ * as ane_run_gemm() does: rows [m0, m0 + mlen) by columns [n0 + c0,
+ * n0 + c1) of problem (n, c); a B packing chunk stores nothing.
+ */
+void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
+		       uint64_t chunk)
+{
+	const struct ane_tensor *y = &d->dst, *b = &d->bias;
+	uint64_t per_block = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
+	uint64_t t = chunk % per_block, pj = chunk / per_block;
+	uint64_t prob = pj / p->nblocks, n, c;
+	uint32_t n0 = (uint32_t)(pj % p->nblocks) * p->nc, nlen, m0, m1, c0, c1;
+	uint64_t ys = y->stride[ANE_W], bs = ane_bstride(b, ANE_W);
+	const uint16_t *bp;
+	uint16_t *yp;
+
+	if (t < p->nbpack)
+		return;
+	t -= p->nbpack;
+	nlen = p->N - n0 < p->nc ? p->N - n0 : p->nc;
+	m0 = (uint32_t)(t / p->nsub) * p->mc;
+	m1 = p->M - m0 < p->mc ? p->M : m0 + p->mc;
+	c0 = (uint32_t)(t % p->nsub) * p->ncc;
+	c1 = c0 + p->ncc < nlen ? c0 + p->ncc : nlen;
+	n = prob / y->dim[ANE_C];
+	c = prob % y->dim[ANE_C];
+	yp = (uint16_t *)y->base + n * y->stride[ANE_N] + c * y->stride[ANE_C] +
+	     (uint64_t)(n0 + c0) * ys;
+	bp = ane_src(b) + n * ane_bstride(b, ANE_N) + c * ane_bstride(b, ANE_C) +
+	     (uint64_t)(n0 + c0) * bs;
+	for (; m0 < m1; m0++)
+		ane_elt_row(ANE_ELT_ADD, d->act, yp + m0 * y->stride[ANE_H], ys,
+			    bp + m0 * ane_bstride(b, ANE_H), bs,
+			    yp + m0 * y->stride[ANE_H], ys, c1 - c0);
 }
 
 /* Outputs [o0, o1) of dst row (n, c, oh) of POOL. */
@@ -381,6 +598,21 @@ static float ane_rsqrtf(float x)
 	return y;
 }
 
+/* e[i] = ane_expf(e[i] - mx), eight at a time where the CPU can. */
+static void ane_exp_sub(float *e, uint32_t n, float mx)
+{
+	uint32_t i;
+
+#ifdef ANE_MATH_AVX2
+	if (ane_math_isa >= ANE_MATH_ISA_AVX2_FMA) {
+		ane_exp_sub_avx2(e, n, mx);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		e[i] = ane_expf(e[i] - mx);
+}
+
 /* Softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
 static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 {
@@ -392,31 +624,22 @@ static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 			     c * x->stride[ANE_C] + h * x->stride[ANE_H];
 	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
-	float a = 0.0f, b = 0.0f, mul;
+	float a, mul;
 
-	for (w = 0; w < W; w++)
-		e[w] = ane_h2f(xr[(uint64_t)w * x->stride[ANE_W]]);
+	ane_h2f_row(xr, x->stride[ANE_W], W, e);
 	if (d->p.norm.kind == ANE_NORM_SOFTMAX) {
 		a = -ANE_INF;		/* the max: every exponent <= 0 */
 		for (w = 0; w < W; w++)
 			a = e[w] > a ? e[w] : a;
-		for (w = 0; w < W; w++) {
-			e[w] = ane_expf(e[w] - a);
-			b += e[w];
-		}
-		mul = 1.0f / b;
+		ane_exp_sub(e, W, a);
+		mul = 1.0f / ane_sum8(e, W, 0);
 	} else {
+		a = ane_sum8(e, W, 0) / (float)W;	/* the mean */
 		for (w = 0; w < W; w++)
-			a += e[w];
-		a /= (float)W;		/* the mean, then the variance */
-		for (w = 0; w < W; w++) {
 			e[w] -= a;
-			b += e[w] * e[w];
-		}
-		mul = ane_rsqrtf(b / (float)W + 1e-5f);
+		mul = ane_rsqrtf(ane_sum8(e, W, 1) / (float)W + 1e-5f);
 	}
-	for (w = 0; w < W; w++)
-		yr[(uint64_t)w * y->stride[ANE_W]] = ane_f2h(e[w] * mul);
+	ane_f2h_row(e, mul, W, yr, y->stride[ANE_W]);
 }
 
 /* Work units [chunk * per, ...) of a ROWS plan: a row segment each. */

@@ -168,6 +168,8 @@ int ane_op_split(const struct ane_op_desc *d, uint32_t part, uint32_t parts,
 	if (d->op != ANE_OP_CONV) {
 		/* sources follow the output along the axis unless they broadcast */
 		ane_split_view(&sub->src[0], axis, lo, len, whole);
+		/* and a MATMUL's bias, which broadcasts onto the output */
+		ane_split_view(&sub->bias, axis, lo, len, whole);
 		if (d->op == ANE_OP_ELTWISE)
 			ane_split_view(&sub->src[1], axis, lo, len, whole);
 		else if (d->op == ANE_OP_MATMUL && axis < 2)

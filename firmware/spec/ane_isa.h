@@ -169,6 +169,16 @@ struct ane_conv_params {
  * dst[n][c] (M x N, in H x W) = src[0][n][c] (M x K) * src[1][n][c]
  * (K x N, or N x K with ANE_MATMUL_TRANS_B).  The batch dimensions N and C
  * of each source are either the destination's or 1 (broadcast).
+ *
+ * With a bias (ane_op_desc.bias present), dst = act(P + bias), P the
+ * product rounded to fp16 and the sum taken in fp32 before the
+ * activation and the final rounding: the same bits as a MATMUL without
+ * bias or activation followed by an ELTWISE ADD of the bias with the
+ * activation, in one operation whose epilogue runs on each chunk's part
+ * of dst while it is in the cache.  Each dimension of the bias is dst's
+ * or 1, as for an ELTWISE operand: [1, 1, 1, N] is a per-column bias (a
+ * linear layer's), [1, C, 1, N] one per head, dst's own extents a
+ * residual.  It must not overlap dst.
  */
 struct ane_matmul_params {
 	uint32_t flags;
@@ -234,7 +244,9 @@ struct ane_norm_params {
  *	split, never the result (bit for bit).
  * @src: inputs.  CONV: input, weights.  MATMUL: A, B.  ELTWISE: a, b.
  *	ACT, POOL, SOFTMAX, NORM: src[0] only; src[1] must be all zero.
- * @bias: CONV only, optional (base NULL for none); otherwise all zero.
+ * @bias: CONV and MATMUL, optional (base NULL for none); otherwise all
+ *	zero.  CONV: [1, Cout, 1, 1], added before the activation in fp32;
+ *	MATMUL: broadcast onto dst, see ane_matmul_params.
  * @dst: the output.  It must not overlap any input, except that ELTWISE,
  *	ACT, SOFTMAX and NORM may run in place on an input of identical view.
  * @work: scratch memory of at least ane_op_workspace_size() bytes,

@@ -244,7 +244,8 @@ static int check_builder_layout(const void *img, struct ane_net *net, char *why,
 	unsigned int nin = ane_net_num_inputs(net), nout = ane_net_num_outputs(net);
 	unsigned int i, k, n_w = 0, n_i = 0;
 
-	if (h->num_procedures != 1 || pr->num_tds != ane_net_num_ops(net) ||
+	/* at most one task per operation: a MATMUL may take in its bias ADD */
+	if (h->num_procedures != 1 || !pr->num_tds || pr->num_tds > ane_net_num_ops(net) ||
 	    pr->num_inputs != nin || pr->num_outputs != nout)
 		return snprintf(why, wl, "procedure counts"), -1;
 	for (i = 0; i < h->num_bars; i++) {
@@ -776,19 +777,21 @@ static void built_image_obeys_the_format(void)
 	h = img;
 	T_EQ(h->magic, ANE_IMG_MAGIC);
 	T_EQ(h->image_size, size);
-	T_EQ(h->num_tds, 2);
-	T_EQ(h->num_rws, 6);
-	T_EQ(h->num_bars, 4);		/* input, output, weights, intermediate */
+	/* the bias ADD and its ReLU are folded into the MATMUL: one task */
+	T_EQ(h->num_tds, 1);
+	T_EQ(h->num_rws, 4);
+	T_EQ(h->num_bars, 3);		/* input, output, weights */
 	T_EQ(h->tds_offset % 256, 0);
 	T_EQ(h->weights_offset % 16384, 0);
 	T_EQ(h->weights_size, 48);	/* 24 bytes of w1 padded to 32, 8 of b1 to 16 */
-	T_EQ(h->intermediate_size, 16);
+	T_EQ(h->intermediate_size, 0);
 	T_EQ(h->procedures_offset % 16 + h->rws_offset % 16 + h->bars_offset % 16, 0);
 	td = (const struct ane_img_td *)((const uint8_t *)img + h->tds_offset);
 	T_EQ(td[0].words[ANE_TD_OP], ANE_OP_MATMUL);
-	T_EQ(td[1].words[ANE_TD_OP], ANE_OP_ELTWISE);
-	T_EQ(td[1].words[ANE_TD_ACT], ANE_ACT_RELU);
-	T_EQ(td[1].words[ANE_TD_SRC1_DIMS + 2], 1);
+	T_EQ(td[0].words[ANE_TD_ACT], ANE_ACT_RELU);
+	T_EQ(td[0].words[ANE_TD_BIAS_DIMS + 1], 1);
+	T_EQ(td[0].words[ANE_TD_BIAS_DIMS + 3], 4);
+	T_EQ(td[0].words[ANE_TD_DST_DIMS + 3], 4);
 	/* the weights section holds the fp16 data */
 	T_EQ(((const uint16_t *)((const uint8_t *)img + h->weights_offset))[1], 0x3000);
 	T_EQ(((const uint16_t *)((const uint8_t *)img + h->weights_offset))[16], 0x3800);
@@ -799,6 +802,36 @@ static void built_image_obeys_the_format(void)
 	T_EQ(ane_net_build(net, &img2, &size2), 0);
 	T_EQ(check_image(img2, size2, field, sizeof(field)), 0);
 	ane_net_destroy(net);
+
+	/*
+	 * No folding where the product is needed as it is: read by a second
+	 * operation, an output itself, or already activated.
+	 */
+	for (i = 0; i < 3; i++) {
+		int p;
+
+		net = new_net();
+		x = ane_net_input(net, "x", 1, 1, 2, 3);
+		p = ane_net_matmul(net, x, ane_net_const(net, "w1", 1, 1, 3, 4, w1), 0,
+				   i == 2 ? ANE_NET_ACT_RELU : ANE_NET_ACT_NONE);
+		y = ane_net_eltwise(net, ANE_NET_ADD, p, ane_net_const(net, "b1", 1, 1, 1, 4, b1),
+				    ANE_NET_ACT_NONE);
+		ane_net_output(net, y);
+		if (i == 0)
+			ane_net_output(net, ane_net_eltwise(net, ANE_NET_MUL, p, y,
+							    ANE_NET_ACT_NONE));
+		if (i == 1)
+			ane_net_output(net, p);
+		T_EQ(ane_net_build(net, &img, &size), 0);
+		T_EQ(check_image(img, size, field, sizeof(field)), 0);
+		T_EQ(check_builder_layout(img, net, why, sizeof(why)), 0);
+		h = img;
+		T_EQ(h->num_tds, ane_net_num_ops(net));
+		td = (const struct ane_img_td *)((const uint8_t *)img + h->tds_offset);
+		T_EQ(td[0].words[ANE_TD_BIAS_DIMS + 1], 0);
+		T_EQ(td[1].words[ANE_TD_OP], ANE_OP_ELTWISE);
+		ane_net_destroy(net);
+	}
 }
 
 /* The checker itself must catch what the kernel catches. */

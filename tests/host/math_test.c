@@ -1338,6 +1338,196 @@ static void test_eltwise_max_min_propagate_nan(void)
 	}
 }
 
+/*
+ * Random fp16 bits with the specials mixed in: NaN, infinities, zeros of
+ * both signs, subnormals, the largest finite values.
+ */
+static uint16_t rnd_special(void)
+{
+	static const uint16_t sp[] = { 0x7e00, 0xfe01, 0x7c00, 0xfc00, 0x0000,
+				       0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff };
+	uint64_t r = rng();
+
+	if (r % 8 == 0)
+		return sp[(r >> 8) % (sizeof(sp) / sizeof(sp[0]))];
+	return d2h(rngf(-8, 8));
+}
+
+/*
+ * Run @d on @isa, then on SSE2, into @y; both outputs' bits must agree,
+ * but for which NaN a NaN is (when both operands of a product are NaNs,
+ * the one the CPU passes on depends on the compiler's operand order).
+ */
+static void same_bits_as_sse2(struct ane_op_desc *d, struct tt *y, uint32_t isa,
+			      const char *what)
+{
+	uint16_t *first = malloc(y->elems * 2);
+	size_t i, bad = 0;
+
+	for (i = 0; i < y->elems; i++)
+		y->buf[i] = SENTINEL;
+	T_EQ(ane_math_set_isa(isa), 0);
+	T_EQ(run_op(d), 0);
+	memcpy(first, y->buf, y->elems * 2);
+	for (i = 0; i < y->elems; i++)
+		y->buf[i] = SENTINEL;
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+	T_EQ(run_op(d), 0);
+	for (i = 0; i < y->elems; i++)
+		if (first[i] != y->buf[i] &&
+		    !(isnan(h2d(first[i])) && isnan(h2d(y->buf[i]))) && bad++ < 3)
+			printf("#   %s: element %zu: 0x%04x on the wide path, 0x%04x on SSE2\n",
+			       what, i, first[i], y->buf[i]);
+	T_CHECK(bad == 0, "%s: %zu elements differ from SSE2", what, bad);
+	T_EQ(ane_math_set_isa(isa), 0);
+	free(first);
+}
+
+/*
+ * The ELTWISE, ACT and softmax rows run eight values a step on the wide
+ * paths (ane_math_rows_avx2.c): the same bits as SSE2's, specials
+ * included, for every operation and activation, whole groups of eight
+ * and the tail, full, per-row and scalar second operands, and in place.
+ */
+static void test_rows_same_bits_on_every_path(void)
+{
+	static const uint32_t bshape[3][4] = { { 2, 3, 4, 45 }, { 1, 3, 1, 45 },
+					       { 1, 1, 1, 1 } };
+	uint32_t isa = ane_math_get_isa(), op, act, k;
+	struct ane_op_desc d;
+	struct tt a, b, y;
+	char what[64];
+	size_t i;
+
+	if (isa == ANE_MATH_ISA_SSE2)
+		return;		/* the reference path itself */
+	tt_alloc(&a, 2, 3, 4, 45, 3);
+	tt_alloc(&y, 2, 3, 4, 45, 3);
+	for (i = 0; i < a.elems; i++)
+		a.buf[i] = rnd_special();
+	for (k = 0; k < 3; k++) {
+		tt_alloc(&b, bshape[k][0], bshape[k][1], bshape[k][2], bshape[k][3], 0);
+		for (i = 0; i < b.elems; i++)
+			b.buf[i] = rnd_special();
+		for (op = 0; op < ANE_ELT_COUNT; op++)
+			for (act = 0; act < ANE_ACT_COUNT; act++) {
+				op_desc(&d, ANE_OP_ELTWISE, act, &a, &b, &y);
+				d.p.eltwise.op = op;
+				snprintf(what, sizeof(what), "eltwise %u act %u b %u", op, act, k);
+				same_bits_as_sse2(&d, &y, isa, what);
+			}
+		tt_free(&b);
+	}
+	for (act = 0; act < ANE_ACT_COUNT; act++) {
+		op_desc(&d, ANE_OP_ACT, act, &a, NULL, &y);
+		snprintf(what, sizeof(what), "act %u", act);
+		same_bits_as_sse2(&d, &y, isa, what);
+	}
+	/* in place: dst is src[0] */
+	memcpy(y.buf, a.buf, a.elems * 2);
+	op_desc(&d, ANE_OP_ACT, ANE_ACT_GELU, &y, NULL, &y);
+	T_EQ(ane_math_set_isa(isa), 0);
+	T_EQ(run_op(&d), 0);
+	memcpy(a.buf, y.buf, y.elems * 2);
+	op_desc(&d, ANE_OP_ACT, ANE_ACT_NONE, &y, NULL, &y);
+	T_EQ(run_op(&d), 0);
+	T_CHECK(!memcmp(a.buf, y.buf, y.elems * 2), "in place");
+	/* softmax over W: rows with NaN, infinities and all -inf among them */
+	for (i = 0; i < a.elems; i++)
+		a.buf[i] = rng() % 4 ? d2h(rngf(-12, 12)) : rnd_special();
+	for (i = 0; i < 45; i++)
+		a.buf[i] = 0xfc00;
+	op_desc(&d, ANE_OP_NORM, 0, &a, NULL, &y);
+	d.p.norm.kind = ANE_NORM_SOFTMAX;
+	same_bits_as_sse2(&d, &y, isa, "softmax over W");
+	tt_free(&a);
+	tt_free(&y);
+}
+
+/*
+ * MATMUL with a bias: act(fp16(A B) + bias), the same bits as a plain
+ * MATMUL followed by an ELTWISE ADD with the activation, for biases that
+ * broadcast in every way, transposed B, batches, one chunk or many.
+ */
+static void test_matmul_bias_epilogue_matches_matmul_then_add(void)
+{
+	static const uint32_t bsh[][4] = {
+		{ 1, 1, 1, 70 }, { 1, 3, 1, 70 }, { 2, 3, 13, 70 }, { 1, 1, 13, 1 },
+		{ 1, 1, 1, 1 },
+	};
+	static const uint32_t acts[] = { ANE_ACT_NONE, ANE_ACT_RELU, ANE_ACT_GELU,
+					 ANE_ACT_SIGMOID };
+	struct tt a, bm, bt, bias, y, p, y2;
+	struct ane_op_desc d;
+	uint32_t k, j, tr, chunky;
+	char what[80];
+
+	tt_alloc(&a, 2, 3, 13, 40, 1);
+	tt_alloc(&bm, 1, 3, 40, 70, 2);
+	tt_alloc(&bt, 1, 3, 70, 40, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&bm, -1, 1);
+	tt_fill(&bt, -1, 1);
+	tt_alloc(&y, 2, 3, 13, 70, 1);
+	tt_alloc(&p, 2, 3, 13, 70, 0);
+	tt_alloc(&y2, 2, 3, 13, 70, 1);
+	for (k = 0; k < sizeof(bsh) / sizeof(bsh[0]); k++) {
+		tt_alloc(&bias, bsh[k][0], bsh[k][1], bsh[k][2], bsh[k][3], 0);
+		tt_fill(&bias, -2, 2);
+		for (j = 0; j < sizeof(acts) / sizeof(acts[0]); j++)
+			for (tr = 0; tr < 2; tr++)
+				for (chunky = 0; chunky < 2; chunky++) {
+					snprintf(what, sizeof(what), "bias %u act %u trans %u chunks %u",
+						 k, acts[j], tr, chunky);
+					/* fused */
+					op_desc(&d, ANE_OP_MATMUL, acts[j], &a, tr ? &bt : &bm, &y);
+					d.p.matmul.flags = tr ? ANE_MATMUL_TRANS_B : 0;
+					d.bias = bias.t;
+					d.chunk_work = chunky ? 2000 : 0;
+					T_CHECK(run_op(&d) == 0, "%s: run", what);
+					T_CHECK(!chunky || ane_op_chunks(&d) > 8, "%s: chunks", what);
+					/* MATMUL, then ELTWISE ADD */
+					op_desc(&d, ANE_OP_MATMUL, 0, &a, tr ? &bt : &bm, &p);
+					d.p.matmul.flags = tr ? ANE_MATMUL_TRANS_B : 0;
+					T_EQ(run_op(&d), 0);
+					op_desc(&d, ANE_OP_ELTWISE, acts[j], &p, &bias, &y2);
+					T_EQ(run_op(&d), 0);
+					T_CHECK(!memcmp(y.buf, y2.buf, y.elems * 2),
+						"%s: not the bits of MATMUL + ADD", what);
+				}
+		tt_free(&bias);
+	}
+	/* refused: a bias that does not broadcast onto dst, or overlaps it */
+	op_desc(&d, ANE_OP_MATMUL, 0, &a, &bm, &y);
+	tt_alloc(&bias, 1, 1, 1, 71, 0);
+	d.bias = bias.t;
+	T_EQ(run_op(&d), -ANE_MATH_EINVAL);
+	tt_free(&bias);
+	tt_alloc(&bias, 1, 1, 2, 70, 0);
+	d.bias = bias.t;
+	T_EQ(run_op(&d), -ANE_MATH_EINVAL);
+	tt_free(&bias);
+	tt_alloc(&bias, 3, 1, 1, 70, 0);
+	d.bias = bias.t;
+	T_EQ(run_op(&d), -ANE_MATH_EINVAL);
+	d.bias = y.t;
+	d.bias.dim[ANE_N] = d.bias.dim[ANE_C] = d.bias.dim[ANE_H] = 1;
+	T_EQ(run_op(&d), -ANE_MATH_EINVAL);
+	d.bias = bias.t;
+	d.bias.dim[ANE_N] = 1;
+	d.bias.size = 138;	/* one element short */
+	T_EQ(run_op(&d), -ANE_MATH_ENOSPC);
+	d.bias.base = NULL;	/* absent, yet not all zero */
+	T_EQ(run_op(&d), -ANE_MATH_EINVAL);
+	tt_free(&bias);
+	tt_free(&a);
+	tt_free(&bm);
+	tt_free(&bt);
+	tt_free(&y);
+	tt_free(&p);
+	tt_free(&y2);
+}
+
 /* ------------------------------------------------------------ act */
 
 static void test_activation_op_all_kinds(void)
@@ -1847,6 +2037,34 @@ static void test_split_over_cores_is_bit_identical(void)
 	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_NONE, &a, &b, &y);
 	d.p.matmul.flags = ANE_MATMUL_TRANS_B;
 	split_compare(&d, &y, "matmul batch");
+	/* with a bias per batch entry, split along it */
+	tt_alloc(&c, 1, 3, 1, 17, 0);
+	tt_fill(&c, -1, 1);
+	d.bias = c.t;
+	d.act = ANE_ACT_GELU;
+	split_compare(&d, &y, "matmul batch, per-batch bias");
+	tt_free(&c);
+	tt_free(&a);
+	tt_free(&b);
+	tt_free(&y);
+
+	/* matmul rows with a per-column bias, and with a residual */
+	tt_alloc(&a, 1, 1, 150, 90, 0);
+	tt_alloc(&b, 1, 1, 90, 131, 0);
+	tt_alloc(&y, 1, 1, 150, 131, 0);
+	tt_fill(&a, -1, 1);
+	tt_fill(&b, -1, 1);
+	tt_alloc(&c, 1, 1, 1, 131, 0);
+	tt_fill(&c, -1, 1);
+	op_desc(&d, ANE_OP_MATMUL, ANE_ACT_RELU, &a, &b, &y);
+	d.bias = c.t;
+	split_compare(&d, &y, "matmul rows, column bias");
+	tt_free(&c);
+	tt_alloc(&c, 1, 1, 150, 131, 0);
+	tt_fill(&c, -1, 1);
+	d.bias = c.t;
+	split_compare(&d, &y, "matmul rows, residual");
+	tt_free(&c);
 	tt_free(&a);
 	tt_free(&b);
 	tt_free(&y);
@@ -2463,6 +2681,8 @@ int main(void)
 		T_RUN_ISA(test_conv_ieee_reference_agrees, isa);
 		T_RUN_ISA(test_eltwise_ops_with_broadcasting, isa);
 		T_RUN_ISA(test_eltwise_max_min_propagate_nan, isa);
+		T_RUN_ISA(test_rows_same_bits_on_every_path, isa);
+		T_RUN_ISA(test_matmul_bias_epilogue_matches_matmul_then_add, isa);
 		T_RUN_ISA(test_activation_op_all_kinds, isa);
 		T_RUN_ISA(test_pool_max_and_average, isa);
 		T_RUN_ISA(test_softmax_sums_to_one_and_is_stable, isa);

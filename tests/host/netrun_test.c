@@ -340,6 +340,7 @@ static void test_broken_image_is_refused(void)
 	struct ane_net *net = mlp_net(&in, 1);
 	const void *img;
 	char err[256] = "";
+	struct ane_img_td *td;
 	uint8_t *copy;
 	size_t size;
 
@@ -356,7 +357,19 @@ static void test_broken_image_is_refused(void)
 	T_CHECK(r == NULL, "no runner for a short image");
 	r = NULL;
 	T_EQ(ane_netrun_load(copy, size, 0, &r, err, sizeof(err)), 0);
+	/* the bias ADDs are folded into the MATMULs: 2 tasks for 4 operations */
+	T_EQ(ane_net_num_ops(net), 4);
+	T_EQ(r ? ane_netrun_tasks(r) : 0, 2);
 	ane_netrun_free(r);
+	/* a MATMUL bias that does not broadcast onto the product is refused */
+	td = (struct ane_img_td *)(copy + ((struct ane_img_header *)copy)->tds_offset);
+	T_EQ(td[0].words[ANE_TD_OP], ANE_OP_MATMUL);
+	T_EQ(td[0].words[ANE_TD_BIAS_DIMS + 3], 70);
+	td[0].words[ANE_TD_BIAS_DIMS + 3] = 35;
+	r = (void *)1;
+	T_EQ(ane_netrun_load(copy, size, 0, &r, err, sizeof(err)), -EINVAL);
+	T_CHECK(r == NULL, "no runner for a bad bias");
+	T_CHECK(strstr(err, "td[0] (operation)") != NULL, "message '%s'", err);
 	free(copy);
 	free_net(net, in);
 }

@@ -110,6 +110,57 @@ static void ane_engine_conv_with_bias_and_relu(struct kunit *test)
 	expect_values(test, dst, out, 4);
 }
 
+/*
+ * A MATMUL with a bias (one value per column) and ReLU: the epilogue runs
+ * after each GEMM chunk, here over many tiny chunks, on the ISA picked
+ * at boot; exact integers.
+ */
+static void ane_engine_matmul_with_bias_and_relu(struct kunit *test)
+{
+	static const int a[] = { 1, 2, 3, 4, 5, 6 };		/* 2 x 3 */
+	static const int b[] = { 1, 0, 0, 1, 1, 1 };		/* 3 x 2 */
+	static const int bias[] = { -5, 1 };
+	static const int c[] = { 0, 6, 5, 12 };		/* 4 5 10 11 + bias */
+	struct ane_op_desc d = { .op = ANE_OP_MATMUL, .act = ANE_ACT_RELU };
+	unsigned int i, n = 64;
+	int *ones, *col, *want;
+	u16 *dst;
+
+	ane_tensor_dense(&d.src[0], buf(test, a, 6), 1, 1, 2, 3);
+	ane_tensor_dense(&d.src[1], buf(test, b, 6), 1, 1, 3, 2);
+	ane_tensor_dense(&d.bias, buf(test, bias, 2), 1, 1, 1, 2);
+	dst = buf(test, NULL, 4);
+	ane_tensor_dense(&d.dst, dst, 1, 1, 2, 2);
+	run(test, &d);
+	expect_values(test, dst, c, 4);
+
+	/* 64 x 64 ones squared (64 each) plus j - 70 in column j, chunked */
+	ones = kunit_kcalloc(test, n * n, sizeof(*ones), GFP_KERNEL);
+	want = kunit_kcalloc(test, n * n, sizeof(*want), GFP_KERNEL);
+	col = kunit_kcalloc(test, n, sizeof(*col), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ones);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, col);
+	for (i = 0; i < n; i++)
+		col[i] = (int)i - 70;
+	for (i = 0; i < n * n; i++) {
+		ones[i] = 1;
+		want[i] = i % n < 6 ? 0 : (int)(i % n) - 6;
+	}
+	memset(&d, 0, sizeof(d));
+	d.op = ANE_OP_MATMUL;
+	d.act = ANE_ACT_RELU;
+	d.chunk_work = 4096;
+	ane_tensor_dense(&d.src[0], buf(test, ones, n * n), 1, 1, n, n);
+	ane_tensor_dense(&d.src[1], buf(test, ones, n * n), 1, 1, n, n);
+	ane_tensor_dense(&d.bias, buf(test, col, n), 1, 1, 1, n);
+	dst = buf(test, NULL, n * n);
+	ane_tensor_dense(&d.dst, dst, 1, 1, n, n);
+	KUNIT_EXPECT_GE(test, ane_op_chunks(&d), 4ull);	/* packing and compute chunks */
+	run(test, &d);
+	expect_values(test, dst, want, n * n);
+}
+
 static void ane_engine_splits_work_into_chunks(struct kunit *test)
 {
 	/* 64 x 64 by 64 x 64 with tiny chunks: many FPU sections, same result. */
@@ -626,6 +677,7 @@ static int ane_engine_suite_init(struct kunit_suite *suite)
 static struct kunit_case ane_engine_cases[] = {
 	KUNIT_CASE(ane_engine_matmul_runs_in_fpu_sections),
 	KUNIT_CASE(ane_engine_conv_with_bias_and_relu),
+	KUNIT_CASE(ane_engine_matmul_with_bias_and_relu),
 	KUNIT_CASE(ane_engine_splits_work_into_chunks),
 	KUNIT_CASE_PARAM(ane_engine_eltwise_broadcasts_per_channel, ane_eltwise_gen_params),
 	KUNIT_CASE(ane_engine_activations_hit_exact_points),

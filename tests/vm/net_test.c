@@ -226,11 +226,22 @@ static int run_prog(struct ane_dev *dev, struct ane_program *prog, struct net *m
 	return ret;
 }
 
+/* Run @m through ane_net_run(); its outputs must match the reference's. */
+static void run_net_and_compare(struct ane_dev *dev, struct net *m)
+{
+	const float *ins[1] = { m->in };
+
+	T_OK(ane_net_run(dev, m->net, ins, m->out));
+	if (t_case_failed)
+		printf("#   %s\n", ane_errmsg(dev));
+	T_CHECK(varies(m->ref[0], m->n[0]), "the reference output is constant");
+	T_OK(compare_net(m));
+}
+
 /* (a) The perceptron through ane_net_run(). */
 static void mlp_matches_the_reference(void)
 {
 	struct ane_dev *dev;
-	const float *ins[1];
 	struct net m = { 0 };
 
 	if (build_mlp(&m, 1) || open_dev(&dev)) {
@@ -238,12 +249,7 @@ static void mlp_matches_the_reference(void)
 		net_free(&m);
 		return;
 	}
-	ins[0] = m.in;
-	T_OK(ane_net_run(dev, m.net, ins, m.out));
-	if (t_case_failed)
-		printf("#   %s\n", ane_errmsg(dev));
-	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
-	T_OK(compare_net(&m));
+	run_net_and_compare(dev, &m);
 	ane_close(dev);
 	net_free(&m);
 }
@@ -297,7 +303,6 @@ static void attention_with_norms_matches_the_reference(void)
 	static float wo[NH * DK * D], g[D];
 	float ones[NH] = { 1, 1, 1, 1 };
 	struct ane_dev *dev;
-	const float *ins[1];
 	struct net m = { 0 };
 	int x, q, k, v, t;
 
@@ -331,12 +336,7 @@ static void attention_with_norms_matches_the_reference(void)
 		net_free(&m);
 		return;
 	}
-	ins[0] = m.in;
-	T_OK(ane_net_run(dev, m.net, ins, m.out));
-	if (t_case_failed)
-		printf("#   %s\n", ane_errmsg(dev));
-	T_CHECK(varies(m.ref[0], m.n[0]), "the reference output is constant");
-	T_OK(compare_net(&m));
+	run_net_and_compare(dev, &m);
 	ane_close(dev);
 	net_free(&m);
 }
@@ -423,6 +423,9 @@ static void requests_run_on_the_widest_isa(void)
 	const float *ins[1];
 	struct net m = { 0 };
 	char isa[64] = "";
+	const void *img;
+	unsigned int tasks;
+	size_t size;
 	int w, i;
 
 	T_CHECK(want != NULL, "no flags line in /proc/cpuinfo");
@@ -441,9 +444,12 @@ static void requests_run_on_the_widest_isa(void)
 	       want, isa, before[0], after[0], before[1], after[1], before[2],
 	       after[2]);
 	T_CHECK(!strcmp(isa, want), "engine isa %s, the CPU offers %s", isa, want);
-	T_CHECK(after[w] >= before[w] + ane_net_num_ops(m.net),
-		"%s ops %llu -> %llu for a net of %u ops", want, before[w],
-		after[w], ane_net_num_ops(m.net));
+	/* one engine operation per task of the image (libane folds the bias ADDs) */
+	T_OK(ane_net_build(m.net, &img, &size));
+	tasks = ((const struct ane_img_header *)img)->num_tds;
+	T_CHECK(after[w] >= before[w] + tasks,
+		"%s ops %llu -> %llu for a net of %u tasks", want, before[w],
+		after[w], tasks);
 	for (i = 0; i < 3; i++)
 		if (i != w)
 			T_CHECK(after[i] == before[i], "the %s path ran: %llu -> %llu",
@@ -583,13 +589,14 @@ out_nets:
 
 /*
  * (c) One field of every class of tests/kunit/ane_image_kunit.c broken in
- * a libane-built image of the perceptron, through the raw ProgramCreate
- * ioctl (libane's own header checks are bypassed).  Its layout: procedure
- * 0; bars 0 input (slot 0), 1 output (slot 1), 2 weights (slot 2),
- * 3 intermediate (slot 3); TDs 0 matmul, 1 add+relu, 2 matmul,
- * 3 add+sigmoid; register writes 3 per TD in operand order (src0, src1,
- * dst), so rw 0..2 bind TD 0: x from the input bar, W1 at offset 0 of the
- * weights, its result in the intermediates.
+ * a libane-built image of the perceptron's shape whose MATMULs carry a
+ * ReLU (so that libane does not fold the bias ADDs into them), through
+ * the raw ProgramCreate ioctl (libane's own header checks are bypassed).
+ * Its layout: procedure 0; bars 0 input (slot 0), 1 output (slot 1),
+ * 2 weights (slot 2), 3 intermediate (slot 3); TDs 0 matmul, 1 add+relu,
+ * 2 matmul, 3 add+sigmoid; register writes 3 per TD in operand order
+ * (src0, src1, dst), so rw 0..2 bind TD 0: x from the input bar, W1 at
+ * offset 0 of the weights, its result in the intermediates.
  */
 struct img {
 	uint8_t *b;
@@ -728,6 +735,34 @@ static const struct bad_case bad_cases[] = {
 	CASE(rw_reserved), CASE(operand_unbound), CASE(operand_short),
 };
 
+/* The perceptron of demo_nets.h with a ReLU on each MATMUL: 4 tasks. */
+static int build_unfused_mlp(struct net *m)
+{
+	static float w1[64 * 32], b1[32], w2[32 * 10], b2[10];
+	int x, t;
+
+	memset(m, 0, sizeof(*m));
+	m->name = "mlp (unfused)";
+	if (ane_net_create(&m->net))
+		return -1;
+	demo_rng_seed(1);
+	demo_fill(w1, 64 * 32, 0.25f);
+	demo_fill(b1, 32, 0.5f);
+	demo_fill(w2, 32 * 10, 0.35f);
+	demo_fill(b2, 10, 0.5f);
+	x = ane_net_input(m->net, "x", 1, 1, 4, 64);
+	t = ane_net_matmul(m->net, x, ane_net_const(m->net, "w1", 1, 1, 64, 32, w1), 0,
+			   ANE_NET_ACT_RELU);
+	t = ane_net_eltwise(m->net, ANE_NET_ADD, t, ane_net_const(m->net, "b1", 1, 1, 1, 32, b1),
+			    ANE_NET_ACT_RELU);
+	t = ane_net_matmul(m->net, t, ane_net_const(m->net, "w2", 1, 1, 32, 10, w2), 0,
+			   ANE_NET_ACT_RELU);
+	t = ane_net_eltwise(m->net, ANE_NET_ADD, t, ane_net_const(m->net, "b2", 1, 1, 1, 10, b2),
+			    ANE_NET_ACT_SIGMOID);
+	ane_net_output(m->net, t);
+	return net_finish(m, x, DEMO_MLP_INPUT_SEED, 2.0f);
+}
+
 static void img_view(struct img *m, uint8_t *b, size_t size)
 {
 	m->b = b;
@@ -773,7 +808,7 @@ static int bad_images_are_refused(void)
 	int fd;
 
 	t_case_failed = 0;
-	if (build_mlp(&mlp, 1) || ane_net_build(mlp.net, &good, &size) || open_dev(&dev) ||
+	if (build_unfused_mlp(&mlp) || ane_net_build(mlp.net, &good, &size) || open_dev(&dev) ||
 	    !(buf = malloc(size))) {
 		t_case_failed = 1;
 		goto out;
@@ -850,6 +885,74 @@ out:
 	return -1;
 }
 
+/*
+ * (d) The MATMUL bias epilogue in ane.ko: libane folds the perceptron's
+ * bias ADDs into its MATMULs (2 tasks, each with a bias operand); the
+ * driver runs them as the reference says, and its validator refuses a
+ * bias that does not broadcast onto the product or overlaps it, and
+ * accepts one of the product's own shape.
+ */
+#define TD_OP_MATMUL	2	/* an ANE_TD_OP value (uapi/drm/ane_accel.h) */
+
+static void fused_matmul_bias_runs_in_the_driver(void)
+{
+	struct ane_dev *dev = NULL;
+	struct net m = { 0 };
+	const void *good;
+	uint8_t *buf = NULL;
+	struct img v;
+	size_t size;
+	int fd;
+
+	if (build_mlp(&m, 3) || ane_net_build(m.net, &good, &size) ||
+	    open_dev(&dev) || !(buf = malloc(size))) {
+		t_case_failed = 1;
+		goto out;
+	}
+	fd = ane_fd(dev);
+	img_view(&v, (uint8_t *)(uintptr_t)good, size);
+	T_EQ(v.h->num_tds, 2);
+	T_EQ(v.h->num_rws, 8);
+	T_EQ(v.td[0].words[ANE_TD_OP], TD_OP_MATMUL);
+	T_EQ(v.td[0].words[ANE_TD_ACT], ANE_NET_ACT_RELU);
+	T_EQ(v.td[0].words[ANE_TD_BIAS_DIMS + 3], 32);
+	T_EQ(v.td[1].words[ANE_TD_ACT], ANE_NET_ACT_SIGMOID);
+	T_EQ(v.rw[2].reg, ANE_TD_REG_BIAS);
+	T_EQ(v.rw[2].bar, SLOT_W);
+	if (t_case_failed)
+		goto out;
+	run_net_and_compare(dev, &m);
+
+	/* a bias of the product's own shape (a residual) is accepted */
+	memcpy(buf, good, size);
+	img_view(&v, buf, size);
+	v.td[0].words[ANE_TD_BIAS_DIMS + 2] = 4;
+	v.rw[2].length_lo = 4 * 32 * 2;
+	T_OK(raw_create(fd, buf, size));
+	/* one that does not broadcast onto it is not */
+	memcpy(buf, good, size);
+	img_view(&v, buf, size);
+	v.td[0].words[ANE_TD_BIAS_DIMS + 2] = 2;
+	v.rw[2].length_lo = 2 * 32 * 2;
+	T_ERRNO(raw_create(fd, buf, size), EINVAL);
+	memcpy(buf, good, size);
+	img_view(&v, buf, size);
+	v.td[0].words[ANE_TD_BIAS_DIMS + 1] = 2;
+	v.rw[2].length_lo = 2 * 32 * 2;
+	T_ERRNO(raw_create(fd, buf, size), EINVAL);
+	/* nor one that overlaps the product */
+	memcpy(buf, good, size);
+	img_view(&v, buf, size);
+	v.rw[2].bar = v.rw[3].bar;
+	v.rw[2].offset_lo = v.rw[3].offset_lo;
+	T_ERRNO(raw_create(fd, buf, size), EINVAL);
+	T_OK(raw_create(fd, good, size));
+out:
+	ane_close(dev);
+	free(buf);
+	net_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	if (vm_node(argc, argv, node, sizeof(node), "net"))
@@ -857,6 +960,7 @@ int main(int argc, char **argv)
 	T_RUN(mlp_matches_the_reference);
 	T_RUN(conv_net_matches_the_reference);
 	T_RUN(attention_with_norms_matches_the_reference);
+	T_RUN(fused_matmul_bias_runs_in_the_driver);
 	bad_images_are_refused();
 	T_RUN(instance_weights_give_the_reference_result);
 	T_RUN(requests_run_on_the_widest_isa);

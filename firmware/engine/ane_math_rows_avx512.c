@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The AVX-512 path of the engine's elementwise rows: ELTWISE and ACT rows
+ * and the MATMUL bias epilogue (ane_math_rows.c), sixteen values a step,
+ * the loop of ane_math_vec.h as ane_math_rows_avx2.c runs it eight at a
+ * time.  ane_math_rows.c calls it when ane_math_isa is AVX512 (and it
+ * was built with ANE_MATH_AVX512).
+ *
+ * The same bits as the SSE2 and AVX2 loops: built without -mfma (no
+ * contracted multiply-add), VCVTPH2PS exact, VCVTPS2PH told to round to
+ * nearest even.  Built with $(CC_FLAGS_FPU) -mavx2 -mf16c -mavx512f
+ * -mavx512bw -mavx512vl in the kernel, run only from ane_op_run() inside
+ * kernel_fpu_begin()/kernel_fpu_end(), which save the ZMM and opmask
+ * state; no intrinsics header, as ane_math_avx512.c.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+#define ANE_MATH_FPU
+#include "ane_math_impl.h"
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__F16C__) && \
+	!defined(__FMA__) && !defined(__CHECKER__)
+
+typedef float ane_v16 __attribute__((vector_size(64)));
+typedef int32_t ane_i16 __attribute__((vector_size(64)));
+typedef short ane_h16 __attribute__((vector_size(32)));
+
+static inline ane_v16 ane_splat16(float x)
+{
+	return (ane_v16){ x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x };
+}
+
+/* Sixteen fp16 at @p, or one fp16 sixteen times (@s 0), to fp32. */
+static inline ane_v16 ane_ld16(const uint16_t *p, uint64_t s)
+{
+	ane_h16 h;
+
+	if (!s) {
+		short v = (short)p[0];
+
+		h = (ane_h16){ v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v };
+	} else {
+		__builtin_memcpy(&h, p, 32);
+	}
+	return __builtin_ia32_vcvtph2ps512_mask(h, ane_splat16(0.0f),
+						(uint16_t)0xffff, 4);
+}
+
+/* @v rounded to fp16 (to nearest even) at @y. */
+static inline void ane_st16(uint16_t *y, ane_v16 v)
+{
+	ane_h16 h = __builtin_ia32_vcvtps2ph512_mask(v, 0, (ane_h16){ 0 },
+						     (uint16_t)0xffff);
+
+	__builtin_memcpy(y, &h, 32);
+}
+
+/* ane_sel16(), ane_expf16(), ane_gelu16(), ane_elt_row16() */
+#define ANE_VF		ane_v16
+#define ANE_VI		ane_i16
+#define ANE_VN(name)	name##16
+#define ANE_VSPLAT(x)	ane_splat16(x)
+#define ANE_VLANES	16u
+#define ANE_VLOAD(p, s)	ane_ld16((p), (s))
+#define ANE_VSTORE(y, v)	ane_st16((y), (v))
+#include "ane_math_vec.h"
+
+uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
+			    uint64_t as, const uint16_t *b, uint64_t bs,
+			    uint16_t *y, uint32_t len)
+{
+	return ane_elt_row16(op, act, a, as, b, bs, y, len);
+}
+
+#endif

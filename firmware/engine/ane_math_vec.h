@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The engine's vector exp and exact GELU, written once for any vector
+ * width: ane_math.c includes this for four lanes (SSE2: ane_expf4(),
+ * ane_gelu4()), ane_math_rows_avx2.c for eight (AVX2: ane_expf8(),
+ * ane_gelu8()).  Every lane does the operations of ane_expf() and
+ * ane_gelu() in ane_math.c in the same order, so the same bits.
+ *
+ * The includer defines ANE_VF (the float vector type), ANE_VI (the int32
+ * vector of as many lanes), ANE_VN(name) (@name with the lane count
+ * appended) and ANE_VSPLAT(x) (every lane @x).  With ANE_VLANES (the
+ * lane count), ANE_VLOAD(p, s) (ANE_VLANES fp16 at @p, or @p[0] in every
+ * lane for @s 0, to fp32) and ANE_VSTORE(y, v) (round and store) as well,
+ * it defines the elementwise row loop, ANE_VN(ane_elt_row).  No include
+ * guard: one inclusion per width.
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+
+/* Lanes of @a where @m is all ones, else of @b. */
+static inline ANE_VF ANE_VN(ane_sel)(ANE_VI m, ANE_VF a, ANE_VF b)
+{
+	return (ANE_VF)(((ANE_VI)a & m) | ((ANE_VI)b & ~m));
+}
+
+/*
+ * ane_expf() on every lane, the same operations lane by lane, so the same
+ * bits, for arguments that are not NaN and at most 88.72 (the GELU's):
+ * a lane below -103.97 gives 0 as there.
+ */
+static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
+{
+	ANE_VI under = x < -103.97208404541015625f, n, n1;
+	ANE_VF fn, r, z, p;
+
+	x = ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), x);
+	fn = x * 1.44269504088896341f;
+	/* fn + (fn < 0 ? -0.5f : 0.5f), truncated as (int) does */
+	n = __builtin_convertvector(fn + ANE_VN(ane_sel)(fn < 0.0f, ANE_VSPLAT(-0.5f),
+							 ANE_VSPLAT(0.5f)), ANE_VI);
+	fn = __builtin_convertvector(n, ANE_VF);
+	r = x - fn * 0.693359375f;
+	r = r + fn * 2.12194440e-4f;
+	z = r * r;
+	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
+	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
+	     1.6666665459e-1f) * r + 5.0000001201e-1f;
+	p = p * z + r + 1.0f;
+	n1 = n / 2;
+	p *= (ANE_VF)((n1 + 127) << 23);
+	p = p * (ANE_VF)((n - n1 + 127) << 23);
+	return ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), p);
+}
+
+/*
+ * ane_gelu() on every lane: the same operations in the same order, so
+ * the same bits (the host tests compare every lane with ane_gelu()), with
+ * the out-of-range lanes (below -20: -0; above 20 or NaN: x) selected
+ * after computing on zeros in their place.
+ */
+static inline ANE_VF ANE_VN(ane_gelu)(ANE_VF x)
+{
+	ANE_VI in = (x >= -20.0f) & (x <= 20.0f), lo = x < -20.0f;
+	ANE_VF xc = ANE_VN(ane_sel)(in, x, ANE_VSPLAT(0.0f));
+	ANE_VF z, t, xh, xl, r, res;
+
+	z = (ANE_VF)((ANE_VI)xc & 0x7fffffff) * 0.70710678118654752f;
+	t = 1.0f / (1.0f + 0.5f * z);
+	xh = (ANE_VF)((ANE_VI)xc & (int32_t)0xfffff000u);
+	xl = xc - xh;
+	r = -(xh * xl + 0.5f * xl * xl) - 1.26551223f +
+		t * (1.00002368f + t * (0.37409196f + t * (0.09678418f +
+		t * (-0.18628806f + t * (0.27886807f + t * (-1.13520398f +
+		t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
+	r = t * ANE_VN(ane_expf)(-0.5f * xh * xh) * ANE_VN(ane_expf)(r);
+	res = ANE_VN(ane_sel)(xc >= 0.0f, xc - 0.5f * xc * r, 0.5f * xc * r);
+	res = ANE_VN(ane_sel)(in, res, x);
+	return ANE_VN(ane_sel)(lo, ANE_VSPLAT(-0.0f), res);
+}
+
+#ifdef ANE_VLOAD
+/*
+ * y[i] = act(a[i] OP b[i]) (act(a[i]) without @b) for the whole groups of
+ * ANE_VLANES of @len elements: @y contiguous, @as and @bs 1 or 0
+ * (broadcast).  The operations of ane_elt_vec() and ane_act() lane by
+ * lane (MAX and MIN pass a NaN in either operand on; ReLU by masks, so a
+ * NaN and -0 pass).  Returns how many it did (a multiple of ANE_VLANES;
+ * 0 for an activation it does not have: sigmoid, tanh, GELU's tanh form).
+ */
+static inline uint32_t ANE_VN(ane_elt_row)(uint32_t op, uint32_t act,
+					   const uint16_t *a, uint64_t as,
+					   const uint16_t *b, uint64_t bs,
+					   uint16_t *y, uint32_t len)
+{
+	uint32_t i;
+
+	if (act != ANE_ACT_NONE && act != ANE_ACT_RELU &&
+	    act != ANE_ACT_RELU6 && act != ANE_ACT_GELU)
+		return 0;
+	for (i = 0; i + ANE_VLANES <= len; i += ANE_VLANES) {
+		ANE_VF va = ANE_VLOAD(a + i * as, as), vb, r;
+
+		if (b) {
+			vb = ANE_VLOAD(b + i * bs, bs);
+			switch (op) {
+			case ANE_ELT_ADD:
+				va = va + vb;
+				break;
+			case ANE_ELT_SUB:
+				va = va - vb;
+				break;
+			case ANE_ELT_MUL:
+				va = va * vb;
+				break;
+			case ANE_ELT_MAX:
+				r = ANE_VN(ane_sel)(va > vb, va, vb);
+				va = ANE_VN(ane_sel)(va != va, va, r);
+				break;
+			default:	/* ANE_ELT_MIN */
+				r = ANE_VN(ane_sel)(va < vb, va, vb);
+				va = ANE_VN(ane_sel)(va != va, va, r);
+				break;
+			}
+		}
+		switch (act) {
+		case ANE_ACT_RELU:
+			va = (ANE_VF)((ANE_VI)va & ~(va < 0.0f));
+			break;
+		case ANE_ACT_RELU6:
+			va = (ANE_VF)((ANE_VI)va & ~(va < 0.0f));
+			va = ANE_VN(ane_sel)(va > 6.0f, ANE_VSPLAT(6.0f), va);
+			break;
+		case ANE_ACT_GELU:
+			va = ANE_VN(ane_gelu)(va);
+			break;
+		}
+		ANE_VSTORE(y + i, va);
+	}
+	return i;
+}
+#endif
