@@ -12,7 +12,8 @@
  * reads two A panels and two B panels side by side; at the edges it runs
  * as 12 x 16, 6 x 32 or 6 x 16.  A is packed sixteen k at a time with a
  * permute-and-blend transpose; the stores are masked 16-lane conversions.
- * What these do not cover (A not contiguous in k, B with strides or more
+ * A remainder of at most four columns runs with rows in the lanes
+ * (ane_kernel_tail()).  What these do not cover (A not contiguous in k, B with strides or more
  * than four row segments per panel, activations other than ReLU/ReLU6,
  * non-contiguous outputs) goes to the AVX2 path's functions
  * (ane_math_avx2.c): a CPU with AVX-512 F/BW/VL has AVX2, FMA and F16C,
@@ -414,6 +415,75 @@ static void ane_kernel_any(uint32_t na, uint32_t nb, uint32_t kc, uint32_t K,
 		ane_kernel_6x16(kc, K, a, b, tile, acc);
 }
 
+/*
+ * A remainder of at most four columns (N = 196 leaves 4 after six 32-column
+ * pairs): instead of 16 lanes per row, 4 rows x 4 columns per vector.  For
+ * each k, the column values b[k][0..3] fill the four quarters of one vector
+ * (a 128-bit broadcast) and a panel's six A values a[k][0..5] go to lanes
+ * 4 i + j as a[k][i] (rows 0-3 and rows 4-5, two permutes of one masked
+ * load), so each panel takes 2 fused multiply-adds per k instead of 6.  Up
+ * to ANE_TAIL_PANELS (@np) panels at once, eight independent accumulator
+ * chains.  Each element is still one FMA per k, in k order, from zero: the
+ * same bits.  The subtiles go to @tile as the 12 x 32 kernel's would (6 x
+ * 16, row-major, columns 4..15 zero), for ane_store_tile_avx512(); @tile
+ * holds ANE_TAIL_PANELS subtiles, as the 12 x 32 kernel's does.
+ */
+#define ANE_TAIL_COLS	4u
+#define ANE_TAIL_PANELS	4u
+
+static __attribute__((__noinline__)) void
+ane_kernel_tail(uint32_t np, uint32_t K, const float *a, const float *b,
+		float *tile)
+{
+	const ane_i16 lo = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 };
+	const ane_i16 hi = { 4, 4, 4, 4, 5, 5, 5, 5, 4, 4, 4, 4, 5, 5, 5, 5 };
+	ane_v16 c0[ANE_TAIL_PANELS], c1[ANE_TAIL_PANELS];
+	const float *ap[ANE_TAIL_PANELS];
+	uint16_t am[ANE_TAIL_PANELS];
+	float acc[ANE_TAIL_PANELS * 32];
+	uint32_t p, k, i, j;
+
+	for (p = 0; p < ANE_TAIL_PANELS; p++) {
+		c0[p] = ane_splat16(0.0f);
+		c1[p] = c0[p];
+		/* panels past @np read nothing (and are not stored) */
+		am[p] = p < np ? (uint16_t)0x3f : 0;
+		ap[p] = a + (uint64_t)(p < np ? p : 0) * ANE_MR * K;
+	}
+	for (k = 0; k < K; k++, b += ANE_NR_AVX2) {
+		ane_v16 bq = __builtin_ia32_broadcastf32x4_512(
+			*(const float __attribute__((vector_size(16), aligned(4))) *)b,
+			ane_splat16(0.0f), (uint16_t)0xffff);
+
+#pragma GCC unroll 4
+		for (p = 0; p < ANE_TAIL_PANELS; p++) {
+			ane_v16 av = __builtin_ia32_loadups512_mask(
+				ap[p] + (uint64_t)k * ANE_MR, ane_splat16(0.0f),
+				am[p]);
+
+			c0[p] = ane_fma16(__builtin_ia32_permvarsf512_mask(av, lo, av,
+									     (uint16_t)0xffff), bq,
+					  c0[p]);
+			c1[p] = ane_fma16(__builtin_ia32_permvarsf512_mask(av, hi, av,
+									     (uint16_t)0xffff), bq,
+					  c1[p]);
+		}
+	}
+#pragma GCC unroll 4
+	for (p = 0; p < ANE_TAIL_PANELS; p++) {
+		ane_store16(acc + 32 * p, c0[p]);
+		ane_store16(acc + 32 * p + 16, c1[p]);
+	}
+	for (p = 0; p < np; p++) {
+		float *t = tile + p * ANE_MR * 16;
+
+		for (i = 0; i < ANE_MR; i++)
+			for (j = 0; j < 16; j++)
+				t[i * 16 + j] = j < ANE_TAIL_COLS ?
+						acc[32 * p + 4 * i + j] : 0.0f;
+	}
+}
+
 /* ------------------------------------------------------------ store */
 
 /*
@@ -542,6 +612,26 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 	if (K < ANE_KC_MIN || used + ntiles * 4 * ANE_MR * 16 > avail) {
 		for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
 			nb = c->c1 - jr > ANE_NR_AVX2 ? 2 : 1;
+			if (c->c1 - jr <= ANE_TAIL_COLS) {
+				for (ir = 0; ir < c->mlen;
+				     ir += ANE_TAIL_PANELS * ANE_MR) {
+					uint32_t np = (c->mlen - ir + ANE_MR - 1) / ANE_MR, p;
+
+					if (np > ANE_TAIL_PANELS)
+						np = ANE_TAIL_PANELS;
+					ane_kernel_tail(np, K, c->pa + (uint64_t)ir * K,
+							c->pb + (uint64_t)jr * K, tile);
+					for (p = 0; p < np; p++) {
+						uint32_t r = c->mlen - ir - p * ANE_MR;
+
+						ane_store_tile_avx512(g, tile + p * ANE_MR * 16,
+								      c->m0 + ir + p * ANE_MR,
+								      r < ANE_MR ? r : ANE_MR,
+								      c->n0 + jr, c->c1 - jr);
+					}
+				}
+				continue;
+			}
 			for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
 				na = c->mlen - ir > ANE_MR ? 2 : 1;
 				ane_kernel_any(na, nb, K, K, c->pa + (uint64_t)ir * K,
