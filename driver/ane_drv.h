@@ -197,6 +197,9 @@ enum ane_space {
  * @wait_lock: protects @waits.
  * @waits: the client's requests with wait events not yet released,
  *	cancelled when the file closes (ane_request.c).
+ * @held: the client's requests with wait records, not yet completed
+ *	(at most %ANE_FILE_MAX_WAITING, so that no client takes the
+ *	device's %ANE_DEV_MAX_WAITING alone).
  * @acct: what the client has charged against its memory limit, made on
  *	its first charge (set once, with cmpxchg); a reference of the file's,
  *	dropped when the client is freed.  What it charged stays charged
@@ -239,6 +242,7 @@ struct ane_file {
 	struct timer_list hint_timer;
 	spinlock_t wait_lock;		/* waits */
 	struct list_head waits;
+	atomic_t held;
 };
 
 extern const struct attribute_group *ane_sysfs_groups[];

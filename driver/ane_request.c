@@ -161,10 +161,7 @@ static void ane_request_complete(struct ane_host_hreq *hreq)
 	if (status == -ECANCELED && READ_ONCE(rq->wait_error))
 		status = READ_ONCE(rq->wait_error);
 	/* no longer one of the device's waiting requests */
-	if (rq->held) {
-		atomic_dec(&af->adev->events.held);
-		rq->held = false;
-	}
+	ane_request_unhold(af, rq);
 	rq->event->ev.status = status;
 	if (hreq->len >= sizeof(*pe)) {
 		rq->event->ev.exec_ns = pe->exec_ns;
@@ -653,6 +650,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 err_release:
 	for (i = 0; i < rq->nmaps; i++)
 		ane_dart_unuse(rq->maps[i]);
+	ane_request_unhold(af, rq);
 	ane_request_waits_release(af->adev, rq);
 err_unlock:
 	if (rb.owner)

@@ -76,7 +76,8 @@ struct ane_req_wait {
  * @wait_work: sends the EVENT_SIGNAL of each wait in @wait_fired.
  * @wait_node: in &ane_file.waits while @nwait is not zero.
  * @wait_timeout: fails the waits not ended after wait_timeout_ms.
- * @held: the call has wait records: one of the device's
+ * @held: the call has wait records: one of the client's
+ *	%ANE_FILE_MAX_WAITING (&ane_file.held) and of the device's
  *	%ANE_DEV_MAX_WAITING (&ane_events.held) until it completes.
  */
 struct ane_request {
@@ -151,6 +152,7 @@ struct ane_req_build {
 /* Wait events (ane_request_wait.c). */
 void ane_request_wait_work(struct work_struct *work);
 void ane_request_wait_timeout(struct work_struct *work);
+void ane_request_unhold(struct ane_file *af, struct ane_request *rq);
 void ane_request_waits_release(struct ane_device *adev,
 			       struct ane_request *rq);
 void ane_request_waits_start(struct ane_file *af, struct ane_request *rq);

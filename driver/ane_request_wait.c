@@ -118,8 +118,24 @@ void ane_request_waits_release(struct ane_device *adev,
 		ane_event_slot_put(adev, rq->waits[i].slot);
 	}
 	rq->nwait = 0;
-	if (rq->held)
-		atomic_dec(&adev->events.held);
+}
+
+/**
+ * ane_request_unhold() - the request no longer holds a firmware call
+ * @af: its client.
+ * @rq: the request.
+ *
+ * Drops what ane_request_waits_get() counted: one of the client's
+ * %ANE_FILE_MAX_WAITING and one of the device's %ANE_DEV_MAX_WAITING.
+ * At the completion (any context) or when the request is released
+ * unsent.
+ */
+void ane_request_unhold(struct ane_file *af, struct ane_request *rq)
+{
+	if (!rq->held)
+		return;
+	atomic_dec(&af->adev->events.held);
+	atomic_dec(&af->held);
 	rq->held = false;
 }
 
@@ -162,6 +178,7 @@ void ane_request_waits_end(struct ane_request *rq)
 	for (i = 0; i < rq->nwait; i++)
 		dma_fence_remove_callback(rq->waits[i].fence, &rq->waits[i].cb);
 	cancel_work_sync(&rq->wait_work);
+	ane_request_unhold(af, rq);
 	ane_request_waits_release(af->adev, rq);
 }
 
@@ -232,11 +249,17 @@ int ane_request_waits_get(struct ane_file *af, struct ane_request *rq,
 	}
 	/*
 	 * A held call keeps a firmware request object; the firmware's IO ring
-	 * waits when they are all taken, so held calls get at most half.
+	 * waits when they are all taken, so held calls get at most half, and
+	 * one client at most half of those.
 	 */
 	if (rb->nwrec) {
+		if (atomic_inc_return(&af->held) > ANE_FILE_MAX_WAITING) {
+			atomic_dec(&af->held);
+			return -EDQUOT;
+		}
 		if (atomic_inc_return(&af->adev->events.held) > ANE_DEV_MAX_WAITING) {
 			atomic_dec(&af->adev->events.held);
+			atomic_dec(&af->held);
 			return -EBUSY;
 		}
 		rq->held = true;

@@ -49,6 +49,7 @@ static const struct ane__hint event_hints[] = {
 	{ EINVAL, "the kernel refused the request: an event's kind or bar, a syncobj with no fence to wait for (none submitted yet), the shared event named twice, or a procedure with a custom execute order (events admit none); else the procedure, a surface's kind, index or size" },
 	{ E2BIG, "a request has at most 16 wait and signal events (ANE_REQ_MAX_EVENTS)" },
 	{ EBUSY, "the device holds 32 requests waiting on events (ANE_DEV_MAX_WAITING), or the program's queue is full: wait for one to complete" },
+	{ EDQUOT, "this handle has 16 requests waiting on events (ANE_FILE_MAX_WAITING): ring the shared event or signal their fences, then wait for them" },
 	{ ENOENT, "a syncobj handle is unknown to this file, the shared event is not this handle's (ane_shared_event_activate()), or the token or a surface's handle is unknown" },
 	{ EBADFD, "the program is not prepared: call ane_program_prepare() first" },
 	{ ENOBUFS, "127 requests are outstanding on this handle: collect completions with ane_request_wait()" },

@@ -7,7 +7,8 @@
  * request with its error; a client exiting while its requests wait, and
  * a firmware crash while they do, leave nothing waiting; the shared
  * event is active for one client at a time (sharedEventsActiveNbr < 2);
- * the device holds at most ANE_DEV_MAX_WAITING waiting requests.
+ * a client holds at most ANE_FILE_MAX_WAITING waiting requests and the
+ * device ANE_DEV_MAX_WAITING.
  *
  * A fence that has not signaled yet is the completion fence of a request
  * held by the shared event: ringing it releases both, in order.
@@ -454,45 +455,85 @@ static void a_client_exiting_while_it_waits_leaks_nothing(void)
 	close(p.c.fd);
 }
 
-/*
- * The device holds ANE_DEV_MAX_WAITING requests with wait events; one
- * more is -EBUSY (the firmware's request objects are not all held), and a
- * request without events still runs meanwhile.  The ring releases all.
- */
-static void the_device_holds_32_waiting_requests(void)
+/* @h of @from's file as a handle of @to's: the same syncobj, shared. */
+static uint32_t syncobj_share(int from, uint32_t h, int to)
 {
-	struct drm_ane_surface_ref ev[1];
-	struct drm_ane_event_complete e;
-	uint64_t s[ANE_DEV_MAX_WAITING], plain = 0;
-	struct prog p;
-	unsigned int i;
+	struct drm_syncobj_handle e = { .handle = h }, i = { 0 };
 
-	if (prog_open(&p))
+	if (ioctl(from, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &e)) {
+		t_case_failed = 1;
+		return 0;
+	}
+	i.fd = e.fd;
+	if (ioctl(to, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &i))
+		t_case_failed = 1;
+	close(e.fd);
+	return i.handle;
+}
+
+/*
+ * A client holds ANE_FILE_MAX_WAITING requests with wait events (one more
+ * is -EDQUOT), the device ANE_DEV_MAX_WAITING (one more, from a client
+ * with room of its own, is -EBUSY): no client takes every held call, and
+ * the firmware's request objects are never all held.  P's requests wait
+ * for its shared event (the first also signals syncobj A), Q's for A; a
+ * request without events still runs meanwhile, and the ring releases all.
+ */
+static void a_client_holds_16_and_the_device_32_waiting_requests(void)
+{
+	struct drm_ane_surface_ref ev[2];
+	struct drm_ane_event_complete e;
+	uint64_t s = 0, plain = 0;
+	struct prog p, q, r;
+	unsigned int i, np = 0, nq = 0;
+	uint32_t a, b, c;
+
+	if (prog_open(&p) || prog_open(&q) || prog_open(&r))
 		return;
 	T_OK(activate(p.c.fd));
+	a = syncobj(p.c.fd);
 	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
-	for (i = 0; i < ANE_DEV_MAX_WAITING; i++)
-		T_OK(send_ev(&p, p.out.handle, ev, 1, &s[i]));
-	T_ERRNO(send_ev(&p, p.out.handle, ev, 1, NULL), EBUSY);
+	ev[1] = ref(a, ANE_SURFACE_OUT_SYNCOBJ);
+	T_OK(send_ev(&p, p.out.handle, ev, 2, NULL));
+	for (i = 1; i < ANE_FILE_MAX_WAITING; i++)
+		T_OK(send_ev(&p, p.out.handle, ev, 1, NULL));
+	T_ERRNO(send_ev(&p, p.out.handle, ev, 1, NULL), EDQUOT);
+
+	b = syncobj_share(p.c.fd, a, q.c.fd);
+	ev[0] = ref(b, ANE_SURFACE_IN_SYNCOBJ);
+	for (i = 0; i < ANE_DEV_MAX_WAITING - ANE_FILE_MAX_WAITING; i++)
+		T_OK(send_ev(&q, q.out.handle, ev, 1, NULL));
 	T_EQ(waiting_becomes(ANE_DEV_MAX_WAITING), ANE_DEV_MAX_WAITING);
-	T_OK(submit(p.c.fd, p.tok, p.in.handle, p.out2.handle, 0, &plain));
-	T_OK(wait_event(p.c.fd, &e));
+	c = syncobj_share(p.c.fd, a, r.c.fd);
+	ev[0] = ref(c, ANE_SURFACE_IN_SYNCOBJ);
+	T_ERRNO(send_ev(&r, r.out.handle, ev, 1, NULL), EBUSY);
+
+	T_OK(submit(r.c.fd, r.tok, r.in.handle, r.out2.handle, 0, &plain));
+	T_OK(wait_event(r.c.fd, &e));
 	T_EQ(e.seqno, plain);
 	T_EQ(e.status, 0);
 	T_OK(ring(p.c.fd, NULL));
-	for (i = 0; i < ANE_DEV_MAX_WAITING; i++) {
+	for (i = 0; i < ANE_FILE_MAX_WAITING; i++) {
 		T_OK(wait_event(p.c.fd, &e));
-		T_EQ(e.seqno, s[i]);
-		T_EQ(e.status, 0);
+		np += !e.status;
 	}
-	T_EQ(waiting(), 0);
-	/* completed: room again at once */
-	T_OK(send_ev(&p, p.out.handle, ev, 1, &s[0]));
+	for (i = 0; i < ANE_DEV_MAX_WAITING - ANE_FILE_MAX_WAITING; i++) {
+		T_OK(wait_event(q.c.fd, &e));
+		nq += !e.status;
+	}
+	T_EQ(np, ANE_FILE_MAX_WAITING);
+	T_EQ(nq, ANE_DEV_MAX_WAITING - ANE_FILE_MAX_WAITING);
+	T_EQ(waiting_becomes(0), 0);
+	/* completed: room again at once, for the client and the device */
+	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
+	T_OK(send_ev(&p, p.out.handle, ev, 1, &s));
 	T_OK(ring(p.c.fd, NULL));
 	T_OK(wait_event(p.c.fd, &e));
-	T_EQ(e.seqno, s[0]);
+	T_EQ(e.seqno, s);
 	T_OK(deactivate(p.c.fd));
 	close(p.c.fd);
+	close(q.c.fd);
+	close(r.c.fd);
 }
 
 /*
@@ -786,7 +827,7 @@ int main(int argc, char **argv)
 	T_RUN(a_failed_fence_fails_the_request);
 	T_RUN(a_client_exiting_while_it_waits_leaks_nothing);
 	T_RUN(one_shared_event_at_a_time);
-	T_RUN(the_device_holds_32_waiting_requests);
+	T_RUN(a_client_holds_16_and_the_device_32_waiting_requests);
 	T_RUN(libane_waits_and_rings);
 	T_RUN(direct_path_requests_wait_too);
 	T_RUN(a_fence_that_does_not_end_times_out);

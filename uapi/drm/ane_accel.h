@@ -85,6 +85,8 @@ extern "C" {
 #define ANE_REQ_MAX_EVENTS		16
 /** @ANE_DEV_MAX_WAITING: requests of a device waiting on events (-EBUSY beyond). */
 #define ANE_DEV_MAX_WAITING		32
+/** @ANE_FILE_MAX_WAITING: requests of one client waiting on events (-EDQUOT beyond). */
+#define ANE_FILE_MAX_WAITING		16
 /** @ANE_MAP_MAX_SURFACES: surfaces one memory-map request describes. */
 #define ANE_MAP_MAX_SURFACES		85
 
