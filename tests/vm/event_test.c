@@ -118,22 +118,7 @@ static int send_ev(struct prog *p, uint32_t out,
 		   const struct drm_ane_surface_ref *ev, unsigned int n,
 		   uint64_t *seqno)
 {
-	unsigned int i;
-	int ret;
-
-	memset(&sr, 0, sizeof(sr));
-	sr.in.token = p->tok;
-	sr.in.qos_class = 5;
-	sr.in.exec_priority = 21;
-	sr.in.io_category = 2;
-	sr.in.surfaces[0] = ref(p->in.handle, ANE_SURFACE_INPUT);
-	sr.in.surfaces[1] = ref(out, ANE_SURFACE_OUTPUT);
-	for (i = 0; i < n; i++)
-		sr.in.surfaces[2 + i] = ev[i];
-	ret = ioctl(p->c.fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
-	if (!ret && seqno)
-		*seqno = sr.out.seqno;
-	return ret;
+	return submit_refs(p->c.fd, p->tok, p->in.handle, out, ev, n, seqno);
 }
 
 static long long waiting(void)
@@ -737,14 +722,16 @@ static int wait_ready(void)
 
 /*
  * A firmware crash while requests wait ends them with the reset's error;
- * the shared event stays active through the recovery and releases the
- * next request at its ring.
+ * the client's held calls are its again (16 wait, the 17th is -EDQUOT);
+ * the shared event stays active through the recovery and releases them
+ * at its ring.
  */
 static void a_crash_while_requests_wait(void)
 {
 	struct drm_ane_event_complete e1, e2;
 	struct drm_ane_surface_ref ev[2];
 	uint64_t s1 = 0, s2 = 0;
+	unsigned int i;
 	struct prog p;
 	uint32_t a;
 
@@ -759,15 +746,22 @@ static void a_crash_while_requests_wait(void)
 	T_OK(wait_ready());
 	T_EQ(waiting(), 0);
 
+	/* the crash gave back the client's held calls: all 16 are its again */
 	ev[0] = ref(ANE_SHARED_EVENT_ID, ANE_SURFACE_IN_SHARED_EVENT);
 	T_OK(send_ev(&p, p.out.handle, ev, 1, &s1));
+	for (i = 1; i < ANE_FILE_MAX_WAITING; i++)
+		T_OK(send_ev(&p, p.out2.handle, ev, 1, NULL));
+	T_ERRNO(send_ev(&p, p.out2.handle, ev, 1, NULL), EDQUOT);
 	T_EQ(quiet(p.c.fd, 200), 0);
-	T_EQ(waiting(), 1);
+	T_EQ(waiting_becomes(ANE_FILE_MAX_WAITING), ANE_FILE_MAX_WAITING);
 	T_OK(ring(p.c.fd, NULL));
-	T_OK(wait_event(p.c.fd, &e1));
-	T_EQ(e1.seqno, s1);
-	T_EQ(e1.status, 0);
-	T_CHECK(!check_out(&p.out, OUT), "result after the recovery");
+	for (i = 0; i < ANE_FILE_MAX_WAITING; i++) {
+		T_OK(wait_event(p.c.fd, &e1));
+		T_EQ(e1.status, 0);
+		if (e1.seqno == s1)
+			T_CHECK(!check_out(&p.out, OUT), "result after the recovery");
+	}
+	T_EQ(waiting_becomes(0), 0);
 	T_OK(deactivate(p.c.fd));
 	close(p.c.fd);
 }

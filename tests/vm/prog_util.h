@@ -80,9 +80,15 @@ static inline int surface(int fd, uint64_t size, struct surf *s)
 
 static struct drm_ane_send_request sr;
 
-static inline int submit(int fd, uint64_t tok, uint32_t in, uint32_t out, uint32_t syncobj,
-		  uint64_t *seqno)
+/*
+ * A request of @tok reading @in and writing @out, with the @n further
+ * surface entries @ev (events, more surfaces) after them.
+ */
+static inline int submit_refs(int fd, uint64_t tok, uint32_t in, uint32_t out,
+			      const struct drm_ane_surface_ref *ev, unsigned int n,
+			      uint64_t *seqno)
 {
+	unsigned int i;
 	int ret;
 
 	memset(&sr, 0, sizeof(sr));
@@ -93,13 +99,21 @@ static inline int submit(int fd, uint64_t tok, uint32_t in, uint32_t out, uint32
 	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in, .kind = ANE_SURFACE_INPUT };
 	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out,
 							  .kind = ANE_SURFACE_OUTPUT };
-	if (syncobj)
-		sr.in.surfaces[2] = (struct drm_ane_surface_ref){
-			.handle = syncobj, .kind = ANE_SURFACE_OUT_SYNCOBJ };
+	for (i = 0; i < n; i++)
+		sr.in.surfaces[2 + i] = ev[i];
 	ret = ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
 	if (!ret && seqno)
 		*seqno = sr.out.seqno;
 	return ret;
+}
+
+/* A request of @tok, its fence handed to @syncobj when not 0. */
+static inline int submit(int fd, uint64_t tok, uint32_t in, uint32_t out, uint32_t syncobj,
+			 uint64_t *seqno)
+{
+	struct drm_ane_surface_ref ev = { .handle = syncobj, .kind = ANE_SURFACE_OUT_SYNCOBJ };
+
+	return submit_refs(fd, tok, in, out, &ev, syncobj ? 1 : 0, seqno);
 }
 
 /* Read one completion event (waiting up to 10 s). */

@@ -247,20 +247,13 @@ static long long fw_signal_events(void)
 static int submit_signals(int fd, uint64_t tok, uint32_t in, uint32_t out,
 			  const uint32_t *h, unsigned int n)
 {
+	struct drm_ane_surface_ref ev[ANE_REQ_MAX_SIGNAL_EVENTS + 1];
 	unsigned int i;
 
-	memset(&sr, 0, sizeof(sr));
-	sr.in.token = tok;
-	sr.in.qos_class = 5;
-	sr.in.exec_priority = 21;
-	sr.in.io_category = 2;
-	sr.in.surfaces[0] = (struct drm_ane_surface_ref){ .handle = in, .kind = ANE_SURFACE_INPUT };
-	sr.in.surfaces[1] = (struct drm_ane_surface_ref){ .handle = out,
-							  .kind = ANE_SURFACE_OUTPUT };
 	for (i = 0; i < n; i++)
-		sr.in.surfaces[2 + i] = (struct drm_ane_surface_ref){
-			.handle = h[i], .kind = ANE_SURFACE_OUT_SYNCOBJ };
-	return ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr);
+		ev[i] = (struct drm_ane_surface_ref){ .handle = h[i],
+						      .kind = ANE_SURFACE_OUT_SYNCOBJ };
+	return submit_refs(fd, tok, in, out, ev, n, NULL);
 }
 
 /*
