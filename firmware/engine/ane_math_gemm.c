@@ -340,7 +340,8 @@ static void ane_gemm_chunk_isa(int avx512, const struct ane_gemm *g,
 {
 #ifdef ANE_MATH_AVX512
 	if (avx512) {
-		ane_gemm_chunk_avx512(g, c);
+		if (!ane_conv_chunk_avx512(g, c))
+			ane_gemm_chunk_avx512(g, c);
 		return;
 	}
 #endif
@@ -370,7 +371,10 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	const int avx512 = 0;
 #endif
 	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen, .mc = p->mc,
-				     .parts = p->nbpack, .pa = pa, .pb = pb };
+				     .parts = p->nbpack, .pa = pa, .pb = pb,
+				     .M = p->M, .nc = p->nc, .blk = jb,
+				     .idx = (uint32_t)(t - p->nbpack),
+				     .count = p->mblocks * p->nsub };
 #endif
 
 	ane_gemm_setup(d, prob, p, &g);

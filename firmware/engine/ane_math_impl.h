@@ -168,13 +168,17 @@ struct ane_gemm {
  * A area at @pa is the plan's, sized for @mc rows of SSE2's layout (16
  * bytes per element).  A packing chunk is number @part of its block's
  * @parts (a path may split the block's packing its own way, as long as
- * the @parts chunks together pack all of it).
+ * the @parts chunks together pack all of it).  @M, @nc, @blk (the B
+ * block's number in its problem) and compute chunk @idx of the block's
+ * @count are for a path that divides the block's work its own way
+ * (ane_conv_chunk_avx512()).
  */
 struct ane_gemm_chunk {
 	uint32_t K, n0, nlen;
 	uint32_t compute, pack_a;
 	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
+	uint32_t M, nc, blk, idx, count;
 	float *pa, *pb;
 };
 
@@ -211,6 +215,14 @@ void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
 /* The AVX-512 path of one GEMM chunk (ane_math_avx512.c). */
 void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c);
+
+/*
+ * The AVX-512 path's direct convolution (ane_math_conv_avx512.c): runs the
+ * chunk and returns 1 when the convolution is one it takes (the same
+ * answer for every chunk of a run), else returns 0 having done nothing.
+ */
+int ane_conv_chunk_avx512(const struct ane_gemm *g,
+			  const struct ane_gemm_chunk *c);
 
 /*
  * The AVX2 + F16C row loops (ane_math_rows_avx2.c), the same bits as

@@ -2579,6 +2579,147 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
 }
 
 /*
+ * The AVX-512 path's direct convolution (ane_math_conv_avx512.c) against
+ * the AVX2 GEMM, bit for bit: the shapes it takes -- odd widths, a row
+ * narrower than its 14-pixel block, asymmetric padding, row stride and
+ * dilation, a 16-channel tail block (48 outputs), groups, a batch, a
+ * strided input and outputs with row gaps or a column stride (the
+ * transposed store's slow path), every store epilogue -- and ones it
+ * leaves to the GEMM (column stride 2, 24 outputs, 1x1).  Each at three
+ * chunk sizes, so B blocks start mid-row and compute chunks get zero,
+ * one or many 14-pixel slots.  Whether the direct path ran is read from
+ * the workspace, which it leaves holding the packed weights: the first
+ * weight of output channels 0 .. 15 as floats 0 .. 15 (the GEMM's A
+ * panels hold six rows per k there).  IEEE specials in input and
+ * weights.  Each is also split over two to four cores (parts along the
+ * rows or the batch), bit for bit the whole.  Needs a CPU with both
+ * paths.
+ */
+static void test_direct_conv_avx512_matches_avx2(void)
+{
+	/*
+	 * cin h w cout kh kw sh sw dh dw pt pb pl pr groups batch act bias
+	 * xsw ypad ysw direct
+	 */
+	static const uint32_t cv[][22] = {
+		{ 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 1, 1, 0, 1, 1 },
+		{ 3, 13, 29, 16, 3, 3, 1, 1, 1, 1, 0, 2, 1, 0, 1, 1, ANE_ACT_NONE, 0, 1, 0, 1, 1 },
+		{ 8, 9, 57, 48, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU6, 1, 1, 0, 1, 1 },
+		{ 5, 10, 7, 32, 5, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 1 },
+		{ 16, 6, 1, 16, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, ANE_ACT_RELU, 0, 1, 0, 1, 1 },
+		{ 8, 11, 15, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, ANE_ACT_RELU6, 1, 1, 0, 1, 1 },
+		{ 7, 12, 30, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_SIGMOID, 1, 1, 0, 1, 1 },
+		{ 6, 8, 20, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 1, 2, 3, 1, 1 },
+		{ 6, 8, 20, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_RELU, 1, 1, 0, 2, 1 },
+		{ 300, 5, 9, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 1 },
+		{ 8, 9, 20, 32, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
+		{ 8, 9, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
+		{ 64, 9, 20, 32, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
+	};
+	static const uint64_t works[3] = { 0, 3000, 40000 };
+	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
+	uint32_t i, r;
+
+	if (!why)
+		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
+	if (why) {
+		printf("# SKIPPED: direct convolution against avx2: %s\n", why);
+		return;
+	}
+	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
+		const uint32_t *c = cv[i];
+		uint32_t ho = (c[1] + c[10] + c[11] - c[8] * (c[4] - 1) - 1) / c[6] + 1;
+		uint32_t wo = (c[2] + c[12] + c[13] - c[9] * (c[5] - 1) - 1) / c[7] + 1;
+		struct ane_op_desc d = { 0 };
+		uint16_t *ref = NULL;
+		struct tt x, w, b, y;
+		size_t n;
+
+		tt_alloc(&x, c[15], c[0] * c[18], c[1], c[2], 0);
+		/* a column stride of xsw: the W stride, the channels interleaved */
+		x.t.dim[ANE_C] = c[0];
+		x.t.stride[ANE_W] = c[18];
+		x.t.stride[ANE_H] = (uint64_t)c[2] * c[18];
+		x.t.stride[ANE_C] = (uint64_t)c[1] * c[2] * c[18];
+		x.t.stride[ANE_N] = (uint64_t)c[0] * c[1] * c[2] * c[18];
+		tt_alloc(&w, c[3], c[0] / c[14], c[4], c[5], 0);
+		tt_alloc(&y, c[15], c[3] * c[20], ho, wo, c[19]);
+		y.t.dim[ANE_C] = c[3];
+		y.t.stride[ANE_W] = c[20];
+		y.t.stride[ANE_H] *= c[20];
+		y.t.stride[ANE_C] *= c[20];
+		tt_alloc(&b, 1, c[3], 1, 1, 0);
+		tt_fill(&x, -1, 1);
+		tt_fill(&w, -1, 1);
+		tt_fill(&b, -1, 1);
+		x.buf[x.elems / 2] = H_PINF;
+		w.buf[w.elems / 3 + 1] = H_QNAN;
+		d.op = ANE_OP_CONV;
+		d.act = c[16];
+		if (c[17])
+			d.bias = b.t;
+		d.p.conv = (struct ane_conv_params){
+			.stride = { c[6], c[7] }, .dilation = { c[8], c[9] },
+			.pad = { c[10], c[11], c[12], c[13] }, .groups = c[14],
+		};
+		d.src[0] = x.t;
+		d.src[1] = w.t;
+		d.dst = y.t;
+		n = y.elems;
+		for (r = 0; r < 1 + 3; r++) {
+			uint64_t ws = 0;
+			uint32_t j, packed = 1;
+			float *f;
+
+			d.chunk_work = r ? works[r - 1] : 0;
+			T_EQ(ane_math_set_isa(r ? ANE_MATH_ISA_AVX512 :
+					      ANE_MATH_ISA_AVX2_FMA), 0);
+			memset(y.buf, 0x55, n * 2);
+			T_EQ(ane_op_workspace_size(&d, &ws), 0);
+			d.work = aligned_alloc(ANE_MATH_WORK_ALIGN,
+					       (ws + ANE_MATH_WORK_ALIGN - 1) /
+					       ANE_MATH_WORK_ALIGN * ANE_MATH_WORK_ALIGN);
+			d.work_size = ws;
+			T_EQ(ane_op_validate(&d), 0);
+			T_EQ(ane_op_run_all(&d), 0);
+			if (!r) {
+				ref = malloc(n * 2);
+				memcpy(ref, y.buf, n * 2);
+			} else {
+				T_CHECK(!memcmp(ref, y.buf, n * 2),
+					"conv %u: avx512 at chunk_work %llu differs from avx2",
+					i, (unsigned long long)d.chunk_work);
+				/* the last problem's weights (of group groups - 1) */
+				f = d.work;
+				for (j = 0; j < 16; j++) {
+					uint32_t m = (c[14] - 1) * (c[3] / c[14]) + j;
+					float want = ane_fp16_to_fp32(w.buf[t_off(&w.t, m, 0, 0, 0)]);
+
+					if (memcmp(&f[j], &want, 4))
+						packed = 0;
+				}
+				T_CHECK(packed == c[21], "conv %u: the direct path %s at chunk_work %llu",
+					i, c[21] ? "did not run" : "ran",
+					(unsigned long long)d.chunk_work);
+			}
+			free(d.work);
+			d.work = NULL;
+			d.work_size = 0;
+		}
+		/* split over cores (rows, or the batch): each part direct too */
+		T_EQ(ane_math_set_isa(ANE_MATH_ISA_AVX512), 0);
+		d.chunk_work = 0;
+		split_compare(&d, &y, "direct conv");
+		free(ref);
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&y);
+		tt_free(&b);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
  * The selection itself: SSE2 until set (this runs first), unknown values
  * refused, and a plan -- chunk count and workspace -- that does not depend
  * on the ISA, so a descriptor validated under one runs under the other.
@@ -2701,6 +2842,7 @@ int main(void)
 	T_RUN(test_validate_rejects_bad_shapes_and_params);
 	T_RUN(test_validate_rejects_bad_workspace);
 	T_RUN(test_avx512_and_avx2_agree_bit_for_bit);
+	T_RUN(test_direct_conv_avx512_matches_avx2);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if ((why = isa_missing(isa)))
 			printf("# math: the %s path was SKIPPED (%s)\n",
