@@ -339,6 +339,10 @@ static void ane_gemm_chunk_isa(int avx512, const struct ane_gemm *g,
 			       const struct ane_gemm_chunk *c)
 {
 #ifdef ANE_MATH_AVX512
+	if (avx512 && ane_conv1_avx512_fits(g, c)) {
+		ane_gemm_chunk_conv1_avx512(g, c);
+		return;
+	}
 	if (avx512) {
 		ane_gemm_chunk_avx512(g, c);
 		return;

@@ -213,6 +213,17 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c);
 
 /*
+ * The AVX-512 path for a B that is the input as it lies (1 x 1
+ * convolutions with stride 1 and no padding, MATMULs with contiguous B
+ * rows; ane_math_conv1_avx512.c): whether an operation's chunks take it
+ * (the same answer for all of them), and one chunk.
+ */
+int ane_conv1_avx512_fits(const struct ane_gemm *g,
+			  const struct ane_gemm_chunk *c);
+void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
+				 const struct ane_gemm_chunk *c);
+
+/*
  * The AVX2 + F16C row loops (ane_math_rows_avx2.c), the same bits as
  * ane_math_rows.c's: y = act(a OP b) over the whole groups of eight of a
  * contiguous row (returns how many elements it did), a softmax's
