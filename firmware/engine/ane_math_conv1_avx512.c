@@ -138,11 +138,12 @@ static __attribute__((always_inline)) inline void ane_c1_transpose(ane_v16 *r)
  * Bytes of A packed for @mc rows (blocks of 16) of depth @K.  The plan
  * sizes the A area for SSE2's 16 bytes per element; the 64-byte aligned
  * space after these bytes holds the accumulators of one register block
- * (ANE_C1_NP * 32 floats) and a 16 x 16 tile for ane_gemm_store_tile(),
- * which would not fit a kernel stack frame of 2 KiB beside the rest.
+ * (ANE_C1_NP * 32 floats), a 16 x 16 tile for ane_gemm_store_tile() and
+ * the block's 32 biases in fp32: more than a kernel stack frame of 2 KiB
+ * would hold beside the rest.
  */
 #define ANE_C1_AREA(mc, K)	(((uint64_t)(mc) + 15u) / 16u * 16u * (K) * 4u)
-#define ANE_C1_TILE		(ANE_C1_NP * 32u + 16u * 16u)
+#define ANE_C1_TILE		(ANE_C1_NP * 32u + 16u * 16u + 32u)
 
 int ane_conv1_avx512_fits(const struct ane_gemm *g,
 			  const struct ane_gemm_chunk *c)
@@ -228,6 +229,99 @@ static void ane_c1_pack_a(const struct ane_gemm *g, uint32_t K, uint32_t m0,
 	}
 }
 
+/* ------------------------------------------------------------ store */
+
+/*
+ * Where a register block's outputs go when they are contiguous in dst
+ * (unit column stride, the block within one output row or rows back to
+ * back) and the activation is none, ReLU or ReLU6: @y is channel 0,
+ * pixel 0 of the block, channels @y_sm apart; @bias is NULL or the
+ * block's @rows (at most 32) biases in fp32.
+ */
+struct ane_c1_out {
+	uint16_t *y;
+	uint64_t y_sm;
+	const float *bias;
+	uint32_t rows, act;
+};
+
+/*
+ * Bias, activation, rounding and store of one register block of @np
+ * pixels, from @tile as ane_c1_kernel() left it.  Sixteen channels at a
+ * time: bias and ReLU/ReLU6 in the lanes (the same operations as
+ * ane_store_tile_avx512() and ane_gemm_store_tile(), so the same values),
+ * the transpose, one masked fp16 store per channel.  Inlined into each
+ * kernel's function, with @np constant.
+ */
+static __attribute__((always_inline)) inline void
+ane_c1_store_fast(const float *tile, const uint32_t np,
+		  const struct ane_c1_out *o)
+{
+	const ane_v16 zero = ane_c1_splat(0.0f), six = ane_c1_splat(6.0f);
+	uint16_t pmask = (uint16_t)((1u << np) - 1u);
+	uint32_t h, i;
+
+	for (h = 0; h < o->rows; h += 16) {
+		uint32_t nr = o->rows - h < 16 ? o->rows - h : 16;
+		uint16_t *y = o->y + h * o->y_sm;
+		ane_v16 r[16];
+
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++) {
+			ane_v16 v = i < np ? ane_c1_load(tile + 32 * i + h) : zero;
+
+			if (o->bias)
+				v += ane_c1_load(o->bias + h);
+			/*
+			 * Masks from ordered comparisons: NaN fails both and
+			 * passes, -0 is not below 0 and stays -0.
+			 */
+			if (o->act != ANE_ACT_NONE)
+				v = __builtin_ia32_blendmps_512_mask(v, zero,
+					__builtin_ia32_cmpps512_mask(v, zero,
+						1 /* LT_OS */, 0xffff, 4));
+			if (o->act == ANE_ACT_RELU6)
+				v = __builtin_ia32_blendmps_512_mask(v, six,
+					__builtin_ia32_cmpps512_mask(v, six,
+						14 /* GT_OS */, 0xffff, 4));
+			r[i] = v;
+		}
+		ane_c1_transpose(r);
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++)
+			if (i < nr)
+				ane_c1_f2h(y + (uint64_t)i * o->y_sm, r[i], pmask);
+	}
+}
+
+/*
+ * The other blocks: @rows channels from @m by @np pixels from GEMM column
+ * @col, transposed into the 16 x 16 tile after @tile and stored by
+ * ane_gemm_store_tile() (any activation, any output strides).
+ */
+static __attribute__((__noinline__)) void
+ane_c1_store_slow(const struct ane_gemm *g, float *tile, uint32_t np,
+		  uint32_t m, uint32_t rows, uint32_t col)
+{
+	float *t = tile + ANE_C1_NP * 32;
+	uint32_t h, i;
+
+	for (h = 0; h < rows; h += 16) {
+		ane_v16 r[16];
+
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++)
+			r[i] = i < np ? ane_c1_load(tile + 32 * i + h) :
+			       ane_c1_splat(0.0f);
+		ane_c1_transpose(r);
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++)
+			ane_c1_store(t + 16 * i, r[i]);
+		ane_gemm_store_tile(g, t, 16, NULL, m + h,
+				    rows - h < 16 ? rows - h : 16, col, np);
+	}
+}
+
 /* ------------------------------------------------------------ kernel */
 
 /*
@@ -295,12 +389,15 @@ ane_c1_kernel(uint32_t K, const float *a, const float *b, uint64_t ldb,
 #define ANE_C1_KERNEL(np)						\
 static __attribute__((__noinline__)) void				\
 ane_c1_kernel_##np(uint32_t K, const float *a, const float *b,		\
-		   uint64_t ldb, float *tile, uint32_t nv)		\
+		   uint64_t ldb, float *tile, uint32_t nv,		\
+		   const struct ane_c1_out *o)				\
 {									\
 	if (nv == 2)							\
 		ane_c1_kernel(K, a, b, ldb, tile, np, 2);		\
 	else								\
 		ane_c1_kernel(K, a, b, ldb, tile, np, 1);		\
+	if (o->y)							\
+		ane_c1_store_fast(tile, np, o);				\
 }
 
 ANE_C1_KERNEL(1)
@@ -320,12 +417,12 @@ ANE_C1_KERNEL(14)
 
 #define ANE_C1_CASE(np)							\
 	case np:							\
-		ane_c1_kernel_##np(K, a, b, ldb, tile, nv);		\
+		ane_c1_kernel_##np(K, a, b, ldb, tile, nv, o);		\
 		break
 
 static void ane_c1_kernel_any(uint32_t np, uint32_t nv, uint32_t K,
 			      const float *a, const float *b, uint64_t ldb,
-			      float *tile)
+			      float *tile, const struct ane_c1_out *o)
 {
 	switch (np) {
 	ANE_C1_CASE(1);
@@ -342,90 +439,8 @@ static void ane_c1_kernel_any(uint32_t np, uint32_t nv, uint32_t K,
 	ANE_C1_CASE(12);
 	ANE_C1_CASE(13);
 	default:
-		ane_c1_kernel_14(K, a, b, ldb, tile, nv);
+		ane_c1_kernel_14(K, a, b, ldb, tile, nv, o);
 		break;
-	}
-}
-
-/* ------------------------------------------------------------ store */
-
-/*
- * Bias, activation, rounding and store of one register block: @rows (at
- * most 32) channels from @m by @np pixels from GEMM column @col, from
- * @tile as ane_c1_kernel() left it (and 16 x 16 floats after it
- * free).  Sixteen channels at a time: bias and
- * ReLU/ReLU6 in the lanes (the same operations as ane_store_tile_avx512()
- * and ane_gemm_store_tile(), so the same values), the transpose, one
- * masked fp16 store per channel when the @np outputs are contiguous;
- * otherwise the transposed fp32 tile goes to ane_gemm_store_tile().
- */
-static __attribute__((__noinline__)) void
-ane_c1_store_block(const struct ane_gemm *g, float *tile, uint32_t np,
-		   uint32_t m, uint32_t rows, uint32_t col)
-{
-	uint32_t oh = col / g->wo, ow = col % g->wo, h, i, n;
-	int fast = g->y_sw == 1 && (ow + np <= g->wo || g->y_sh == g->wo) &&
-		   (g->act == ANE_ACT_NONE || g->act == ANE_ACT_RELU ||
-		    g->act == ANE_ACT_RELU6);
-	uint16_t pmask = (uint16_t)((1u << np) - 1u);
-	const ane_v16 zero = ane_c1_splat(0.0f), six = ane_c1_splat(6.0f);
-
-	for (h = 0; h < rows; h += 16) {
-		uint32_t nr = rows - h < 16 ? rows - h : 16;
-		ane_v16 r[16], bias = zero;
-
-		if (fast && g->bias) {
-			const uint16_t *bp = g->bias + (uint64_t)(m + h) * g->bias_s;
-
-			if (g->bias_s == 1) {
-				bias = ane_c1_h2f(bp, nr);
-			} else {
-				uint16_t hb[16] = { 0 };
-
-				for (i = 0; i < nr; i++)
-					hb[i] = bp[(uint64_t)i * g->bias_s];
-				bias = ane_c1_h2f(hb, 16);
-			}
-		}
-#pragma GCC unroll 16
-		for (i = 0; i < 16; i++) {
-			ane_v16 v = i < np ? ane_c1_load(tile + 32 * i + h) : zero;
-
-			if (fast && g->bias)
-				v += bias;
-			/*
-			 * Masks from ordered comparisons: NaN fails both and
-			 * passes, -0 is not below 0 and stays -0.
-			 */
-			if (fast && (g->act == ANE_ACT_RELU ||
-				     g->act == ANE_ACT_RELU6))
-				v = __builtin_ia32_blendmps_512_mask(v, zero,
-					__builtin_ia32_cmpps512_mask(v, zero,
-						1 /* LT_OS */, 0xffff, 4));
-			if (fast && g->act == ANE_ACT_RELU6)
-				v = __builtin_ia32_blendmps_512_mask(v, six,
-					__builtin_ia32_cmpps512_mask(v, six,
-						14 /* GT_OS */, 0xffff, 4));
-			r[i] = v;
-		}
-		ane_c1_transpose(r);
-		if (fast) {
-			uint16_t *y = g->y + (uint64_t)(m + h) * g->y_sm +
-				      (uint64_t)oh * g->y_sh + ow;
-
-#pragma GCC unroll 16
-			for (i = 0; i < 16; i++)
-				if (i < nr)
-					ane_c1_f2h(y + (uint64_t)i * g->y_sm, r[i],
-						   pmask);
-		} else {
-			float *t = tile + ANE_C1_NP * 32;
-
-#pragma GCC unroll 16
-			for (n = 0; n < 16; n++)
-				ane_c1_store(t + 16 * n, r[n]);
-			ane_gemm_store_tile(g, t, 16, NULL, m + h, nr, col, np);
-		}
 	}
 }
 
@@ -435,8 +450,13 @@ void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
 				 const struct ane_gemm_chunk *c)
 {
 	float *tile = c->pa + ANE_C1_AREA(c->mc, c->K) / 4;
+	float *bias = tile + ANE_C1_NP * 32 + 16 * 16;
 	uint64_t ldb = ANE_C1_LDB(c->nlen);
-	uint32_t K = c->K, ir, jr, np, nv, nblk, len, blk;
+	uint32_t K = c->K, ir, jr, np, nv, nblk, len, blk, i;
+	int fast = g->y_sw == 1 && (g->act == ANE_ACT_NONE ||
+				    g->act == ANE_ACT_RELU ||
+				    g->act == ANE_ACT_RELU6);
+	struct ane_c1_out o = { .y_sm = g->y_sm, .act = g->act };
 
 	if (!c->compute) {
 		uint32_t parts = c->parts ? c->parts : 1;
@@ -453,14 +473,30 @@ void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
 	nblk = (len + ANE_C1_NP - 1) / ANE_C1_NP;
 	for (ir = 0; ir < c->mlen; ir += 32) {
 		nv = c->mlen - ir > 16 ? 2 : 1;
+		o.rows = c->mlen - ir < 32 ? c->mlen - ir : 32;
+		if (fast && g->bias) {
+			uint16_t hb[32] = { 0 };
+
+			for (i = 0; i < o.rows; i++)
+				hb[i] = g->bias[(uint64_t)(c->m0 + ir + i) * g->bias_s];
+			ane_c1_store(bias, ane_c1_h2f(hb, 16));
+			ane_c1_store(bias + 16, ane_c1_h2f(hb + 16, 16));
+			o.bias = bias;
+		}
 		/* balanced pixel blocks: the first len % nblk one longer */
 		for (blk = 0, jr = c->c0; blk < nblk; blk++, jr += np) {
+			uint32_t col = c->n0 + jr, oh = col / g->wo, ow = col % g->wo;
+
 			np = len / nblk + (blk < len % nblk);
+			o.y = NULL;
+			if (fast && (ow + np <= g->wo || g->y_sh == g->wo))
+				o.y = g->y + (uint64_t)(c->m0 + ir) * g->y_sm +
+				      (uint64_t)oh * g->y_sh + ow;
 			ane_c1_kernel_any(np, nv, K, c->pa + (uint64_t)ir * K,
-					  c->pb + jr, ldb, tile);
-			ane_c1_store_block(g, tile, np, c->m0 + ir,
-					   c->mlen - ir < 32 ? c->mlen - ir : 32,
-					   c->n0 + jr);
+					  c->pb + jr, ldb, tile, &o);
+			if (!o.y)
+				ane_c1_store_slow(g, tile, np, c->m0 + ir, o.rows,
+						  col);
 		}
 	}
 }
