@@ -156,8 +156,13 @@ int ane_conv1_avx512_fits(const struct ane_gemm *g,
 	if ((uint64_t)c->mc * c->K * 16 <
 	    ANE_C1_AREA(c->mc, c->K) + ANE_C1_TILE * 4)
 		return 0;
-	/* the shapes where it was measured faster (performance.rst) */
-	return c->K <= 512;
+	/*
+	 * The shapes where it was measured faster (performance.rst): depth
+	 * at most 512, and A blocks of whole 16-channel vectors (or one
+	 * block) -- MATMUL 512^3's blocks of 60 rows waste 4 lanes in 64
+	 * and run no faster than ane_math_avx512.c.
+	 */
+	return c->K <= 512 && (c->mc % 16 == 0 || c->mc >= c->M);
 }
 
 /* ------------------------------------------------------------ packing */
