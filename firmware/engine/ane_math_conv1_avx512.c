@@ -41,31 +41,13 @@
 	defined(__AVX512VL__) && defined(__AVX2__) && defined(__FMA__) && \
 	defined(__F16C__)
 
-typedef float ane_v16 __attribute__((vector_size(64)));
+#include "ane_math_avx512.h"
+
 typedef double ane_d8 __attribute__((vector_size(64)));
-typedef short ane_h16 __attribute__((vector_size(32)));
 
 /* Pixels per register block, and B's row length for @nlen columns. */
 #define ANE_C1_NP		14u
 #define ANE_C1_LDB(nlen)	(((nlen) + 15u) / 16u * 16u)
-
-static inline ane_v16 ane_c1_splat(float x)
-{
-	return (ane_v16){ x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x };
-}
-
-static inline ane_v16 ane_c1_load(const float *p)
-{
-	ane_v16 v;
-
-	__builtin_memcpy(&v, p, 64);
-	return v;
-}
-
-static inline void ane_c1_store(float *p, ane_v16 v)
-{
-	__builtin_memcpy(p, &v, 64);
-}
 
 /* @n (at most 16) fp16 values at @p to fp32, the lanes past @n zero. */
 static inline ane_v16 ane_c1_h2f(const uint16_t *p, uint32_t n)
@@ -74,7 +56,7 @@ static inline ane_v16 ane_c1_h2f(const uint16_t *p, uint32_t n)
 	ane_h16 h = __builtin_ia32_loaddquhi256_mask((const short *)p,
 						     (ane_h16){ 0 }, m);
 
-	return __builtin_ia32_vcvtph2ps512_mask(h, ane_c1_splat(0.0f),
+	return __builtin_ia32_vcvtph2ps512_mask(h, ane_splat16(0.0f),
 						(uint16_t)0xffff, 4);
 }
 
@@ -191,7 +173,7 @@ static void ane_c1_pack_b(const struct ane_gemm *g, uint32_t n0, uint32_t nlen,
 			if (g->x_sh != g->wo && g->wo - ow < len)
 				len = g->wo - ow;
 			for (n = 0; n + 16 <= len; n += 16)
-				ane_c1_store(dst + j + n, ane_c1_h2f(src + n, 16));
+				ane_store16(dst + j + n, ane_c1_h2f(src + n, 16));
 			if (n < len)
 				__builtin_ia32_storeups512_mask(dst + j + n,
 					ane_c1_h2f(src + n, len - n),
@@ -224,12 +206,12 @@ static void ane_c1_pack_a(const struct ane_gemm *g, uint32_t K, uint32_t m0,
 			for (i = 0; i < 16; i++)
 				r[i] = i < rows ?
 				       ane_c1_h2f(a + (uint64_t)i * g->a_sm + k, kn) :
-				       ane_c1_splat(0.0f);
+				       ane_splat16(0.0f);
 			ane_c1_transpose(r);
 #pragma GCC unroll 16
 			for (i = 0; i < 16; i++)
 				if (i < kn)
-					ane_c1_store(dst + 16 * i, r[i]);
+					ane_store16(dst + 16 * i, r[i]);
 		}
 	}
 }
@@ -262,7 +244,7 @@ static __attribute__((always_inline)) inline void
 ane_c1_store_fast(const float *tile, const uint32_t np,
 		  const struct ane_c1_out *o)
 {
-	const ane_v16 zero = ane_c1_splat(0.0f), six = ane_c1_splat(6.0f);
+	const ane_v16 zero = ane_splat16(0.0f), six = ane_splat16(6.0f);
 	uint16_t pmask = (uint16_t)((1u << np) - 1u);
 	uint32_t h, i;
 
@@ -273,10 +255,10 @@ ane_c1_store_fast(const float *tile, const uint32_t np,
 
 #pragma GCC unroll 16
 		for (i = 0; i < 16; i++) {
-			ane_v16 v = i < np ? ane_c1_load(tile + 32 * i + h) : zero;
+			ane_v16 v = i < np ? ane_load16(tile + 32 * i + h) : zero;
 
 			if (o->bias)
-				v += ane_c1_load(o->bias + h);
+				v += ane_load16(o->bias + h);
 			/*
 			 * Masks from ordered comparisons: NaN fails both and
 			 * passes, -0 is not below 0 and stays -0.
@@ -316,12 +298,12 @@ ane_c1_store_slow(const struct ane_gemm *g, float *tile, uint32_t np,
 
 #pragma GCC unroll 16
 		for (i = 0; i < 16; i++)
-			r[i] = i < np ? ane_c1_load(tile + 32 * i + h) :
-			       ane_c1_splat(0.0f);
+			r[i] = i < np ? ane_load16(tile + 32 * i + h) :
+			       ane_splat16(0.0f);
 		ane_c1_transpose(r);
 #pragma GCC unroll 16
 		for (i = 0; i < 16; i++)
-			ane_c1_store(t + 16 * i, r[i]);
+			ane_store16(t + 16 * i, r[i]);
 		ane_gemm_store_tile(g, t, 16, NULL, m + h,
 				    rows - h < 16 ? rows - h : 16, col, np);
 	}
@@ -343,28 +325,25 @@ ane_c1_store_slow(const struct ane_gemm *g, float *tile, uint32_t np,
 } while (0)
 
 #define ANE_C1_ZERO(p)	do {						\
-	c0_##p = ane_c1_splat(0.0f);					\
+	c0_##p = ane_splat16(0.0f);					\
 	c1_##p = c0_##p;						\
 } while (0)
 
 #define ANE_C1_STEP(p)	do {						\
 	if (np > (p)) {							\
-		ane_v16 b_ = ane_c1_splat(b[p]);			\
+		ane_v16 b_ = ane_splat16(b[p]);				\
 									\
-		c0_##p = __builtin_ia32_vfmaddps512_mask(a0, b_, c0_##p,	\
-							 0xffff, 4);	\
+		c0_##p = ane_fma16(a0, b_, c0_##p);			\
 		if (nv == 2)						\
-			c1_##p = __builtin_ia32_vfmaddps512_mask(a1, b_,	\
-								 c1_##p,	\
-								 0xffff, 4); \
+			c1_##p = ane_fma16(a1, b_, c1_##p);		\
 	}								\
 } while (0)
 
 #define ANE_C1_OUT(p)	do {						\
 	if (np > (p)) {							\
-		ane_c1_store(tile + 32 * (p), c0_##p);			\
+		ane_store16(tile + 32 * (p), c0_##p);			\
 		if (nv == 2)						\
-			ane_c1_store(tile + 32 * (p) + 16, c1_##p);	\
+			ane_store16(tile + 32 * (p) + 16, c1_##p);	\
 	}								\
 } while (0)
 
@@ -381,10 +360,10 @@ ane_c1_kernel(uint32_t K, const float *a, const float *b, uint64_t ldb,
 
 	ANE_C1_FOR(ANE_C1_ZERO);
 	for (k = 0; k < K; k++, a += 16, a1p += 16, b += ldb) {
-		ane_v16 a0 = ane_c1_load(a), a1 = a0;
+		ane_v16 a0 = ane_load16(a), a1 = a0;
 
 		if (nv == 2)
-			a1 = ane_c1_load(a1p);
+			a1 = ane_load16(a1p);
 		ANE_C1_FOR(ANE_C1_STEP);
 	}
 	ANE_C1_FOR(ANE_C1_OUT);
@@ -484,8 +463,8 @@ void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
 
 			for (i = 0; i < o.rows; i++)
 				hb[i] = g->bias[(uint64_t)(c->m0 + ir + i) * g->bias_s];
-			ane_c1_store(bias, ane_c1_h2f(hb, 16));
-			ane_c1_store(bias + 16, ane_c1_h2f(hb + 16, 16));
+			ane_store16(bias, ane_c1_h2f(hb, 16));
+			ane_store16(bias + 16, ane_c1_h2f(hb + 16, 16));
 			o.bias = bias;
 		}
 		/* balanced pixel blocks: the first len % nblk one longer */

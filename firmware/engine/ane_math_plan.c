@@ -486,13 +486,14 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 	cap = mc;
 	mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
 	/*
-	 * Between A blocks, boundaries on 96 (else 48) rows where that takes
-	 * no more blocks and no more than the budget: whole 12-row tiles and
-	 * whole 32- (16-) channel vectors of the AVX-512 1 x 1 kernel
-	 * (ane_math_conv1_avx512.c), whose lanes past a block's end are
-	 * computed for nothing.  M 256, K 256: 96, 96, 64, not 90, 90, 76.
+	 * Blocks that end inside a 16-row group move their boundaries to 96
+	 * (else 48) rows where that takes no more blocks and no more than
+	 * the budget: whole 12-row tiles and whole 32- (16-) channel vectors
+	 * of the AVX-512 1 x 1 kernel (ane_math_conv1_avx512.c), whose lanes
+	 * past a block's end are computed for nothing.  M 256, K 256: 96,
+	 * 96, 64, not 90, 90, 76.
 	 */
-	for (unit = 96; p->mblocks > 1 && mc % unit && unit >= 48; unit /= 2) {
+	for (unit = 96; p->mblocks > 1 && mc % 16 && unit >= 48; unit /= 2) {
 		m2 = ane_balance(p->M, cap, unit, &nb);
 		if (nb == p->mblocks && m2 <= cap) {
 			mc = m2;
