@@ -2588,25 +2588,29 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
  * routing limit (512) and past it; with a bias and every activation
  * (ReLU and ReLU6 in the lanes, the others through the common store);
  * input rows with gaps (packed row segment by row segment) and output
- * rows with gaps (blocks across rows stored by the common path); and at
- * three chunk sizes (B packed by one chunk or by many, a block's columns
+ * rows with gaps (blocks across rows stored by the common path); groups,
+ * batches and MATMULs of several problems; and at three chunk sizes (B packed by one chunk or by many, a block's columns
  * cut in many chunks).  The AVX-512 path must give the AVX2 path's bits
  * and leave the gaps of the output alone.
  */
 static void test_avx512_1x1_same_bits_as_avx2(void)
 {
-	/* cin h w cout xpad ypad bias; MATMUL: M K N (h 0) */
-	static const uint32_t cv[][7] = {
+	/*
+	 * cin h w cout xpad ypad bias groups batch; MATMUL (cout 0): M K N,
+	 * then C problems side by side in [.][C][.][.] tensors
+	 */
+	static const uint32_t cv[][9] = {
 		{ 256, 14, 14, 256, 0, 0, 1 }, { 17, 5, 7, 33, 0, 0, 1 },
 		{ 16, 1, 1, 16, 0, 0, 0 }, { 300, 3, 3, 40, 0, 0, 1 },
 		{ 512, 2, 9, 47, 0, 0, 1 }, { 513, 3, 3, 20, 0, 0, 1 },
 		{ 64, 6, 11, 100, 3, 0, 1 }, { 40, 7, 9, 20, 0, 5, 1 },
 		{ 33, 4, 20, 64, 2, 2, 0 }, { 1, 3, 5, 7, 0, 0, 1 },
-		{ 96, 13, 15, 97, 0, 0, 1 },
-		{ 1, 1, 1, 0, 0, 0, 0 }, { 33, 17, 50, 0, 0, 0, 0 },
-		{ 128, 512, 64, 0, 0, 0, 0 }, { 100, 255, 196, 0, 0, 0, 0 },
-		{ 31, 16, 13, 0, 0, 0, 0 }, { 96, 100, 15, 0, 0, 0, 0 },
-		{ 300, 64, 29, 0, 0, 0, 0 },
+		{ 96, 13, 15, 97, 0, 0, 1 }, { 64, 5, 6, 96, 0, 0, 1, 2, 2 },
+		{ 48, 3, 7, 40, 1, 0, 1, 4, 3 },
+		{ 1, 1, 1, 0, 1 }, { 33, 17, 50, 0, 1 },
+		{ 128, 512, 64, 0, 3 }, { 100, 255, 196, 0, 1 },
+		{ 31, 16, 13, 0, 2 }, { 96, 100, 15, 0, 1 },
+		{ 300, 64, 29, 0, 1 },
 	};
 	static const uint64_t works[3] = { 0, 3000, 40000 };
 	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
@@ -2626,21 +2630,24 @@ static void test_avx512_1x1_same_bits_as_avx2(void)
 		struct ane_op_desc d = { 0 };
 
 		if (mm) {
-			tt_alloc(&x, 1, 1, c[0], c[1], 0);
-			tt_alloc(&w, 1, 1, c[1], c[2], 0);
-			tt_alloc(&y, 1, 1, c[0], c[2], 0);
+			tt_alloc(&x, 1, c[4], c[0], c[1], 0);
+			tt_alloc(&w, 1, c[4], c[1], c[2], 0);
+			tt_alloc(&y, 1, c[4], c[0], c[2], 0);
 			d.op = ANE_OP_MATMUL;
 		} else {
-			tt_alloc(&x, 1, c[0], c[1], c[2], c[4]);
-			tt_alloc(&w, c[3], c[0], 1, 1, 0);
-			tt_alloc(&y, 1, c[3], c[1], c[2], c[5]);
+			uint32_t groups = c[7] ? c[7] : 1;
+
+			tt_alloc(&x, c[8] ? c[8] : 1, c[0], c[1], c[2], c[4]);
+			tt_alloc(&w, c[3], c[0] / groups, 1, 1, 0);
+			tt_alloc(&y, c[8] ? c[8] : 1, c[3], c[1], c[2], c[5]);
 			tt_alloc(&b, 1, c[3], 1, 1, 0);
 			tt_fill(&b, -1, 1);
 			d.op = ANE_OP_CONV;
 			if (c[6])
 				d.bias = b.t;
 			d.p.conv = (struct ane_conv_params){
-				.stride = { 1, 1 }, .dilation = { 1, 1 }, .groups = 1,
+				.stride = { 1, 1 }, .dilation = { 1, 1 },
+				.groups = groups,
 			};
 		}
 		tt_fill(&x, -1, 1);
