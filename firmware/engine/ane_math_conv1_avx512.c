@@ -60,7 +60,7 @@ static inline ane_v16 ane_c1_h2f(const uint16_t *p, uint32_t n)
 						(uint16_t)0xffff, 4);
 }
 
-/* @v rounded to fp16 (nearest even), lanes [0, @n) stored at @y. */
+/* @v rounded to fp16 (nearest even), the lanes in @mask stored at @y. */
 static inline void ane_c1_f2h(uint16_t *y, ane_v16 v, uint16_t mask)
 {
 	ane_h16 h = __builtin_ia32_vcvtps2ph512_mask(v, 0, (ane_h16){ 0 },
@@ -130,11 +130,16 @@ static __attribute__((always_inline)) inline void ane_c1_transpose(ane_v16 *r)
 int ane_conv1_avx512_fits(const struct ane_gemm *g,
 			  const struct ane_gemm_chunk *c)
 {
-	/* B is the input as it lies: no window, no stride, no padding */
+	/*
+	 * B is the input as it lies: no window, no stride, no padding (on
+	 * any side: the output as wide and as tall as the input, which
+	 * ane_op_validate() already ensures for a 1 x 1 window)
+	 */
 	if (g->kh != 1 || g->kw != 1 || g->sh != 1 || g->sw != 1 ||
-	    g->pt || g->pl || g->x_sw != 1 || g->a_sc != 1)
+	    g->pt || g->pl || g->wo != g->w ||
+	    c->N != (uint64_t)g->h * g->wo || g->x_sw != 1 || g->a_sc != 1)
 		return 0;
-	/* the accumulators' tile after the packed A (see below) */
+	/* the accumulators' tile after the packed A (see above) */
 	if ((uint64_t)c->mc * c->K * 16 <
 	    ANE_C1_AREA(c->mc, c->K) + ANE_C1_TILE * 4)
 		return 0;

@@ -373,8 +373,9 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 #else
 	const int avx512 = 0;
 #endif
-	struct ane_gemm_chunk gc = { .M = p->M, .K = K, .n0 = n0, .nlen = nlen, .mc = p->mc,
-				     .parts = p->nbpack, .pa = pa, .pb = pb };
+	struct ane_gemm_chunk gc = { .M = p->M, .N = p->N, .K = K, .n0 = n0,
+				     .nlen = nlen, .mc = p->mc, .parts = p->nbpack,
+				     .pa = pa, .pb = pb };
 #endif
 
 	ane_gemm_setup(d, prob, p, &g);

@@ -168,10 +168,11 @@ struct ane_gemm {
  * A area at @pa is the plan's, sized for @mc rows of SSE2's layout (16
  * bytes per element).  A packing chunk is number @part of its block's
  * @parts (a path may split the block's packing its own way, as long as
- * the @parts chunks together pack all of it).  @M is the problem's rows.
+ * the @parts chunks together pack all of it).  @M and @N are the problem's
+ * rows and columns.
  */
 struct ane_gemm_chunk {
-	uint32_t M, K, n0, nlen;
+	uint32_t M, N, K, n0, nlen;
 	uint32_t compute, pack_a;
 	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
@@ -183,7 +184,7 @@ struct ane_gemm_chunk {
  * kernel for a B that is the input as it lies (1 x 1 convolutions with
  * stride 1 and no padding, MATMULs with contiguous B rows): the same
  * answer for every chunk of an operation, from the problem and the plan
- * (@c's M, K and mc) alone.  Integer only; built with that path (x86_64).
+ * (@c's M, N, K and mc) alone.  Integer only; built with that path (x86_64).
  */
 int ane_conv1_avx512_fits(const struct ane_gemm *g,
 			  const struct ane_gemm_chunk *c);

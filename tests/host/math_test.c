@@ -2699,8 +2699,8 @@ static void test_avx512_1x1_same_bits_as_avx2(void)
 static void test_avx512_1x1_routing(void)
 {
 #if defined(__x86_64__)
-	/* M K N, then kh, stride, pad, x_sw, a_sc; expected */
-	static const uint32_t rc[][9] = {
+	/* M K N, then kh, stride, pad (top/left), x_sw, a_sc; expected; pad right */
+	static const uint32_t rc[][10] = {
 		{ 256, 256, 196, 1, 1, 0, 1, 1, 1 },	/* conv1x1: 96-row blocks */
 		{ 512, 512, 512, 1, 1, 0, 1, 1, 0 },	/* 60-row blocks */
 		{ 128, 512, 2048, 1, 1, 0, 1, 1, 1 },	/* 48-row blocks */
@@ -2711,6 +2711,7 @@ static void test_avx512_1x1_routing(void)
 		{ 64, 64, 784, 1, 1, 1, 1, 1, 0 },	/* padding */
 		{ 64, 64, 784, 1, 1, 0, 64, 1, 0 },	/* B transposed */
 		{ 64, 64, 784, 1, 1, 0, 1, 64, 0 },	/* A transposed */
+		{ 64, 64, 784, 1, 1, 0, 1, 1, 0, 1 },	/* padding on the right */
 	};
 	uint32_t i;
 
@@ -2720,7 +2721,9 @@ static void test_avx512_1x1_routing(void)
 		struct ane_gemm g = { .kh = rc[i][3], .kw = rc[i][3],
 				      .sh = rc[i][4], .sw = rc[i][4],
 				      .pt = rc[i][5], .pl = rc[i][5],
-				      .x_sw = rc[i][6], .a_sc = rc[i][7] };
+				      .x_sw = rc[i][6], .a_sc = rc[i][7],
+				      .h = 1, .w = rc[i][2] - rc[i][9],
+				      .wo = rc[i][2] };
 		struct ane_gemm_chunk c = { 0 };
 
 		good_desc(ANE_OP_MATMUL, &d);
@@ -2729,6 +2732,7 @@ static void test_avx512_1x1_routing(void)
 		d.src[0].dim[ANE_W] = rc[i][1];
 		ane_plan_make(&d, &p);
 		c.M = p.M;
+		c.N = p.N;
 		c.K = p.K;
 		c.mc = p.mc;
 		T_CHECK(ane_conv1_avx512_fits(&g, &c) == (int)rc[i][8],
