@@ -44,31 +44,7 @@
 	defined(__AVX512VL__) && defined(__AVX2__) && defined(__FMA__) && \
 	defined(__F16C__)
 
-typedef float ane_v16 __attribute__((vector_size(64)));
-typedef short ane_h16 __attribute__((vector_size(32)));
-
-static inline ane_v16 ane_splat16(float x)
-{
-	return (ane_v16){ x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x };
-}
-
-static inline ane_v16 ane_fma16(ane_v16 a, ane_v16 b, ane_v16 c)
-{
-	return __builtin_ia32_vfmaddps512_mask(a, b, c, (uint16_t)0xffff, 4);
-}
-
-static inline ane_v16 ane_load16(const float *p)
-{
-	ane_v16 v;
-
-	__builtin_memcpy(&v, p, 64);
-	return v;
-}
-
-static inline void ane_store16(float *p, ane_v16 v)
-{
-	__builtin_memcpy(p, &v, 64);
-}
+#include "ane_math_avx512.h"
 
 /* One fp16 to fp32, exactly. */
 static inline float ane_fp16_to_fp32_avx512(uint16_t x)

@@ -339,6 +339,10 @@ static void ane_gemm_chunk_isa(int avx512, const struct ane_gemm *g,
 			       const struct ane_gemm_chunk *c)
 {
 #ifdef ANE_MATH_AVX512
+	if (avx512 && ane_conv1_avx512_fits(g, c)) {
+		ane_gemm_chunk_conv1_avx512(g, c);
+		return;
+	}
 	if (avx512) {
 		if (!ane_conv_chunk_avx512(g, c))
 			ane_gemm_chunk_avx512(g, c);
@@ -370,9 +374,9 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 #else
 	const int avx512 = 0;
 #endif
-	struct ane_gemm_chunk gc = { .K = K, .n0 = n0, .nlen = nlen, .mc = p->mc,
-				     .parts = p->nbpack, .pa = pa, .pb = pb,
-				     .M = p->M, .nc = p->nc, .blk = jb,
+	struct ane_gemm_chunk gc = { .M = p->M, .N = p->N, .K = K, .n0 = n0,
+				     .nlen = nlen, .mc = p->mc, .parts = p->nbpack,
+				     .pa = pa, .pb = pb, .nc = p->nc, .blk = jb,
 				     .idx = (uint32_t)(t - p->nbpack),
 				     .count = p->mblocks * p->nsub };
 #endif

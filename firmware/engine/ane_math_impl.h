@@ -168,19 +168,29 @@ struct ane_gemm {
  * A area at @pa is the plan's, sized for @mc rows of SSE2's layout (16
  * bytes per element).  A packing chunk is number @part of its block's
  * @parts (a path may split the block's packing its own way, as long as
- * the @parts chunks together pack all of it).  @M, @nc, @blk (the B
- * block's number in its problem) and compute chunk @idx of the block's
- * @count are for a path that divides the block's work its own way
- * (ane_conv_chunk_avx512()).
+ * the @parts chunks together pack all of it).  @M and @N are the problem's
+ * rows and columns.  @nc, @blk (the B block's number in its problem) and
+ * compute chunk @idx of the block's @count are for a path that divides
+ * the block's work its own way (ane_conv_chunk_avx512()).
  */
 struct ane_gemm_chunk {
-	uint32_t K, n0, nlen;
+	uint32_t M, N, K, n0, nlen;
 	uint32_t compute, pack_a;
 	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
-	uint32_t M, nc, blk, idx, count;
+	uint32_t nc, blk, idx, count;
 	float *pa, *pb;
 };
+
+/*
+ * Whether the AVX-512 path runs a GEMM on ane_math_conv1_avx512.c's
+ * kernel for a B that is the input as it lies (1 x 1 convolutions with
+ * stride 1 and no padding, MATMULs with contiguous B rows): the same
+ * answer for every chunk of an operation, from the problem and the plan
+ * (@c's M, N, K and mc) alone.  Integer only; built with that path (x86_64).
+ */
+int ane_conv1_avx512_fits(const struct ane_gemm *g,
+			  const struct ane_gemm_chunk *c);
 
 #ifdef ANE_MATH_FPU
 /*
@@ -215,6 +225,10 @@ void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
 /* The AVX-512 path of one GEMM chunk (ane_math_avx512.c). */
 void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c);
+
+/* One chunk on the AVX-512 1 x 1 path (see ane_conv1_avx512_fits()). */
+void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
+				 const struct ane_gemm_chunk *c);
 
 /*
  * The AVX-512 path's direct convolution (ane_math_conv_avx512.c): runs the

@@ -471,7 +471,8 @@ static uint64_t ane_balance(uint64_t len, uint64_t cap, uint64_t unit,
 
 static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 {
-	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc;
+	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc, cap, unit, m2;
+	uint32_t nb;
 	int wide;
 
 	/*
@@ -482,7 +483,23 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 	mc = ANE_PACK_A_BYTES / (k4 * 4);
 	if (mc < ANE_MC_MIN)
 		mc = ANE_MC_MIN;
-	mc = ane_balance(p->M, mc, ANE_MR, &p->mblocks);
+	cap = mc;
+	mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
+	/*
+	 * Blocks that end inside a 16-row group move their boundaries to 96
+	 * (else 48) rows where that takes no more blocks and no more than
+	 * the budget: whole 12-row tiles and whole 32- (16-) channel vectors
+	 * of the AVX-512 1 x 1 kernel (ane_math_conv1_avx512.c), whose lanes
+	 * past a block's end are computed for nothing.  M 256, K 256: 96,
+	 * 96, 64, not 90, 90, 76.
+	 */
+	for (unit = 96; p->mblocks > 1 && mc % 16 && unit >= 48; unit /= 2) {
+		m2 = ane_balance(p->M, cap, unit, &nb);
+		if (nb == p->mblocks && m2 <= cap) {
+			mc = m2;
+			break;
+		}
+	}
 	/*
 	 * A is packed once per B block, B read once per A block: wide B
 	 * blocks when there is one A block, or when A is so large that

@@ -29,6 +29,7 @@
 
 #include "harness.h"
 #include "ane_math.h"
+#include "ane_math_impl.h"
 #include "libane.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -2585,7 +2586,9 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
  * dilation, a 16-channel tail block (48 outputs), groups, a batch, a
  * strided input and outputs with row gaps or a column stride (the
  * transposed store's slow path), every store epilogue -- and ones it
- * leaves to the GEMM (column stride 2, 24 outputs, 1x1).  Each at three
+ * leaves to the GEMM (column stride 2, 24 outputs, a 1x1 window with row
+ * stride 2, which the 1 x 1 kernel leaves too: its packed weights would
+ * begin as the direct path's do).  Each at three
  * chunk sizes, so B blocks start mid-row and compute chunks get zero,
  * one or many 14-pixel slots.  Whether the direct path ran is read from
  * the workspace, which it leaves holding the packed weights: the first
@@ -2614,7 +2617,7 @@ static void test_direct_conv_avx512_matches_avx2(void)
 		{ 300, 5, 9, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 1 },
 		{ 8, 9, 20, 32, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
 		{ 8, 9, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
-		{ 64, 9, 20, 32, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
+		{ 64, 9, 20, 32, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 1, ANE_ACT_NONE, 1, 1, 0, 1, 0 },
 	};
 	static const uint64_t works[3] = { 0, 3000, 40000 };
 	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
@@ -2717,6 +2720,169 @@ static void test_direct_conv_avx512_matches_avx2(void)
 		tt_free(&b);
 	}
 	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
+ * The AVX-512 path's 1 x 1 kernel (ane_math_conv1_avx512.c: output
+ * channels in the lanes, pixels broadcast): 1 x 1 convolutions with
+ * stride 1 and no padding and MATMULs whose channel counts end inside a
+ * 16-lane vector or on one, whose pixel counts leave every block width
+ * from 1 to 14, depths below, at and past a group of 16 k, up to the
+ * routing limit (512) and past it; with a bias and every activation
+ * (ReLU and ReLU6 in the lanes, the others through the common store);
+ * input rows with gaps (packed row segment by row segment) and output
+ * rows with gaps (blocks across rows stored by the common path); groups,
+ * batches and MATMULs of several problems; and at three chunk sizes (B packed by one chunk or by many, a block's columns
+ * cut in many chunks).  The AVX-512 path must give the AVX2 path's bits
+ * and leave the gaps of the output alone.
+ */
+static void test_avx512_1x1_same_bits_as_avx2(void)
+{
+	/*
+	 * cin h w cout xpad ypad bias groups batch; MATMUL (cout 0): M K N,
+	 * then C problems side by side in [.][C][.][.] tensors
+	 */
+	static const uint32_t cv[][9] = {
+		{ 256, 14, 14, 256, 0, 0, 1 }, { 17, 5, 7, 33, 0, 0, 1 },
+		{ 16, 1, 1, 16, 0, 0, 0 }, { 300, 3, 3, 40, 0, 0, 1 },
+		{ 512, 2, 9, 47, 0, 0, 1 }, { 513, 3, 3, 20, 0, 0, 1 },
+		{ 64, 6, 11, 100, 3, 0, 1 }, { 40, 7, 9, 20, 0, 5, 1 },
+		{ 33, 4, 20, 64, 2, 2, 0 }, { 1, 3, 5, 7, 0, 0, 1 },
+		{ 96, 13, 15, 97, 0, 0, 1 }, { 64, 5, 6, 96, 0, 0, 1, 2, 2 },
+		{ 48, 3, 7, 40, 1, 0, 1, 4, 3 },
+		{ 1, 1, 1, 0, 1 }, { 33, 17, 50, 0, 1 },
+		{ 128, 512, 64, 0, 3 }, { 100, 255, 196, 0, 1 },
+		{ 31, 16, 13, 0, 2 }, { 96, 100, 15, 0, 1 },
+		{ 300, 64, 29, 0, 1 },
+	};
+	static const uint64_t works[3] = { 0, 3000, 40000 };
+	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
+	struct tt x, w, b, y;
+	uint16_t *ref;
+	uint32_t i, r;
+
+	if (!why)
+		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
+	if (why) {
+		printf("# SKIPPED: avx512 1x1 against avx2: %s\n", why);
+		return;
+	}
+	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
+		const uint32_t *c = cv[i];
+		int mm = c[3] == 0;
+		struct ane_op_desc d = { 0 };
+
+		if (mm) {
+			tt_alloc(&x, 1, c[4], c[0], c[1], 0);
+			tt_alloc(&w, 1, c[4], c[1], c[2], 0);
+			tt_alloc(&y, 1, c[4], c[0], c[2], 0);
+			d.op = ANE_OP_MATMUL;
+		} else {
+			uint32_t groups = c[7] ? c[7] : 1;
+
+			tt_alloc(&x, c[8] ? c[8] : 1, c[0], c[1], c[2], c[4]);
+			tt_alloc(&w, c[3], c[0] / groups, 1, 1, 0);
+			tt_alloc(&y, c[8] ? c[8] : 1, c[3], c[1], c[2], c[5]);
+			tt_alloc(&b, 1, c[3], 1, 1, 0);
+			tt_fill(&b, -1, 1);
+			d.op = ANE_OP_CONV;
+			if (c[6])
+				d.bias = b.t;
+			d.p.conv = (struct ane_conv_params){
+				.stride = { 1, 1 }, .dilation = { 1, 1 },
+				.groups = groups,
+			};
+		}
+		tt_fill(&x, -1, 1);
+		tt_fill(&w, -1, 1);
+		x.buf[t_off(&x.t, 0, 0, 0, x.t.dim[3] - 1)] = H_PINF;
+		w.buf[w.elems / 3] = H_QNAN;
+		d.src[0] = x.t;
+		d.src[1] = w.t;
+		d.dst = y.t;
+		d.act = i % ANE_ACT_COUNT;
+		ref = malloc(y.elems * 2);
+		for (r = 0; r < 2 * 3; r++) {
+			uint32_t isa = r % 2 ? ANE_MATH_ISA_AVX512 : ANE_MATH_ISA_AVX2_FMA;
+			size_t j, bad = 0;
+
+			for (j = 0; j < y.elems; j++)
+				y.buf[j] = SENTINEL;
+			d.chunk_work = works[r / 2];
+			T_EQ(ane_math_set_isa(isa), 0);
+			T_EQ(run_op(&d), 0);
+			if (!r)
+				memcpy(ref, y.buf, y.elems * 2);
+			for (j = 0; j < y.elems; j++)
+				if (y.buf[j] != ref[j] && bad++ < 3)
+					printf("#   case %u act %u work %llu %s: element %zu: 0x%04x, 0x%04x on avx2\n",
+					       i, d.act, (unsigned long long)d.chunk_work,
+					       isa_name[isa], j, y.buf[j], ref[j]);
+			T_CHECK(bad == 0, "1x1 case %u: %zu elements differ", i, bad);
+		}
+		/* the gaps between output rows: still the sentinel */
+		if (!mm && c[5])
+			T_EQ(y.buf[y.t.dim[3]], SENTINEL);
+		free(ref);
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&y);
+		if (!mm)
+			tt_free(&b);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
+ * Which operations take that kernel: from the plan alone (the packing and
+ * the compute chunks must agree), a 1 x 1 convolution with stride 1 and
+ * no padding or a MATMUL without a transposed B, depth at most 512, A
+ * blocks of whole 16-channel vectors or a single block.
+ */
+static void test_avx512_1x1_routing(void)
+{
+#if defined(__x86_64__)
+	/* M K N, then kh, stride, pad (top/left), x_sw, a_sc; expected; pad right */
+	static const uint32_t rc[][10] = {
+		{ 256, 256, 196, 1, 1, 0, 1, 1, 1 },	/* conv1x1: 96-row blocks */
+		{ 512, 512, 512, 1, 1, 0, 1, 1, 0 },	/* 60-row blocks */
+		{ 128, 512, 2048, 1, 1, 0, 1, 1, 1 },	/* 48-row blocks */
+		{ 100, 128, 64, 1, 1, 0, 1, 1, 1 },	/* one block of 102 */
+		{ 64, 1024, 4096, 1, 1, 0, 1, 1, 0 },	/* deep */
+		{ 64, 576, 3136, 3, 1, 1, 1, 1, 0 },	/* 3 x 3 */
+		{ 64, 64, 784, 1, 2, 0, 1, 1, 0 },	/* stride 2 */
+		{ 64, 64, 784, 1, 1, 1, 1, 1, 0 },	/* padding */
+		{ 64, 64, 784, 1, 1, 0, 64, 1, 0 },	/* B transposed */
+		{ 64, 64, 784, 1, 1, 0, 1, 64, 0 },	/* A transposed */
+		{ 64, 64, 784, 1, 1, 0, 1, 1, 0, 1 },	/* padding on the right */
+	};
+	uint32_t i;
+
+	for (i = 0; i < sizeof(rc) / sizeof(rc[0]); i++) {
+		struct ane_op_desc d;
+		struct ane_plan p;
+		struct ane_gemm g = { .kh = rc[i][3], .kw = rc[i][3],
+				      .sh = rc[i][4], .sw = rc[i][4],
+				      .pt = rc[i][5], .pl = rc[i][5],
+				      .x_sw = rc[i][6], .a_sc = rc[i][7],
+				      .h = 1, .w = rc[i][2] - rc[i][9],
+				      .wo = rc[i][2] };
+		struct ane_gemm_chunk c = { 0 };
+
+		good_desc(ANE_OP_MATMUL, &d);
+		d.dst.dim[ANE_H] = rc[i][0];
+		d.dst.dim[ANE_W] = rc[i][2];
+		d.src[0].dim[ANE_W] = rc[i][1];
+		ane_plan_make(&d, &p);
+		c.M = p.M;
+		c.N = p.N;
+		c.K = p.K;
+		c.mc = p.mc;
+		T_CHECK(ane_conv1_avx512_fits(&g, &c) == (int)rc[i][8],
+			"routing case %u (M %u K %u, A blocks of %u rows)", i, p.M,
+			p.K, p.mc);
+	}
+#endif
 }
 
 /*
@@ -2843,6 +3009,8 @@ int main(void)
 	T_RUN(test_validate_rejects_bad_workspace);
 	T_RUN(test_avx512_and_avx2_agree_bit_for_bit);
 	T_RUN(test_direct_conv_avx512_matches_avx2);
+	T_RUN(test_avx512_1x1_same_bits_as_avx2);
+	T_RUN(test_avx512_1x1_routing);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if ((why = isa_missing(isa)))
 			printf("# math: the %s path was SKIPPED (%s)\n",
