@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the AVX-512 objects of the engine share (ane_math_avx512.c,
- * ane_math_conv1_avx512.c): the sixteen-float and sixteen-fp16 vector
+ * ane_math_conv1_avx512.c, ane_math_conv_avx512.c): the sixteen-float and sixteen-fp16 vector
  * types and the few helpers every kernel there uses.  Include only from a
  * file built with -mavx512f -mavx512bw -mavx512vl (see Kbuild), after
  * ane_math_impl.h and the check for those features that those files

@@ -48,8 +48,8 @@
 	defined(__AVX512VL__) && defined(__AVX2__) && defined(__FMA__) && \
 	defined(__F16C__)
 
-typedef float ane_v16 __attribute__((vector_size(64)));
-typedef short ane_h16 __attribute__((vector_size(32)));
+#include "ane_math_avx512.h"
+
 typedef int32_t ane_i16 __attribute__((vector_size(64)));
 
 /* Pixels and output channels of the register block. */
@@ -58,32 +58,9 @@ typedef int32_t ane_i16 __attribute__((vector_size(64)));
 /* The scratch tile after the weights: ANE_CONV_PX rows of 32, padded. */
 #define ANE_CONV_SCRATCH	(16u * ANE_CONV_OC)
 
-static inline ane_v16 ane_cv_splat(float x)
-{
-	return (ane_v16){ x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x };
-}
-
-static inline ane_v16 ane_cv_fma(ane_v16 a, ane_v16 b, ane_v16 c)
-{
-	return __builtin_ia32_vfmaddps512_mask(a, b, c, (uint16_t)0xffff, 4);
-}
-
-static inline ane_v16 ane_cv_load(const float *p)
-{
-	ane_v16 v;
-
-	__builtin_memcpy(&v, p, 64);
-	return v;
-}
-
-static inline void ane_cv_store(float *p, ane_v16 v)
-{
-	__builtin_memcpy(p, &v, 64);
-}
-
 static inline ane_v16 ane_cv_h2f(ane_h16 h)
 {
-	return __builtin_ia32_vcvtph2ps512_mask(h, ane_cv_splat(0.0f),
+	return __builtin_ia32_vcvtph2ps512_mask(h, ane_splat16(0.0f),
 						(uint16_t)0xffff, 4);
 }
 
@@ -225,7 +202,7 @@ static void ane_cv_pack_w(const struct ane_gemm *g, uint32_t M, uint32_t K,
 		}
 		ane_cv_tr16(r);
 		for (j = 0; j < kn; j++)
-			ane_cv_store(dst + (uint64_t)j * ANE_CONV_OC, r[j]);
+			ane_store16(dst + (uint64_t)j * ANE_CONV_OC, r[j]);
 	}
 }
 
@@ -295,22 +272,22 @@ static void ane_cv_pack_x(const struct ane_gemm *g, const struct ane_conv_geo *q
 	f(7); f(8); f(9); f(10); f(11); f(12); f(13);			\
 } while (0)
 
-#define ANE_CV_DECL(j)	ane_v16 c##j##_0 = ane_cv_splat(0.0f), c##j##_1 = c##j##_0
+#define ANE_CV_DECL(j)	ane_v16 c##j##_0 = ane_splat16(0.0f), c##j##_1 = c##j##_0
 
 #define ANE_CV_FMA(j)	do {						\
 	if ((j) < np) {							\
-		ane_v16 x_ = ane_cv_splat(xs[j]);			\
-		c##j##_0 = ane_cv_fma(w0, x_, c##j##_0);		\
+		ane_v16 x_ = ane_splat16(xs[j]);			\
+		c##j##_0 = ane_fma16(w0, x_, c##j##_0);		\
 		if (nv == 2)						\
-			c##j##_1 = ane_cv_fma(w1, x_, c##j##_1);	\
+			c##j##_1 = ane_fma16(w1, x_, c##j##_1);	\
 	}								\
 } while (0)
 
 #define ANE_CV_OUT(j)	do {						\
 	if ((j) < np) {							\
-		ane_cv_store(s + 32 * (j), c##j##_0);			\
+		ane_store16(s + 32 * (j), c##j##_0);			\
 		if (nv == 2)						\
-			ane_cv_store(s + 32 * (j) + 16, c##j##_1);	\
+			ane_store16(s + 32 * (j) + 16, c##j##_1);	\
 	}								\
 } while (0)
 
@@ -336,11 +313,11 @@ ane_cv_kernel(const struct ane_gemm *g, const struct ane_conv_geo *q,
 			const float *xs = xr;
 
 			for (t = 0; t < g->kw; t++, xs += g->dw, w += ANE_CONV_OC) {
-				ane_v16 w0 = ane_cv_load(w), w1 = w0;
+				ane_v16 w0 = ane_load16(w), w1 = w0;
 
 				__builtin_prefetch(w + ANE_CV_WPF);
 				if (nv == 2)
-					w1 = ane_cv_load(w + 16);
+					w1 = ane_load16(w + 16);
 				ANE_CV_PX(ANE_CV_FMA);
 			}
 		}
@@ -407,7 +384,7 @@ ane_cv_store_block(const struct ane_gemm *g, const float *s, uint32_t m,
 {
 	uint32_t oh = col / g->wo, ow = col % g->wo, v, i;
 	uint16_t mask = ane_cv_mask(np);
-	const ane_v16 zero = ane_cv_splat(0.0f), six = ane_cv_splat(6.0f);
+	const ane_v16 zero = ane_splat16(0.0f), six = ane_splat16(6.0f);
 	int fast = g->y_sw == 1 &&
 		   (g->act == ANE_ACT_NONE || g->act == ANE_ACT_RELU ||
 		    g->act == ANE_ACT_RELU6);
@@ -419,7 +396,7 @@ ane_cv_store_block(const struct ane_gemm *g, const float *s, uint32_t m,
 
 #pragma GCC unroll 16
 		for (i = 0; i < 16; i++)
-			r[i] = i < np ? ane_cv_load(s + 32 * i + 16 * v) : zero;
+			r[i] = i < np ? ane_load16(s + 32 * i + 16 * v) : zero;
 		ane_cv_tr16(r);
 		if (!fast) {
 			float tile[ANE_MR * 16];
@@ -428,7 +405,7 @@ ane_cv_store_block(const struct ane_gemm *g, const float *s, uint32_t m,
 				uint32_t n = 16 - i < ANE_MR ? 16 - i : ANE_MR, l;
 
 				for (l = 0; l < n; l++)
-					ane_cv_store(tile + 16 * l, r[i + l]);
+					ane_store16(tile + 16 * l, r[i + l]);
 				ane_store_tile_avx2(g, tile, m + 16 * v + i, n, col, np);
 			}
 			continue;
@@ -439,7 +416,7 @@ ane_cv_store_block(const struct ane_gemm *g, const float *s, uint32_t m,
 			ane_h16 h;
 
 			if (g->bias)
-				x += ane_cv_splat(ane_cv_h2f((ane_h16){
+				x += ane_splat16(ane_cv_h2f((ane_h16){
 					(short)g->bias[(uint64_t)(m + 16 * v + i) *
 						       g->bias_s] })[0]);
 			/* ordered comparisons: NaN and -0 pass (ane_math.c) */
