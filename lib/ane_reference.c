@@ -445,6 +445,22 @@ static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
 	}
 }
 
+/* A view's values, gathered from its parent's (ane_net_view()). */
+static void gather_view(const struct ane__tensor *t, int id, float *const *val)
+{
+	const struct ane__tensor *v = &t[id];
+	const float *p = val[v->parent];
+	uint64_t plane = v->plane ? v->plane : (uint64_t)v->dim[2] * v->row;
+	uint64_t n, c, h, w, i = 0;
+
+	for (n = 0; n < v->dim[0]; n++)
+		for (c = 0; c < v->dim[1]; c++)
+			for (h = 0; h < v->dim[2]; h++)
+				for (w = 0; w < v->dim[3]; w++)
+					val[id][i++] = p[v->voff + (n * v->dim[1] + c) * plane +
+							 h * v->row + w];
+}
+
 /* ------------------------------------------------------------ API */
 
 int ane_net_reference(struct ane_net *net, const float *const *inputs,
@@ -522,7 +538,11 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 
 	for (i = 0; i < net->n_ops; i++) {
 		const struct ane__op *op = &net->ops[i];
+		unsigned int k;
 
+		for (k = 0; k < 2; k++)
+			if (op->src[k] >= 0 && net->t[op->src[k]].kind == ANE__T_VIEW)
+				gather_view(net->t, op->src[k], val);
 		switch (op->op) {
 		case ANE__OP_CONV:
 			run_conv(op, net->t, val);
