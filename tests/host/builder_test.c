@@ -871,10 +871,23 @@ static void checker_refuses_broken_images(void)
 	BREAK(h->bars_offset = h->rws_offset, "header.bars_offset (overlaps rws)");
 	BREAK(rw[2].bar = 0, "rw[2].bar (destination is read-only)");	/* matmul dst -> input */
 	BREAK(rw[1].offset_lo = 8, "rw[1].offset");
-	BREAK(rw[0].length_lo -= 2, "td[0] (operation)");
+	BREAK(rw[0].length_lo -= 2, "rw[0].length (operand reaches 12 bytes)");
 	BREAK(rw[4].reg = ANE_TD_REG_SRC1, "rw[4].reg");
 	BREAK(td[1].words[ANE_TD_GROUPS] = 1, "td[1]");
-	BREAK(td[0].words[ANE_TD_DST_DIMS + 3] = 3, "td[0] (operation)");
+	BREAK(td[0].words[ANE_TD_DST_DIMS + 3] = 3, "rw[2].length (operand reaches 12 bytes)");
+	BREAK(td[0].words[ANE_TD_DST_DIMS + 1] = 2, "rw[2].length (operand reaches 16 bytes)");
+	BREAK(td[0].words[ANE_TD_SRC1_DIMS + 2] = 2, "td[0] (operation)");
+	/* operand layouts (minor 2): strides too small, on a non-matmul or
+	 * an absent operand, and a strided extent past the binding */
+	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(2, 0), "td[0].src0_layout");
+	BREAK(td[0].words[ANE_TD_SRC1_LAYOUT] = ANE_TD_LAYOUT(0, 1), "td[0].src1_layout");
+	BREAK(td[0].words[ANE_TD_DST_LAYOUT] = ANE_TD_LAYOUT(0, 1), "td[0].dst_layout");
+	BREAK(td[0].words[ANE_TD_BIAS_LAYOUT] = ANE_TD_LAYOUT(3, 0), "td[0].bias_layout");
+	BREAK(td[1].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(4, 0), "td[1].src0_layout");
+	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(4, 0),
+	      "rw[0].length (operand reaches 14 bytes)");
+	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(0xffff, 0xffff),
+	      "rw[0].length (operand reaches 131076 bytes)");
 	BREAK(h->num_rws = 3; ((struct ane_img_procedure *)(copy + h->procedures_offset))->num_rws = 3,
 	      "td[1] (operand 0 not bound)");
 #undef BREAK

@@ -223,6 +223,73 @@ static struct ane_net *attention_net(float ***inp)
 	return net;
 }
 
+/*
+ * The attention block with Q, K and V as one matmul by [D, 3 D] (its bias
+ * fused) whose heads are views (ane_net_view()): Q's rows are 3 D apart,
+ * its heads 8 columns apart, read in place as A of the scores, K as their
+ * transposed B, V as the B of the weighted sum (strided operands, TD
+ * layout words).  @integers: small integers, so every value is exact.
+ */
+static struct ane_net *qkv_view_net(float ***inp, int integers)
+{
+	const uint32_t S = 7, D = 16, NH = 2, DK = 8;
+	float **in = calloc(1, sizeof(*in));
+	float *w = rand_array(D * 3 * D, 0.4f, integers);
+	float *b = rand_array(3 * D, 0.2f, integers);
+	float *wo = rand_array(DK * D, 0.4f, integers);
+	struct ane_net *net;
+	int x, q, k, v, t;
+
+	in[0] = rand_array(S * D, 1.5f, integers);
+	if (integers)	/* -1, 0, 1: four products deep stays inside fp16 */
+		for (x = 0; x < (int)(D * 3 * D); x++) {
+			w[x] = w[x] > 1 ? 1 : w[x] < -1 ? -1 : w[x];
+			if (x < (int)(3 * D))
+				b[x] = b[x] > 1 ? 1 : b[x] < -1 ? -1 : b[x];
+			if (x < (int)(DK * D))
+				wo[x] = wo[x] > 1 ? 1 : wo[x] < -1 ? -1 : wo[x];
+			if (x < (int)(S * D))
+				in[0][x] = in[0][x] > 1 ? 1 : in[0][x] < -1 ? -1 : in[0][x];
+		}
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 1, S, D);
+	t = ane_net_matmul(net, x, ane_net_const(net, "wqkv", 1, 1, D, 3 * D, w), 0, 0);
+	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "bqkv", 1, 1, 1, 3 * D, b), 0);
+	q = ane_net_view(net, t, 0, DK, NH);
+	k = ane_net_view(net, t, D, DK, NH);
+	v = ane_net_view(net, t, 2 * D, DK, NH);
+	t = ane_net_matmul(net, q, k, ANE_NET_TRANSPOSE_B, 0);
+	if (!integers)
+		t = ane_net_norm(net, t, ANE_NET_NORM_SOFTMAX);
+	t = ane_net_matmul(net, t, v, 0, 0);
+	/* a view of one column block of every plane as A */
+	t = ane_net_matmul(net, ane_net_view(net, t, 0, DK, 1),
+			   ane_net_const(net, "wo", 1, 1, DK, D, wo), 0, 0);
+	ane_net_output(net, t);
+	free(w);
+	free(b);
+	free(wo);
+	*inp = in;
+	return net;
+}
+
+/* A column block of each of an input's planes, read in place as A and B. */
+static struct ane_net *input_view_net(float ***inp)
+{
+	float **in = calloc(1, sizeof(*in));
+	struct ane_net *net;
+	int x, a, b;
+
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 3, 5, 40);
+	a = ane_net_view(net, x, 8, 16, 1);		/* [1, 3, 5, 16] */
+	b = ane_net_view(net, x, 24, 16, 1);
+	ane_net_output(net, ane_net_matmul(net, a, b, ANE_NET_TRANSPOSE_B, 0));
+	in[0] = rand_array(3 * 5 * 40, 1.0f, 1);
+	*inp = in;
+	return net;
+}
+
 static void free_net(struct ane_net *net, float **in)
 {
 	unsigned int i, n = ane_net_num_inputs(net);
@@ -271,6 +338,26 @@ static void test_attention_net_within_tolerance(void)
 	T_EQ(ane_net_num_ops(net), 12);
 	check_net(net, in, 0, 0);
 	check_net(net, in, 1, 0);
+	free_net(net, in);
+}
+
+static void test_strided_operands(void)
+{
+	float **in;
+	struct ane_net *net = qkv_view_net(&in, 1);
+
+	check_net(net, in, 0, 1);	/* integers: bit for bit */
+	check_net(net, in, 1, 1);
+	free_net(net, in);
+	net = qkv_view_net(&in, 0);
+	/* the bias is fused: QKV, scores, softmax, weighted sum, Wo */
+	T_EQ(ane_net_num_ops(net), 6);
+	check_net(net, in, 0, 0);
+	check_net(net, in, 5, 0);
+	free_net(net, in);
+	net = input_view_net(&in);
+	check_net(net, in, 0, 1);
+	check_net(net, in, 1, 1);
 	free_net(net, in);
 }
 
@@ -400,6 +487,7 @@ int main(void)
 		T_RUN(test_mlp_within_tolerance);
 		T_RUN(test_conv_net_within_tolerance);
 		T_RUN(test_attention_net_within_tolerance);
+		T_RUN(test_strided_operands);
 		T_RUN(test_chunking_is_bit_identical);
 	}
 	return t_summary("netrun");
