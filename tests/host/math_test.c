@@ -637,6 +637,15 @@ static void test_matmul_small_and_odd_shapes(void)
 		{ 1, 1, 7, ANE_MATH_MAX_REDUCE, 9, 1, 1, 1, 1, 1, 0, 0 },
 		/* AVX-512: depth-blocked 12 x 32 tiles and every edge shape */
 		{ 1, 1, 25, 1030, 70, 1, 1, 1, 1, 0, ANE_ACT_RELU6, 0 },
+		/*
+		 * Small M, A packed once (one A block, several B blocks):
+		 * B packed row by row on the AVX-512 path (a block of at
+		 * least 64 columns, one with a partial panel), rows with a
+		 * stride; then batched, A repacked for each problem.
+		 */
+		{ 1, 1, 50, 300, 75, 1, 1, 1, 1, 0, 0, 3 },
+		{ 1, 1, 50, 700, 400, 1, 1, 1, 1, 0, 0, 2 },
+		{ 2, 3, 20, 520, 300, 1, 3, 2, 1, 0, ANE_ACT_GELU, 5 },
 	};
 	unsigned int i;
 	char name[32];
