@@ -597,6 +597,59 @@ int ane_net_view(struct ane_net *net, int x, uint32_t col, uint32_t width,
 	return (int)net->n_t++;
 }
 
+int ane_net_merge_heads(struct ane_net *net, int x)
+{
+	const char *fn = "ane_net_merge_heads";
+	struct ane__tensor *t, *tx;
+	size_t i;
+	int id;
+
+	if (!net)
+		return -EINVAL;
+	if (x < 0 || (size_t)x >= net->n_t)
+		return ane__net_fail(net, EINVAL, "%s: x is %d, not a tensor of this net (%s)",
+				     fn, x, net->failed ? net->first_err :
+				     "no earlier failure recorded");
+	tx = &net->t[x];
+	if (tx->kind != ANE__T_OP || net->ops[tx->index].op != ANE__OP_MATMUL)
+		return ane__net_fail(net, EINVAL, "%s: '%s' is not the result of a matmul; only a matmul writes a strided destination",
+				     fn, tx->name);
+	if (tx->output >= 0)
+		return ane__net_fail(net, EINVAL, "%s: '%s' is output %d; an output stays dense (merge first, then output the result)",
+				     fn, tx->name, tx->output);
+	for (i = 0; i < net->n_ops; i++) {
+		const struct ane__op *op = &net->ops[i];
+
+		if (op->src[0] == x || op->src[1] == x || op->bias == x)
+			return ane__net_fail(net, EINVAL, "%s: '%s' is already read by op %zu; merge it before any operation reads it",
+					     fn, tx->name, i);
+	}
+	if (tx->dim[0] != 1 || tx->dim[3] % 8 ||
+	    (uint64_t)tx->dim[1] * tx->dim[3] > 0xffff)
+		return ane__net_fail(net, EINVAL, "%s: '%s' is %s; heads merge from [1, C, H, W] with W a multiple of 8 and C x W at most 65535",
+				     fn, tx->name, shp(tx->dim).s);
+	t = new_tensor(net);
+	if (!t)
+		return ane__net_fail(net, ENOMEM, "%s: out of memory", fn);
+	id = (int)net->n_t++;
+	tx = &net->t[x];	/* new_tensor() may move the array */
+	t->kind = ANE__T_OP;
+	t->index = tx->index;	/* written by x's matmul */
+	t->dim[0] = 1;
+	t->dim[1] = 1;
+	t->dim[2] = tx->dim[2];
+	t->dim[3] = tx->dim[1] * tx->dim[3];
+	snprintf(t->name, sizeof(t->name), "merged%d", id);
+	tx->kind = ANE__T_VIEW;
+	tx->parent = id;
+	tx->voff = 0;
+	tx->row = t->dim[3];
+	tx->plane = tx->dim[3];
+	net_changed(net);
+	net_ok(net);
+	return id;
+}
+
 int ane_net_eltwise(struct ane_net *net, enum ane_net_eltwise_op eop, int a,
 		    int b, enum ane_net_act act)
 {
@@ -846,7 +899,9 @@ static uint64_t place_intermediates(struct ane_net *net)
 	if (!live)
 		return UINT64_MAX;
 	for (i = 0; i < net->n_ops; i++) {
-		struct ane__tensor *t = &net->t[net->ops[i].dst];
+		/* a strided destination's storage: ane_net_merge_heads() */
+		int id = ane__storage(net->t, net->ops[i].dst);
+		struct ane__tensor *t = &net->t[id];
 		uint64_t size = align_up(ane__elems(t->dim) * 2, 16), at = 0;
 
 		if (t->output < 0) {
@@ -858,7 +913,7 @@ static uint64_t place_intermediates(struct ane_net *net)
 					at = live[j].end;
 			}
 			memmove(&live[j + 1], &live[j], (n_live - j) * sizeof(*live));
-			live[j] = (struct live){ at, at + size, net->ops[i].dst };
+			live[j] = (struct live){ at, at + size, id };
 			n_live++;
 			t->offset = at;
 			if (at + size > peak)

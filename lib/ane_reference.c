@@ -461,6 +461,22 @@ static void gather_view(const struct ane__tensor *t, int id, float *const *val)
 							 h * v->row + w];
 }
 
+/* A strided destination's values into its storage (ane_net_merge_heads()). */
+static void scatter_view(const struct ane__tensor *t, int id, float *const *val)
+{
+	const struct ane__tensor *v = &t[id];
+	float *p = val[v->parent];
+	uint64_t plane = v->plane ? v->plane : (uint64_t)v->dim[2] * v->row;
+	uint64_t n, c, h, w, i = 0;
+
+	for (n = 0; n < v->dim[0]; n++)
+		for (c = 0; c < v->dim[1]; c++)
+			for (h = 0; h < v->dim[2]; h++)
+				for (w = 0; w < v->dim[3]; w++)
+					p[v->voff + (n * v->dim[1] + c) * plane +
+					  h * v->row + w] = val[id][i++];
+}
+
 /* ------------------------------------------------------------ API */
 
 int ane_net_reference(struct ane_net *net, const float *const *inputs,
@@ -566,6 +582,8 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 			run_unary(op, net->t, val);
 			break;
 		}
+		if (net->t[op->dst].kind == ANE__T_VIEW)
+			scatter_view(net->t, op->dst, val);
 	}
 	for (i = 0; i < net->n_outputs; i++) {
 		int id = net->outputs[i];

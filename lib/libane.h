@@ -299,6 +299,17 @@ LIBANE_EXPORT int ane_net_view(struct ane_net *net, int x, uint32_t col,
 			       uint32_t width, uint32_t heads);
 
 /*
+ * The heads of @x [1, C, H, W] side by side, [1, 1, H, C * W]: element
+ * [0][0][h][c * W + w] = x[0][c][h][w], without a copy.  @x must be the
+ * result of an ane_net_matmul() that nothing has read yet and no output:
+ * that matmul writes its planes in place into the result's column blocks
+ * (a strided destination), and @x is from then on a view of the result
+ * (ane_net_view()'s rules: only ane_net_matmul() reads it).  W is a
+ * multiple of 8 and C * W at most 65535.  Returns the result's id.
+ */
+LIBANE_EXPORT int ane_net_merge_heads(struct ane_net *net, int x);
+
+/*
  * Elementwise @a OP @b, then @act.  Each dimension of each operand is the
  * result's or 1 (broadcast): [1, C, 1, 1] is per channel, [1, 1, 1, 1] a
  * scalar.

@@ -233,18 +233,18 @@ static int layer_norm(struct bench *b, int x, const char *g, const char *be,
  * c is columns [64 c, 64 c + 64) of the first D, [1, 8, S, 64] read in
  * place by the attention's matmuls.  The 1/sqrt(64) of the scores is
  * folded into wq and bq (exact: a power of two).  Scores Q K^T [1, 8, S,
- * S], softmax over W (keys), times V; the output projection is per head,
- * [1, 8, S, D], summed over the heads by a 1x1 convolution with ones
- * (concat(heads) Wo, without a transpose).
+ * S], softmax over W (keys), times V, written by that matmul straight
+ * into the column blocks of concat(heads) [1, 1, S, D]
+ * (ane_net_merge_heads()), which the output projection then multiplies
+ * by Wo [D, D] as one GEMM, its bias fused.
  */
 static void build_encoder(struct bench *b)
 {
 	const uint32_t S = 128, D = 512, NH = 8, DK = D / NH, F = 2048;
-	float ones[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-	struct ane_net_conv_params p = { .stride_h = 1, .stride_w = 1 };
 	static const char *const wn[3] = { "wq", "wk", "wv" };
 	static const char *const bn[3] = { "bq", "bk", "bv" };
 	float *wqkv, *bqkv;
+	struct array *a;
 	int x, q, k, v, t, h;
 	uint32_t j;
 
@@ -284,9 +284,11 @@ static void build_encoder(struct bench *b)
 	t = ane_net_matmul(b->net, q, k, ANE_NET_TRANSPOSE_B, ANE_NET_ACT_NONE);
 	t = ane_net_norm(b->net, t, ANE_NET_NORM_SOFTMAX);
 	t = ane_net_matmul(b->net, t, v, 0, ANE_NET_ACT_NONE);
-	t = ane_net_matmul(b->net, t, weight(b, "wo", 1, NH, DK, D, fan_in(D)), 0,
+	/* the heads written side by side, then one [S, D] x [D, D] */
+	t = ane_net_merge_heads(b->net, t);
+	a = new_array(b, "wo", 1, NH, DK, D, fan_in(D));
+	t = ane_net_matmul(b->net, t, ane_net_const(b->net, "wo", 1, 1, D, D, a->data), 0,
 			   ANE_NET_ACT_NONE);
-	t = ane_net_conv(b->net, t, ane_net_const(b->net, "heads", 1, NH, 1, 1, ones), -1, &p);
 	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, weight(b, "bo", 1, 1, 1, D, 0.1f),
 			    ANE_NET_ACT_NONE);
 	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, x, ANE_NET_ACT_NONE);
