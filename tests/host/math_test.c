@@ -2498,6 +2498,62 @@ static void test_validate_fuzz(void)
  * whole in the first), so all four runs give the same bits.  Needs a CPU
  * with both paths.
  */
+/*
+ * The elementwise rows on every ISA give the same bits: an exact GELU
+ * (ACT) and an ADD + GELU (ELTWISE, the MATMUL epilogue's loop) of every
+ * fp16 value.  The AVX-512 rows were contracted into FMAs by the compiler
+ * (AVX-512 F has them even without -mfma) and differed on 2 of 65536.
+ */
+static void test_rows_agree_bit_for_bit_on_every_isa(void)
+{
+	const uint32_t n = 65536;
+	uint16_t *x = malloc(n * 2), *bias = malloc(64 * 2), *y[2][3];
+	uint32_t i, isa, op, bad = 0;
+
+	for (i = 0; i < n; i++)
+		x[i] = (uint16_t)i;
+	for (i = 0; i < 64; i++)
+		bias[i] = ane_fp32_to_fp16((float)i / 64.0f - 0.5f);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		for (op = 0; op < 2; op++) {
+			struct ane_op_desc d = { 0 };
+
+			y[op][isa] = calloc(n, 2);
+			if (isa_missing(isa))
+				continue;
+			T_EQ(ane_math_set_isa(isa), 0);
+			d.op = op ? ANE_OP_ELTWISE : ANE_OP_ACT;
+			d.act = ANE_ACT_GELU;
+			ane_tensor_dense(&d.src[0], x, 1, 1, n / 64, 64);
+			if (op) {
+				d.p.eltwise.op = ANE_ELT_ADD;
+				ane_tensor_dense(&d.src[1], bias, 1, 1, 1, 64);
+			}
+			ane_tensor_dense(&d.dst, y[op][isa], 1, 1, n / 64, 64);
+			T_EQ(ane_op_run_all(&d), 0);
+		}
+	}
+	for (isa = 1; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa_missing(isa)) {
+			printf("# SKIPPED: rows on isa %u: %s\n", isa, isa_missing(isa));
+			continue;
+		}
+		for (op = 0; op < 2; op++)
+			for (i = 0; i < n; i++)
+				if (y[op][isa][i] != y[op][0][i] && bad++ < 4)
+					printf("#   %s isa %u, x 0x%04x: 0x%04x, sse2 0x%04x\n",
+					       op ? "add+gelu" : "gelu", isa, x[i],
+					       y[op][isa][i], y[op][0][i]);
+	}
+	T_CHECK(bad == 0, "%u values differ from the SSE2 path", bad);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+	for (op = 0; op < 2; op++)
+		for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
+			free(y[op][isa]);
+	free(x);
+	free(bias);
+}
+
 static void test_avx512_and_avx2_agree_bit_for_bit(void)
 {
 	/* M K N for MATMUL; for CONV cin h w cout k stride pad (bias, relu6) */
@@ -2665,6 +2721,7 @@ int main(void)
 	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
 	T_RUN(test_activation_accuracy_over_a_sweep);
 	T_RUN(test_gelu_lanes_match_scalar);
+	T_RUN(test_rows_agree_bit_for_bit_on_every_isa);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
 	/* every test that runs an operation, on every ISA path there is */
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
