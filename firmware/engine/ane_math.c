@@ -146,6 +146,36 @@ float ane_erfcf(float x)
  * 12 bits): xh^2/2 is exact and the rest is small, so the tail keeps its
  * relative accuracy.
  */
+/*
+ * e^(hi + lo) for the GELU: hi = -xh^2 / 2 exact (xh has 12 significant
+ * bits) and as low as -200, lo the rest of the erfc's exponent (|lo| < 2).
+ * ane_expf()'s reduction and polynomial on hi + lo, with n from their sum
+ * and hi - n ln2_hi formed first, which is exact (both are multiples of
+ * 2^-16 and their difference is below 2), so the large hi adds no rounding:
+ * one exponential where e^hi e^lo took two.  0 below -103.97.
+ */
+static float ane_exp2f(float hi, float lo)
+{
+	float x = hi + lo, fn, r, z, p;
+	int n, n1;
+
+	if (x < -103.97208404541015625f)
+		return 0.0f;
+	fn = x * 1.44269504088896341f;
+	n = (int)(fn + (fn < 0 ? -0.5f : 0.5f));
+	fn = (float)n;
+	r = (hi - fn * 0.693359375f) + lo;
+	r = r + fn * 2.12194440e-4f;
+	z = r * r;
+	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
+	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
+	     1.6666665459e-1f) * r + 5.0000001201e-1f;
+	p = p * z + r + 1.0f;
+	n1 = n / 2;
+	p *= ane_bits_f((uint32_t)(n1 + 127) << 23);
+	return p * ane_bits_f((uint32_t)(n - n1 + 127) << 23);
+}
+
 static float ane_gelu(float x)
 {
 	float z, t, xh, xl, r;
@@ -162,7 +192,7 @@ static float ane_gelu(float x)
 		t * (1.00002368f + t * (0.37409196f + t * (0.09678418f +
 		t * (-0.18628806f + t * (0.27886807f + t * (-1.13520398f +
 		t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
-	r = t * ane_expf(-0.5f * xh * xh) * ane_expf(r);	/* erfc(|x|/sqrt 2) */
+	r = t * ane_exp2f(-0.5f * xh * xh, r);	/* erfc(|x|/sqrt 2) */
 	return x >= 0 ? x - 0.5f * x * r : 0.5f * x * r;
 }
 
