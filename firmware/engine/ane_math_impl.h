@@ -236,10 +236,14 @@ void ane_h2f_row_avx2(const uint16_t *x, uint32_t n, float *v);
 void ane_f2h_row_avx2(const float *v, float mul, uint32_t n, uint16_t *y);
 void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n);
 
-/* ane_elt_row_avx2() sixteen values a step (ane_math_rows_avx512.c). */
+/*
+ * ane_elt_row_avx2() and ane_exp_sub_avx2() sixteen values a step
+ * (ane_math_rows_avx512.c).
+ */
 uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 			    uint64_t as, const uint16_t *b, uint64_t bs,
 			    uint16_t *y, uint32_t len);
+void ane_exp_sub_avx512(float *e, uint32_t n, float mx);
 #endif
 
 /* ------------------------------------------------------------ fp16 bits */

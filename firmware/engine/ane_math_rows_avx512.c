@@ -73,4 +73,20 @@ uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 	return ane_elt_row16(op, act, a, as, b, bs, y, len);
 }
 
+void ane_exp_sub_avx512(float *e, uint32_t n, float mx)
+{
+	ane_v16 m = ane_splat16(mx), v;
+	uint32_t i;
+
+	for (i = 0; i + 16 <= n; i += 16) {
+		__builtin_memcpy(&v, e + i, 64);
+		v = v - m;
+		v = ane_sel16(v != v, v, ane_expf16(v));
+		__builtin_memcpy(e + i, &v, 64);
+	}
+	/* the rest eight or fewer at a time, as the AVX2 path does */
+	if (i < n)
+		ane_exp_sub_avx2(e + i, n - i, mx);
+}
+
 #endif
