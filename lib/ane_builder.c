@@ -547,19 +547,29 @@ int ane_net_matmul(struct ane_net *net, int a, int b, uint32_t flags,
 	return add_op(&o, &op, d);
 }
 
+/* Tensor @x of @net for @fn; -EINVAL (recorded) if there is none. */
+static int net_tensor(struct ane_net *net, const char *fn, int x)
+{
+	if (x < 0 || (size_t)x >= net->n_t)
+		return ane__net_fail(net, EINVAL, "%s: x is %d, not a tensor of this net (%s)",
+				     fn, x, net->failed ? net->first_err :
+				     "no earlier failure recorded");
+	return 0;
+}
+
 int ane_net_view(struct ane_net *net, int x, uint32_t col, uint32_t width,
 		 uint32_t heads)
 {
 	const char *fn = "ane_net_view";
 	const struct ane__tensor *tx;
 	struct ane__tensor *t;
+	int ret;
 
 	if (!net)
 		return -EINVAL;
-	if (x < 0 || (size_t)x >= net->n_t)
-		return ane__net_fail(net, EINVAL, "%s: x is %d, not a tensor of this net (%s)",
-				     fn, x, net->failed ? net->first_err :
-				     "no earlier failure recorded");
+	ret = net_tensor(net, fn, x);
+	if (ret)
+		return ret;
 	tx = &net->t[x];
 	if (tx->kind == ANE__T_VIEW)
 		return ane__net_fail(net, EINVAL, "%s: x '%s' is itself a view; take the view of its tensor",
@@ -606,10 +616,9 @@ int ane_net_merge_heads(struct ane_net *net, int x)
 
 	if (!net)
 		return -EINVAL;
-	if (x < 0 || (size_t)x >= net->n_t)
-		return ane__net_fail(net, EINVAL, "%s: x is %d, not a tensor of this net (%s)",
-				     fn, x, net->failed ? net->first_err :
-				     "no earlier failure recorded");
+	id = net_tensor(net, fn, x);
+	if (id)
+		return id;
 	tx = &net->t[x];
 	if (tx->kind != ANE__T_OP || net->ops[tx->index].op != ANE__OP_MATMUL)
 		return ane__net_fail(net, EINVAL, "%s: '%s' is not the result of a matmul; only a matmul writes a strided destination",
@@ -624,6 +633,10 @@ int ane_net_merge_heads(struct ane_net *net, int x)
 			return ane__net_fail(net, EINVAL, "%s: '%s' is already read by op %zu; merge it before any operation reads it",
 					     fn, tx->name, i);
 	}
+	for (i = 0; i < net->n_t; i++)
+		if (net->t[i].kind == ANE__T_VIEW && net->t[i].parent == x)
+			return ane__net_fail(net, EINVAL, "%s: '%s' has a view, tensor %zu; merge it before taking views of it",
+					     fn, tx->name, i);
 	if (tx->dim[0] != 1 || tx->dim[3] % 8 ||
 	    (uint64_t)tx->dim[1] * tx->dim[3] > 0xffff)
 		return ane__net_fail(net, EINVAL, "%s: '%s' is %s; heads merge from [1, C, H, W] with W a multiple of 8 and C x W at most 65535",

@@ -23,35 +23,6 @@ static inline ANE_VF ANE_VN(ane_sel)(ANE_VI m, ANE_VF a, ANE_VF b)
 	return (ANE_VF)(((ANE_VI)a & m) | ((ANE_VI)b & ~m));
 }
 
-/*
- * ane_expf() on every lane, the same operations lane by lane, so the same
- * bits, for arguments that are not NaN and at most 88.72 (the GELU's):
- * a lane below -103.97 gives 0 as there.
- */
-static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
-{
-	ANE_VI under = x < -103.97208404541015625f, n, n1;
-	ANE_VF fn, r, z, p;
-
-	x = ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), x);
-	fn = x * 1.44269504088896341f;
-	/* fn + (fn < 0 ? -0.5f : 0.5f), truncated as (int) does */
-	n = __builtin_convertvector(fn + ANE_VN(ane_sel)(fn < 0.0f, ANE_VSPLAT(-0.5f),
-							 ANE_VSPLAT(0.5f)), ANE_VI);
-	fn = __builtin_convertvector(n, ANE_VF);
-	r = x - fn * 0.693359375f;
-	r = r + fn * 2.12194440e-4f;
-	z = r * r;
-	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
-	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-	     1.6666665459e-1f) * r + 5.0000001201e-1f;
-	p = p * z + r + 1.0f;
-	n1 = n / 2;
-	p *= (ANE_VF)((n1 + 127) << 23);
-	p = p * (ANE_VF)((n - n1 + 127) << 23);
-	return ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), p);
-}
-
 /* ane_exp2f() on every lane, the same operations lane by lane. */
 static inline ANE_VF ANE_VN(ane_exp2f)(ANE_VF hi, ANE_VF lo)
 {
@@ -75,6 +46,16 @@ static inline ANE_VF ANE_VN(ane_exp2f)(ANE_VF hi, ANE_VF lo)
 	p *= (ANE_VF)((n1 + 127) << 23);
 	p = p * (ANE_VF)((n - n1 + 127) << 23);
 	return ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), p);
+}
+
+/*
+ * ane_expf() on every lane, ane_exp2f(x, 0) as there, so the same bits,
+ * for arguments that are not NaN and at most 88.72 (the softmax's, after
+ * subtracting the maximum): a lane below -103.97 gives 0 as there.
+ */
+static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
+{
+	return ANE_VN(ane_exp2f)(x, ANE_VSPLAT(0.0f));
 }
 
 /*
@@ -104,6 +85,25 @@ static inline ANE_VF ANE_VN(ane_gelu)(ANE_VF x)
 }
 
 #ifdef ANE_VLOAD
+/*
+ * e[i] = ane_expf(e[i] - mx) for the whole groups of ANE_VLANES of @n
+ * values, every e[i] <= mx (a NaN difference, from a NaN or infinite
+ * input, stays itself as there).  Returns how many it did.
+ */
+static inline uint32_t ANE_VN(ane_exp_sub)(float *e, uint32_t n, float mx)
+{
+	ANE_VF m = ANE_VSPLAT(mx), v;
+	uint32_t i;
+
+	for (i = 0; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		__builtin_memcpy(&v, e + i, sizeof(v));
+		v = v - m;
+		v = ANE_VN(ane_sel)(v != v, v, ANE_VN(ane_expf)(v));
+		__builtin_memcpy(e + i, &v, sizeof(v));
+	}
+	return i;
+}
+
 /* Element i's group of @a OP @b (@a alone without @b), as ane_elt_row(). */
 static inline ANE_VF ANE_VN(ane_elt_pre)(uint32_t op, const uint16_t *a,
 					 uint64_t as, const uint16_t *b,
