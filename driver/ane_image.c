@@ -191,16 +191,18 @@ static bool ane_tensor_present(const struct ane_tensor *t)
 /*
  * Give a present operand a placeholder base for validation: each bar gets
  * its own 2^40-byte window, so operands of different bars never overlap
- * and operands of one bar overlap exactly as they would at run time.
+ * and operands of one bar overlap exactly as they would at run time.  Its
+ * strides are the decoded ones (dense, or its layout word's).
  */
 static void ane_td_bind(struct ane_tensor *t, u32 slot, u64 offset, u64 length)
 {
-	u32 *dim = t->dim;
-
-	ane_tensor_dense(t, (void *)(uintptr_t)(((u64)slot + 1) << 40 | offset),
-			 dim[0], dim[1], dim[2], dim[3]);
+	t->base = (void *)(uintptr_t)(((u64)slot + 1) << 40 | offset);
 	t->size = length;
 }
+
+static const char *const ane_td_layout_name[] = {
+	"src0_layout", "src1_layout", "bias_layout", "dst_layout",
+};
 
 /*
  * A procedure's execute order: at most %ANE_IMG_MAX_EXEC_ORDER entries of
@@ -276,7 +278,16 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 		goto out;
 	}
 	for (i = 0; i < pr->num_tds; i++) {
-		if (ane_image_td_desc(&tds[pr->first_td + i], &descs[i])) {
+		const struct ane_img_td *td = &tds[pr->first_td + i];
+
+		for (k = 0; k <= ANE_TD_REG_DST; k++) {
+			if (!ane_td_layout_ok(td, k)) {
+				ret = ane_img_bad(c, "td[%u].%s", pr->first_td + i,
+						  ane_td_layout_name[k]);
+				goto out;
+			}
+		}
+		if (ane_image_td_desc(td, &descs[i])) {
 			ret = ane_img_bad(c, "td[%u]", pr->first_td + i);
 			goto out;
 		}
@@ -326,6 +337,12 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 			goto out;
 		}
 		t = ane_td_operand(&descs[i], rw->reg);
+		/* the whole (strided) extent inside the binding */
+		if (ane_td_span(t) > len || !ane_td_span(t)) {
+			ret = ane_img_bad(c, "rw[%u].length (operand reaches %llu bytes)",
+					  n, ane_td_span(t));
+			goto out;
+		}
 		ane_td_bind(t, rw->bar, off, len);
 		bound[i] |= BIT(rw->reg);
 	}

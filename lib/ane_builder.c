@@ -306,9 +306,9 @@ static int op_fail(const struct op_ctx *o, const char *fmt, ...)
 	return ane__net_fail(o->net, EINVAL, "%s: op %zu: %s", o->fn, o->idx, msg);
 }
 
-/* An operand: a tensor of this net. */
-static int get_operand(const struct op_ctx *o, const char *role, int id,
-		       const struct ane__tensor **t)
+/* An operand: a tensor of this net, a view included. */
+static int get_operand_view(const struct op_ctx *o, const char *role, int id,
+			    const struct ane__tensor **t)
 {
 	if (id < 0)
 		return op_fail(o, "%s is %d, not a tensor: the call that should have made it failed (%s)",
@@ -319,6 +319,18 @@ static int get_operand(const struct op_ctx *o, const char *role, int id,
 			       role, id, id, o->net->n_t);
 	*t = &o->net->t[id];
 	return 0;
+}
+
+/* An operand of anything but a matmul: a tensor of this net, no view. */
+static int get_operand(const struct op_ctx *o, const char *role, int id,
+		       const struct ane__tensor **t)
+{
+	int ret = get_operand_view(o, role, id, t);
+
+	if (!ret && (*t)->kind == ANE__T_VIEW)
+		return op_fail(o, "%s '%s' is a view (ane_net_view()); only ane_net_matmul() reads views",
+			       role, (*t)->name);
+	return ret;
 }
 
 static int check_act(const struct op_ctx *o, uint32_t act)
@@ -498,8 +510,8 @@ int ane_net_matmul(struct ane_net *net, int a, int b, uint32_t flags,
 
 	if (!net)
 		return -EINVAL;
-	if ((ret = get_operand(&o, "a", a, &ta)) ||
-	    (ret = get_operand(&o, "b", b, &tb)) ||
+	if ((ret = get_operand_view(&o, "a", a, &ta)) ||
+	    (ret = get_operand_view(&o, "b", b, &tb)) ||
 	    (ret = check_act(&o, (uint32_t)act)))
 		return ret;
 	if (flags & ~ANE_NET_TRANSPOSE_B)
@@ -535,6 +547,122 @@ int ane_net_matmul(struct ane_net *net, int a, int b, uint32_t flags,
 	return add_op(&o, &op, d);
 }
 
+/* Tensor @x of @net for @fn; -EINVAL (recorded) if there is none. */
+static int net_tensor(struct ane_net *net, const char *fn, int x)
+{
+	if (x < 0 || (size_t)x >= net->n_t)
+		return ane__net_fail(net, EINVAL, "%s: x is %d, not a tensor of this net (%s)",
+				     fn, x, net->failed ? net->first_err :
+				     "no earlier failure recorded");
+	return 0;
+}
+
+int ane_net_view(struct ane_net *net, int x, uint32_t col, uint32_t width,
+		 uint32_t heads)
+{
+	const char *fn = "ane_net_view";
+	const struct ane__tensor *tx;
+	struct ane__tensor *t;
+	int ret;
+
+	if (!net)
+		return -EINVAL;
+	ret = net_tensor(net, fn, x);
+	if (ret)
+		return ret;
+	tx = &net->t[x];
+	if (tx->kind == ANE__T_VIEW)
+		return ane__net_fail(net, EINVAL, "%s: x '%s' is itself a view; take the view of its tensor",
+				     fn, tx->name);
+	if (!width || !heads || (uint64_t)heads * width > tx->dim[3] ||
+	    col > tx->dim[3] - (uint64_t)heads * width)
+		return ane__net_fail(net, EINVAL, "%s: columns %u + %u x %u do not fit in '%s' (%s, W %u)",
+				     fn, col, heads, width, tx->name,
+				     shp(tx->dim).s, tx->dim[3]);
+	if (col % 8)
+		return ane__net_fail(net, EINVAL, "%s: column %u is not a multiple of 8: a view starts 16-byte aligned",
+				     fn, col);
+	if (tx->dim[3] > 0xffff)
+		return ane__net_fail(net, EINVAL, "%s: '%s' has rows of %u elements; a view's row stride is at most 65535",
+				     fn, tx->name, tx->dim[3]);
+	if (heads > 1 && (tx->dim[0] != 1 || tx->dim[1] != 1))
+		return ane__net_fail(net, EINVAL, "%s: '%s' is %s; heads as channels need x of N = C = 1",
+				     fn, tx->name, shp(tx->dim).s);
+	t = new_tensor(net);
+	if (!t)
+		return ane__net_fail(net, ENOMEM, "%s: out of memory", fn);
+	tx = &net->t[x];	/* new_tensor() may move the array */
+	t->kind = ANE__T_VIEW;
+	t->parent = x;
+	t->voff = col;
+	t->row = tx->dim[3];
+	t->plane = heads > 1 ? width : 0;	/* 0: H rows, as x's */
+	t->dim[0] = tx->dim[0];
+	t->dim[1] = heads > 1 ? heads : tx->dim[1];
+	t->dim[2] = tx->dim[2];
+	t->dim[3] = width;
+	snprintf(t->name, sizeof(t->name), "view%zu", net->n_t);
+	net_changed(net);
+	net_ok(net);
+	return (int)net->n_t++;
+}
+
+int ane_net_merge_heads(struct ane_net *net, int x)
+{
+	const char *fn = "ane_net_merge_heads";
+	struct ane__tensor *t, *tx;
+	size_t i;
+	int id;
+
+	if (!net)
+		return -EINVAL;
+	id = net_tensor(net, fn, x);
+	if (id)
+		return id;
+	tx = &net->t[x];
+	if (tx->kind != ANE__T_OP || net->ops[tx->index].op != ANE__OP_MATMUL)
+		return ane__net_fail(net, EINVAL, "%s: '%s' is not the result of a matmul; only a matmul writes a strided destination",
+				     fn, tx->name);
+	if (tx->output >= 0)
+		return ane__net_fail(net, EINVAL, "%s: '%s' is output %d; an output stays dense (merge first, then output the result)",
+				     fn, tx->name, tx->output);
+	for (i = 0; i < net->n_ops; i++) {
+		const struct ane__op *op = &net->ops[i];
+
+		if (op->src[0] == x || op->src[1] == x || op->bias == x)
+			return ane__net_fail(net, EINVAL, "%s: '%s' is already read by op %zu; merge it before any operation reads it",
+					     fn, tx->name, i);
+	}
+	for (i = 0; i < net->n_t; i++)
+		if (net->t[i].kind == ANE__T_VIEW && net->t[i].parent == x)
+			return ane__net_fail(net, EINVAL, "%s: '%s' has a view, tensor %zu; merge it before taking views of it",
+					     fn, tx->name, i);
+	if (tx->dim[0] != 1 || tx->dim[3] % 8 ||
+	    (uint64_t)tx->dim[1] * tx->dim[3] > 0xffff)
+		return ane__net_fail(net, EINVAL, "%s: '%s' is %s; heads merge from [1, C, H, W] with W a multiple of 8 and C x W at most 65535",
+				     fn, tx->name, shp(tx->dim).s);
+	t = new_tensor(net);
+	if (!t)
+		return ane__net_fail(net, ENOMEM, "%s: out of memory", fn);
+	id = (int)net->n_t++;
+	tx = &net->t[x];	/* new_tensor() may move the array */
+	t->kind = ANE__T_OP;
+	t->index = tx->index;	/* written by x's matmul */
+	t->dim[0] = 1;
+	t->dim[1] = 1;
+	t->dim[2] = tx->dim[2];
+	t->dim[3] = tx->dim[1] * tx->dim[3];
+	snprintf(t->name, sizeof(t->name), "merged%d", id);
+	tx->kind = ANE__T_VIEW;
+	tx->parent = id;
+	tx->voff = 0;
+	tx->row = t->dim[3];
+	tx->plane = tx->dim[3];
+	net_changed(net);
+	net_ok(net);
+	return id;
+}
+
 int ane_net_eltwise(struct ane_net *net, enum ane_net_eltwise_op eop, int a,
 		    int b, enum ane_net_act act)
 {
@@ -547,8 +675,8 @@ int ane_net_eltwise(struct ane_net *net, enum ane_net_eltwise_op eop, int a,
 
 	if (!net)
 		return -EINVAL;
-	if ((ret = get_operand(&o, "a", a, &ta)) ||
-	    (ret = get_operand(&o, "b", b, &tb)) ||
+	if ((ret = get_operand_view(&o, "a", a, &ta)) ||
+	    (ret = get_operand_view(&o, "b", b, &tb)) ||
 	    (ret = check_act(&o, (uint32_t)act)))
 		return ret;
 	if ((uint32_t)eop > ANE_NET_MIN)
@@ -723,7 +851,8 @@ int ane_net_output(struct ane_net *net, int tensor)
 		return ane__net_fail(net, EINVAL,
 				     "ane_net_output: output %u: tensor %d ('%s') is %s: the program never writes it, so an output must be an operation's result (copy it with ane_net_activation(net, x, ANE_NET_ACT_NONE))",
 				     net->n_outputs, tensor, t->name,
-				     t->kind == ANE__T_INPUT ? "an input" : "a constant");
+				     t->kind == ANE__T_INPUT ? "an input" :
+				     t->kind == ANE__T_VIEW ? "a view" : "a constant");
 	if (t->output >= 0)
 		return ane__net_fail(net, EINVAL,
 				     "ane_net_output: tensor %d ('%s') is already output %d",
@@ -753,8 +882,8 @@ void ane__net_liveness(struct ane_net *net)
 		const int ids[3] = { op->src[0], op->src[1], op->bias };
 
 		for (k = 0; k < 3; k++)
-			if (ids[k] >= 0)
-				net->t[ids[k]].last_use = (int)i;
+			if (ids[k] >= 0)	/* a view reads its parent */
+				net->t[ane__storage(net->t, ids[k])].last_use = (int)i;
 	}
 }
 
@@ -783,7 +912,9 @@ static uint64_t place_intermediates(struct ane_net *net)
 	if (!live)
 		return UINT64_MAX;
 	for (i = 0; i < net->n_ops; i++) {
-		struct ane__tensor *t = &net->t[net->ops[i].dst];
+		/* a strided destination's storage: ane_net_merge_heads() */
+		int id = ane__storage(net->t, net->ops[i].dst);
+		struct ane__tensor *t = &net->t[id];
 		uint64_t size = align_up(ane__elems(t->dim) * 2, 16), at = 0;
 
 		if (t->output < 0) {
@@ -795,7 +926,7 @@ static uint64_t place_intermediates(struct ane_net *net)
 					at = live[j].end;
 			}
 			memmove(&live[j + 1], &live[j], (n_live - j) * sizeof(*live));
-			live[j] = (struct live){ at, at + size, net->ops[i].dst };
+			live[j] = (struct live){ at, at + size, id };
 			n_live++;
 			t->offset = at;
 			if (at + size > peak)
@@ -841,8 +972,8 @@ static size_t fuse_ops(const struct ane_net *net, struct ane__op *out)
 		const int ids[3] = { op->src[0], op->src[1], op->bias };
 
 		for (k = 0; k < 3; k++)
-			if (ids[k] >= 0)
-				uses[ids[k]]++;
+			if (ids[k] >= 0)	/* a view reads its parent */
+				uses[ane__storage(net->t, ids[k])]++;
 	}
 	for (i = 0; i < net->n_ops; i++) {
 		const struct ane__op *op = &net->ops[i], *nx = op + 1;
@@ -1081,6 +1212,14 @@ static int build_image(struct ane_net *net, const void **image, size_t *size)
 		if (op->bias >= 0)
 			td_dims(&w[ANE_TD_BIAS_DIMS], net->t[op->bias].dim);
 		td_dims(&w[ANE_TD_DST_DIMS], net->t[op->dst].dim);
+		for (k = 0; k < 4; k++) {
+			const struct ane__tensor *t;
+
+			if (ids[k] < 0 || net->t[ids[k]].kind != ANE__T_VIEW)
+				continue;
+			t = &net->t[ids[k]];
+			w[ANE_TD_SRC0_LAYOUT + k] = ANE_TD_LAYOUT(t->row, t->plane);
+		}
 
 		/* One register write per operand the task uses. */
 		for (k = 0; k < 4; k++) {
@@ -1091,22 +1230,27 @@ static int build_image(struct ane_net *net, const void **image, size_t *size)
 
 			if (ids[k] < 0)
 				continue;
-			t = &net->t[ids[k]];
+			t = &net->t[ane__storage(net->t, ids[k])];
 			len = ane__elems(t->dim) * 2;
+			if (net->t[ids[k]].kind == ANE__T_VIEW) {
+				/* from the view's first element to its parent's end */
+				o = (uint64_t)net->t[ids[k]].voff * 2;
+				len -= o;
+			}
 			switch (t->kind) {
 			case ANE__T_INPUT:
 				bar = (uint32_t)t->index;
 				break;
 			case ANE__T_CONST:
 				bar = slot_w;
-				o = t->offset;
+				o += t->offset;
 				break;
 			default:
 				if (t->output >= 0) {
 					bar = nin + (uint32_t)t->output;
 				} else {
 					bar = slot_i;
-					o = t->offset;
+					o += t->offset;
 				}
 				break;
 			}

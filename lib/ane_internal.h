@@ -217,6 +217,7 @@ enum ane__tensor_kind {
 	ANE__T_INPUT = 0,
 	ANE__T_CONST = 1,
 	ANE__T_OP = 2,
+	ANE__T_VIEW = 3,		/* columns of another tensor, in place */
 };
 
 struct ane__tensor {
@@ -228,7 +229,18 @@ struct ane__tensor {
 	uint16_t *data;			/* ANE__T_CONST: fp16 values */
 	int last_use;			/* last op that reads it, -1 none */
 	uint64_t offset;		/* build: offset in its bar */
+	/* ANE__T_VIEW: element [n][c][h][w] of @parent's storage at
+	 * voff + n * C * plane + c * plane + h * row + w */
+	int parent;			/* the tensor holding the storage */
+	uint32_t voff;			/* first element, in elements */
+	uint32_t row, plane;		/* strides in elements */
 };
+
+/* The tensor whose storage @id is: itself, or a view's parent. */
+static inline int ane__storage(const struct ane__tensor *t, int id)
+{
+	return t[id].kind == ANE__T_VIEW ? t[id].parent : id;
+}
 
 /* One operation: the task descriptor's fields, by name. */
 struct ane__op {

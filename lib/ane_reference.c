@@ -445,6 +445,32 @@ static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
 	}
 }
 
+/*
+ * A view's values to its own dense array from its parent's storage
+ * (ane_net_view(): before a matmul reads it), or back (@scatter:
+ * ane_net_merge_heads(), after the matmul that writes it).
+ */
+static void move_view(const struct ane__tensor *t, int id, float *const *val,
+		      int scatter)
+{
+	const struct ane__tensor *v = &t[id];
+	float *p = val[v->parent];
+	uint64_t plane = v->plane ? v->plane : (uint64_t)v->dim[2] * v->row;
+	uint64_t n, c, h, w, i = 0, o;
+
+	for (n = 0; n < v->dim[0]; n++)
+		for (c = 0; c < v->dim[1]; c++)
+			for (h = 0; h < v->dim[2]; h++)
+				for (w = 0; w < v->dim[3]; w++, i++) {
+					o = v->voff + (n * v->dim[1] + c) * plane +
+					    h * v->row + w;
+					if (scatter)
+						p[o] = val[id][i];
+					else
+						val[id][i] = p[o];
+				}
+}
+
 /* ------------------------------------------------------------ API */
 
 int ane_net_reference(struct ane_net *net, const float *const *inputs,
@@ -522,7 +548,11 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 
 	for (i = 0; i < net->n_ops; i++) {
 		const struct ane__op *op = &net->ops[i];
+		unsigned int k;
 
+		for (k = 0; k < 2; k++)
+			if (op->src[k] >= 0 && net->t[op->src[k]].kind == ANE__T_VIEW)
+				move_view(net->t, op->src[k], val, 0);
 		switch (op->op) {
 		case ANE__OP_CONV:
 			run_conv(op, net->t, val);
@@ -546,6 +576,8 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 			run_unary(op, net->t, val);
 			break;
 		}
+		if (net->t[op->dst].kind == ANE__T_VIEW)
+			move_view(net->t, op->dst, val, 1);
 	}
 	for (i = 0; i < net->n_outputs; i++) {
 		int id = net->outputs[i];

@@ -285,6 +285,31 @@ LIBANE_EXPORT int ane_net_matmul(struct ane_net *net, int a, int b,
 				 uint32_t flags, enum ane_net_act act);
 
 /*
+ * A view of @x [N, C, H, W] that ane_net_matmul() reads in place, without
+ * a copy: its columns [@col, @col + @heads * @width).  @heads 1: the view
+ * is [N, C, H, @width], element [n][c][h][w] = x[n][c][h][col + w].
+ * @heads > 1 (x is [1, 1, H, W]): the columns split into @heads blocks of
+ * @width as channels, [1, heads, H, width], element [0][c][h][w] =
+ * x[0][0][h][col + c * width + w] -- the heads of one fused Q/K/V
+ * projection.  @col is a multiple of 8 (16-byte aligned) and x's W at
+ * most 65535 (the engine's row stride); x is no view.  Only
+ * ane_net_matmul() takes a view as an operand; the view keeps x alive.
+ */
+LIBANE_EXPORT int ane_net_view(struct ane_net *net, int x, uint32_t col,
+			       uint32_t width, uint32_t heads);
+
+/*
+ * The heads of @x [1, C, H, W] side by side, [1, 1, H, C * W]: element
+ * [0][0][h][c * W + w] = x[0][c][h][w], without a copy.  @x must be the
+ * result of an ane_net_matmul() that nothing has read yet and no output:
+ * that matmul writes its planes in place into the result's column blocks
+ * (a strided destination), and @x is from then on a view of the result
+ * (ane_net_view()'s rules: only ane_net_matmul() reads it).  W is a
+ * multiple of 8 and C * W at most 65535.  Returns the result's id.
+ */
+LIBANE_EXPORT int ane_net_merge_heads(struct ane_net *net, int x);
+
+/*
  * Elementwise @a OP @b, then @act.  Each dimension of each operand is the
  * result's or 1 (broadcast): [1, C, 1, 1] is per channel, [1, 1, 1, 1] a
  * scalar.

@@ -74,7 +74,7 @@ static void usage(FILE *f, int status)
 		"       ane-mathbench --help | --version\n"
 		"\n"
 		"CASE: matmul512 matmul2048 conv3x3 conv1x1 (default: these four)\n"
-		"      mlp1024 mlp4096 conv3x3bias (real networks' shapes).\n"
+		"      mlp1024 mlp4096 conv3x3bias qkv ffn1 ffn2 (real networks' shapes).\n"
 		"Times the engine's fp16 operation on each instruction-set path\n"
 		"against OpenBLAS sgemm and oneDNN (fp32, one thread); exit 0 when\n"
 		"the best engine path reaches %.1f of the best baseline in every\n"
@@ -755,6 +755,9 @@ int main(int argc, char **argv)
 		/* not run by default: the real networks' shapes */
 		{ .name = "mlp1024", .M = 64, .N = 4096, .K = 1024 },
 		{ .name = "mlp4096", .M = 64, .N = 4096, .K = 4096 },
+		{ .name = "qkv", .M = 128, .N = 1536, .K = 512 },
+		{ .name = "ffn1", .M = 128, .N = 2048, .K = 512 },
+		{ .name = "ffn2", .M = 128, .N = 512, .K = 2048 },
 		{ .name = "conv3x3bias", .conv = 1, .bias = 1, .M = 64, .N = 56 * 56,
 		  .K = 64 * 9, .cin = 64, .h = 56, .w = 56, .k = 3, .pad = 1, .ho = 56,
 		  .wo = 56 },

@@ -227,47 +227,68 @@ static int layer_norm(struct bench *b, int x, const char *g, const char *be,
 /*
  * Transformer encoder block (post-norm, as PyTorch's TransformerEncoderLayer
  * by default), sequence 128, d_model 512, 8 heads, FFN 2048, exact GELU.
- * The sequence is H and the features W: x [1, 1, S, D].  Each projection
- * to the heads is one matmul broadcasting x over C = heads: [1, 8, S, 64];
- * the 1/sqrt(64) of the scores is folded into wq and bq (exact: a power of
- * two).  Scores Q K^T [1, 8, S, S], softmax over W (keys), times V; the
- * output projection is per head, [1, 8, S, D], summed over the heads by a
- * 1x1 convolution with ones (concat(heads) Wo, without a transpose).
+ * The sequence is H and the features W: x [1, 1, S, D].  Q, K and V are
+ * one GEMM, x [S, D] by the three projections side by side [D, 3 D] (plus
+ * their biases, fused), whose heads are views (ane_net_view()): Q's head
+ * c is columns [64 c, 64 c + 64) of the first D, [1, 8, S, 64] read in
+ * place by the attention's matmuls.  The 1/sqrt(64) of the scores is
+ * folded into wq and bq (exact: a power of two).  Scores Q K^T [1, 8, S,
+ * S], softmax over W (keys), times V, written by that matmul straight
+ * into the column blocks of concat(heads) [1, 1, S, D]
+ * (ane_net_merge_heads()), which the output projection then multiplies
+ * by Wo [D, D] as one GEMM, its bias fused.
  */
 static void build_encoder(struct bench *b)
 {
 	const uint32_t S = 128, D = 512, NH = 8, DK = D / NH, F = 2048;
-	float ones[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-	struct ane_net_conv_params p = { .stride_h = 1, .stride_w = 1 };
+	static const char *const wn[3] = { "wq", "wk", "wv" };
+	static const char *const bn[3] = { "bq", "bk", "bv" };
+	float *wqkv, *bqkv;
 	struct array *a;
 	int x, q, k, v, t, h;
+	uint32_t j;
 
 	b->what = "Transformer encoder, seq 128, d_model 512, 8 heads, FFN 2048";
 	x = input(b, "x", 1, 1, S, D);
-	a = new_array(b, "wq", 1, NH, D, DK, fan_in(D));
-	for (size_t i = 0; i < (size_t)NH * D * DK; i++)
-		a->data[i] *= 0.125f;
-	q = ane_net_matmul(b->net, x, ane_net_const(b->net, "wq", 1, NH, D, DK, a->data),
+	/* the exported per-head arrays [NH, D, DK], packed as [D, 3 D] */
+	wqkv = malloc(sizeof(*wqkv) * D * 3 * D);
+	bqkv = malloc(sizeof(*bqkv) * 3 * D);
+	if (!wqkv || !bqkv)
+		die(b->name, "out of memory");
+	for (j = 0; j < 3; j++) {
+		struct array *wa = new_array(b, wn[j], 1, NH, D, DK, fan_in(D));
+		struct array *ba = new_array(b, bn[j], 1, NH, 1, DK, 0.1f);
+		float sc = j ? 1.0f : 0.125f;
+
+		for (size_t i = 0; i < (size_t)NH * D * DK; i++) {
+			size_t hd = i / ((size_t)D * DK), d = i / DK % D, c = i % DK;
+
+			wa->data[i] *= sc;
+			wqkv[d * 3 * D + j * D + hd * DK + c] = wa->data[i];
+		}
+		for (size_t i = 0; i < (size_t)NH * DK; i++) {
+			ba->data[i] *= sc;
+			bqkv[j * D + i] = ba->data[i];
+		}
+	}
+	t = ane_net_matmul(b->net, x, ane_net_const(b->net, "wqkv", 1, 1, D, 3 * D, wqkv),
 			   0, ANE_NET_ACT_NONE);
-	a = new_array(b, "bq", 1, NH, 1, DK, 0.1f);
-	for (size_t i = 0; i < (size_t)NH * DK; i++)
-		a->data[i] *= 0.125f;
-	q = ane_net_eltwise(b->net, ANE_NET_ADD, q,
-			    ane_net_const(b->net, "bq", 1, NH, 1, DK, a->data), ANE_NET_ACT_NONE);
-	k = ane_net_matmul(b->net, x, weight(b, "wk", 1, NH, D, DK, fan_in(D)), 0,
-			   ANE_NET_ACT_NONE);
-	k = ane_net_eltwise(b->net, ANE_NET_ADD, k, weight(b, "bk", 1, NH, 1, DK, 0.1f),
+	t = ane_net_eltwise(b->net, ANE_NET_ADD, t,
+			    ane_net_const(b->net, "bqkv", 1, 1, 1, 3 * D, bqkv),
 			    ANE_NET_ACT_NONE);
-	v = ane_net_matmul(b->net, x, weight(b, "wv", 1, NH, D, DK, fan_in(D)), 0,
-			   ANE_NET_ACT_NONE);
-	v = ane_net_eltwise(b->net, ANE_NET_ADD, v, weight(b, "bv", 1, NH, 1, DK, 0.1f),
-			    ANE_NET_ACT_NONE);
+	free(wqkv);
+	free(bqkv);
+	q = ane_net_view(b->net, t, 0, DK, NH);
+	k = ane_net_view(b->net, t, D, DK, NH);
+	v = ane_net_view(b->net, t, 2 * D, DK, NH);
 	t = ane_net_matmul(b->net, q, k, ANE_NET_TRANSPOSE_B, ANE_NET_ACT_NONE);
 	t = ane_net_norm(b->net, t, ANE_NET_NORM_SOFTMAX);
 	t = ane_net_matmul(b->net, t, v, 0, ANE_NET_ACT_NONE);
-	t = ane_net_matmul(b->net, t, weight(b, "wo", 1, NH, DK, D, fan_in(D)), 0,
+	/* the heads written side by side, then one [S, D] x [D, D] */
+	t = ane_net_merge_heads(b->net, t);
+	a = new_array(b, "wo", 1, NH, DK, D, fan_in(D));
+	t = ane_net_matmul(b->net, t, ane_net_const(b->net, "wo", 1, 1, D, D, a->data), 0,
 			   ANE_NET_ACT_NONE);
-	t = ane_net_conv(b->net, t, ane_net_const(b->net, "heads", 1, NH, 1, 1, ones), -1, &p);
 	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, weight(b, "bo", 1, 1, 1, D, 0.1f),
 			    ANE_NET_ACT_NONE);
 	t = ane_net_eltwise(b->net, ANE_NET_ADD, t, x, ANE_NET_ACT_NONE);

@@ -143,9 +143,10 @@ static int bind_task(struct ane_netrun *r, const struct ane_img_header *h,
 		if (rw->td != td)
 			continue;
 		t = ane_td_operand(d, rw->reg);
-		ane_tensor_dense(t, r->buf[rw->bar] + off, t->dim[0], t->dim[1],
-				 t->dim[2], t->dim[3]);
-		if (t->size > bytes)
+		/* strides as decoded: dense, or the operand's layout word */
+		t->base = r->buf[rw->bar] + off;
+		t->size = ane_td_span(t);
+		if (!t->size || t->size > bytes)
 			return fail(err, len, "task %u: operand %u needs %llu bytes, its binding allows %llu",
 				    i, rw->reg, (unsigned long long)t->size,
 				    (unsigned long long)bytes);

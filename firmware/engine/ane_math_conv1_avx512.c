@@ -458,6 +458,9 @@ void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
 	/* The first chunk of an A block packs it for the ones that follow. */
 	if (c->pack_a)
 		ane_c1_pack_a(g, K, c->m0, c->mlen, c->pa);
+	/* a short last B block leaves the last column ranges empty */
+	if (c->c1 <= c->c0)
+		return;
 	len = c->c1 - c->c0;
 	nblk = (len + ANE_C1_NP - 1) / ANE_C1_NP;
 	for (ir = 0; ir < c->mlen; ir += 32) {

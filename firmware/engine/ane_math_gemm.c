@@ -410,7 +410,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 #ifdef ANE_MATH_AVX2
 	if (avx2 || avx512) {
 		gc.compute = 1;
-		gc.pack_a = sub == 0;
+		gc.pack_a = sub == 0 && (!p->a_once || jb == 0);
 		gc.m0 = m0;
 		gc.mlen = mlen;
 		gc.c0 = c0;
@@ -420,7 +420,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 	}
 #endif
 	/* The first chunk of an A block packs it for the ones that follow. */
-	if (sub == 0)
+	if (sub == 0 && (!p->a_once || jb == 0))
 		ane_pack_a(&g, K, m0, mlen, pa);
 	for (jr = c0; jr < c1; jr += ANE_NR) {
 		const float *bp = pb + (uint64_t)jr * K;

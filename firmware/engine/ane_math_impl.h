@@ -45,6 +45,14 @@
 #define ANE_PACK_B_WIDE_BYTES	(4096u * 1024u)
 #define ANE_PACK_B_WIDE_MK	(256u * 1024u)
 #define ANE_MC_MIN		(2u * ANE_MR)
+/*
+ * Small M: when all of A fits ANE_PACK_A_ONCE_BYTES (SSE2's layout; a
+ * quarter of it on the AVX paths), it is one A block packed once per
+ * problem, by the first B block, and the B blocks are ANE_PACK_B_SMALL_BYTES
+ * so that each packed block stays in L2 while every row of A passes it.
+ */
+#define ANE_PACK_A_ONCE_BYTES	(4096u * 1024u)
+#define ANE_PACK_B_SMALL_BYTES	(256u * 1024u)
 
 /*
  * Cost weights, in multiply-add equivalents (one inner-kernel MAC, about
@@ -113,6 +121,7 @@ struct ane_plan {
 	uint32_t nc, mc, ncc;
 	uint32_t nblocks, mblocks, nsub;
 	uint32_t nbpack, bppc;
+	uint32_t a_once;	/* one A block, packed by the first B block */
 	uint64_t b_off;
 	uint64_t rows;
 	uint64_t rows_per_chunk;
@@ -253,10 +262,14 @@ void ane_h2f_row_avx2(const uint16_t *x, uint32_t n, float *v);
 void ane_f2h_row_avx2(const float *v, float mul, uint32_t n, uint16_t *y);
 void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n);
 
-/* ane_elt_row_avx2() sixteen values a step (ane_math_rows_avx512.c). */
+/*
+ * ane_elt_row_avx2() and ane_exp_sub_avx2() sixteen values a step
+ * (ane_math_rows_avx512.c).
+ */
 uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 			    uint64_t as, const uint16_t *b, uint64_t bs,
 			    uint16_t *y, uint32_t len);
+void ane_exp_sub_avx512(float *e, uint32_t n, float mx);
 #endif
 
 /* ------------------------------------------------------------ fp16 bits */

@@ -469,7 +469,7 @@ static uint64_t ane_balance(uint64_t len, uint64_t cap, uint64_t unit,
 	return ane_round_up((len + n - 1) / n, unit);
 }
 
-static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
+static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 {
 	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc, cap, unit, m2;
 	uint32_t nb;
@@ -483,31 +483,45 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget)
 	mc = ANE_PACK_A_BYTES / (k4 * 4);
 	if (mc < ANE_MC_MIN)
 		mc = ANE_MC_MIN;
-	cap = mc;
-	mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
-	/*
-	 * Blocks that end inside a 16-row group move their boundaries to 96
-	 * (else 48) rows where that takes no more blocks and no more than
-	 * the budget: whole 12-row tiles and whole 32- (16-) channel vectors
-	 * of the AVX-512 1 x 1 kernel (ane_math_conv1_avx512.c), whose lanes
-	 * past a block's end are computed for nothing.  M 256, K 256: 96,
-	 * 96, 64, not 90, 90, 76.
-	 */
-	for (unit = 96; p->mblocks > 1 && mc % 16 && unit >= 48; unit /= 2) {
-		m2 = ane_balance(p->M, cap, unit, &nb);
-		if (nb == p->mblocks && m2 <= cap) {
-			mc = m2;
-			break;
+	if (matmul && ane_round_up(p->M, ANE_MR) * k4 * 4 <= ANE_PACK_A_ONCE_BYTES) {
+		/* small M: A packed once, B in blocks that stay in L2 */
+		mc = ane_balance(p->M, ane_round_up(p->M, ANE_MR), ANE_MR,
+				 &p->mblocks);
+		p->a_once = 1;
+		nc = ane_balance(p->N, ANE_PACK_B_SMALL_BYTES / k4, ANE_NU,
+				 &p->nblocks);
+	} else {
+		cap = mc;
+		mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
+		/*
+		 * Blocks that end inside a 16-row group move their
+		 * boundaries to 96 (else 48) rows where that takes no more
+		 * blocks and no more than the budget: whole 12-row tiles
+		 * and whole 32- (16-) channel vectors of the AVX-512 1 x 1
+		 * kernel (ane_math_conv1_avx512.c), whose lanes past a
+		 * block's end are computed for nothing.  M 256, K 256: 96,
+		 * 96, 64, not 90, 90, 76.
+		 */
+		for (unit = 96; p->mblocks > 1 && mc % 16 && unit >= 48;
+		     unit /= 2) {
+			m2 = ane_balance(p->M, cap, unit, &nb);
+			if (nb == p->mblocks && m2 <= cap) {
+				mc = m2;
+				break;
+			}
 		}
+		/*
+		 * A is packed once per B block, B read once per A block:
+		 * wide B blocks when there is one A block, or when A is so
+		 * large that converting it again costs more than reading
+		 * B from L3.
+		 */
+		wide = p->mblocks == 1 ||
+		       (uint64_t)p->M * p->K >= ANE_PACK_B_WIDE_MK;
+		nc = ane_balance(p->N, (wide ? ANE_PACK_B_WIDE_BYTES :
+					ANE_PACK_B_BYTES) / k4,
+				 ANE_NU, &p->nblocks);
 	}
-	/*
-	 * A is packed once per B block, B read once per A block: wide B
-	 * blocks when there is one A block, or when A is so large that
-	 * converting it again costs more than reading B from L3.
-	 */
-	wide = p->mblocks == 1 || (uint64_t)p->M * p->K >= ANE_PACK_B_WIDE_MK;
-	nc = ane_balance(p->N, (wide ? ANE_PACK_B_WIDE_BYTES : ANE_PACK_B_BYTES) / k4,
-			 ANE_NU, &p->nblocks);
 	ncc = ane_balance(nc, budget / (mc * (p->K + ANE_COST_STORE)), ANE_NU,
 			  &p->nsub);
 	p->bppc = (uint32_t)ane_balance(nc / ANE_NU,
@@ -566,7 +580,7 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 		p->N = y->dim[ANE_W];
 		p->K = x->dim[ANE_W];
 		p->problems = ydim_nc;
-		ane_plan_gemm(p, budget);
+		ane_plan_gemm(p, budget, 1);
 		break;
 	case ANE_OP_CONV: {
 		const struct ane_tensor *w = &d->src[1];
@@ -594,7 +608,7 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 		p->N = y->dim[ANE_H] * y->dim[ANE_W];
 		p->K = (uint32_t)taps;
 		p->problems = (uint64_t)y->dim[ANE_N] * g;
-		ane_plan_gemm(p, budget);
+		ane_plan_gemm(p, budget, 0);
 		break;
 	}
 	case ANE_OP_POOL:

@@ -603,6 +603,12 @@ static void ane_exp_sub(float *e, uint32_t n, float mx)
 {
 	uint32_t i;
 
+#ifdef ANE_MATH_AVX512
+	if (ane_math_isa == ANE_MATH_ISA_AVX512) {
+		ane_exp_sub_avx512(e, n, mx);
+		return;
+	}
+#endif
 #ifdef ANE_MATH_AVX2
 	if (ane_math_isa >= ANE_MATH_ISA_AVX2_FMA) {
 		ane_exp_sub_avx2(e, n, mx);
@@ -611,6 +617,39 @@ static void ane_exp_sub(float *e, uint32_t n, float mx)
 #endif
 	for (i = 0; i < n; i++)
 		e[i] = ane_expf(e[i] - mx);
+}
+
+/*
+ * The largest of @e[0, @n) that is not NaN, -inf if none: what
+ * a = e[w] > a ? e[w] : a over w gives, eight lanes at a time, except for
+ * the sign of a zero maximum, which no caller sees (e - +0 and e - -0 are
+ * the same bits but for e = 0, whose exponential is 1 either way).  The
+ * chain of W dependent compares took most of a 128-wide softmax row.
+ */
+static float ane_max_row(const float *e, uint32_t n)
+{
+	typedef int32_t ane_m4 __attribute__((vector_size(16)));
+	ane_v4 m0 = { -ANE_INF, -ANE_INF, -ANE_INF, -ANE_INF }, m1 = m0, v;
+	float a = -ANE_INF;
+	uint32_t i, l;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		ane_m4 k;
+
+		__builtin_memcpy(&v, e + i, 16);
+		k = v > m0;
+		m0 = (ane_v4)(((ane_m4)v & k) | ((ane_m4)m0 & ~k));
+		__builtin_memcpy(&v, e + i + 4, 16);
+		k = v > m1;
+		m1 = (ane_v4)(((ane_m4)v & k) | ((ane_m4)m1 & ~k));
+	}
+	for (l = 0; l < 4; l++) {
+		a = m0[l] > a ? m0[l] : a;
+		a = m1[l] > a ? m1[l] : a;
+	}
+	for (; i < n; i++)
+		a = e[i] > a ? e[i] : a;
+	return a;
 }
 
 /* Softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
@@ -628,9 +667,7 @@ static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 
 	ane_h2f_row(xr, x->stride[ANE_W], W, e);
 	if (d->p.norm.kind == ANE_NORM_SOFTMAX) {
-		a = -ANE_INF;		/* the max: every exponent <= 0 */
-		for (w = 0; w < W; w++)
-			a = e[w] > a ? e[w] : a;
+		a = ane_max_row(e, W);	/* every exponent <= 0 */
 		ane_exp_sub(e, W, a);
 		mul = 1.0f / ane_sum8(e, W, 0);
 	} else {

@@ -143,15 +143,8 @@ void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n)
  */
 void ane_exp_sub_avx2(float *e, uint32_t n, float mx)
 {
-	ane_v8 m = ane_splat8(mx), v;
-	uint32_t i;
+	uint32_t i = ane_exp_sub8(e, n, mx);
 
-	for (i = 0; i + 8 <= n; i += 8) {
-		__builtin_memcpy(&v, e + i, 32);
-		v = v - m;
-		v = ane_sel8(v != v, v, ane_expf8(v));
-		__builtin_memcpy(e + i, &v, 32);
-	}
 	for (; i < n; i++)
 		e[i] = ane_expf(e[i] - mx);
 }

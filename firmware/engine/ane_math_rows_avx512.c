@@ -56,7 +56,7 @@ static inline void ane_st16(uint16_t *y, ane_v16 v)
 	__builtin_memcpy(y, &h, 32);
 }
 
-/* ane_sel16(), ane_expf16(), ane_gelu16(), ane_elt_row16() */
+/* ane_sel16(), ane_expf16(), ane_gelu16(), ane_exp_sub16(), ane_elt_row16() */
 #define ANE_VF		ane_v16
 #define ANE_VI		ane_i16
 #define ANE_VN(name)	name##16
@@ -71,6 +71,15 @@ uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 			    uint16_t *y, uint32_t len)
 {
 	return ane_elt_row16(op, act, a, as, b, bs, y, len);
+}
+
+void ane_exp_sub_avx512(float *e, uint32_t n, float mx)
+{
+	uint32_t i = ane_exp_sub16(e, n, mx);
+
+	/* the rest eight or fewer at a time, as the AVX2 path does */
+	if (i < n)
+		ane_exp_sub_avx2(e + i, n - i, mx);
 }
 
 #endif

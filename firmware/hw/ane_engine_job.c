@@ -82,9 +82,9 @@ static int ane_engine_dma(struct ane_engine *e, u32 sid, u64 addr, void *buf,
  * bar's base), its bytes moved through the DART on the bar's stream a
  * bounded burst at a time.
  */
-static int ane_engine_operand_dma(struct ane_engine_job *j,
-				  const struct ane_tdb_operand *o, void *buf,
-				  size_t len, bool write)
+static int ane_engine_operand_dma_at(struct ane_engine_job *j,
+				     const struct ane_tdb_operand *o, u64 at,
+				     void *buf, size_t len, bool write)
 {
 	const struct ane_tdb_bar *b;
 	size_t done, n;
@@ -96,8 +96,10 @@ static int ane_engine_operand_dma(struct ane_engine_job *j,
 	if (o->runtime < j->base[o->bar])
 		return ANE_ENG_E_INVALID;
 	off = o->runtime - j->base[o->bar];
-	if (off >= b->size || len > b->size - off)
+	if (off >= b->size || at > o->len || len > o->len - at ||
+	    at > b->size - off || len > b->size - off - at)
 		return ANE_ENG_E_INVALID;
+	off += at;
 	for (done = 0; done < len; done += n) {
 		n = min_t(size_t, len - done, ANE_ENGINE_DMA_BURST);
 		if (ane_hw_dma(j->e->hw, b->sid, b->dva + off + done,
@@ -105,6 +107,44 @@ static int ane_engine_operand_dma(struct ane_engine_job *j,
 			return ANE_ENG_E_DMA;
 		ane_engine_yield(j);
 	}
+	return ANE_ENG_E_NONE;
+}
+
+static int ane_engine_operand_dma(struct ane_engine_job *j,
+				  const struct ane_tdb_operand *o, void *buf,
+				  size_t len, bool write)
+{
+	return ane_engine_operand_dma_at(j, o, 0, buf, len, write);
+}
+
+/*
+ * The destination @t (staged at t->base, @len bytes) back to memory: in
+ * one piece when it is dense, else row by row, so that the elements
+ * between a strided destination's rows -- another operation's, perhaps
+ * another request's -- are never written.
+ */
+static int ane_engine_dst_back(struct ane_engine_job *j,
+			       const struct ane_tdb_operand *o,
+			       const struct ane_tensor *t, bool dense, size_t len)
+{
+	u64 n, c, h, at;
+	int st;
+
+	if (dense)
+		return ane_engine_operand_dma(j, o, t->base, len, true);
+	for (n = 0; n < t->dim[ANE_N]; n++)
+		for (c = 0; c < t->dim[ANE_C]; c++)
+			for (h = 0; h < t->dim[ANE_H]; h++) {
+				at = 2 * (n * t->stride[ANE_N] +
+					  c * t->stride[ANE_C] +
+					  h * t->stride[ANE_H]);
+				st = ane_engine_operand_dma_at(j, o, at,
+							       (u8 *)t->base + at,
+							       2 * (size_t)t->dim[ANE_W],
+							       true);
+				if (st)
+					return st;
+			}
 	return ANE_ENG_E_NONE;
 }
 
@@ -120,18 +160,6 @@ static void ane_engine_release(struct ane_engine_job *j)
 	kvfree(j->work);
 	j->work = NULL;
 	j->work_len = 0;
-}
-
-/* Bytes of a dense fp16 tensor of @dim, 0 if it overflows. */
-static u64 ane_engine_dense_bytes(const u32 *dim)
-{
-	u64 n = 2;
-	u32 i;
-
-	for (i = 0; i < ANE_NDIM; i++)
-		if (check_mul_overflow(n, (u64)dim[i], &n))
-			return 0;
-	return n;
 }
 
 /*
@@ -155,8 +183,11 @@ static int ane_engine_plan(const struct ane_tdb_task *task,
 			return ANE_ENG_E_INVALID;
 		if (!present)
 			continue;
-		/* The engine reaches exactly the dense extent; stage that. */
-		bytes[k] = ane_engine_dense_bytes(dim);
+		/*
+		 * The engine reaches exactly the operand's extent, dense or
+		 * strided (its layout word); stage that.
+		 */
+		bytes[k] = ane_td_span(ane_td_operand(d, k));
 		if (!bytes[k] || bytes[k] > task->op[k].len)
 			return ANE_ENG_E_INVALID;
 		if (bytes[k] > ANE_ENGINE_STAGE_MAX - *total)
@@ -183,7 +214,6 @@ static int ane_engine_task(struct ane_engine_job *j)
 
 	for (k = 0; k < ANE_TDB_OPERANDS; k++) {
 		struct ane_tensor *t = ane_td_operand(&d, k);
-		const u32 *dim = t->dim;
 
 		if (!bytes[k])
 			continue;
@@ -198,7 +228,8 @@ static int ane_engine_task(struct ane_engine_job *j)
 			if (st)
 				return st;
 		}
-		ane_tensor_dense(t, j->buf[k], dim[0], dim[1], dim[2], dim[3]);
+		t->base = j->buf[k];
+		t->size = bytes[k];
 	}
 
 	d.chunk_work = ANE_ENGINE_CHUNK_WORK;
@@ -221,9 +252,9 @@ static int ane_engine_task(struct ane_engine_job *j)
 	st = ane_engine_op(j, &d);
 	if (st)
 		return st;
-	return ane_engine_operand_dma(j, &ops[ANE_TD_REG_DST],
-				      j->buf[ANE_TD_REG_DST],
-				      j->len[ANE_TD_REG_DST], true);
+	return ane_engine_dst_back(j, &ops[ANE_TD_REG_DST], &d.dst,
+				   ane_td_dense(&j->task.td, ANE_TD_REG_DST),
+				   j->len[ANE_TD_REG_DST]);
 }
 
 /*
@@ -257,8 +288,9 @@ static int ane_engine_bh_task(struct ane_engine_job *j, u32 i)
 	if (st)
 		return st;
 	dst = ane_td_operand(&t->d, ANE_TD_REG_DST);
-	return ane_engine_operand_dma(j, &ops[ANE_TD_REG_DST], dst->base,
-				      t->bytes[ANE_TD_REG_DST], true);
+	return ane_engine_dst_back(j, &ops[ANE_TD_REG_DST], dst,
+				   ane_td_dense(&t->rec.td, ANE_TD_REG_DST),
+				   t->bytes[ANE_TD_REG_DST]);
 }
 
 /*
@@ -355,8 +387,8 @@ static bool ane_engine_bh_plan(struct ane_engine_job *j,
 			continue;
 		if (t->bytes[k] > ANE_ENGINE_ARENA - used)
 			return false;
-		ane_tensor_dense(x, arena + used, x->dim[0], x->dim[1],
-				 x->dim[2], x->dim[3]);
+		x->base = arena + used;
+		x->size = t->bytes[k];
 		used += ALIGN(t->bytes[k], ANE_MATH_WORK_ALIGN);
 	}
 	d->chunk_work = ANE_ENGINE_CHUNK_WORK;

@@ -12,6 +12,7 @@
 
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/overflow.h>
 #include <linux/string.h>
 
 #include "ane_td.h"
@@ -36,22 +37,109 @@ static u32 ane_td_param_words(u32 op)
 	}
 }
 
-static void ane_td_dims(struct ane_tensor *t, const u32 *w)
+/* First word of each operand's extents, by &enum ane_td_operand. */
+static const u8 ane_td_dims_word[] = {
+	ANE_TD_SRC0_DIMS, ANE_TD_SRC1_DIMS, ANE_TD_BIAS_DIMS, ANE_TD_DST_DIMS,
+};
+
+/*
+ * The extents of operand @reg, and its strides: dense, or as its layout
+ * word says (ane_td_layout_ok() has passed).
+ */
+static void ane_td_dims(struct ane_tensor *t, const u32 *w, u32 reg)
 {
+	const u32 *dim = &w[ane_td_dims_word[reg]];
+	u32 lw = w[ANE_TD_SRC0_LAYOUT + reg];
+	u64 row, plane;
 	unsigned int i;
 
 	for (i = 0; i < ANE_NDIM; i++)
-		t->dim[i] = w[i];
+		t->dim[i] = dim[i];
+	if (!(dim[0] | dim[1] | dim[2] | dim[3]))
+		return;		/* absent: all zero */
+	row = ANE_TD_LAYOUT_ROW(lw) ? ANE_TD_LAYOUT_ROW(lw) : dim[ANE_W];
+	plane = ANE_TD_LAYOUT_PLANE(lw) ? ANE_TD_LAYOUT_PLANE(lw) :
+		row * dim[ANE_H];
+	t->stride[ANE_W] = 1;
+	t->stride[ANE_H] = row;
+	t->stride[ANE_C] = plane;
+	t->stride[ANE_N] = plane * dim[ANE_C];
+}
+
+/**
+ * ane_td_layout_ok() - whether an operand's layout word is well formed
+ * @td: the task descriptor.
+ * @reg: &enum ane_td_operand, at most %ANE_TD_REG_DST.
+ *
+ * Zero (dense) always is.  Otherwise only a matmul's present operand has
+ * one: a row stride of 0 or at least its W, and a plane stride of 0 or
+ * at least its W.  That the strided extent fits its binding, and that a
+ * destination's elements do not share memory, is the engine's check
+ * (ane_op_validate()) once the operand is bound.
+ *
+ * Return: true if it is.
+ */
+bool ane_td_layout_ok(const struct ane_img_td *td, u32 reg)
+{
+	const u32 *w = td->words;
+	u32 lw = w[ANE_TD_SRC0_LAYOUT + reg];
+	u32 width = w[ane_td_dims_word[reg] + ANE_W];
+	u32 row = ANE_TD_LAYOUT_ROW(lw), plane = ANE_TD_LAYOUT_PLANE(lw);
+
+	if (!lw)
+		return true;
+	if (w[ANE_TD_OP] != ANE_OP_MATMUL || !width)
+		return false;
+	return (!row || row >= width) && (!plane || plane >= width);
+}
+
+/**
+ * ane_td_span() - bytes an operand reaches from its first element
+ * @t: a decoded operand (extents and strides), present.
+ *
+ * Return: 2 * (1 + the sum of (dim - 1) * stride), or 0 if that
+ * overflows 64 bits.
+ */
+__u64 ane_td_span(const struct ane_tensor *t)
+{
+	__u64 last = 0, term;
+	unsigned int i;
+
+	for (i = 0; i < ANE_NDIM; i++) {
+		if (!t->dim[i])
+			return 0;
+		if (check_mul_overflow((__u64)(t->dim[i] - 1), t->stride[i], &term) ||
+		    check_add_overflow(last, term, &last))
+			return 0;
+	}
+	if (check_add_overflow(last, (__u64)1, &last) ||
+	    check_mul_overflow(last, (__u64)2, &last))
+		return 0;
+	return last;
+}
+
+/**
+ * ane_td_dense() - whether an operand's layout word is zero
+ * @td: the task descriptor.
+ * @reg: &enum ane_td_operand, at most %ANE_TD_REG_DST.
+ *
+ * Return: true if operand @reg is dense NCHW.
+ */
+bool ane_td_dense(const struct ane_img_td *td, u32 reg)
+{
+	return !td->words[ANE_TD_SRC0_LAYOUT + reg];
 }
 
 /**
  * ane_image_td_desc() - decode a task descriptor into an engine descriptor
  * @td: the task descriptor.
- * @d: filled with the operation, its parameters and the tensors' extents;
- *	tensor bases, sizes and strides are left to the caller.
+ * @d: filled with the operation, its parameters, the tensors' extents
+ *	and their strides (dense, or as a matmul operand's layout word says);
+ *	tensor bases and sizes are left to the caller.
  *
  * Return: 0, or -EINVAL if the operation is unknown, a word the operation
- * does not use is not zero, or the padding is not zero.
+ * does not use is not zero, a layout word is malformed
+ * (ane_td_layout_ok()), or the padding is not zero.
  */
 int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 {
@@ -65,8 +153,8 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 	for (i = ANE_TD_SUBOP; i < ANE_TD_SRC0_DIMS; i++)
 		if (!(used & BIT(i)) && w[i])
 			return -EINVAL;
-	for (i = ANE_TD_RESERVED; i < ANE_TD_WORDS; i++)
-		if (w[i])
+	for (i = ANE_TD_REG_SRC0; i <= ANE_TD_REG_DST; i++)
+		if (!ane_td_layout_ok(td, i))
 			return -EINVAL;
 
 	d->op = w[ANE_TD_OP];
@@ -101,10 +189,8 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 			d->p.pool.pad[i] = w[ANE_TD_PAD_TOP + i];
 		break;
 	}
-	ane_td_dims(&d->src[0], &w[ANE_TD_SRC0_DIMS]);
-	ane_td_dims(&d->src[1], &w[ANE_TD_SRC1_DIMS]);
-	ane_td_dims(&d->bias, &w[ANE_TD_BIAS_DIMS]);
-	ane_td_dims(&d->dst, &w[ANE_TD_DST_DIMS]);
+	for (i = ANE_TD_REG_SRC0; i <= ANE_TD_REG_DST; i++)
+		ane_td_dims(ane_td_operand(d, i), w, i);
 	return 0;
 }
 

@@ -648,6 +648,98 @@ static void eltwise_act_pool_softmax_errors(void)
 	ane_net_destroy(net);
 }
 
+/*
+ * Views and merged heads (strided matmul operands): what each refuses,
+ * with a message, and the layout words and bindings a built view gets.
+ */
+static void view_errors_and_layout(void)
+{
+	struct ane_net *net = new_net();
+	float w[16 * 48] = { 0 };
+	const struct ane_img_header *h;
+	const struct ane_img_td *td;
+	const struct ane_img_rw *rw;
+	const void *img;
+	size_t size, i;
+	int x, z, q, k, v, m, y;
+
+	x = ane_net_input(net, "x", 1, 1, 4, 16);
+	z = ane_net_matmul(net, x, ane_net_const(net, "w", 1, 1, 16, 48, w), 0, 0);
+	T_EQ(ane_net_view(net, 99, 0, 8, 1), -EINVAL);
+	T_MSG(net, "ane_net_view: x is 99, not a tensor of this net");
+	T_EQ(ane_net_view(net, z, 4, 8, 1), -EINVAL);
+	T_MSG(net, "column 4 is not a multiple of 8");
+	T_EQ(ane_net_view(net, z, 40, 8, 2), -EINVAL);
+	T_MSG(net, "columns 40 + 2 x 8 do not fit in 'op0'");
+	T_EQ(ane_net_view(net, z, 0, 0, 1), -EINVAL);
+	q = ane_net_view(net, z, 0, 8, 2);
+	k = ane_net_view(net, z, 16, 8, 2);
+	v = ane_net_view(net, z, 32, 8, 2);
+	T_CHECK(q >= 0 && k >= 0 && v >= 0, "views: %d %d %d", q, k, v);
+	T_EQ(ane_net_view(net, q, 0, 8, 1), -EINVAL);
+	T_MSG(net, "x 'view");
+	T_MSG(net, "is itself a view");
+	T_EQ(ane_net_activation(net, q, ANE_NET_ACT_RELU), -EINVAL);
+	T_MSG(net, "is a view (ane_net_view()); only ane_net_matmul() reads views");
+	T_EQ(ane_net_output(net, q), -EINVAL);
+	T_MSG(net, "is a view");
+	y = ane_net_matmul(net, q, k, ANE_NET_TRANSPOSE_B, 0);	/* [1, 2, 4, 4] */
+	T_EQ(ane_net_merge_heads(net, x), -EINVAL);
+	T_MSG(net, "ane_net_merge_heads: 'x' is not the result of a matmul");
+	T_EQ(ane_net_merge_heads(net, z), -EINVAL);
+	T_MSG(net, "'op0' has a view, tensor");
+
+	T_EQ(ane_net_merge_heads(net, y), -EINVAL);
+	T_MSG(net, "heads merge from [1, C, H, W] with W a multiple of 8");
+	y = ane_net_matmul(net, y, v, 0, 0);			/* [1, 2, 4, 8] */
+	m = ane_net_merge_heads(net, y);
+	T_CHECK(m >= 0, "merge: %s", ane_net_errmsg(net));
+	T_EQ(ane_net_merge_heads(net, y), -EINVAL);
+	ane_net_destroy(net);
+
+	/* the same net without the failed calls (failures are sticky) */
+	net = new_net();
+	x = ane_net_input(net, "x", 1, 1, 4, 16);
+	z = ane_net_matmul(net, x, ane_net_const(net, "w", 1, 1, 16, 48, w), 0, 0);
+	q = ane_net_view(net, z, 0, 8, 2);
+	k = ane_net_view(net, z, 16, 8, 2);
+	v = ane_net_view(net, z, 32, 8, 2);
+	y = ane_net_matmul(net, q, k, ANE_NET_TRANSPOSE_B, 0);
+	y = ane_net_matmul(net, y, v, 0, 0);
+	m = ane_net_merge_heads(net, y);
+	ane_net_output(net, m);
+	T_EQ(ane_net_build(net, &img, &size), 0);
+	if (t_case_failed) {
+		printf("#   %s\n", ane_net_errmsg(net));
+		ane_net_destroy(net);
+		return;
+	}
+	h = img;
+	td = (const void *)((const uint8_t *)img + h->tds_offset);
+	rw = (const void *)((const uint8_t *)img + h->rws_offset);
+	/* scores: A and B are heads of the [4, 48] result, rows 48 apart */
+	T_EQ(td[1].words[ANE_TD_SRC0_LAYOUT], ANE_TD_LAYOUT(48, 8));
+	T_EQ(td[1].words[ANE_TD_SRC1_LAYOUT], ANE_TD_LAYOUT(48, 8));
+	T_EQ(td[1].words[ANE_TD_DST_LAYOUT], 0);
+	/* weighted values: its destination the merged [4, 16] */
+	T_EQ(td[2].words[ANE_TD_SRC1_LAYOUT], ANE_TD_LAYOUT(48, 8));
+	T_EQ(td[2].words[ANE_TD_DST_LAYOUT], ANE_TD_LAYOUT(16, 8));
+	T_EQ(td[0].words[ANE_TD_SRC0_LAYOUT] | td[0].words[ANE_TD_DST_LAYOUT], 0);
+	for (i = 0; i < h->num_rws; i++)
+		if (rw[i].td == 1 && rw[i].reg == ANE_TD_REG_SRC1)
+			T_EQ(rw[i].length_lo, 4 * 48 * 2 - 16 * 2);	/* K: from column 16 */
+	ane_net_destroy(net);
+
+	/* a result some operation reads already stays dense */
+	net = new_net();
+	x = ane_net_input(net, "x", 1, 2, 4, 8);
+	y = ane_net_matmul(net, x, ane_net_const(net, "w", 1, 1, 8, 8, w), 0, 0);
+	ane_net_output(net, ane_net_activation(net, y, ANE_NET_ACT_RELU));
+	T_EQ(ane_net_merge_heads(net, y), -EINVAL);
+	T_MSG(net, "'op0' is already read by op 1; merge it before any operation reads it");
+	ane_net_destroy(net);
+}
+
 static void tensor_and_output_errors(void)
 {
 	struct ane_net *net = new_net();
@@ -871,10 +963,23 @@ static void checker_refuses_broken_images(void)
 	BREAK(h->bars_offset = h->rws_offset, "header.bars_offset (overlaps rws)");
 	BREAK(rw[2].bar = 0, "rw[2].bar (destination is read-only)");	/* matmul dst -> input */
 	BREAK(rw[1].offset_lo = 8, "rw[1].offset");
-	BREAK(rw[0].length_lo -= 2, "td[0] (operation)");
+	BREAK(rw[0].length_lo -= 2, "rw[0].length (operand reaches 12 bytes)");
 	BREAK(rw[4].reg = ANE_TD_REG_SRC1, "rw[4].reg");
 	BREAK(td[1].words[ANE_TD_GROUPS] = 1, "td[1]");
-	BREAK(td[0].words[ANE_TD_DST_DIMS + 3] = 3, "td[0] (operation)");
+	BREAK(td[0].words[ANE_TD_DST_DIMS + 3] = 3, "rw[2].length (operand reaches 12 bytes)");
+	BREAK(td[0].words[ANE_TD_DST_DIMS + 1] = 2, "rw[2].length (operand reaches 16 bytes)");
+	BREAK(td[0].words[ANE_TD_SRC1_DIMS + 2] = 2, "td[0] (operation)");
+	/* operand layouts (minor 2): strides too small, on a non-matmul or
+	 * an absent operand, and a strided extent past the binding */
+	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(2, 0), "td[0].src0_layout");
+	BREAK(td[0].words[ANE_TD_SRC1_LAYOUT] = ANE_TD_LAYOUT(0, 1), "td[0].src1_layout");
+	BREAK(td[0].words[ANE_TD_DST_LAYOUT] = ANE_TD_LAYOUT(0, 1), "td[0].dst_layout");
+	BREAK(td[0].words[ANE_TD_BIAS_LAYOUT] = ANE_TD_LAYOUT(3, 0), "td[0].bias_layout");
+	BREAK(td[1].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(4, 0), "td[1].src0_layout");
+	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(4, 0),
+	      "rw[0].length (operand reaches 14 bytes)");
+	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(0xffff, 0xffff),
+	      "rw[0].length (operand reaches 131076 bytes)");
 	BREAK(h->num_rws = 3; ((struct ane_img_procedure *)(copy + h->procedures_offset))->num_rws = 3,
 	      "td[1] (operand 0 not bound)");
 #undef BREAK
@@ -1397,6 +1502,7 @@ int main(void)
 	T_RUN(conv_errors);
 	T_RUN(eltwise_act_pool_softmax_errors);
 	T_RUN(tensor_and_output_errors);
+	T_RUN(view_errors_and_layout);
 	T_RUN(failures_are_sticky_and_quoted);
 	T_RUN(build_errors);
 	T_RUN(built_image_obeys_the_format);

@@ -638,6 +638,15 @@ static void test_matmul_small_and_odd_shapes(void)
 		{ 1, 1, 7, ANE_MATH_MAX_REDUCE, 9, 1, 1, 1, 1, 1, 0, 0 },
 		/* AVX-512: depth-blocked 12 x 32 tiles and every edge shape */
 		{ 1, 1, 25, 1030, 70, 1, 1, 1, 1, 0, ANE_ACT_RELU6, 0 },
+		/*
+		 * Small M, A packed once (one A block, several B blocks):
+		 * B packed row by row on the AVX-512 path (a block of at
+		 * least 64 columns, one with a partial panel), rows with a
+		 * stride; then batched, A repacked for each problem.
+		 */
+		{ 1, 1, 50, 300, 75, 1, 1, 1, 1, 0, 0, 3 },
+		{ 1, 1, 50, 700, 400, 1, 1, 1, 1, 0, 0, 2 },
+		{ 2, 3, 20, 520, 300, 1, 3, 2, 1, 0, ANE_ACT_GELU, 5 },
 	};
 	unsigned int i;
 	char name[32];
@@ -2490,6 +2499,90 @@ static void test_validate_fuzz(void)
  * whole in the first), so all four runs give the same bits.  Needs a CPU
  * with both paths.
  */
+/*
+ * The elementwise rows on every ISA give the same bits: an exact GELU
+ * (ACT) and an ADD + GELU (ELTWISE, the MATMUL epilogue's loop) of every
+ * fp16 value, and a softmax over W (NORM) of rows of them, 128 and 37
+ * wide (vector max and exponentials, and their remainders).  The AVX-512 rows were contracted into FMAs by the compiler
+ * (AVX-512 F has them even without -mfma) and differed on 2 of 65536.
+ */
+static int is_nan16(uint16_t h)
+{
+	return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
+}
+
+static void test_rows_agree_bit_for_bit_on_every_isa(void)
+{
+	const uint32_t n = 65536;
+	uint16_t *x = malloc(n * 2), *bias = malloc(64 * 2), *y[4][3];
+	uint32_t i, isa, op, bad = 0;
+
+	for (i = 0; i < n; i++)
+		x[i] = (uint16_t)i;
+	for (i = 0; i < 64; i++)
+		bias[i] = ane_fp32_to_fp16((float)i / 64.0f - 0.5f);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		for (op = 0; op < 4; op++) {
+			struct ane_op_desc d = { 0 };
+			void *ws = NULL;
+			uint64_t wsz;
+
+			y[op][isa] = calloc(n, 2);
+			if (isa_missing(isa))
+				continue;
+			T_EQ(ane_math_set_isa(isa), 0);
+			d.op = op == 1 ? ANE_OP_ELTWISE : op ? ANE_OP_NORM : ANE_OP_ACT;
+			d.act = op < 2 ? ANE_ACT_GELU : ANE_ACT_NONE;
+			/*
+			 * NORM: softmax over rows of 128 (op 2), and of 37
+			 * (op 3: remainders), rows 74 apart
+			 */
+			ane_tensor_dense(&d.src[0], x, 1, 1, n / 64, 64);
+			if (op >= 2) {
+				d.src[0].dim[ANE_W] = op == 3 ? 37 : 128;
+				d.src[0].dim[ANE_H] = n / (op == 3 ? 74 : 128);
+				d.src[0].stride[ANE_H] = op == 3 ? 74 : 128;
+			}
+			if (op == 1) {
+				d.p.eltwise.op = ANE_ELT_ADD;
+				ane_tensor_dense(&d.src[1], bias, 1, 1, 1, 64);
+			}
+			d.dst = d.src[0];
+			d.dst.base = y[op][isa];
+			d.dst.size = n * 2;
+			d.src[0].size = n * 2;
+			T_EQ(ane_op_workspace_size(&d, &wsz), 0);
+			ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
+			d.work = ws;
+			d.work_size = wsz;
+			T_EQ(ane_op_run_all(&d), 0);
+			free(ws);
+		}
+	}
+	for (isa = 1; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa_missing(isa)) {
+			printf("# SKIPPED: rows on isa %u: %s\n", isa, isa_missing(isa));
+			continue;
+		}
+		for (op = 0; op < 4; op++)
+			for (i = 0; i < n; i++)
+				/* a NaN's payload may differ (rows with a NaN) */
+				if (y[op][isa][i] != y[op][0][i] &&
+				    !(is_nan16(y[op][isa][i]) && is_nan16(y[op][0][i])) &&
+				    bad++ < 4)
+					printf("#   %s isa %u, x 0x%04x: 0x%04x, sse2 0x%04x\n",
+					       op == 1 ? "add+gelu" : op ? "softmax" : "gelu",
+					       isa, x[i], y[op][isa][i], y[op][0][i]);
+	}
+	T_CHECK(bad == 0, "%u values differ from the SSE2 path", bad);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+	for (op = 0; op < 4; op++)
+		for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
+			free(y[op][isa]);
+	free(x);
+	free(bias);
+}
+
 static void test_avx512_and_avx2_agree_bit_for_bit(void)
 {
 	/* M K N for MATMUL; for CONV cin h w cout k stride pad (bias, relu6) */
@@ -2963,6 +3056,7 @@ int main(void)
 	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
 	T_RUN(test_activation_accuracy_over_a_sweep);
 	T_RUN(test_gelu_lanes_match_scalar);
+	T_RUN(test_rows_agree_bit_for_bit_on_every_isa);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
 	/* every test that runs an operation, on every ISA path there is */
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {

@@ -58,25 +58,27 @@ static float ulp16(float v)
 }
 
 /*
- * Run @net's image with chunk size @chunk_work and compare output 0 with
- * the reference: exactly when @exact, else within 2 ulps + 1e-3 of the
- * largest magnitude (libane.rst, "The reference executor").
+ * Run @net's image with chunk size @chunk_work and compare every output
+ * with the reference: exactly when @exact, else within 2 ulps + 1e-3 of
+ * the output's largest magnitude (libane.rst, "The reference executor").
  */
 static void check_net(struct ane_net *net, float **in, uint64_t chunk_work,
 		      int exact)
 {
-	unsigned int i, nin = ane_net_num_inputs(net);
-	size_t n = shape_elems(net, ane_net_output_tensor(net, 0)), k, bytes;
-	float *ref = malloc(n * sizeof(float)), big = 0;
+	unsigned int i, o, nin = ane_net_num_inputs(net);
+	unsigned int nout = ane_net_num_outputs(net);
+	float *ref[16] = { NULL };
 	struct ane_netrun *r = NULL;
 	const void *img;
 	char err[256] = "";
-	size_t size;
-	uint16_t *out;
+	size_t size, k, bytes;
 	int ret;
 
+	for (o = 0; o < nout; o++)
+		ref[o] = malloc(shape_elems(net, ane_net_output_tensor(net, o)) *
+				sizeof(float));
 	T_EQ(ane_net_build(net, &img, &size), 0);
-	T_EQ(ane_net_reference(net, (const float *const *)in, &ref), 0);
+	T_EQ(ane_net_reference(net, (const float *const *)in, ref), 0);
 	ret = ane_netrun_load(img, size, chunk_work, &r, err, sizeof(err));
 	T_CHECK(ret == 0, "load: %d %s", ret, err);
 	if (ret)
@@ -89,24 +91,30 @@ static void check_net(struct ane_net *net, float **in, uint64_t chunk_work,
 	}
 	T_CHECK(ane_netrun_input(r, nin, &bytes) == NULL, "input past the last");
 	T_EQ(ane_netrun_run(r), 0);
-	out = ane_netrun_output(r, 0, &bytes);
-	T_EQ(bytes, n * 2);
-	for (k = 0; k < n; k++)
-		if (fabsf(ref[k]) > big)
-			big = fabsf(ref[k]);
-	for (k = 0; k < n; k++) {
-		float got = ane_float_from_fp16(out[k]);
-		float tol = exact ? 0 : 2 * ulp16(ref[k]) + 1e-3f * big;
+	for (o = 0; o < nout; o++) {
+		size_t n = shape_elems(net, ane_net_output_tensor(net, o));
+		uint16_t *out = ane_netrun_output(r, o, &bytes);
+		float big = 0;
 
-		if (!(fabsf(got - ref[k]) <= tol)) {
-			T_CHECK(0, "output[%zu] = %g, reference %g (tolerance %g)",
-				k, got, ref[k], tol);
-			break;
+		T_EQ(bytes, n * 2);
+		for (k = 0; k < n; k++)
+			if (fabsf(ref[o][k]) > big)
+				big = fabsf(ref[o][k]);
+		for (k = 0; k < n; k++) {
+			float got = ane_float_from_fp16(out[k]);
+			float tol = exact ? 0 : 2 * ulp16(ref[o][k]) + 1e-3f * big;
+
+			if (!(fabsf(got - ref[o][k]) <= tol)) {
+				T_CHECK(0, "output %u [%zu] = %g, reference %g (tolerance %g)",
+					o, k, got, ref[o][k], tol);
+				break;
+			}
 		}
 	}
 out:
 	ane_netrun_free(r);
-	free(ref);
+	for (o = 0; o < nout; o++)
+		free(ref[o]);
 }
 
 /* A two-layer perceptron with bias and GELU, batch 5 (odd sizes). */
@@ -223,6 +231,99 @@ static struct ane_net *attention_net(float ***inp)
 	return net;
 }
 
+/*
+ * The attention block with Q, K and V as one matmul by [D, 3 D] (its bias
+ * fused) whose heads are views (ane_net_view()): Q's rows are 3 D apart,
+ * its heads 8 columns apart, read in place as A of the scores, K as their
+ * transposed B, V as the B of the weighted sum (strided operands, TD
+ * layout words).  @integers: small integers, so every value is exact.
+ */
+static struct ane_net *qkv_view_net(float ***inp, int integers)
+{
+	const uint32_t S = 7, D = 16, NH = 2, DK = 8;
+	float **in = calloc(1, sizeof(*in));
+	float *w = rand_array(D * 3 * D, 0.4f, integers);
+	float *b = rand_array(3 * D, 0.2f, integers);
+	float *wo = rand_array(D * D, 0.4f, integers);
+	struct ane_net *net;
+	int x, q, k, v, t;
+
+	in[0] = rand_array(S * D, 1.5f, integers);
+	if (integers)	/* -1, 0, 1: four products deep stays inside fp16 */
+		for (x = 0; x < (int)(D * 3 * D); x++) {
+			w[x] = w[x] > 1 ? 1 : w[x] < -1 ? -1 : w[x];
+			if (x < (int)(3 * D))
+				b[x] = b[x] > 1 ? 1 : b[x] < -1 ? -1 : b[x];
+			if (x < (int)(D * D))
+				wo[x] = wo[x] > 1 ? 1 : wo[x] < -1 ? -1 : wo[x];
+			if (x < (int)(S * D))
+				in[0][x] = in[0][x] > 1 ? 1 : in[0][x] < -1 ? -1 : in[0][x];
+		}
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 1, S, D);
+	t = ane_net_matmul(net, x, ane_net_const(net, "wqkv", 1, 1, D, 3 * D, w), 0, 0);
+	t = ane_net_eltwise(net, ANE_NET_ADD, t, ane_net_const(net, "bqkv", 1, 1, 1, 3 * D, b), 0);
+	q = ane_net_view(net, t, 0, DK, NH);
+	k = ane_net_view(net, t, D, DK, NH);
+	v = ane_net_view(net, t, 2 * D, DK, NH);
+	t = ane_net_matmul(net, q, k, ANE_NET_TRANSPOSE_B, 0);
+	if (!integers)
+		t = ane_net_norm(net, t, ANE_NET_NORM_SOFTMAX);
+	t = ane_net_matmul(net, t, v, 0, 0);
+	/* its heads written side by side (a strided destination), then Wo */
+	t = ane_net_merge_heads(net, t);
+	t = ane_net_matmul(net, t, ane_net_const(net, "wo", 1, 1, D, D, wo), 0, 0);
+	ane_net_output(net, t);
+	free(w);
+	free(b);
+	free(wo);
+	*inp = in;
+	return net;
+}
+
+/*
+ * A merged result read by a later matmul and also an output, with
+ * another view of it: the storage of a strided destination lives in an
+ * output bar.
+ */
+static struct ane_net *merge_output_net(float ***inp)
+{
+	float **in = calloc(1, sizeof(*in));
+	float *w = rand_array(3 * 16 * 8, 1.0f, 1);
+	struct ane_net *net;
+	int x, t, m;
+
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 1, 5, 16);
+	t = ane_net_matmul(net, x, ane_net_const(net, "w", 1, 3, 16, 8, w), 0, 0);
+	m = ane_net_merge_heads(net, t);			/* [1, 1, 5, 24] */
+	ane_net_output(net, m);
+	ane_net_output(net, ane_net_matmul(net, ane_net_view(net, m, 8, 16, 1),
+					   ane_net_view(net, m, 0, 16, 1),
+					   ANE_NET_TRANSPOSE_B, 0));
+	in[0] = rand_array(5 * 16, 1.0f, 1);
+	free(w);
+	*inp = in;
+	return net;
+}
+
+/* A column block of each of an input's planes, read in place as A and B. */
+static struct ane_net *input_view_net(float ***inp)
+{
+	float **in = calloc(1, sizeof(*in));
+	struct ane_net *net;
+	int x, a, b;
+
+	ane_net_create(&net);
+	x = ane_net_input(net, "x", 1, 3, 5, 40);
+	a = ane_net_view(net, x, 8, 16, 1);		/* [1, 3, 5, 16] */
+	b = ane_net_view(net, x, 24, 16, 1);
+	ane_net_output(net, ane_net_matmul(net, a, b, ANE_NET_TRANSPOSE_B, 0));
+	in[0] = rand_array(3 * 5 * 40, 1.0f, 1);
+	*inp = in;
+	return net;
+}
+
 static void free_net(struct ane_net *net, float **in)
 {
 	unsigned int i, n = ane_net_num_inputs(net);
@@ -271,6 +372,30 @@ static void test_attention_net_within_tolerance(void)
 	T_EQ(ane_net_num_ops(net), 12);
 	check_net(net, in, 0, 0);
 	check_net(net, in, 1, 0);
+	free_net(net, in);
+}
+
+static void test_strided_operands(void)
+{
+	float **in;
+	struct ane_net *net = qkv_view_net(&in, 1);
+
+	check_net(net, in, 0, 1);	/* integers: bit for bit */
+	check_net(net, in, 1, 1);
+	free_net(net, in);
+	net = qkv_view_net(&in, 0);
+	/* the bias is fused: QKV, scores, softmax, weighted sum, Wo */
+	T_EQ(ane_net_num_ops(net), 6);
+	check_net(net, in, 0, 0);
+	check_net(net, in, 5, 0);
+	free_net(net, in);
+	net = input_view_net(&in);
+	check_net(net, in, 0, 1);
+	check_net(net, in, 1, 1);
+	free_net(net, in);
+	net = merge_output_net(&in);
+	check_net(net, in, 0, 1);
+	check_net(net, in, 1, 1);
 	free_net(net, in);
 }
 
@@ -400,6 +525,7 @@ int main(void)
 		T_RUN(test_mlp_within_tolerance);
 		T_RUN(test_conv_net_within_tolerance);
 		T_RUN(test_attention_net_within_tolerance);
+		T_RUN(test_strided_operands);
 		T_RUN(test_chunking_is_bit_identical);
 	}
 	return t_summary("netrun");

@@ -173,9 +173,13 @@ BAD(order_table_overlaps, { set_order(m, 3, 0, 3, order3);
 BAD(td_op_zero, m->td[0].words[ANE_TD_OP] = 0)
 BAD(td_op_unknown, m->td[1].words[ANE_TD_OP] = 99)
 BAD(td_pad, m->td[0].pad = 1)
-BAD(td_reserved_word, m->td[1].words[33] = 1)
+BAD(td_layout_not_matmul, m->td[1].words[ANE_TD_BIAS_LAYOUT] = 1)
+BAD(td_layout_row_short, m->td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(2, 0))
+BAD(td_layout_plane_short, m->td[0].words[ANE_TD_DST_LAYOUT] = ANE_TD_LAYOUT(0, 1))
+BAD(td_layout_absent, m->td[0].words[ANE_TD_BIAS_LAYOUT] = ANE_TD_LAYOUT(3, 0))
+BAD(td_layout_past, m->td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(4, 0))
 BAD(td_unused_word, m->td[0].words[ANE_TD_KERNEL_H] = 3)
-BAD(td_bad_shape, m->td[0].words[ANE_TD_SRC1_DIMS + 2] = 4)
+BAD(td_bad_shape, m->td[0].words[ANE_TD_SRC1_DIMS + 2] = 2)
 BAD(td_bad_act, m->td[1].words[ANE_TD_ACT] = 77)
 BAD(rw_td_outside, m->rw[4].td = 2)
 BAD(rw_reg_range, m->rw[0].reg = 7)
@@ -239,7 +243,11 @@ static const struct bad_case bad_cases[] = {
 	CASE(td_op_zero, "td[0]"),
 	CASE(td_op_unknown, "td[1]"),
 	CASE(td_pad, "td[0]"),
-	CASE(td_reserved_word, "td[1]"),
+	CASE(td_layout_not_matmul, "td[1].bias_layout"),
+	CASE(td_layout_row_short, "td[0].src0_layout"),
+	CASE(td_layout_plane_short, "td[0].dst_layout"),
+	CASE(td_layout_absent, "td[0].bias_layout"),
+	CASE(td_layout_past, "rw[0].length (operand reaches 14 bytes)"),
 	CASE(td_unused_word, "td[0]"),
 	CASE(td_bad_shape, "td[0] (operation)"),
 	CASE(td_bad_act, "td[1] (operation)"),
@@ -257,7 +265,7 @@ static const struct bad_case bad_cases[] = {
 	CASE(rw_flags, "rw[2].flags"),
 	CASE(rw_reserved, "rw[2].reserved"),
 	CASE(operand_unbound, "td[1] (operand 3 not bound)"),
-	CASE(operand_short, "td[0] (operation)"),
+	CASE(operand_short, "rw[2].length (operand reaches 8 bytes)"),
 };
 
 static void bad_case_desc(const struct bad_case *c, char *desc)
@@ -281,6 +289,16 @@ static void ane_image_good_image_is_accepted(struct kunit *test)
 	/* In place on the intermediate is fine for an activation. */
 	m.rw[4].bar = 7;
 	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	/* a matmul's strided destination, bound to its whole extent */
+	m.td[0].words[ANE_TD_DST_LAYOUT] = ANE_TD_LAYOUT(4, 2);
+	m.rw[2].length_lo = 12;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	m.rw[2].length_lo = 10;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, field, "rw[2].length (operand reaches 12 bytes)");
+	m.td[0].words[ANE_TD_DST_LAYOUT] = 0;
+	m.rw[2].length_lo = 8;
 	/* an execute order: 1 and ANE_IMG_MAX_EXEC_ORDER entries (n) */
 	set_order(&m, 3, 0, 3, order3);
 	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);

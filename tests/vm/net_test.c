@@ -341,6 +341,60 @@ static void attention_with_norms_matches_the_reference(void)
 	net_free(&m);
 }
 
+/*
+ * (c') The same block with strided matmul operands (TD layout words),
+ * the path the encoder takes: Q, K and V one matmul whose heads are
+ * column views read in place (ane_net_view()), the weighted values
+ * written into the column blocks of concat(heads) (ane_net_merge_heads(),
+ * a strided destination the engine writes back row by row), one output
+ * projection.  The merged heads are an output too, so the strided
+ * write-back lands in a surface the test filled with garbage first.
+ */
+static void strided_attention_matches_the_reference(void)
+{
+	enum { S = 12, D = 32, NH = 4, DK = 8 };
+	static float wqkv[D * 3 * D], bqkv[3 * D], wo[D * D];
+	struct ane_dev *dev;
+	struct net m = { 0 };
+	int x, q, k, v, t, h;
+
+	m.name = "strided attention";
+	demo_rng_seed(79);
+	demo_fill(wqkv, D * 3 * D, 0.35f);
+	demo_fill(bqkv, 3 * D, 0.3f);
+	demo_fill(wo, D * D, 0.35f);
+	if (ane_net_create(&m.net)) {
+		t_case_failed = 1;
+		return;
+	}
+	x = ane_net_input(m.net, "x", 1, 1, S, D);
+	t = ane_net_matmul(m.net, x, ane_net_const(m.net, "wqkv", 1, 1, D, 3 * D, wqkv), 0, 0);
+	t = ane_net_eltwise(m.net, ANE_NET_ADD, t,
+			    ane_net_const(m.net, "bqkv", 1, 1, 1, 3 * D, bqkv), 0);
+	q = ane_net_view(m.net, t, 0, DK, NH);
+	k = ane_net_view(m.net, t, D, DK, NH);
+	v = ane_net_view(m.net, t, 2 * D, DK, NH);
+	t = ane_net_matmul(m.net, q, k, ANE_NET_TRANSPOSE_B, 0);
+	t = ane_net_norm(m.net, t, ANE_NET_NORM_SOFTMAX);
+	t = ane_net_matmul(m.net, t, v, 0, 0);
+	h = ane_net_merge_heads(m.net, t);
+	t = ane_net_matmul(m.net, h, ane_net_const(m.net, "wo", 1, 1, D, D, wo), 0, 0);
+	t = ane_net_eltwise(m.net, ANE_NET_ADD, t, x, 0);
+	ane_net_output(m.net, ane_net_norm(m.net, t, ANE_NET_NORM_LAYER));
+	ane_net_output(m.net, h);
+	if (net_finish(&m, x, 80, 1.5f) || open_dev(&dev)) {
+		printf("#   %s\n", ane_net_errmsg(m.net));
+		t_case_failed = 1;
+		net_free(&m);
+		return;
+	}
+	T_EQ(ane_net_num_ops(m.net), 8);
+	run_net_and_compare(dev, &m);
+	T_CHECK(varies(m.ref[1], m.n[1]), "the merged heads are constant");
+	ane_close(dev);
+	net_free(&m);
+}
+
 /* ------------------------------------------------------------ the ISA */
 
 /* Whether @word is a whole word of @flags (a /proc/cpuinfo "flags" line). */
@@ -671,7 +725,9 @@ BAD(proc_exec_order_count, m->p->exec_order_count = ANE_IMG_MAX_EXEC_ORDER + 1)
 BAD(td_op_zero, m->td[0].words[ANE_TD_OP] = 0)
 BAD(td_op_unknown, m->td[1].words[ANE_TD_OP] = 99)
 BAD(td_pad, m->td[0].pad = 1)
-BAD(td_reserved_word, m->td[1].words[33] = 1)
+BAD(td_layout_not_matmul, m->td[1].words[ANE_TD_BIAS_LAYOUT] = 1)
+BAD(td_layout_row_short, m->td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(1, 0))
+BAD(td_layout_past, m->td[0].words[ANE_TD_SRC0_LAYOUT] = ANE_TD_LAYOUT(0xffff, 0))
 BAD(td_unused_word, m->td[0].words[ANE_TD_KERNEL_H] = 3)
 BAD(td_unused_stride, m->td[1].words[ANE_TD_STRIDE_H] = 2)
 BAD(td_bad_shape, m->td[0].words[ANE_TD_SRC1_DIMS + 2] = 4)
@@ -724,7 +780,8 @@ static const struct bad_case bad_cases[] = {
 	CASE(proc_first_rw), CASE(proc_partitions), CASE(proc_no_partitions),
 	CASE(proc_content), CASE(proc_outputs), CASE(proc_too_many_outputs),
 	CASE(proc_inputs), CASE(proc_exec_order_count),
-	CASE(td_op_zero), CASE(td_op_unknown), CASE(td_pad), CASE(td_reserved_word),
+	CASE(td_op_zero), CASE(td_op_unknown), CASE(td_pad), CASE(td_layout_not_matmul),
+	CASE(td_layout_row_short), CASE(td_layout_past),
 	CASE(td_unused_word), CASE(td_unused_stride), CASE(td_bad_shape),
 	CASE(td_bad_act), CASE(td_bad_subop),
 	CASE(rw_td_outside), CASE(rw_reg_range), CASE(rw_reg_twice),
@@ -960,6 +1017,7 @@ int main(int argc, char **argv)
 	T_RUN(mlp_matches_the_reference);
 	T_RUN(conv_net_matches_the_reference);
 	T_RUN(attention_with_norms_matches_the_reference);
+	T_RUN(strided_attention_matches_the_reference);
 	T_RUN(fused_matmul_bias_runs_in_the_driver);
 	bad_images_are_refused();
 	T_RUN(instance_weights_give_the_reference_result);

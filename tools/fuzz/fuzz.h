@@ -63,7 +63,7 @@
 #define NXFD		8
 #define NKIDS		4
 #define NSHARE		8
-#define NIMG		4
+#define NIMG		5
 #define SCRATCH		(64 << 10)
 #define IMGBUF		(256 << 10)
 #define SURF_BUDGET	(16u << 20)	/* live surface bytes per worker */

@@ -207,6 +207,17 @@ static int gen_sel(struct worker *w, struct rng *r, int s, int *fdi, void *a)
 			while (n--)
 				corrupt(r, w->imgbuf, chance(r, 50) ? 128 : size);
 		}
+		if (chance(r, 5)) {	/* an operand layout word (minor 2) */
+			/* the image's own header: the copy may be corrupted */
+			const struct ane_img_header *h = (const void *)imgs[k].data;
+			struct ane_img_td *td = (void *)((uint8_t *)w->imgbuf +
+							 h->tds_offset);
+			uint32_t *lw = &td[rn(r, h->num_tds)].words[ANE_TD_SRC0_LAYOUT +
+								    rn(r, 4)];
+
+			*lw = chance(r, 50) ? (uint32_t)interesting(r) :
+			      ANE_TD_LAYOUT(rn(r, 80), rn(r, 80));
+		}
 		if (chance(r, 5))	/* truncated or padded */
 			size = chance(r, 50) ? rn(r, (uint32_t)size) :
 					       size + rn(r, IMGBUF - (uint32_t)size);

@@ -115,6 +115,24 @@ int build_one(int k, struct img *out)
 		ane_net_output(net, z);
 		ane_net_output(net, ane_net_activation(net, z, ANE_NET_ACT_SIGMOID));
 		break;
+	case 3: {
+		/* strided matmul operands: column views, merged heads */
+		static float wv[16 * 48];
+		int i, q, kk;
+
+		for (i = 0; i < 16 * 48; i++)
+			wv[i] = (float)(i % 7) - 3.0f;
+		x = ane_net_input(net, "x", 1, 1, 4, 16);
+		z = ane_net_matmul(net, x, ane_net_const(net, "w", 1, 1, 16, 48, wv), 0,
+				   ANE_NET_ACT_NONE);
+		q = ane_net_view(net, z, 0, 8, 2);
+		kk = ane_net_view(net, z, 16, 8, 2);
+		y = ane_net_matmul(net, q, kk, ANE_NET_TRANSPOSE_B, ANE_NET_ACT_NONE);
+		y = ane_net_matmul(net, y, ane_net_view(net, z, 32, 8, 2), 0,
+				   ANE_NET_ACT_NONE);
+		ane_net_output(net, ane_net_merge_heads(net, y));
+		break;
+	}
 	default: {
 		struct ane_net_pool_params pp = { .kind = ANE_NET_POOL_MAX,
 						  .kernel_h = 2, .kernel_w = 2 };

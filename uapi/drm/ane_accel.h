@@ -1202,9 +1202,13 @@ struct drm_ane_program_attach {
 #define ANE_IMG_MAGIC			0x31454e41u
 /** @ANE_IMG_VERSION_MAJOR: images of another major version are refused. */
 #define ANE_IMG_VERSION_MAJOR		1
-/* Minor 1 adds the execute orders, in fields that were reserved before. */
+/*
+ * Minor 1 adds the execute orders, minor 2 the operand layouts of a
+ * matmul (ANE_TD_SRC0_LAYOUT ..), each in fields that were reserved
+ * (zero) before.
+ */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
-#define ANE_IMG_VERSION_MINOR		1
+#define ANE_IMG_VERSION_MINOR		2
 /** @ANE_IMG_MAX_SIZE: largest image. */
 #define ANE_IMG_MAX_SIZE		(256u << 20)
 /** @ANE_IMG_MAX_PROCEDURES: procedure ids are below 288 (ch. 30). */
@@ -1339,10 +1343,19 @@ struct ane_img_procedure {
  * @ANE_TD_SRC1_DIMS: second source or weights (4 words).
  * @ANE_TD_BIAS_DIMS: bias (4 words, all zero for none).
  * @ANE_TD_DST_DIMS: destination (4 words).
- * @ANE_TD_RESERVED: words 31..34, must be zero.
+ * @ANE_TD_SRC0_LAYOUT: the first source's layout, ANE_TD_LAYOUT() (minor
+ *	version 2; zero: dense).
+ * @ANE_TD_SRC1_LAYOUT: the second source's.
+ * @ANE_TD_BIAS_LAYOUT: the bias's.
+ * @ANE_TD_DST_LAYOUT: the destination's.
  *
- * Unused words must be zero.  Tensors are dense NCHW fp16; where each one
- * lives is bound by the procedure's register-write records.
+ * Unused words must be zero.  Tensors are NCHW fp16, dense unless a
+ * matmul's operand names a layout: its row stride R (elements between
+ * rows, 0 for W, else at least W) and plane stride P (elements between
+ * its C planes, 0 for H * R, else at least W); element [n][c][h][w] is
+ * then at n * C * P + c * P + h * R + w.  Only a matmul's operands have
+ * a layout; an absent operand's word is zero.  Where each operand starts
+ * is bound by the procedure's register-write records.
  */
 enum ane_td_word {
 	ANE_TD_OP = 0,
@@ -1364,8 +1377,22 @@ enum ane_td_word {
 	ANE_TD_SRC1_DIMS = 19,
 	ANE_TD_BIAS_DIMS = 23,
 	ANE_TD_DST_DIMS = 27,
-	ANE_TD_RESERVED = 31
+	ANE_TD_SRC0_LAYOUT = 31,
+	ANE_TD_SRC1_LAYOUT = 32,
+	ANE_TD_BIAS_LAYOUT = 33,
+	ANE_TD_DST_LAYOUT = 34
 };
+
+/**
+ * ANE_TD_LAYOUT() - an operand layout word of a task descriptor
+ * @row: row stride in elements, 0 .. 65535 (0: the operand's W).
+ * @plane: plane stride in elements, 0 .. 65535 (0: H times the row stride).
+ */
+#define ANE_TD_LAYOUT(row, plane)	((__u32)(row) | (__u32)(plane) << 16)
+/** @ANE_TD_LAYOUT_ROW: the row stride of a layout word. */
+#define ANE_TD_LAYOUT_ROW(w)		((__u32)(w) & 0xffffu)
+/** @ANE_TD_LAYOUT_PLANE: the plane stride of a layout word. */
+#define ANE_TD_LAYOUT_PLANE(w)		((__u32)(w) >> 16)
 
 /**
  * struct ane_img_td - a task descriptor (144 bytes)
@@ -1402,7 +1429,8 @@ enum ane_td_operand {
  * @offset_lo: byte offset into the bar's buffer, low half; 16-byte aligned.
  * @offset_hi: high half.
  * @length_lo: bytes the operand spans from there, low half; at least the
- *	operand's dense size, and inside the bar.
+ *	bytes it reaches (its dense size, or with a layout from its first
+ *	element to the end of its last), and inside the bar.
  * @length_hi: high half.
  * @reserved: must be zero.
  */
