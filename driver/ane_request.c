@@ -516,7 +516,7 @@ static int ane_request_submit(struct ane_file *af, struct ane_request *rq,
 /*
  * The dispatcher bound a parked request's context to @slot (or gave up,
  * @slot < 0): name the slot in its bars and send it.  The client was told
- * of the request already, so one that cannot be sent completes with the
+ * of the request already, so one that cannot be sent completes with an
  * errno as its status, as a request the firmware fails does.  Process
  * context.
  */
@@ -540,6 +540,13 @@ static void ane_request_parked_run(struct ane_dart_waiter *w, int slot)
 							    &rq->park_hdr, call) : -ENODEV;
 	}
 	kfree(call);
+	/*
+	 * The firmware booting or recovering: to the client, whose request
+	 * was accepted, that is a reset while it was outstanding (-EIO, to
+	 * be sent again once the device is READY), as for one in flight.
+	 */
+	if (ret == -EAGAIN)
+		ret = -EIO;
 	if (ret) {
 		rq->hreq.status = ret;
 		rq->hreq.len = 0;
