@@ -176,7 +176,7 @@ static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
 	bool idle;
 
 	mutex_lock(&ctx->lock);
-	idle = !atomic_read(&ctx->inflight) &&
+	idle = atomic_read(&ctx->inflight) == atomic_read(&ctx->parked_pins) &&
 	       atomic_read(&ctx->requests) == atomic_read(&ctx->parked);
 	mutex_unlock(&ctx->lock);
 	return idle;
@@ -340,7 +340,7 @@ static int __ane_dart_bind(struct ane_dart_ctx *ctx, bool turn, u32 own_pins)
 	 * Bound already, or a slot to take and nobody in line before us; a
 	 * request's bind also queues behind its context's parked requests.
 	 */
-	if (!gave && !(turn && atomic_read(&ctx->parked)) &&
+	if (!gave && !(turn && atomic_read(&ctx->queued)) &&
 	    (READ_ONCE(ctx->slot) >= 0 || list_empty_careful(&dart->slot_waiters))) {
 		ret = ane_dart_try_bind(ctx);
 		if (ret != -EBUSY)
@@ -390,11 +390,16 @@ static int __ane_dart_bind(struct ane_dart_ctx *ctx, bool turn, u32 own_pins)
  * @ctx: the context.
  * @own_pins: the pins of @ctx's mappings the request holds.
  *
- * The turn rule of ane_dart_bind_turn() without the wait: a bound context
- * keeps its slot (unless it gives way, ane_dart_give_way()); an unbound one
- * takes a slot when nobody is in line and one can be had.  A context with
- * requests parked already parks too, so that its requests start in the
- * order they came.
+ * With nobody in line, a bound context keeps its slot and an unbound one
+ * takes a free or idle slot if there is one.  While others wait, the
+ * request takes its place behind them even if its context is bound: a
+ * context whose only work is this request gives its slot to the first
+ * in line at once (ane_dart_give_way()), one with other requests in
+ * flight keeps it until they end -- it is idle then, its requests all
+ * parked, and the slot goes to the first in line.  So a client with many
+ * requests in flight does not hold a slot while others wait.  A context
+ * with requests queued already parks too, so that its requests start in
+ * the order they came.
  *
  * Return: the slot; -EAGAIN when the request is to take its place in the
  * line with ane_dart_park() rather than wait here.
@@ -404,13 +409,13 @@ int ane_dart_bind_or_park(struct ane_dart_ctx *ctx, u32 own_pins)
 	struct ane_dart *dart = ctx->dart;
 	int ret;
 
-	if (atomic_read(&ctx->parked))
+	if (atomic_read(&ctx->queued))
 		return -EAGAIN;
-	if (READ_ONCE(ctx->slot) > 0 && !list_empty_careful(&dart->slot_waiters) &&
-	    ane_dart_give_way(ctx, own_pins))
+	if (!list_empty_careful(&dart->slot_waiters)) {
+		if (READ_ONCE(ctx->slot) > 0)
+			ane_dart_give_way(ctx, own_pins);
 		return -EAGAIN;
-	if (READ_ONCE(ctx->slot) < 0 && !list_empty_careful(&dart->slot_waiters))
-		return -EAGAIN;
+	}
 	ret = ane_dart_try_bind(ctx);
 	return ret == -EBUSY ? -EAGAIN : ret;
 }
@@ -419,6 +424,8 @@ int ane_dart_bind_or_park(struct ane_dart_ctx *ctx, u32 own_pins)
  * ane_dart_park() - a request takes its place in the line for a slot
  * @ctx: the request's context, which holds one of its ane_dart_request_get()
  *	counts for it until @run is called.
+ * @pins: the pins of @ctx's mappings the request holds: a context whose
+ *	only work is parked requests is idle, its slot may be taken.
  * @w: the place in the line, the request's own.
  * @run: what starts the request once @ctx is bound (see
  *	&struct ane_dart_waiter).
@@ -431,7 +438,7 @@ int ane_dart_bind_or_park(struct ane_dart_ctx *ctx, u32 own_pins)
  * the line without its process sleeping twice (once for the slot, once
  * for the completion), which under load costs a process switch each.
  */
-void ane_dart_park(struct ane_dart_ctx *ctx, struct ane_dart_waiter *w,
+void ane_dart_park(struct ane_dart_ctx *ctx, u32 pins, struct ane_dart_waiter *w,
 		   void (*run)(struct ane_dart_waiter *w, int slot))
 {
 	struct ane_dart *dart = ctx->dart;
@@ -439,8 +446,11 @@ void ane_dart_park(struct ane_dart_ctx *ctx, struct ane_dart_waiter *w,
 	w->task = NULL;
 	w->kicked = false;
 	w->ctx = ctx;
+	w->pins = pins;
 	w->run = run;
 	w->deadline = jiffies + msecs_to_jiffies(dart->slot_wait_ms);
+	atomic_inc(&ctx->queued);
+	atomic_add(pins, &ctx->parked_pins);
 	atomic_inc(&ctx->parked);
 	spin_lock_irq(&dart->wait_lock);
 	list_add_tail(&w->link, &dart->slot_waiters);
@@ -458,6 +468,7 @@ void ane_dart_park(struct ane_dart_ctx *ctx, struct ane_dart_waiter *w,
 static void ane_dart_dispatch_locked(struct ane_dart *dart)
 {
 	struct ane_dart_waiter *w;
+	struct ane_dart_ctx *ctx;
 	int slot;
 
 	lockdep_assert_held(&dart->dispatch_lock);
@@ -485,8 +496,19 @@ static void ane_dart_dispatch_locked(struct ane_dart *dart)
 		spin_unlock_irq(&dart->wait_lock);
 		if (slot < 0)
 			dart->parked_failed++;
-		atomic_dec(&w->ctx->parked);
+		/*
+		 * Bound with a request that is no longer parked: not idle, the
+		 * slot stays its own.  Still queued until sent, so a request
+		 * of the context coming meanwhile does not overtake it; the
+		 * reference keeps the context past the request's completion.
+		 */
+		ctx = w->ctx;
+		kref_get(&ctx->kref);
+		atomic_dec(&ctx->parked);
+		atomic_sub(w->pins, &ctx->parked_pins);
 		w->run(w, slot);
+		atomic_dec(&ctx->queued);
+		ane_dart_ctx_put(ctx);
 	}
 }
 
@@ -627,7 +649,8 @@ void ane_dart_request_put(struct ane_dart_ctx *ctx)
 	int left = atomic_dec_if_positive(&ctx->requests);
 
 	WARN_ON_ONCE(left < 0);
-	if (!left)
+	/* idle once what is left is parked (its slot may go to the line) */
+	if (left >= 0 && left <= atomic_read(&ctx->parked))
 		ane_dart_ctx_went_idle(ctx);
 }
 

@@ -173,6 +173,7 @@ struct ane_dart {
  * @kicked: a context went idle since the sleeping bind last looked (under
  *	&ane_dart.wait_lock).
  * @ctx: the parked request's context.
+ * @pins: the parked request's pins of @ctx's mappings.
  * @deadline: jiffies after which a parked request that found no slot
  *	gives up (&ane_dart.slot_wait_ms after it was parked).
  * @run: called once, from the dispatcher (process context, no DART lock
@@ -185,6 +186,7 @@ struct ane_dart_waiter {
 	struct task_struct *task;
 	bool kicked;
 	struct ane_dart_ctx *ctx;
+	u32 pins;
 	unsigned long deadline;
 	void (*run)(struct ane_dart_waiter *w, int slot);
 };
@@ -221,6 +223,12 @@ struct ane_dart_waiter {
  * @parked: requests of the context parked in the line for a slot
  *	(ane_dart_park()); they count in @requests, but a context whose only
  *	requests are parked is idle: its slot may be taken.
+ * @parked_pins: the pins of its mappings (&ane_dart_ctx.inflight) the
+ *	parked requests hold: with nothing else pinned the context is idle.
+ * @queued: requests of the context parked or being started by the
+ *	dispatcher (which drops @parked before it starts one, so that the
+ *	slot it bound stays the context's): a request of the context that
+ *	comes meanwhile parks behind them, so they start in order.
  * @mapped_pages: valid leaf PTEs.
  * @table_bytes: memory held by @l2 and @l3.
  * @evictions: mappings reclaimed under address pressure.
@@ -245,6 +253,8 @@ struct ane_dart_ctx {
 	u64 last_bound;
 	u32 turn_binds;
 	atomic_t parked;
+	atomic_t parked_pins;
+	atomic_t queued;
 	u64 mapped_pages;
 	u64 table_bytes;
 	u64 evictions;
@@ -331,7 +341,7 @@ void ane_dart_request_put(struct ane_dart_ctx *ctx);
 int ane_dart_bind(struct ane_dart_ctx *ctx);
 int ane_dart_bind_turn(struct ane_dart_ctx *ctx, u32 own_pins);
 int ane_dart_bind_or_park(struct ane_dart_ctx *ctx, u32 own_pins);
-void ane_dart_park(struct ane_dart_ctx *ctx, struct ane_dart_waiter *w,
+void ane_dart_park(struct ane_dart_ctx *ctx, u32 pins, struct ane_dart_waiter *w,
 		   void (*run)(struct ane_dart_waiter *w, int slot));
 void ane_dart_dispatch(struct ane_dart *dart);
 void ane_dart_unbind(struct ane_dart_ctx *ctx);

@@ -702,7 +702,7 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		rq->park_hdr = hdr;
 		rq->park_call = call;
 		ane_req_put_syncobjs(&rb);
-		ane_dart_park(ctx, &rq->park, ane_request_parked_run);
+		ane_dart_park(ctx, rq->nmaps, &rq->park, ane_request_parked_run);
 		return 0;
 	}
 	ret = ane_request_submit(af, rq, &hdr, call);

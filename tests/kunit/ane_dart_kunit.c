@@ -602,7 +602,7 @@ static void park_req(struct kunit *test, struct ane_dart_ctx *ctx, struct parked
 	pr->slot = INT_MIN;
 	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx), 0);
 	KUNIT_ASSERT_EQ(test, ane_dart_bind_or_park(ctx, 0), -EAGAIN);
-	ane_dart_park(ctx, &pr->w, parked_run);
+	ane_dart_park(ctx, 0, &pr->w, parked_run);
 }
 
 /*
@@ -648,7 +648,7 @@ static void ane_dart_parked_requests_start_in_turn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 1ull);
 	init_completion(&c.done);
 	c.slot = INT_MIN;
-	ane_dart_park(ctx[0], &c.w, parked_run);
+	ane_dart_park(ctx[0], 0, &c.w, parked_run);
 	KUNIT_EXPECT_TRUE(test, completion_done(&b.done));
 	KUNIT_EXPECT_EQ(test, b.slot, 1);
 	KUNIT_EXPECT_EQ(test, b.order, 2);

@@ -95,8 +95,15 @@ static void worker(int i, unsigned int depth)
 			}
 			n++;
 		}
-		if (wait_event(c.fd, &ev) || ev.status || ev.seqno != seq[head]) {
+		if (wait_event(c.fd, &ev)) {
 			sh->failed[i] = 3;
+			_exit(1);
+		}
+		if (ev.status || ev.seqno != seq[head]) {
+			printf("#   client %d: completion of seqno %llu, status %d; expected seqno %llu\n",
+			       i, (unsigned long long)ev.seqno, ev.status,
+			       (unsigned long long)seq[head]);
+			sh->failed[i] = ev.status ? 5 : 6;
 			_exit(1);
 		}
 		head = (head + 1) % DEPTH;
@@ -171,25 +178,10 @@ static int reap(pid_t *pid, int n)
 	return bad;
 }
 
-/* A counter of the "dart" debugfs file ("slot waits", ...); -1 if unknown. */
+/* A figure of the "dart" debugfs file ("slot waits ", ...); -1 if unknown. */
 static long long dart_count(const char *key)
 {
-	char path[512], buf[4096], *p;
-	ssize_t len;
-	int fd;
-
-	if (vm_debugfs_path(node, "dart", path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = 0;
-	p = strstr(buf, key);
-	return p ? strtoll(p + strlen(key), NULL, 0) : -1;
+	return vm_debugfs_num(node, "dart", key, 0);
 }
 
 /*
