@@ -678,6 +678,65 @@ static void ane_dart_parked_requests_start_in_turn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
 }
 
+/*
+ * While others wait, a bound context with a request in flight parks its
+ * next one behind them and keeps its slot; once the one in flight ends,
+ * its only request and pins are parked ones, it is idle, and its slot
+ * goes to the first in line -- a client with many requests in flight
+ * does not hold a slot while others wait.
+ */
+static void ane_dart_a_busy_context_yields_when_its_work_ends(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx[ANE_DART_NUM_SLOTS + 1];
+	struct ane_dart_mapping *m;
+	struct parked_req a, b;
+	int i;
+
+	atomic_set(&parked_order, 0);
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
+	fx->dart->slot_wait_ms = 5000;
+	park_req(test, ctx[7], &a);
+
+	/* ctx[0]'s second request, with a pin of its own: it parks behind a. */
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[0]), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_bind_or_park(ctx[0], 1), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, ctx[0]->slot, 1);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 0ull);
+	m = map_frames(test, ctx[0], 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
+	KUNIT_ASSERT_EQ(test, ane_dart_use(m), 0);
+	init_completion(&b.done);
+	b.slot = INT_MIN;
+	ane_dart_park(ctx[0], 1, &b.w, parked_run);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 2u);
+
+	/* Its first request ends: a takes iso1. */
+	ane_dart_request_put(ctx[0]);
+	ane_dart_dispatch(fx->dart);
+	KUNIT_EXPECT_TRUE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, a.slot, 1);
+	KUNIT_EXPECT_EQ(test, ctx[0]->slot, -1);
+	KUNIT_EXPECT_FALSE(test, completion_done(&b.done));
+
+	/* b has its turn when iso2's context goes idle. */
+	ane_dart_request_put(ctx[1]);
+	ane_dart_dispatch(fx->dart);
+	KUNIT_EXPECT_TRUE(test, completion_done(&b.done));
+	KUNIT_EXPECT_EQ(test, b.slot, 2);
+	KUNIT_EXPECT_EQ(test, b.order, 2);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
+
+	ane_dart_unuse(m);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(m), 0);
+	for (i = 0; i < ARRAY_SIZE(ctx) - 1; i++)
+		if (i != 1)
+			ane_dart_request_put(ctx[i]);
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ane_dart_ctx_put(ctx[i]);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
+}
+
 #define BIG_FRAMES	4096	/* 64 MiB per mapping */
 
 static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *test)
@@ -830,6 +889,7 @@ static struct kunit_case ane_dart_cases[] = {
 	KUNIT_CASE(ane_dart_slot_waiters_are_served_in_order),
 	KUNIT_CASE(ane_dart_a_request_bind_takes_its_turn),
 	KUNIT_CASE(ane_dart_parked_requests_start_in_turn),
+	KUNIT_CASE(ane_dart_a_busy_context_yields_when_its_work_ends),
 	KUNIT_CASE(ane_dart_eviction_is_lru_and_spares_mappings_in_use),
 	KUNIT_CASE(ane_dart_pool_caps_outstanding_requests_at_127),
 	KUNIT_CASE(ane_dart_usage_and_protection_follow_table_28_5),
