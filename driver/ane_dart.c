@@ -176,7 +176,8 @@ static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
 	bool idle;
 
 	mutex_lock(&ctx->lock);
-	idle = !atomic_read(&ctx->inflight) && !atomic_read(&ctx->requests);
+	idle = atomic_read(&ctx->inflight) == atomic_read(&ctx->parked_pins) &&
+	       atomic_read(&ctx->requests) == atomic_read(&ctx->parked);
 	mutex_unlock(&ctx->lock);
 	return idle;
 }
@@ -235,30 +236,28 @@ out:
 	return ret;
 }
 
-/**
- * struct ane_dart_slot_waiter - a bind waiting for a hardware slot
- * @link: on &ane_dart.slot_waiters, in arrival order.
- * @task: the waiting task.
- * @kicked: a context went idle since the waiter last looked (set by
- *	ane_dart_kick_first(), under &ane_dart.wait_lock).
+/*
+ * Tell the first waiter to look again: wake a sleeping bind, or run the
+ * dispatcher for a parked request.  Caller holds &dart->wait_lock.
  */
-struct ane_dart_slot_waiter {
-	struct list_head link;
-	struct task_struct *task;
-	bool kicked;
-};
-
-/* Tell the first waiter to look again.  Caller holds &dart->wait_lock. */
 static void ane_dart_kick_first(struct ane_dart *dart)
 {
-	struct ane_dart_slot_waiter *w;
+	struct ane_dart_waiter *w;
 
 	lockdep_assert_held(&dart->wait_lock);
 	w = list_first_entry_or_null(&dart->slot_waiters,
-				     struct ane_dart_slot_waiter, link);
-	if (w) {
+				     struct ane_dart_waiter, link);
+	if (w && w->task) {
 		w->kicked = true;
 		wake_up_process(w->task);
+	} else if (w) {
+		/*
+		 * A parked request: the next submitter (or the dispatcher at
+		 * work, looking again) dispatches it; the work item a tick
+		 * later if none comes first.
+		 */
+		atomic_set(&dart->dispatch_again, 1);
+		queue_delayed_work(system_highpri_wq, &dart->dispatch, 1);
 	}
 }
 
@@ -281,12 +280,12 @@ static void ane_dart_ctx_went_idle(struct ane_dart_ctx *ctx)
 
 /* Is @w first in line?  Takes &dart->wait_lock. */
 static bool ane_dart_waiter_first(struct ane_dart *dart,
-				  struct ane_dart_slot_waiter *w)
+				  struct ane_dart_waiter *w)
 {
 	bool first;
 
 	spin_lock_irq(&dart->wait_lock);
-	first = list_first_entry(&dart->slot_waiters, struct ane_dart_slot_waiter,
+	first = list_first_entry(&dart->slot_waiters, struct ane_dart_waiter,
 				 link) == w;
 	w->kicked = false;
 	spin_unlock_irq(&dart->wait_lock);
@@ -329,7 +328,7 @@ static bool ane_dart_give_way(struct ane_dart_ctx *ctx, u32 own_pins)
 static int __ane_dart_bind(struct ane_dart_ctx *ctx, bool turn, u32 own_pins)
 {
 	struct ane_dart *dart = ctx->dart;
-	struct ane_dart_slot_waiter w = { .task = current };
+	struct ane_dart_waiter w = { .task = current };
 	long left = msecs_to_jiffies(dart->slot_wait_ms);
 	bool gave = false;
 	int ret;
@@ -337,8 +336,11 @@ static int __ane_dart_bind(struct ane_dart_ctx *ctx, bool turn, u32 own_pins)
 	if (turn && READ_ONCE(ctx->slot) > 0 &&
 	    !list_empty_careful(&dart->slot_waiters))
 		gave = ane_dart_give_way(ctx, own_pins);
-	/* Bound already, or a slot to take and nobody in line before us. */
-	if (!gave &&
+	/*
+	 * Bound already, or a slot to take and nobody in line before us; a
+	 * request's bind also queues behind its context's parked requests.
+	 */
+	if (!gave && !(turn && atomic_read(&ctx->queued)) &&
 	    (READ_ONCE(ctx->slot) >= 0 || list_empty_careful(&dart->slot_waiters))) {
 		ret = ane_dart_try_bind(ctx);
 		if (ret != -EBUSY)
@@ -381,6 +383,180 @@ static int __ane_dart_bind(struct ane_dart_ctx *ctx, bool turn, u32 own_pins)
 	ane_dart_kick_first(dart);
 	spin_unlock_irq(&dart->wait_lock);
 	return ret;
+}
+
+/**
+ * ane_dart_bind_or_park() - bind a request's context now, or say it parks
+ * @ctx: the context.
+ * @own_pins: the pins of @ctx's mappings the request holds.
+ *
+ * With nobody in line, a bound context keeps its slot and an unbound one
+ * takes a free or idle slot if there is one.  While others wait, the
+ * request takes its place behind them even if its context is bound: a
+ * context whose only work is this request gives its slot to the first
+ * in line at once (ane_dart_give_way()), one with other requests in
+ * flight keeps it until they end -- it is idle then, its requests all
+ * parked, and the slot goes to the first in line.  So a client with many
+ * requests in flight does not hold a slot while others wait.  A context
+ * with requests queued already parks too, so that its requests start in
+ * the order they came.
+ *
+ * Return: the slot; -EAGAIN when the request is to take its place in the
+ * line with ane_dart_park() rather than wait here.
+ */
+int ane_dart_bind_or_park(struct ane_dart_ctx *ctx, u32 own_pins)
+{
+	struct ane_dart *dart = ctx->dart;
+	int ret;
+
+	if (atomic_read(&ctx->queued))
+		return -EAGAIN;
+	if (!list_empty_careful(&dart->slot_waiters)) {
+		if (READ_ONCE(ctx->slot) > 0)
+			ane_dart_give_way(ctx, own_pins);
+		return -EAGAIN;
+	}
+	ret = ane_dart_try_bind(ctx);
+	return ret == -EBUSY ? -EAGAIN : ret;
+}
+
+/**
+ * ane_dart_park() - a request takes its place in the line for a slot
+ * @ctx: the request's context, which holds one of its ane_dart_request_get()
+ *	counts for it until @run is called.
+ * @pins: the pins of @ctx's mappings the request holds: a context whose
+ *	only work is parked requests is idle, its slot may be taken.
+ * @w: the place in the line, the request's own.
+ * @run: what starts the request once @ctx is bound (see
+ *	&struct ane_dart_waiter).
+ *
+ * The request's submitter does not wait: a dispatcher (ane_dart_dispatch(),
+ * run here, by the next submitters, or a tick after a context went idle
+ * by a work item) binds @ctx when the request is first in line and a slot
+ * is free, and calls @run -- perhaps before this returns.
+ * With more busy clients than slots each request then waits its turn in
+ * the line without its process sleeping twice (once for the slot, once
+ * for the completion), which under load costs a process switch each.
+ */
+void ane_dart_park(struct ane_dart_ctx *ctx, u32 pins, struct ane_dart_waiter *w,
+		   void (*run)(struct ane_dart_waiter *w, int slot))
+{
+	struct ane_dart *dart = ctx->dart;
+
+	w->task = NULL;
+	w->kicked = false;
+	w->ctx = ctx;
+	w->pins = pins;
+	w->run = run;
+	w->deadline = jiffies + msecs_to_jiffies(dart->slot_wait_ms);
+	atomic_inc(&ctx->queued);
+	atomic_add(pins, &ctx->parked_pins);
+	atomic_inc(&ctx->parked);
+	spin_lock_irq(&dart->wait_lock);
+	list_add_tail(&w->link, &dart->slot_waiters);
+	dart->slot_waits++;
+	spin_unlock_irq(&dart->wait_lock);
+	ane_dart_dispatch(dart);
+}
+
+/*
+ * While a parked request is first in line, bind its context and start it;
+ * a sleeping bind first in line is woken instead.  With no slot to be had
+ * the line waits for the next context going idle (or the first one's
+ * deadline, when that one fails with -EBUSY).
+ */
+static void ane_dart_dispatch_locked(struct ane_dart *dart)
+{
+	struct ane_dart_waiter *w;
+	struct ane_dart_ctx *ctx;
+	int slot;
+
+	lockdep_assert_held(&dart->dispatch_lock);
+	for (;;) {
+		spin_lock_irq(&dart->wait_lock);
+		w = list_first_entry_or_null(&dart->slot_waiters,
+					     struct ane_dart_waiter, link);
+		if (!w || w->task) {
+			if (w)
+				ane_dart_kick_first(dart);
+			spin_unlock_irq(&dart->wait_lock);
+			return;
+		}
+		spin_unlock_irq(&dart->wait_lock);
+
+		/* Only a dispatcher takes a parked request off the line. */
+		slot = ane_dart_try_bind(w->ctx);
+		if (slot == -EBUSY && time_before(jiffies, w->deadline)) {
+			mod_delayed_work(system_highpri_wq, &dart->dispatch_deadline,
+					 w->deadline - jiffies);
+			return;
+		}
+		spin_lock_irq(&dart->wait_lock);
+		list_del(&w->link);
+		spin_unlock_irq(&dart->wait_lock);
+		if (slot < 0)
+			dart->parked_failed++;
+		/*
+		 * Bound with a request that is no longer parked: not idle, the
+		 * slot stays its own.  Still queued until sent, so a request
+		 * of the context coming meanwhile does not overtake it; the
+		 * reference keeps the context past the request's completion.
+		 */
+		ctx = w->ctx;
+		kref_get(&ctx->kref);
+		atomic_dec(&ctx->parked);
+		atomic_sub(w->pins, &ctx->parked_pins);
+		w->run(w, slot);
+		atomic_dec(&ctx->queued);
+		ane_dart_ctx_put(ctx);
+	}
+}
+
+/*
+ * Dispatch until no new reason to look came meanwhile (@dart->dispatch_again,
+ * set by whoever parks a request, gives a slot up or sees a context go
+ * idle): a dispatcher that finds the lock taken leaves its look to the
+ * one holding it.  @wait: take the lock even if that means waiting.
+ */
+static void ane_dart_dispatch_run(struct ane_dart *dart, bool wait)
+{
+	atomic_set(&dart->dispatch_again, 1);
+	while (atomic_read(&dart->dispatch_again)) {
+		if (wait)
+			mutex_lock(&dart->dispatch_lock);
+		else if (!mutex_trylock(&dart->dispatch_lock))
+			return;
+		while (atomic_xchg(&dart->dispatch_again, 0))
+			ane_dart_dispatch_locked(dart);
+		mutex_unlock(&dart->dispatch_lock);
+		wait = false;
+	}
+}
+
+/**
+ * ane_dart_dispatch() - start the parked requests that can have a slot
+ * @dart: the controller.
+ *
+ * Called by every submitter once its own request is sent or parked, so
+ * that under load the line moves without a work item's switch; with a
+ * dispatcher already at work it only asks that one to look again.
+ */
+void ane_dart_dispatch(struct ane_dart *dart)
+{
+	if (!list_empty_careful(&dart->slot_waiters))
+		ane_dart_dispatch_run(dart, false);
+}
+
+static void ane_dart_dispatch_work(struct work_struct *work)
+{
+	ane_dart_dispatch_run(container_of(to_delayed_work(work), struct ane_dart,
+					   dispatch), true);
+}
+
+static void ane_dart_dispatch_deadline_work(struct work_struct *work)
+{
+	ane_dart_dispatch_run(container_of(to_delayed_work(work), struct ane_dart,
+					   dispatch_deadline), true);
 }
 
 /**
@@ -473,7 +649,8 @@ void ane_dart_request_put(struct ane_dart_ctx *ctx)
 	int left = atomic_dec_if_positive(&ctx->requests);
 
 	WARN_ON_ONCE(left < 0);
-	if (!left)
+	/* idle once what is left is parked (its slot may go to the line) */
+	if (left >= 0 && left <= atomic_read(&ctx->parked))
 		ane_dart_ctx_went_idle(ctx);
 }
 
@@ -658,6 +835,9 @@ int ane_dart_init(struct ane_device *adev, struct regmap *regs)
 	mutex_init(&dart->ctx_lock);
 	spin_lock_init(&dart->wait_lock);
 	INIT_LIST_HEAD(&dart->slot_waiters);
+	mutex_init(&dart->dispatch_lock);
+	INIT_DELAYED_WORK(&dart->dispatch, ane_dart_dispatch_work);
+	INIT_DELAYED_WORK(&dart->dispatch_deadline, ane_dart_dispatch_deadline_work);
 	dart->slot_wait_ms = ANE_DART_SLOT_WAIT_MS;
 	INIT_LIST_HEAD(&dart->ctx_list);
 	adev->dart = dart;
@@ -690,6 +870,10 @@ void ane_dart_fini(struct ane_device *adev)
 
 	if (!dart)
 		return;
+	cancel_delayed_work_sync(&dart->dispatch);
+	cancel_delayed_work_sync(&dart->dispatch_deadline);
+	WARN_ON(!list_empty(&dart->slot_waiters));
+	mutex_destroy(&dart->dispatch_lock);
 	ane_dart_ctx_put(dart->base);
 	WARN_ON(!list_empty(&dart->ctx_list));
 	mutex_destroy(&dart->ctx_lock);

@@ -25,6 +25,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_mm.h>
 
@@ -50,9 +51,12 @@ struct seq_file;
 #define ANE_DART_SLOT_WAIT_MS	10000
 /*
  * Request binds a context makes on its slot while others wait for one
- * before it gives the slot up and takes its turn (ane_dart_bind_turn()).
+ * before it gives the slot up and takes its turn (ane_dart_bind_turn(),
+ * ane_dart_bind_or_park()).  Every one: a turn given up parks the
+ * request (ane_dart_park()) rather than putting its process to sleep, so
+ * strict turns cost no extra process switch.
  */
-#define ANE_DART_TURN_BINDS	4
+#define ANE_DART_TURN_BINDS	1
 
 /* Fault records kept per device. */
 #define ANE_DART_FAULT_LOG	32
@@ -121,6 +125,16 @@ struct ane_dart_fault {
  *	whose only work was the request binding (ane_dart_bind_turn()).
  * @slot_wait_ms: how long a bind waits for a slot (%ANE_DART_SLOT_WAIT_MS;
  *	KUnit shortens it).
+ * @dispatch_lock: one dispatcher at a time takes parked requests off
+ *	the line (ane_dart_dispatch()).
+ * @dispatch_again: something changed since the dispatcher last looked
+ *	(a request parked, a slot given up, a context idle): it looks again.
+ * @dispatch: the dispatcher's fallback, a tick after a context went idle
+ *	with a parked request first in line: the submitters dispatch as
+ *	they come (ane_dart_dispatch()), this is for when none comes.
+ * @dispatch_deadline: the dispatcher again at the deadline of the parked
+ *	request first in line that found no slot.
+ * @parked_failed: parked requests that found no slot by their deadline.
  */
 struct ane_dart {
 	struct ane_device *adev;
@@ -145,6 +159,36 @@ struct ane_dart {
 	u64 slot_waits;
 	u64 slot_turns;
 	unsigned int slot_wait_ms;
+	struct mutex dispatch_lock;	/* one dispatcher of parked requests */
+	atomic_t dispatch_again;
+	struct delayed_work dispatch;
+	struct delayed_work dispatch_deadline;
+	u64 parked_failed;
+};
+
+/**
+ * struct ane_dart_waiter - a place in the line for a hardware slot
+ * @link: on &ane_dart.slot_waiters, in arrival order.
+ * @task: a bind sleeping in ane_dart_bind(); NULL for a parked request.
+ * @kicked: a context went idle since the sleeping bind last looked (under
+ *	&ane_dart.wait_lock).
+ * @ctx: the parked request's context.
+ * @pins: the parked request's pins of @ctx's mappings.
+ * @deadline: jiffies after which a parked request that found no slot
+ *	gives up (&ane_dart.slot_wait_ms after it was parked).
+ * @run: called once, from the dispatcher (process context, no DART lock
+ *	held but &ane_dart.dispatch_lock), with the slot @ctx is bound to,
+ *	or -EBUSY when none came free by @deadline; the request is off the
+ *	line by then.
+ */
+struct ane_dart_waiter {
+	struct list_head link;
+	struct task_struct *task;
+	bool kicked;
+	struct ane_dart_ctx *ctx;
+	u32 pins;
+	unsigned long deadline;
+	void (*run)(struct ane_dart_waiter *w, int slot);
 };
 
 /**
@@ -176,6 +220,15 @@ struct ane_dart {
  *	bound, to pick the slot to take over.
  * @turn_binds: request binds that kept the slot while others waited,
  *	since it was bound (ane_dart_bind_turn()); under &ane_dart.ctx_lock.
+ * @parked: requests of the context parked in the line for a slot
+ *	(ane_dart_park()); they count in @requests, but a context whose only
+ *	requests are parked is idle: its slot may be taken.
+ * @parked_pins: the pins of its mappings (&ane_dart_ctx.inflight) the
+ *	parked requests hold: with nothing else pinned the context is idle.
+ * @queued: requests of the context parked or being started by the
+ *	dispatcher (which drops @parked before it starts one, so that the
+ *	slot it bound stays the context's): a request of the context that
+ *	comes meanwhile parks behind them, so they start in order.
  * @mapped_pages: valid leaf PTEs.
  * @table_bytes: memory held by @l2 and @l3.
  * @evictions: mappings reclaimed under address pressure.
@@ -199,6 +252,9 @@ struct ane_dart_ctx {
 	int slot;
 	u64 last_bound;
 	u32 turn_binds;
+	atomic_t parked;
+	atomic_t parked_pins;
+	atomic_t queued;
 	u64 mapped_pages;
 	u64 table_bytes;
 	u64 evictions;
@@ -284,6 +340,10 @@ void ane_dart_request_put(struct ane_dart_ctx *ctx);
 
 int ane_dart_bind(struct ane_dart_ctx *ctx);
 int ane_dart_bind_turn(struct ane_dart_ctx *ctx, u32 own_pins);
+int ane_dart_bind_or_park(struct ane_dart_ctx *ctx, u32 own_pins);
+void ane_dart_park(struct ane_dart_ctx *ctx, u32 pins, struct ane_dart_waiter *w,
+		   void (*run)(struct ane_dart_waiter *w, int slot));
+void ane_dart_dispatch(struct ane_dart *dart);
 void ane_dart_unbind(struct ane_dart_ctx *ctx);
 
 int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,

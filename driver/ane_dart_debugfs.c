@@ -36,9 +36,10 @@ static int ane_dart_debugfs_summary(struct seq_file *m, void *data)
 	seq_printf(m, "granule 0x%lx aperture 0x%llx-0x%llx ceiling 0x%llx\n",
 		   ANE_DART_PAGE_SIZE, ANE_DART_APERTURE_BASE,
 		   ANE_DART_APERTURE_END, ANE_DART_CEILING);
-	seq_printf(m, "enabled streams 0x%08x  tlb hits %llu misses %llu  ttbr switches %llu  slot waits %llu\n",
+	seq_printf(m, "enabled streams 0x%08x  tlb hits %llu misses %llu  ttbr switches %llu  slot waits %llu  turns %llu  parked failed %llu\n",
 		   ane_dart_rd(dart, ANE_DART_ENABLED_STREAMS),
-		   hits, misses, dart->slot_switches, READ_ONCE(dart->slot_waits));
+		   hits, misses, dart->slot_switches, READ_ONCE(dart->slot_waits),
+		   READ_ONCE(dart->slot_turns), READ_ONCE(dart->parked_failed));
 	for (slot = 0; slot < ANE_DART_NUM_SLOTS; slot++) {
 		ctx = dart->slots[slot];
 		seq_printf(m, "slot %d (%s%d): ttbr 0x%08x tcr 0x%08x ctx %s",

@@ -402,12 +402,22 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx, u32 own_pins,
 {
 	const struct ane_program *code = rb->code;
 	const struct ane_img_procedure *pr = rb->pr;
-	int ret, sid;
-	u32 i;
+	u32 i, sid;
+	int ret;
 
-	sid = ane_dart_bind_turn(ctx, own_pins);
-	if (sid < 0)
-		return sid;
+	/*
+	 * A request without waits that finds no slot at once parks in the
+	 * line (its bars name ANE_REQ_SID_PARKED until the dispatcher binds
+	 * one); a request with wait events waits for its slot here.
+	 */
+	if (!rb->nin && !rb->shared_id)
+		ret = ane_dart_bind_or_park(ctx, own_pins);
+	else
+		ret = ane_dart_bind_turn(ctx, own_pins);
+	rb->park = ret == -EAGAIN;
+	if (ret < 0 && !rb->park)
+		return ret;
+	sid = rb->park ? ANE_REQ_SID_PARKED : ret;
 	for (i = 0; i < code->hdr.num_bars; i++) {
 		const struct ane_img_bar *b = &code->bars[i];
 
@@ -501,6 +511,53 @@ static int ane_request_submit(struct ane_file *af, struct ane_request *rq,
 		atomic64_inc(&af->submitted);
 	}
 	return ret;
+}
+
+/*
+ * The dispatcher bound a parked request's context to @slot (or gave up,
+ * @slot < 0): name the slot in its bars and send it.  The client was told
+ * of the request already, so one that cannot be sent completes with an
+ * errno as its status, as a request the firmware fails does.  Process
+ * context.
+ */
+static void ane_request_parked_run(struct ane_dart_waiter *w, int slot)
+{
+	struct ane_request *rq = container_of(w, struct ane_request, park);
+	struct ane_fw_proc_call *call = rq->park_call;
+	struct ane_fw_bar *bars = (struct ane_fw_bar *)(call + 1);
+	struct ane_file *af = rq->af;
+	int ret = slot;
+	u32 i;
+
+	/* the request's own reference may go with its completion */
+	ane_file_get(af);
+	rq->park_call = NULL;
+	if (slot >= 0) {
+		for (i = 0; i < call->nbr_custom_bars; i++)
+			if (bars[i].sid == ANE_REQ_SID_PARKED)
+				bars[i].sid = slot;
+		ret = ane_host(af) ? ane_host_msg_proc_call(ane_host(af), &rq->hreq,
+							    &rq->park_hdr, call) : -ENODEV;
+	}
+	kfree(call);
+	/*
+	 * The firmware booting or recovering: to the client, whose request
+	 * was accepted, that is a reset while it was outstanding (-EIO, to
+	 * be sent again once the device is READY), as for one in flight.
+	 */
+	if (ret == -EAGAIN)
+		ret = -EIO;
+	if (ret) {
+		rq->hreq.status = ret;
+		rq->hreq.len = 0;
+		local_irq_disable();
+		ane_request_complete(&rq->hreq);
+		local_irq_enable();
+	} else {
+		atomic64_inc(&af->submitted);
+		ane_hint_run_started(af);
+	}
+	ane_file_put(af);
 }
 
 /*
@@ -640,11 +697,21 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	sr->out.seqno = rq->fence.seqno;
 
 	trace_ane_submit(af->drm_file, in, rq->fence.seqno, rb.nbars);
+	if (rb.park) {
+		/* the dispatcher sends it (ane_request_parked_run()) */
+		rq->park_hdr = hdr;
+		rq->park_call = call;
+		ane_req_put_syncobjs(&rb);
+		ane_dart_park(ctx, rq->nmaps, &rq->park, ane_request_parked_run);
+		return 0;
+	}
 	ret = ane_request_submit(af, rq, &hdr, call);
 	ane_req_put_syncobjs(&rb);
 	kfree(call);
 	if (!ret)
 		ane_hint_run_started(af);
+	/* parked requests of others that can start now (ane_dart_park()) */
+	ane_dart_dispatch(ctx->dart);
 	return ret;
 
 err_release:

@@ -17,6 +17,7 @@
 #include <drm/drm_file.h>
 #include <drm/ane_accel.h>
 
+#include "ane_dart.h"
 #include "ane_host.h"
 #include "ane_image.h"
 #include "firmware/spec/ane_fw_abi.h"
@@ -79,6 +80,11 @@ struct ane_req_wait {
  * @held: the call has wait records: one of the client's
  *	%ANE_FILE_MAX_WAITING (&ane_file.held) and of the device's
  *	%ANE_DEV_MAX_WAITING (&ane_events.held) until it completes.
+ * @park: the request's place in the line for a DART slot, when it found
+ *	none at once (ane_dart_park()); the dispatcher starts it.
+ * @park_hdr: the parked call's header.
+ * @park_call: the parked call, its bars naming %ANE_REQ_SID_PARKED for the
+ *	slot not yet known; freed once the call is sent (or fails).
  */
 struct ane_request {
 	struct dma_fence fence;
@@ -100,7 +106,13 @@ struct ane_request {
 	struct list_head wait_node;
 	struct delayed_work wait_timeout;
 	bool held;
+	struct ane_dart_waiter park;
+	struct ane_fw_cmd_hdr park_hdr;
+	struct ane_fw_proc_call *park_call;
 };
+
+/* A parked call's bars name this stream until the dispatcher binds a slot. */
+#define ANE_REQ_SID_PARKED	U32_MAX
 
 /**
  * struct ane_req_build - what ane_sel_send_request() gathers on its way
@@ -126,6 +138,8 @@ struct ane_request {
  * @nwrec: entries of @wrec.
  * @owner: for an attached program, its owner, whose &ane_file.prog_lock
  *	is held (nested) from validation to submission; else NULL.
+ * @park: no DART slot at once: the request parks in the line for one
+ *	(ane_dart_park()) rather than wait in the call.
  *
  * On the stack of one call, built under &ane_file.prog_lock.
  */
@@ -147,6 +161,7 @@ struct ane_req_build {
 	u32 shared_id;
 	struct ane_fw_event wrec[ANE_REQ_MAX_EVENTS];
 	u32 nwrec;
+	bool park;
 };
 
 /* Wait events (ane_request_wait.c). */

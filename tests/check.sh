@@ -92,6 +92,7 @@ layer_vm() {
 		--bin "$B/tests/vm/top_test" \
 		--bin "$B/tests/vm/resident_test" \
 		--bin "$B/tests/vm/event_test" \
+		--bin "$B/tests/vm/load_test" \
 		--bin "$B/tests/vm/broker_test" --bin "$B/tools/aned" \
 		--bin "$B/tools/anectl" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \

@@ -576,6 +576,167 @@ static void ane_dart_a_request_bind_takes_its_turn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
 }
 
+/* A parked request of the test: where and in which order it started. */
+struct parked_req {
+	struct ane_dart_waiter w;
+	int slot;
+	int order;
+	struct completion done;
+};
+
+static atomic_t parked_order;
+
+static void parked_run(struct ane_dart_waiter *w, int slot)
+{
+	struct parked_req *pr = container_of(w, struct parked_req, w);
+
+	pr->slot = slot;
+	pr->order = atomic_inc_return(&parked_order);
+	complete(&pr->done);
+}
+
+/* A request of @ctx that finds no slot at once parks as a submit does. */
+static void park_req(struct kunit *test, struct ane_dart_ctx *ctx, struct parked_req *pr)
+{
+	init_completion(&pr->done);
+	pr->slot = INT_MIN;
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx), 0);
+	KUNIT_ASSERT_EQ(test, ane_dart_bind_or_park(ctx, 0), -EAGAIN);
+	ane_dart_park(ctx, 0, &pr->w, parked_run);
+}
+
+/*
+ * Requests that find no slot park in the line instead of waiting in the
+ * call: they start in the order they came, each when a context goes idle
+ * -- by the next submitter's dispatch, or by the work item a tick later
+ * when none comes -- and one that gets no slot by its deadline starts
+ * with -EBUSY.  A bound context whose only work is the request binding
+ * gives its slot to the first in line and parks behind; a context whose
+ * only requests are parked is idle, its slot may be taken.
+ */
+static void ane_dart_parked_requests_start_in_turn(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx[ANE_DART_NUM_SLOTS + 1];
+	struct parked_req a, b, c, d;
+	int i;
+
+	atomic_set(&parked_order, 0);
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
+	fx->dart->slot_wait_ms = 5000;
+	park_req(test, ctx[7], &a);
+	park_req(test, ctx[8], &b);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 2u);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx[7]->parked), 1);
+
+	/* iso5's context goes idle; the next submitter's dispatch starts a. */
+	ane_dart_request_put(ctx[4]);
+	ane_dart_dispatch(fx->dart);
+	KUNIT_EXPECT_TRUE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, a.slot, 5);
+	KUNIT_EXPECT_EQ(test, a.order, 1);
+	KUNIT_EXPECT_EQ(test, ctx[7]->slot, 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx[7]->parked), 0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&b.done));
+
+	/*
+	 * ctx[0]'s one request is the one binding while b waits: it gives
+	 * iso1 up and parks behind b, and b starts on iso1 at once.
+	 */
+	KUNIT_EXPECT_EQ(test, ane_dart_bind_or_park(ctx[0], 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 1ull);
+	init_completion(&c.done);
+	c.slot = INT_MIN;
+	ane_dart_park(ctx[0], 0, &c.w, parked_run);
+	KUNIT_EXPECT_TRUE(test, completion_done(&b.done));
+	KUNIT_EXPECT_EQ(test, b.slot, 1);
+	KUNIT_EXPECT_EQ(test, b.order, 2);
+	KUNIT_EXPECT_FALSE(test, completion_done(&c.done));
+
+	/* Nobody submits: the work item starts c a tick after iso2 is idle. */
+	ane_dart_request_put(ctx[1]);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&c.done, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, c.slot, 2);
+	KUNIT_EXPECT_EQ(test, c.order, 3);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
+
+	/* Every slot busy: d gets none by its deadline, starts with -EBUSY. */
+	fx->dart->slot_wait_ms = 50;
+	park_req(test, ctx[1], &d);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&d.done, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, d.slot, -EBUSY);
+	KUNIT_EXPECT_EQ(test, fx->dart->parked_failed, 1ull);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_waits, 4ull);
+
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (i != 4)
+			ane_dart_request_put(ctx[i]);
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ane_dart_ctx_put(ctx[i]);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
+}
+
+/*
+ * While others wait, a bound context with a request in flight parks its
+ * next one behind them and keeps its slot; once the one in flight ends,
+ * its only request and pins are parked ones, it is idle, and its slot
+ * goes to the first in line -- a client with many requests in flight
+ * does not hold a slot while others wait.
+ */
+static void ane_dart_a_busy_context_yields_when_its_work_ends(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx[ANE_DART_NUM_SLOTS + 1];
+	struct ane_dart_mapping *m;
+	struct parked_req a, b;
+	int i;
+
+	atomic_set(&parked_order, 0);
+	busy_slots(test, ctx, ARRAY_SIZE(ctx));
+	fx->dart->slot_wait_ms = 5000;
+	park_req(test, ctx[7], &a);
+
+	/* ctx[0]'s second request, with a pin of its own: it parks behind a. */
+	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[0]), 0);
+	KUNIT_EXPECT_EQ(test, ane_dart_bind_or_park(ctx[0], 1), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, ctx[0]->slot, 1);
+	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 0ull);
+	m = map_frames(test, ctx[0], 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
+	KUNIT_ASSERT_EQ(test, ane_dart_use(m), 0);
+	init_completion(&b.done);
+	b.slot = INT_MIN;
+	ane_dart_park(ctx[0], 1, &b.w, parked_run);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 2u);
+
+	/* Its first request ends: a takes iso1. */
+	ane_dart_request_put(ctx[0]);
+	ane_dart_dispatch(fx->dart);
+	KUNIT_EXPECT_TRUE(test, completion_done(&a.done));
+	KUNIT_EXPECT_EQ(test, a.slot, 1);
+	KUNIT_EXPECT_EQ(test, ctx[0]->slot, -1);
+	KUNIT_EXPECT_FALSE(test, completion_done(&b.done));
+
+	/* b has its turn when iso2's context goes idle. */
+	ane_dart_request_put(ctx[1]);
+	ane_dart_dispatch(fx->dart);
+	KUNIT_EXPECT_TRUE(test, completion_done(&b.done));
+	KUNIT_EXPECT_EQ(test, b.slot, 2);
+	KUNIT_EXPECT_EQ(test, b.order, 2);
+	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
+
+	ane_dart_unuse(m);
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(m), 0);
+	for (i = 0; i < ARRAY_SIZE(ctx) - 1; i++)
+		if (i != 1)
+			ane_dart_request_put(ctx[i]);
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ane_dart_ctx_put(ctx[i]);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
+}
+
 #define BIG_FRAMES	4096	/* 64 MiB per mapping */
 
 static void ane_dart_eviction_is_lru_and_spares_mappings_in_use(struct kunit *test)
@@ -727,6 +888,8 @@ static struct kunit_case ane_dart_cases[] = {
 	KUNIT_CASE(ane_dart_more_clients_than_slots_switch_ttbr),
 	KUNIT_CASE(ane_dart_slot_waiters_are_served_in_order),
 	KUNIT_CASE(ane_dart_a_request_bind_takes_its_turn),
+	KUNIT_CASE(ane_dart_parked_requests_start_in_turn),
+	KUNIT_CASE(ane_dart_a_busy_context_yields_when_its_work_ends),
 	KUNIT_CASE(ane_dart_eviction_is_lru_and_spares_mappings_in_use),
 	KUNIT_CASE(ane_dart_pool_caps_outstanding_requests_at_127),
 	KUNIT_CASE(ane_dart_usage_and_protection_follow_table_28_5),

@@ -186,25 +186,7 @@ static void control_on_keeps_it_up(void)
 /* The runtime suspends debugfs counts ("runtime suspends: N"), or -1. */
 static long suspends(void)
 {
-	char path[512], buf[4096], *p;
-	long n = -1;
-	int fd;
-	ssize_t got;
-
-	if (vm_debugfs_path(node, "fw_state", path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (got <= 0)
-		return -1;
-	buf[got] = 0;
-	p = strstr(buf, "runtime suspends: ");
-	if (p)
-		n = strtol(p + strlen("runtime suspends: "), NULL, 10);
-	return n;
+	return (long)vm_debugfs_num(node, "fw_state", "runtime suspends: ", 10);
 }
 
 /*

@@ -68,6 +68,10 @@ suite resident "" resident_test
 # Wait events and the shared event: requests held by the firmware until
 # a fence ends or the shared event rings; limits, failures, exits, crash.
 suite event "" event_test
+# More clients than the DART's slots: every client its turn (a floor on
+# the slowest one's requests), a client's requests in order while they
+# wait in line, clients killed in line.
+suite load "" load_test
 suite ane-run-resident "" ane_run_resident
 # aned, the broker daemon: tiers, sharing, adapters, the hand-off, a
 # client gone mid-call, aned killed and restarted, malformed messages.

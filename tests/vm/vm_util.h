@@ -101,15 +101,19 @@ static inline unsigned long long vm_dev_attr_u64(const char *node,
 	return v;
 }
 
-/* The number after @key in @node's debugfs fw_status, or -1. */
-static inline long long vm_fw_status(const char *node, const char *key)
+/*
+ * The number after @key in @node's debugfs file @name (strtoll() base
+ * @base: 0 takes a 0x prefix), or -1.
+ */
+static inline long long vm_debugfs_num(const char *node, const char *name,
+				       const char *key, int base)
 {
 	char path[512], buf[8192], *at;
 	long long v = -1;
 	ssize_t n;
 	int fd;
 
-	if (vm_debugfs_path(node, "fw_status", path, sizeof(path)))
+	if (vm_debugfs_path(node, name, path, sizeof(path)))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -121,8 +125,14 @@ static inline long long vm_fw_status(const char *node, const char *key)
 	buf[n] = 0;
 	at = strstr(buf, key);
 	if (at)
-		v = strtoll(at + strlen(key), NULL, 10);
+		v = strtoll(at + strlen(key), NULL, base);
 	return v;
+}
+
+/* The number after @key in @node's debugfs fw_status, or -1. */
+static inline long long vm_fw_status(const char *node, const char *key)
+{
+	return vm_debugfs_num(node, "fw_status", key, 10);
 }
 
 /*

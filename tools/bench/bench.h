@@ -60,6 +60,7 @@ struct load_result {
 	int err;			/* 0, or the errno that ended it */
 	uint64_t done;			/* requests completed in the window */
 	uint64_t busy, again;		/* libane's retries (ane_retry_counts) */
+	uint64_t vcsw, ivcsw;		/* its voluntary, involuntary switches */
 	char msg[200];
 };
 
@@ -67,6 +68,8 @@ struct load_figure {
 	double rate;			/* requests/s, all processes */
 	double min_rate, max_rate;	/* the slowest and fastest process */
 	uint64_t busy;			/* retries on a full queue, in all */
+	double sw_per_req;		/* the processes' own switches per request */
+	double ctxt_per_req;		/* the machine's switches (/proc/stat) per request */
 };
 
 /* ---------------------------------------------------------- broker */

@@ -6,7 +6,39 @@
  * Copyright (C) 2026 The ane authors
  */
 
+#include <sys/resource.h>
+
 #include "bench.h"
+
+/* This process's context switches so far: voluntary in @v, the rest in @iv. */
+static void load_switches(uint64_t *v, uint64_t *iv)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*v = 0;
+		*iv = 0;
+		return;
+	}
+	*v = (uint64_t)ru.ru_nvcsw;
+	*iv = (uint64_t)ru.ru_nivcsw;
+}
+
+/* The machine's context switches since boot (/proc/stat "ctxt"); 0 if unknown. */
+static uint64_t load_ctxt(void)
+{
+	unsigned long long n = 0;
+	char line[256];
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %llu", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
 
 /*
  * One process of the load: its own control client, program and surfaces
@@ -21,7 +53,7 @@ static void load_child(const char *node, const void *img, size_t size, int ready
 	struct ane_program *prog = NULL;
 	struct ane_retry_counts rc;
 	struct ane_dev *dev = NULL;
-	uint64_t end = 0;
+	uint64_t end = 0, v0, iv0;
 	char c;
 
 	if (ane_open(node, ANE_KIND_CONTROL, &dev, r.msg, sizeof(r.msg))) {
@@ -36,6 +68,7 @@ static void load_child(const char *node, const void *img, size_t size, int ready
 	c = (char)!r.err;
 	if (write(ready, &c, 1) != 1 || read(go, &end, sizeof(end)) != sizeof(end))
 		_exit(1);
+	load_switches(&v0, &iv0);
 	while (!r.err && now_ns() < end) {
 		uint64_t seqno;
 		int st;
@@ -48,6 +81,9 @@ static void load_child(const char *node, const void *img, size_t size, int ready
 		}
 		r.done++;
 	}
+	load_switches(&r.vcsw, &r.ivcsw);
+	r.vcsw -= v0;
+	r.ivcsw -= iv0;
 	ane_get_retry_counts(dev, &rc);
 	r.busy = rc.busy;
 	r.again = rc.again;
@@ -68,7 +104,7 @@ static void load_pipe_child(int ready, int go, int res)
 {
 	struct load_result r = { 0 };
 	int to[2], from[2];
-	uint64_t end = 0;
+	uint64_t end = 0, v0, iv0;
 	pid_t echo;
 	char c = 1;
 
@@ -88,6 +124,7 @@ static void load_pipe_child(int ready, int go, int res)
 	close(from[1]);
 	if (write(ready, &c, 1) != 1 || read(go, &end, sizeof(end)) != sizeof(end))
 		_exit(1);
+	load_switches(&v0, &iv0);
 	while (now_ns() < end) {
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1) {
 			r.err = errno ? errno : EPIPE;
@@ -96,6 +133,9 @@ static void load_pipe_child(int ready, int go, int res)
 		}
 		r.done++;
 	}
+	load_switches(&r.vcsw, &r.ivcsw);
+	r.vcsw -= v0;
+	r.ivcsw -= iv0;
 	close(to[1]);
 	waitpid(echo, NULL, 0);
 	if (write(res, &r, sizeof(r)) != sizeof(r))
@@ -113,7 +153,8 @@ static int load_run(const char *node, const void *img, size_t size, unsigned int
 	int ready[2], go[2], res[2], failed = 0;
 	struct load_result r;
 	unsigned int i, ok = 0;
-	uint64_t end;
+	uint64_t end, ctxt0, ctxt1, sw = 0, done = 0;
+	struct timespec ts;
 	char c;
 
 	if (pipe(ready) || pipe(go) || pipe(res))
@@ -140,9 +181,16 @@ static int load_run(const char *node, const void *img, size_t size, unsigned int
 			ok += c == 1;
 	/* One deadline for all, set once every process is ready. */
 	end = now_ns() + (uint64_t)(LOAD_SECONDS * 1e9);
+	ctxt0 = load_ctxt();
 	for (i = 0; i < n; i++)
 		if (write(go[1], &end, sizeof(end)) != sizeof(end))
 			return die("start");
+	/* The machine's switches in the window: sleep to its end, count. */
+	ts.tv_sec = (time_t)(end / 1000000000ull);
+	ts.tv_nsec = (long)(end % 1000000000ull);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	ctxt1 = load_ctxt();
 	memset(f, 0, sizeof(*f));
 	f->min_rate = -1;
 	for (i = 0; i < n; i++) {
@@ -158,12 +206,18 @@ static int load_run(const char *node, const void *img, size_t size, unsigned int
 			failed = 1;
 		}
 		rate = (double)r.done / LOAD_SECONDS;
+		done += r.done;
+		sw += r.vcsw + r.ivcsw;
 		f->rate += rate;
 		f->busy += r.busy;
 		if (f->min_rate < 0 || rate < f->min_rate)
 			f->min_rate = rate;
 		if (rate > f->max_rate)
 			f->max_rate = rate;
+	}
+	if (done) {
+		f->sw_per_req = (double)sw / (double)done;
+		f->ctxt_per_req = ctxt1 > ctxt0 ? (double)(ctxt1 - ctxt0) / (double)done : 0;
 	}
 	while (wait(NULL) > 0)
 		;
@@ -173,38 +227,89 @@ static int load_run(const char *node, const void *img, size_t size, unsigned int
 	return failed || ok != n ? -1 : 0;
 }
 
+/*
+ * The process counts to run: ANE_BENCH_LOAD ("1 8 64", counts from 1 to
+ * LOAD_MAX_PROCS in increasing order, 1, 8 and 64 among them) for a
+ * quick run, else 1, 2, 4, 7, 8, 16, 32 and 64.  Returns how many, or 0
+ * with a message for a list it cannot use.
+ */
+static unsigned int load_procs(unsigned int *procs, unsigned int max)
+{
+	static const unsigned int def[] = { 1, 2, 4, 7, 8, 16, 32, LOAD_MAX_PROCS };
+	const char *env = getenv("ANE_BENCH_LOAD");
+	unsigned int n = 0, seen = 0;
+	char *end;
+
+	if (!env || !*env) {
+		memcpy(procs, def, sizeof(def));
+		return sizeof(def) / sizeof(def[0]);
+	}
+	while (*env) {
+		unsigned long v;
+
+		if (*env == ' ' || *env == ',') {
+			env++;
+			continue;
+		}
+		errno = 0;
+		v = strtoul(env, &end, 10);
+		if (errno || end == env || !v || v > LOAD_MAX_PROCS || n == max ||
+		    (n && v <= procs[n - 1]))
+			goto bad;
+		procs[n++] = (unsigned int)v;
+		seen |= (v == 1) | (v == 8) << 1 | (v == LOAD_MAX_PROCS) << 2;
+		env = end;
+	}
+	if (seen == 7)
+		return n;
+bad:
+	fprintf(stderr, "ane-bench: ANE_BENCH_LOAD: process counts from 1 to %u, increasing, with 1, 8 and %u among them\n",
+		LOAD_MAX_PROCS, LOAD_MAX_PROCS);
+	return 0;
+}
+
 int bench_load(const char *node)
 {
 	/* 1, 8 and 64 are the targets' points; the rest draw the curve. */
-	static const unsigned int procs[] = { 1, 2, 4, 7, 8, 16, 32, LOAD_MAX_PROCS };
-	enum { P1 = 0, P8 = 4, P64 = 7, NP = sizeof(procs) / sizeof(procs[0]) };
-	struct load_figure f[NP], pf[NP];
+	unsigned int procs[LOAD_MAX_PROCS];
+	struct load_figure f[LOAD_MAX_PROCS], pf[LOAD_MAX_PROCS];
+	unsigned int i, np, p1 = 0, p8 = 0, p64 = 0;
 	struct ane_net *net = NULL;
 	double best, pbest, fair, pfair;
 	const void *img;
-	unsigned int i;
 	uint64_t busy = 0;
 	char key[64];
 	size_t size;
 
+	np = load_procs(procs, LOAD_MAX_PROCS);
+	if (!np)
+		return 1;
+	for (i = 0; i < np; i++) {
+		p1 = procs[i] == 1 ? i : p1;
+		p8 = procs[i] == 8 ? i : p8;
+		p64 = procs[i] == LOAD_MAX_PROCS ? i : p64;
+	}
 	/* Every process runs the request bench's program. */
 	if (relu_image(&net, &img, &size))
 		return 1;
 	printf("load: N processes, each its own client and program, submit + wait in a loop for %.0f s\n",
 	       LOAD_SECONDS);
 	printf("  baseline: as many processes each in a pipe ping-pong with an echo process\n");
-	printf("  processes   requests/s   slowest/s   fastest/s   slowest/fastest   busy retries   pipe trips/s   pipe slowest/fastest\n");
+	printf("  switches/req: the processes' own context switches per request (getrusage), and the machine's (/proc/stat ctxt)\n");
+	printf("  processes   requests/s   slowest/s   fastest/s   slowest/fastest   busy retries   switches/req own machine   pipe trips/s   pipe slowest/fastest   pipe switches/trip own machine\n");
 	fflush(stdout);
-	for (i = 0; i < NP; i++) {
+	for (i = 0; i < np; i++) {
 		if (load_run(node, img, size, procs[i], &f[i]) ||
 		    load_run(node, NULL, 0, procs[i], &pf[i])) {
 			ane_net_destroy(net);
 			return 1;
 		}
-		printf("  %9u   %10.0f   %9.0f   %9.0f   %15.2f   %12" PRIu64 "   %12.0f   %20.2f\n",
+		printf("  %9u   %10.0f   %9.0f   %9.0f   %15.2f   %12" PRIu64 "   %16.2f %7.2f   %12.0f   %20.2f   %22.2f %7.2f\n",
 		       procs[i], f[i].rate, f[i].min_rate, f[i].max_rate,
 		       f[i].max_rate > 0 ? f[i].min_rate / f[i].max_rate : 0, f[i].busy,
-		       pf[i].rate, pf[i].max_rate > 0 ? pf[i].min_rate / pf[i].max_rate : 0);
+		       f[i].sw_per_req, f[i].ctxt_per_req,
+		       pf[i].rate, pf[i].max_rate > 0 ? pf[i].min_rate / pf[i].max_rate : 0,
+		       pf[i].sw_per_req, pf[i].ctxt_per_req);
 		fflush(stdout);
 		snprintf(key, sizeof(key), "pipe_rate_%u", procs[i]);
 		json_num(key, pf[i].rate);
@@ -218,13 +323,17 @@ int bench_load(const char *node)
 		json_num(key, f[i].min_rate);
 		snprintf(key, sizeof(key), "fastest_%u", procs[i]);
 		json_num(key, f[i].max_rate);
+		snprintf(key, sizeof(key), "switches_per_request_%u", procs[i]);
+		json_num(key, f[i].ctxt_per_req);
+		snprintf(key, sizeof(key), "pipe_switches_per_trip_%u", procs[i]);
+		json_num(key, pf[i].ctxt_per_req);
 		busy += f[i].busy;
 	}
 	ane_net_destroy(net);
-	best = f[P1].rate > f[P8].rate ? f[P1].rate : f[P8].rate;
-	pbest = pf[P1].rate > pf[P8].rate ? pf[P1].rate : pf[P8].rate;
-	fair = f[P64].max_rate > 0 ? f[P64].min_rate / f[P64].max_rate : 0;
-	pfair = pf[P64].max_rate > 0 ? pf[P64].min_rate / pf[P64].max_rate : 0;
+	best = f[p1].rate > f[p8].rate ? f[p1].rate : f[p8].rate;
+	pbest = pf[p1].rate > pf[p8].rate ? pf[p1].rate : pf[p8].rate;
+	fair = f[p64].max_rate > 0 ? f[p64].min_rate / f[p64].max_rate : 0;
+	pfair = pf[p64].max_rate > 0 ? pf[p64].min_rate / pf[p64].max_rate : 0;
 	printf("  baseline: the best of 1 and 8 processes, %.0f requests/s\n", best);
 	/*
 	 * What the machine itself keeps of its best when 64 processes share
@@ -234,16 +343,17 @@ int bench_load(const char *node)
 	 * ane adds to (or takes from) that.
 	 */
 	printf("  the pipes' own      64 vs best %.2f, fairness at 64 %.2f: ane's 64 vs best is %.2fx the pipes', its fairness %.2fx\n",
-	       pf[P64].rate / pbest, pfair, (f[P64].rate / best) / (pf[P64].rate / pbest),
+	       pf[p64].rate / pbest, pfair, (f[p64].rate / best) / (pf[p64].rate / pbest),
 	       pfair > 0 ? fair / pfair : 0);
-	json_num("pipe_64_vs_best", pf[P64].rate / pbest);
+	json_num("pipe_64_vs_best", pf[p64].rate / pbest);
 	json_num("pipe_fairness_64", pfair);
 	json_num("fairness_64", fair);
-	json_num("64_vs_best", f[P64].rate / best);
+	json_num("64_vs_best", f[p64].rate / best);
+	json_num("64_vs_8", f[p8].rate > 0 ? f[p64].rate / f[p8].rate : 0);
 	/* json_target() checks "<=": the ">=" targets are recorded inverted. */
-	printf("  64 vs best          %.2f   (target >= 0.9: %s)\n", f[P64].rate / best,
-	       f[P64].rate > 0 && json_target("best_vs_64", best / f[P64].rate, 1 / 0.9) ?
-	       "met" : "MISSED");
+	printf("  64 vs best          %.2f   (target >= 0.9: %s; 64 vs 8: %.2f)\n", f[p64].rate / best,
+	       f[p64].rate > 0 && json_target("best_vs_64", best / f[p64].rate, 1 / 0.9) ?
+	       "met" : "MISSED", f[p8].rate > 0 ? f[p64].rate / f[p8].rate : 0);
 	printf("  fairness at 64      %.2f   (target >= 0.67: %s)\n", fair,
 	       fair > 0 && json_target("fastest_vs_slowest_64", 1 / fair, 1.5) ? "met" : "MISSED");
 	printf("  busy retries        %" PRIu64 "   (target 0: %s)\n", busy,
