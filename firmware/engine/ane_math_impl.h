@@ -147,6 +147,16 @@ extern uint32_t ane_math_isa;
 extern const uint32_t ane_math_isas_built;
 
 /*
+ * The exact GELU's pieces (ane_math.c): the upper tail Q(a) = erfc(a /
+ * sqrt 2) / 2 on [0, 6) in ANE_GELU_PIECES pieces of 3/16, piece j a
+ * polynomial of degree ANE_GELU_DEG in d = a - (j + 1/2) 3/16; row k
+ * holds every piece's coefficient of d^k.
+ */
+#define ANE_GELU_PIECES	32
+#define ANE_GELU_DEG	6
+extern const float ane_gelu_tab[ANE_GELU_DEG + 1][ANE_GELU_PIECES];
+
+/*
  * A GEMM problem C (M x N) = A (M x K) * B (K x N) in the shape of a
  * convolution, which covers MATMUL as a 1x1 convolution:
  *   A(m, k) = a[m*a_sm + ci*a_sc + kh*a_sh + kw*a_sw], k = (ci, kh, kw);

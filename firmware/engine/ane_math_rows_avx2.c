@@ -70,7 +70,26 @@ static inline void ane_st8(uint16_t *y, ane_v8 v)
 	__builtin_memcpy(y, &h, 16);
 }
 
+/*
+ * Row @t of ane_gelu_tab at every lane's @j: VPERMPS over each quarter,
+ * the halves chosen by j's bit 3 and the quarters by bit 4.
+ */
+static inline ane_v8 ane_tab8(const float *t, ane_i8 j)
+{
+	ane_v8 q0, q1, q2, q3, lo, hi;
+
+	__builtin_memcpy(&q0, t, 32);
+	__builtin_memcpy(&q1, t + 8, 32);
+	__builtin_memcpy(&q2, t + 16, 32);
+	__builtin_memcpy(&q3, t + 24, 32);
+	lo = __builtin_shuffle(q0, q1, j);
+	hi = __builtin_shuffle(q2, q3, j);
+	return (ane_v8)((((ane_i8)hi) & -((j >> 4) & 1)) |
+			(((ane_i8)lo) & ~-((j >> 4) & 1)));
+}
+
 #define ANE_VSTORE(y, v)	ane_st8((y), (v))
+#define ANE_VTAB(t, j)	ane_tab8((t), (j))
 #include "ane_math_vec.h"
 
 /* ane_elt_row8(): the row loop of ane_math_vec.h, eight lanes */

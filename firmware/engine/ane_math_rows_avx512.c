@@ -56,6 +56,16 @@ static inline void ane_st16(uint16_t *y, ane_v16 v)
 	__builtin_memcpy(y, &h, 32);
 }
 
+/* Row @t of ane_gelu_tab at every lane's @j: one VPERMT2PS. */
+static inline ane_v16 ane_tab16(const float *t, ane_i16 j)
+{
+	ane_v16 lo, hi;
+
+	__builtin_memcpy(&lo, t, 64);
+	__builtin_memcpy(&hi, t + 16, 64);
+	return __builtin_shuffle(lo, hi, j);
+}
+
 /* ane_sel16(), ane_expf16(), ane_gelu16(), ane_exp_sub16(), ane_elt_row16() */
 #define ANE_VF		ane_v16
 #define ANE_VI		ane_i16
@@ -64,6 +74,7 @@ static inline void ane_st16(uint16_t *y, ane_v16 v)
 #define ANE_VLANES	16u
 #define ANE_VLOAD(p, s)	ane_ld16((p), (s))
 #define ANE_VSTORE(y, v)	ane_st16((y), (v))
+#define ANE_VTAB(t, j)	ane_tab16((t), (j))
 #include "ane_math_vec.h"
 
 uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,

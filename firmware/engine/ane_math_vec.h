@@ -58,30 +58,44 @@ static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
 	return ANE_VN(ane_exp2f)(x, ANE_VSPLAT(0.0f));
 }
 
+#ifndef ANE_VTAB
+/* Row @t of ane_gelu_tab (ANE_GELU_PIECES floats) at every lane's @j. */
+static inline ANE_VF ANE_VN(ane_gelu_tab)(const float *t, ANE_VI j)
+{
+	ANE_VF r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		r[i] = t[j[i]];
+	return r;
+}
+
+#define ANE_VTAB(t, j)	ANE_VN(ane_gelu_tab)((t), (j))
+#endif
+
 /*
  * ane_gelu() on every lane: the same operations in the same order, so
  * the same bits (the host tests compare every lane with ane_gelu()), with
- * the out-of-range lanes (below -20: -0; above 20 or NaN: x) selected
- * after computing on zeros in their place.
+ * the lanes outside (-6, 6) (and NaN) computed on zeros in their place
+ * and then selected: x from 6 on and for NaN, -0 below -6.  The table's
+ * lookups are exact, so the includer may do them as it likes
+ * (ANE_VTAB(row, j)).
  */
 static inline ANE_VF ANE_VN(ane_gelu)(ANE_VF x)
 {
-	ANE_VI in = (x >= -20.0f) & (x <= 20.0f), lo = x < -20.0f;
-	ANE_VF xc = ANE_VN(ane_sel)(in, x, ANE_VSPLAT(0.0f));
-	ANE_VF z, t, xh, xl, r, res;
+	ANE_VF a = (ANE_VF)((ANE_VI)x & 0x7fffffff), d, p, r;
+	ANE_VI in = a < 6.0f, j;
+	int k;
 
-	z = (ANE_VF)((ANE_VI)xc & 0x7fffffff) * 0.70710678118654752f;
-	t = 1.0f / (1.0f + 0.5f * z);
-	xh = (ANE_VF)((ANE_VI)xc & (int32_t)0xfffff000u);
-	xl = xc - xh;
-	r = -(xh * xl + 0.5f * xl * xl) - 1.26551223f +
-		t * (1.00002368f + t * (0.37409196f + t * (0.09678418f +
-		t * (-0.18628806f + t * (0.27886807f + t * (-1.13520398f +
-		t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
-	r = t * ANE_VN(ane_exp2f)(-0.5f * xh * xh, r);
-	res = ANE_VN(ane_sel)(xc >= 0.0f, xc - 0.5f * xc * r, 0.5f * xc * r);
-	res = ANE_VN(ane_sel)(in, res, x);
-	return ANE_VN(ane_sel)(lo, ANE_VSPLAT(-0.0f), res);
+	a = ANE_VN(ane_sel)(in, a, ANE_VSPLAT(0.0f));
+	j = __builtin_convertvector(a * 5.33333302f, ANE_VI);
+	d = a - (__builtin_convertvector(j, ANE_VF) * 0.1875f + 0.09375f);
+	p = ANE_VTAB(ane_gelu_tab[ANE_GELU_DEG], j);
+	for (k = ANE_GELU_DEG - 1; k >= 0; k--)
+		p = p * d + ANE_VTAB(ane_gelu_tab[k], j);
+	r = x * p;
+	r = ANE_VN(ane_sel)(x > 0.0f, x - r, r);
+	return ANE_VN(ane_sel)(in, r, ANE_VN(ane_sel)(x < 0.0f, ANE_VSPLAT(-0.0f), x));
 }
 
 #ifdef ANE_VLOAD

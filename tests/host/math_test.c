@@ -500,7 +500,8 @@ static void test_activation_accuracy_over_a_sweep(void)
 		worst[2] = fmax(worst[2], rel_err(ane_sigmoidf(f), 1 / (1 + exp(-xd))));
 		if (xd < 9)
 			worst[3] = fmax(worst[3], rel_err(ane_erfcf(f), erfc(xd)));
-		if (xd > -12)
+		/* below -6 the GELU is -0 (test_gelu_accuracy_in_fp32_and_fp16) */
+		if (xd >= -6)
 			worst[4] = fmax(worst[4], rel_err(ane_act(ANE_ACT_GELU, f),
 							  ref_act(ANE_ACT_GELU, xd)));
 		/* gelu_tanh(x) = x sigmoid(2u): exact in double, no cancellation */
@@ -529,6 +530,68 @@ static void test_activation_accuracy_over_a_sweep(void)
 	T_CHECK(worst[4] <= 1e-6, "gelu %.3g", worst[4]);
 	T_CHECK(worst[5] <= 1e-6, "gelu_tanh %.3g", worst[5]);
 	T_CHECK(worst[6] <= 1e-6, "tiny %.3g", worst[6]);
+}
+
+/*
+ * The exact GELU's pieces (ane_gelu_tab): the worst relative error
+ * against erfc in double over every 61st fp32 value in (-6, 6), both
+ * signs (35 million, every piece and the pieces' edges), and below -6,
+ * where it is -0, the exact value under 2^-25 (half of fp16's smallest
+ * subnormal).  Then every fp16 input: the fp16 result is the nearest
+ * fp16 to the exact value (the float rounded to fp16 of it) except
+ * where that lies within 3e-7 of halfway between two fp16 values.
+ */
+static void test_gelu_accuracy_in_fp32_and_fp16(void)
+{
+	double worst = 0, wx = 0, e, want, tie;
+	uint32_t b, s, h, near = 0, bad = 0;
+	float x, got;
+
+	for (b = 0; b < 0x40c00000u; b += 61) {
+		for (s = 0; s < 2; s++) {
+			uint32_t u = b | (s << 31);
+
+			memcpy(&x, &u, 4);
+			want = ref_act(ANE_ACT_GELU, x);
+			if (fabs(want) < 0x1p-126)	/* fp32 subnormal */
+				continue;
+			e = rel_err(ane_act(ANE_ACT_GELU, x), want);
+			if (e > worst) {
+				worst = e;
+				wx = x;
+			}
+		}
+	}
+	for (x = -6.0f; x > -40.0f; x -= 0.001f) {
+		got = ane_act(ANE_ACT_GELU, x);
+		if (got != 0 || !signbit(got) ||
+		    fabs(ref_act(ANE_ACT_GELU, x)) >= 0x1p-25)
+			bad++;
+	}
+	for (h = 0; h < 0x10000; h++) {
+		uint16_t y, lo;
+		double v = h2d((uint16_t)h), w;
+
+		if (v != v || isinf(v))
+			continue;
+		want = ref_act(ANE_ACT_GELU, v);
+		y = ane_fp32_to_fp16(ane_act(ANE_ACT_GELU, (float)v));
+		if (y == d2h(want))
+			continue;
+		/* the two fp16 values around want and their midpoint */
+		lo = y < d2h(want) ? y : d2h(want);
+		w = h2d(lo) + (h2d((uint16_t)(lo + 1)) - h2d(lo)) / 2;
+		tie = fabs(want - w) / fabs(want);
+		if (tie < 3e-7)
+			near++;
+		else if (bad++ < 4)
+			printf("#   gelu(%g) = %.9g: fp16 0x%04x, want 0x%04x\n",
+			       v, want, y, d2h(want));
+	}
+	printf("#   gelu: worst relative error %.3g at %.9g; %u fp16 results "
+	       "off by one next to a tie\n", worst, wx, near);
+	T_CHECK(worst <= 2.5e-7, "gelu %.3g at %.9g", worst, wx);
+	T_CHECK(bad == 0, "%u wrong fp16 results or nonzero tails", bad);
 }
 
 static void test_activation_extremes_are_finite_and_exact(void)
@@ -3056,6 +3119,7 @@ int main(void)
 	T_RUN(test_fp16_fpu_and_integer_conversions_agree);
 	T_RUN(test_activation_accuracy_over_a_sweep);
 	T_RUN(test_gelu_lanes_match_scalar);
+	T_RUN(test_gelu_accuracy_in_fp32_and_fp16);
 	T_RUN(test_rows_agree_bit_for_bit_on_every_isa);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
 	/* every test that runs an operation, on every ISA path there is */
