@@ -57,27 +57,26 @@ uint16_t ane_fp32_to_fp16(float f)
 }
 
 /*
- * e^(hi + lo): (hi + lo) = n ln2 + r with ln2 in two parts (Cody-Waite),
- * hi - n ln2_hi formed first, and |r| <= ln2/2, then e^r = 1 + r + r^2
- * P(r) (Cephes' expf polynomial, about 1 ulp), scaled by 2^n in two steps
- * so that results in the subnormal range and n = 128 need no special
- * case; 0 below -103.97.  The GELU passes hi = -xh^2 / 2, exact (xh has
- * 12 significant bits) and as low as -200, and lo the rest of the erfc's
- * exponent (|lo| < 2): hi - n ln2_hi is exact (both are multiples of
- * 2^-16 and their difference is below 2), so the large hi adds no
- * rounding, and one exponential does what e^hi e^lo did with two.
+ * e^x: x = n ln2 + r with ln2 in two parts (Cody-Waite), |r| <= ln2/2,
+ * then e^r = 1 + r + r^2 P(r) (Cephes' expf polynomial, about 1 ulp),
+ * scaled by 2^n in two steps so that results in the subnormal range and
+ * n = 128 need no special case; 0 below -103.97.
  */
-static float ane_exp2f(float hi, float lo)
+float ane_expf(float x)
 {
-	float x = hi + lo, fn, r, z, p;
+	float fn, r, z, p;
 	int n, n1;
 
+	if (x != x)
+		return x;
+	if (x > 88.72283935546875f)
+		return ANE_INF;
 	if (x < -103.97208404541015625f)
 		return 0.0f;
 	fn = x * 1.44269504088896341f;
 	n = (int)(fn + (fn < 0 ? -0.5f : 0.5f));
 	fn = (float)n;
-	r = (hi - fn * 0.693359375f) + lo;
+	r = x - fn * 0.693359375f;
 	r = r + fn * 2.12194440e-4f;
 	z = r * r;
 	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
@@ -87,20 +86,6 @@ static float ane_exp2f(float hi, float lo)
 	n1 = n / 2;
 	p *= ane_bits_f((uint32_t)(n1 + 127) << 23);
 	return p * ane_bits_f((uint32_t)(n - n1 + 127) << 23);
-}
-
-/*
- * exp(x), ane_exp2f(x, 0): adding the zero changes only the sign of a
- * zero r, whose e^r is 1 either way, so the bits are those of the
- * polynomial on x alone.
- */
-float ane_expf(float x)
-{
-	if (x != x)
-		return x;
-	if (x > 88.72283935546875f)
-		return ANE_INF;
-	return ane_exp2f(x, 0.0f);
 }
 
 /* tanh: Cephes' odd polynomial below 0.625, 1 - 2/(e^2|x| + 1) above. */

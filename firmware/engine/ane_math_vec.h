@@ -3,7 +3,7 @@
  * The engine's vector exp and exact GELU, written once for any vector
  * width: ane_math.c includes this for four lanes (SSE2: ane_expf4(),
  * ane_gelu4()), ane_math_rows_avx2.c for eight (AVX2: ane_expf8(),
- * ane_gelu8()).  Every lane does the operations of ane_expf() and
+ * ane_gelu8()), ane_math_rows_avx512.c for sixteen.  Every lane does the operations of ane_expf() and
  * ane_gelu() in ane_math.c in the same order, so the same bits.
  *
  * The includer defines ANE_VF (the float vector type), ANE_VI (the int32
@@ -11,8 +11,10 @@
  * appended) and ANE_VSPLAT(x) (every lane @x).  With ANE_VLANES (the
  * lane count), ANE_VLOAD(p, s) (ANE_VLANES fp16 at @p, or @p[0] in every
  * lane for @s 0, to fp32) and ANE_VSTORE(y, v) (round and store) as well,
- * it defines the elementwise row loop, ANE_VN(ane_elt_row).  No include
- * guard: one inclusion per width.
+ * it defines the elementwise row loop, ANE_VN(ane_elt_row).  ANE_VTAB(t,
+ * j) (optional; lane by lane if not defined) looks up row @t of
+ * ane_gelu_tab at each lane's piece @j.  No include guard: one
+ * inclusion per width.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -23,10 +25,15 @@ static inline ANE_VF ANE_VN(ane_sel)(ANE_VI m, ANE_VF a, ANE_VF b)
 	return (ANE_VF)(((ANE_VI)a & m) | ((ANE_VI)b & ~m));
 }
 
-/* ane_exp2f() on every lane, the same operations lane by lane. */
-static inline ANE_VF ANE_VN(ane_exp2f)(ANE_VF hi, ANE_VF lo)
+/*
+ * ane_expf() on every lane, the same operations lane by lane, so the
+ * same bits, for arguments that are not NaN and at most 88.72 (the
+ * softmax's, after subtracting the maximum): a lane below -103.97 gives
+ * 0 as there.
+ */
+static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
 {
-	ANE_VF x = hi + lo, fn, r, z, p;
+	ANE_VF fn, r, z, p;
 	ANE_VI under = x < -103.97208404541015625f, n, n1;
 
 	x = ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), x);
@@ -35,7 +42,7 @@ static inline ANE_VF ANE_VN(ane_exp2f)(ANE_VF hi, ANE_VF lo)
 	n = __builtin_convertvector(fn + ANE_VN(ane_sel)(fn < 0.0f, ANE_VSPLAT(-0.5f),
 							 ANE_VSPLAT(0.5f)), ANE_VI);
 	fn = __builtin_convertvector(n, ANE_VF);
-	r = (hi - fn * 0.693359375f) + lo;
+	r = x - fn * 0.693359375f;
 	r = r + fn * 2.12194440e-4f;
 	z = r * r;
 	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
@@ -46,16 +53,6 @@ static inline ANE_VF ANE_VN(ane_exp2f)(ANE_VF hi, ANE_VF lo)
 	p *= (ANE_VF)((n1 + 127) << 23);
 	p = p * (ANE_VF)((n - n1 + 127) << 23);
 	return ANE_VN(ane_sel)(under, ANE_VSPLAT(0.0f), p);
-}
-
-/*
- * ane_expf() on every lane, ane_exp2f(x, 0) as there, so the same bits,
- * for arguments that are not NaN and at most 88.72 (the softmax's, after
- * subtracting the maximum): a lane below -103.97 gives 0 as there.
- */
-static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
-{
-	return ANE_VN(ane_exp2f)(x, ANE_VSPLAT(0.0f));
 }
 
 #ifndef ANE_VTAB
