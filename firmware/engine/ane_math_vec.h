@@ -82,14 +82,21 @@ static inline ANE_VF ANE_VN(ane_gelu)(ANE_VF x)
 {
 	ANE_VF a = (ANE_VF)((ANE_VI)x & 0x7fffffff), d, p, r;
 	ANE_VI in = a < 6.0f, j;
-	int k;
 
 	a = ANE_VN(ane_sel)(in, a, ANE_VSPLAT(0.0f));
 	j = __builtin_convertvector(a * 5.33333302f, ANE_VI);
 	d = a - (__builtin_convertvector(j, ANE_VF) * 0.1875f + 0.09375f);
-	p = ANE_VTAB(ane_gelu_tab[ANE_GELU_DEG], j);
-	for (k = ANE_GELU_DEG - 1; k >= 0; k--)
-		p = p * d + ANE_VTAB(ane_gelu_tab[k], j);
+	/* unrolled (ane_gelu()'s loop), so the rows stay in registers */
+#if ANE_GELU_DEG != 6
+#error "ane_gelu's vector form is written for degree 6"
+#endif
+	p = ANE_VTAB(ane_gelu_tab[6], j);
+	p = p * d + ANE_VTAB(ane_gelu_tab[5], j);
+	p = p * d + ANE_VTAB(ane_gelu_tab[4], j);
+	p = p * d + ANE_VTAB(ane_gelu_tab[3], j);
+	p = p * d + ANE_VTAB(ane_gelu_tab[2], j);
+	p = p * d + ANE_VTAB(ane_gelu_tab[1], j);
+	p = p * d + ANE_VTAB(ane_gelu_tab[0], j);
 	r = x * p;
 	r = ANE_VN(ane_sel)(x > 0.0f, x - r, r);
 	return ANE_VN(ane_sel)(in, r, ANE_VN(ane_sel)(x < 0.0f, ANE_VSPLAT(-0.0f), x));
