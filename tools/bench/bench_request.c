@@ -95,6 +95,26 @@ static struct req_rec *req_find(struct req_rec *r, unsigned int n, uint64_t seqn
 	return NULL;
 }
 
+/*
+ * The time of the trace line @line whose event name starts at @ev:
+ * "... [cpu] flags  SEC.USEC: event:", in ns.  0, or -1 when unreadable.
+ */
+static int trace_time(const char *line, const char *ev, uint64_t *ns)
+{
+	unsigned long long sec, usec;
+
+	while (ev > line && ev[-1] == ' ')
+		ev--;
+	if (ev > line && ev[-1] == ':')
+		ev--;
+	while (ev > line && ev[-1] != ' ')
+		ev--;
+	if (sscanf(ev, "%llu.%llu", &sec, &usec) != 2)
+		return -1;
+	*ns = sec * 1000000000ull + usec * 1000ull;
+	return 0;
+}
+
 /* Stop tracing and put each traced request's tracepoint times in @r. */
 static void req_trace_collect(struct req_rec *r, unsigned int n)
 {
@@ -110,10 +130,11 @@ static void req_trace_collect(struct req_rec *r, unsigned int n)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long sec, usec, seqno;
+		unsigned long long seqno;
 		struct req_rec *q;
 		char *p = strstr(line, "ane_submit:"), *s;
 		int done = !p;
+		uint64_t t;
 
 		if (!p)
 			p = strstr(line, "ane_complete:");
@@ -122,38 +143,21 @@ static void req_trace_collect(struct req_rec *r, unsigned int n)
 			s = strstr(line, "workqueue_execute_start:");
 			if (!s)
 				s = strstr(line, "sched_switch:");
-			if (!s || n_other == sizeof(tr_other) / sizeof(tr_other[0]))
-				continue;
-			p = s;
-			while (p > line && p[-1] == ' ')
-				p--;
-			if (p > line && p[-1] == ':')
-				p--;
-			while (p > line && p[-1] != ' ')
-				p--;
-			if (sscanf(p, "%llu.%llu", &sec, &usec) != 2)
+			if (!s || n_other == sizeof(tr_other) / sizeof(tr_other[0]) ||
+			    trace_time(line, s, &t))
 				continue;
 			s[strcspn(s, "\n")] = 0;
-			tr_other[n_other].t = sec * 1000000000ull + usec * 1000ull;
+			tr_other[n_other].t = t;
 			tr_other[n_other++].line = strdup(s);
 			continue;
 		}
-		/* "... [cpu] flags  SEC.USEC: ane_...:" */
-		while (p > line && p[-1] == ' ')
-			p--;
-		if (p > line && p[-1] == ':')
-			p--;
-		while (p > line && p[-1] != ' ')
-			p--;
-		if (sscanf(p, "%llu.%llu", &sec, &usec) != 2)
-			continue;
 		q = req_find(r, n, seqno);
-		if (!q)
+		if (!q || trace_time(line, p, &t))
 			continue;
 		if (done)
-			q->k_done = sec * 1000000000ull + usec * 1000ull;
+			q->k_done = t;
 		else
-			q->k_sub = sec * 1000000000ull + usec * 1000ull;
+			q->k_sub = t;
 	}
 	fclose(f);
 	tfs_write("trace", "");
@@ -236,6 +240,8 @@ static void req_tail(struct req_rec *r, unsigned int n)
 				shown++;
 			}
 	}
+	while (n_other)
+		free(tr_other[--n_other].line);
 }
 
 int req_fail(struct ane_dev *dev, const char *what)
