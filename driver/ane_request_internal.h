@@ -77,6 +77,9 @@ struct ane_req_wait {
  * @wait_work: sends the EVENT_SIGNAL of each wait in @wait_fired.
  * @wait_node: in &ane_file.waits while @nwait is not zero.
  * @wait_timeout: fails the waits not ended after wait_timeout_ms.
+ * @waits_armed: ane_request_waits_start() armed @wait_timeout and the
+ *	fences' callbacks (which queue @wait_work): only then does the
+ *	release cancel them.
  * @held: the call has wait records: one of the client's
  *	%ANE_FILE_MAX_WAITING (&ane_file.held) and of the device's
  *	%ANE_DEV_MAX_WAITING (&ane_events.held) until it completes.
@@ -105,6 +108,7 @@ struct ane_request {
 	struct work_struct wait_work;
 	struct list_head wait_node;
 	struct delayed_work wait_timeout;
+	bool waits_armed;
 	bool held;
 	struct ane_dart_waiter park;
 	struct ane_fw_cmd_hdr park_hdr;

@@ -150,6 +150,7 @@ void ane_request_waits_start(struct ane_file *af, struct ane_request *rq)
 
 	if (!rq->nwait)
 		return;
+	rq->waits_armed = true;
 	spin_lock(&af->wait_lock);
 	list_add_tail(&rq->wait_node, &af->waits);
 	spin_unlock(&af->wait_lock);
@@ -174,10 +175,17 @@ void ane_request_waits_end(struct ane_request *rq)
 		list_del(&rq->wait_node);
 		spin_unlock(&af->wait_lock);
 	}
-	cancel_delayed_work_sync(&rq->wait_timeout);
-	for (i = 0; i < rq->nwait; i++)
-		dma_fence_remove_callback(rq->waits[i].fence, &rq->waits[i].cb);
-	cancel_work_sync(&rq->wait_work);
+	/*
+	 * Nothing to cancel for a request without waits, most of them: the
+	 * two syncs cost about half a request's release, which the reaper
+	 * pays for a batch at a time.
+	 */
+	if (rq->waits_armed) {
+		cancel_delayed_work_sync(&rq->wait_timeout);
+		for (i = 0; i < rq->nwait; i++)
+			dma_fence_remove_callback(rq->waits[i].fence, &rq->waits[i].cb);
+		cancel_work_sync(&rq->wait_work);
+	}
 	ane_request_unhold(af, rq);
 	ane_request_waits_release(af->adev, rq);
 }

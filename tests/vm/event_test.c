@@ -698,6 +698,55 @@ out:
 	close(p.c.fd);
 }
 
+/*
+ * A request whose fence ended releases with its wait timeout cancelled:
+ * both requests of a held pair complete at the ring, the client goes,
+ * and the timeout (200 ms) passes with nothing left to fire.  The
+ * release skips those cancels for requests that never armed them (most
+ * of them); one that did and skipped them frees an armed timer, which
+ * the debug kernel reports (check-vm-debug: "ODEBUG: free active ...
+ * ane_request_wait_timeout", checked with waits_armed never set) and
+ * which fires here into freed memory.  The device then still runs a
+ * request, and nothing waits.
+ */
+static void a_released_request_leaves_no_timeout(void)
+{
+	const char *param = "/sys/module/ane/parameters/wait_timeout_ms";
+	struct drm_ane_event_complete e1, e2;
+	uint64_t s1 = 0, s2 = 0;
+	struct prog p, q;
+	uint32_t a;
+
+	if (prog_open(&p))
+		return;
+	T_OK(vm_write_file(param, "200"));
+	if (held_pair(&p, &a, &s1, &s2))
+		goto out;
+	T_OK(ring(p.c.fd, NULL));
+	T_OK(wait_event(p.c.fd, &e1));
+	T_OK(wait_event(p.c.fd, &e2));
+	T_EQ(e1.seqno, s1);
+	T_EQ(e1.status, 0);
+	T_EQ(e2.seqno, s2);
+	T_EQ(e2.status, 0);
+	T_OK(deactivate(p.c.fd));
+	close(p.c.fd);
+	usleep(500000);
+	T_EQ(waiting(), 0);
+	if (!prog_open(&q)) {
+		T_OK(send_ev(&q, q.out.handle, NULL, 0, &s1));
+		T_OK(wait_event(q.c.fd, &e1));
+		T_EQ(e1.seqno, s1);
+		T_EQ(e1.status, 0);
+		close(q.c.fd);
+	}
+	T_OK(vm_write_file(param, "10000"));
+	return;
+out:
+	T_OK(vm_write_file(param, "10000"));
+	close(p.c.fd);
+}
+
 /* READY within 10 s. */
 static int wait_ready(void)
 {
@@ -825,6 +874,7 @@ int main(int argc, char **argv)
 	T_RUN(libane_waits_and_rings);
 	T_RUN(direct_path_requests_wait_too);
 	T_RUN(a_fence_that_does_not_end_times_out);
+	T_RUN(a_released_request_leaves_no_timeout);
 	T_RUN(a_crash_while_requests_wait);
 	return t_summary("event");
 }

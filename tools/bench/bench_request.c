@@ -28,6 +28,222 @@ int relu_image(struct ane_net **net, const void **img, size_t *size)
 	return 0;
 }
 
+/* One request of the request bench: its stage times, for the tail's split. */
+struct req_rec {
+	uint64_t seqno, t0, t1, t2, exec_ns;
+	uint64_t k_sub, k_done;		/* the ane: tracepoints' times, 0 if none */
+};
+
+#define TRACEFS	"/sys/kernel/tracing"
+
+static int tfs_write(const char *file, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+/*
+ * ANE_BENCH_TRACE=1: record the ane:ane_submit and ane:ane_complete
+ * tracepoints on the monotonic clock (the bench's), so that each request's
+ * wait splits into the device's part and the client's wake-up.  Returns
+ * whether tracing is on; off without root and tracefs.
+ */
+static int req_trace_start(void)
+{
+	const char *env = getenv("ANE_BENCH_TRACE");
+
+	if (!env || strcmp(env, "1"))
+		return 0;
+	if (access(TRACEFS "/trace", W_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	if (tfs_write("tracing_on", "0") || tfs_write("trace_clock", "mono") ||
+	    tfs_write("buffer_size_kb", "4096") || tfs_write("trace", "") ||
+	    tfs_write("events/ane/ane_submit/enable", "1") ||
+	    tfs_write("events/ane/ane_complete/enable", "1") ||
+	    tfs_write("events/workqueue/workqueue_execute_start/enable", "1") ||
+	    tfs_write("events/sched/sched_switch/enable", "1") ||
+	    tfs_write("tracing_on", "1")) {
+		fprintf(stderr, "ane-bench: ANE_BENCH_TRACE: tracefs not writable, no trace split\n");
+		return 0;
+	}
+	return 1;
+}
+
+/* The other traced events (work items, switches), for the slowest's lines. */
+static struct {
+	uint64_t t;
+	char *line;
+} tr_other[65536];
+static unsigned int n_other;
+
+static struct req_rec *req_find(struct req_rec *r, unsigned int n, uint64_t seqno)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].seqno == seqno)
+			return &r[i];
+	return NULL;
+}
+
+/*
+ * The time of the trace line @line whose event name starts at @ev:
+ * "... [cpu] flags  SEC.USEC: event:", in ns.  0, or -1 when unreadable.
+ */
+static int trace_time(const char *line, const char *ev, uint64_t *ns)
+{
+	unsigned long long sec, usec;
+
+	while (ev > line && ev[-1] == ' ')
+		ev--;
+	if (ev > line && ev[-1] == ':')
+		ev--;
+	while (ev > line && ev[-1] != ' ')
+		ev--;
+	if (sscanf(ev, "%llu.%llu", &sec, &usec) != 2)
+		return -1;
+	*ns = sec * 1000000000ull + usec * 1000ull;
+	return 0;
+}
+
+/* Stop tracing and put each traced request's tracepoint times in @r. */
+static void req_trace_collect(struct req_rec *r, unsigned int n)
+{
+	char line[512];
+	FILE *f;
+
+	tfs_write("tracing_on", "0");
+	tfs_write("events/ane/ane_submit/enable", "0");
+	tfs_write("events/ane/ane_complete/enable", "0");
+	tfs_write("events/workqueue/workqueue_execute_start/enable", "0");
+	tfs_write("events/sched/sched_switch/enable", "0");
+	f = fopen(TRACEFS "/trace", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long seqno;
+		struct req_rec *q;
+		char *p = strstr(line, "ane_submit:"), *s;
+		int done = !p;
+		uint64_t t;
+
+		if (!p)
+			p = strstr(line, "ane_complete:");
+		s = p ? strstr(p, "seqno=") : NULL;
+		if (!s || sscanf(s, "seqno=%llu", &seqno) != 1) {
+			s = strstr(line, "workqueue_execute_start:");
+			if (!s)
+				s = strstr(line, "sched_switch:");
+			if (!s || n_other == sizeof(tr_other) / sizeof(tr_other[0]) ||
+			    trace_time(line, s, &t))
+				continue;
+			s[strcspn(s, "\n")] = 0;
+			tr_other[n_other].t = t;
+			tr_other[n_other++].line = strdup(s);
+			continue;
+		}
+		q = req_find(r, n, seqno);
+		if (!q || trace_time(line, p, &t))
+			continue;
+		if (done)
+			q->k_done = t;
+		else
+			q->k_sub = t;
+	}
+	fclose(f);
+	tfs_write("trace", "");
+}
+
+static int cmp_lat_desc(const void *a, const void *b)
+{
+	const struct req_rec *x = a, *y = b;
+	uint64_t lx = x->t2 - x->t0, ly = y->t2 - y->t0;
+
+	return lx > ly ? -1 : lx < ly;
+}
+
+/* The p50 of each stage over @r[0..@n) into @p50 (-1 where untraced). */
+static unsigned int req_stages(const struct req_rec *r, unsigned int n, double p50[6])
+{
+	static uint64_t v[6][REQ_ROUNDS];
+	unsigned int i, nv = 0, nt = 0;
+
+	for (i = 0; i < n; i++, nv++) {
+		v[0][nv] = r[i].t1 - r[i].t0;
+		v[1][nv] = r[i].t2 - r[i].t1;
+		v[2][nv] = r[i].exec_ns;
+		if (r[i].k_sub && r[i].k_done && r[i].k_sub >= r[i].t0 &&
+		    r[i].k_done >= r[i].k_sub && r[i].t2 >= r[i].k_done) {
+			v[3][nt] = r[i].k_sub - r[i].t0;
+			v[4][nt] = r[i].k_done - r[i].k_sub;
+			v[5][nt++] = r[i].t2 - r[i].k_done;
+		}
+	}
+	for (i = 0; i < 6; i++)
+		p50[i] = (i < 3 ? nv : nt) ? quantile_us(v[i], i < 3 ? nv : nt, 0.5) : -1;
+	return nt;
+}
+
+/*
+ * Where the time of the slowest 1% goes: the p50 of each stage over those
+ * requests beside the same over all of them, and the slowest ten; with
+ * the trace, the wait split at the driver's completion.  Sorts @r,
+ * slowest first.
+ */
+static void req_tail(struct req_rec *r, unsigned int n)
+{
+	static const char *const what[6] = {
+		"submit ioctl", "submit return -> event read", "  of which engine (exec_ns)",
+		"submit call -> ane_submit tracepoint", "ane_submit -> ane_complete",
+		"ane_complete -> event read",
+	};
+	unsigned int i, nt = n / 100 ? n / 100 : 1, traced;
+	double all[6], tail[6];
+
+	traced = req_stages(r, n, all);
+	qsort(r, n, sizeof(*r), cmp_lat_desc);
+	req_stages(r, nt, tail);
+	printf("  the slowest 1%% (%u requests): p50 of each stage (all requests')\n", nt);
+	for (i = 0; i < 6; i++)
+		if (tail[i] >= 0 && all[i] >= 0)
+			printf("    %-38s %9.1f us (%7.1f us)\n", what[i], tail[i], all[i]);
+	if (!traced)
+		printf("    (ANE_BENCH_TRACE=1 as root splits the wait at the driver's completion)\n");
+	for (i = 0; i < nt && i < 10; i++) {
+		printf("    #%-2u seqno %-6llu %7.1f us: submit %6.1f wait %7.1f engine %6.1f",
+		       i + 1, (unsigned long long)r[i].seqno, (r[i].t2 - r[i].t0) / 1e3,
+		       (r[i].t1 - r[i].t0) / 1e3, (r[i].t2 - r[i].t1) / 1e3, r[i].exec_ns / 1e3);
+		if (r[i].k_sub && r[i].k_done)
+			printf(" | to tp %6.1f device %7.1f client %7.1f",
+			       (double)(int64_t)(r[i].k_sub - r[i].t0) / 1e3,
+			       (double)(int64_t)(r[i].k_done - r[i].k_sub) / 1e3,
+			       (double)(int64_t)(r[i].t2 - r[i].k_done) / 1e3);
+		printf("\n");
+	}
+	for (i = 0; i < nt && i < 10; i++) {
+		unsigned int j, shown = 0;
+
+		for (j = 0; j < n_other && shown < 6; j++)
+			if (tr_other[j].t + 1000 >= r[i].t0 && tr_other[j].t <= r[i].t2) {
+				printf("      #%-2u +%6.1f %.110s\n", i + 1,
+				       ((double)(int64_t)(tr_other[j].t - r[i].t0)) / 1e3,
+				       tr_other[j].line);
+				shown++;
+			}
+	}
+	while (n_other)
+		free(tr_other[--n_other].line);
+}
+
 int req_fail(struct ane_dev *dev, const char *what)
 {
 	fprintf(stderr, "ane-bench: %s: %s\n", what, dev ? ane_errmsg(dev) : "");
@@ -39,6 +255,7 @@ int bench_request(const char *node)
 {
 	static uint64_t lat[REQ_ROUNDS], sub[REQ_ROUNDS], evt[REQ_ROUNDS],
 		eng[REQ_ROUNDS], pp[REQ_ROUNDS], fwl[REQ_ROUNDS];
+	static struct req_rec rec[REQ_ROUNDS];
 	struct ane_surface *in = NULL, *out = NULL;
 	double r50, r99, p50, p99, fw50 = -1;
 	struct ane_program *prog = NULL;
@@ -48,7 +265,7 @@ int bench_request(const char *node)
 	unsigned int i, warm = REQ_ROUNDS / 10;
 	const void *img;
 	size_t size;
-	int fd;
+	int fd, traced;
 
 	if (relu_image(&net, &img, &size))
 		return 1;
@@ -65,6 +282,7 @@ int bench_request(const char *node)
 	ane_net_destroy(net);
 	memset(ane_surface_map(in), 0, 16);
 
+	traced = req_trace_start();
 	for (i = 0; i < warm + REQ_ROUNDS; i++) {
 		uint64_t t0, t1, t2, seqno, exec_ns;
 		int st;
@@ -82,7 +300,11 @@ int bench_request(const char *node)
 		sub[i - warm] = t1 - t0;
 		evt[i - warm] = t2 - t1;
 		eng[i - warm] = exec_ns;
+		rec[i - warm] = (struct req_rec){ .seqno = seqno, .t0 = t0, .t1 = t1,
+						  .t2 = t2, .exec_ns = exec_ns };
 	}
+	if (traced)
+		req_trace_collect(rec, REQ_ROUNDS);
 	ane_surface_destroy(in);
 	ane_surface_destroy(out);
 	ane_program_destroy(prog);
@@ -126,6 +348,7 @@ int bench_request(const char *node)
 		printf("    firmware no-op round trip (fw_ping)    %9.1f us\n", fw50);
 	else
 		printf("    firmware no-op round trip (fw_ping)    unavailable (root and debugfs needed)\n");
+	req_tail(rec, REQ_ROUNDS);
 	printf("  ratio p50           %.2f   (target <= 1.5: %s)\n", r50 / p50,
 	       json_target("request_vs_pipe_p50", r50 / p50, 1.5) ? "met" : "MISSED");
 	printf("  ratio p99           %.2f   (target <= 3: %s)\n", r99 / p99,
