@@ -66,6 +66,15 @@ void json_num(const char *key, double v)
 		fprintf(json, "%.6g", v);
 }
 
+/* json_num() under the key "@prefix_@n" (one figure per process count). */
+void json_num_at(const char *prefix, unsigned int n, double v)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_%u", prefix, n);
+	json_num(key, v);
+}
+
 /*
  * A figure with its target: printed as "ratio X (target <= T: met)" by
  * the caller, recorded here as {"value", "target", "met"} so a report

@@ -76,13 +76,7 @@ float ane_expf(float x)
 	fn = x * 1.44269504088896341f;
 	n = (int)(fn + (fn < 0 ? -0.5f : 0.5f));
 	fn = (float)n;
-	r = x - fn * 0.693359375f;
-	r = r + fn * 2.12194440e-4f;
-	z = r * r;
-	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
-	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-	     1.6666665459e-1f) * r + 5.0000001201e-1f;
-	p = p * z + r + 1.0f;
+	ANE_EXPF_CORE(x, fn, r, z, p);
 	n1 = n / 2;
 	p *= ane_bits_f((uint32_t)(n1 + 127) << 23);
 	return p * ane_bits_f((uint32_t)(n - n1 + 127) << 23);

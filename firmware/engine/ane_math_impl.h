@@ -13,6 +13,25 @@
 #include "ane_math.h"
 
 /*
+ * The core of ane_expf() and its vector forms (ane_math_vec.h), written
+ * once so that they do the same operations in the same order (the same
+ * bits): with @fn the rounded x / ln2, r = x - fn ln2 (ln2 in two parts,
+ * Cody-Waite) and @p = e^r = 1 + r + r^2 P(r), Cephes' expf polynomial.
+ * Works on a float or a float vector; @r and @z are scratch.
+ */
+#define ANE_EXPF_CORE(x, fn, r, z, p)					\
+	do {								\
+		(r) = (x) - (fn) * 0.693359375f;			\
+		(r) = (r) + (fn) * 2.12194440e-4f;			\
+		(z) = (r) * (r);					\
+		(p) = ((((1.9875691500e-4f * (r) + 1.3981999507e-3f) *	\
+			 (r) + 8.3334519073e-3f) * (r) +		\
+			4.1665795894e-2f) * (r) + 1.6666665459e-1f) *	\
+		      (r) + 5.0000001201e-1f;				\
+		(p) = (p) * (z) + (r) + 1.0f;				\
+	} while (0)
+
+/*
  * The GEMM register blocks: ANE_MR rows of A by ANE_NR columns of B on the
  * SSE2 path, ANE_MR by ANE_NR_AVX2 on the AVX2 path, two of those by two
  * on the AVX-512 path (12 x 32).  The plan cuts the columns in units of

@@ -42,13 +42,7 @@ static inline ANE_VF ANE_VN(ane_expf)(ANE_VF x)
 	n = __builtin_convertvector(fn + ANE_VN(ane_sel)(fn < 0.0f, ANE_VSPLAT(-0.5f),
 							 ANE_VSPLAT(0.5f)), ANE_VI);
 	fn = __builtin_convertvector(n, ANE_VF);
-	r = x - fn * 0.693359375f;
-	r = r + fn * 2.12194440e-4f;
-	z = r * r;
-	p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r +
-	       8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-	     1.6666665459e-1f) * r + 5.0000001201e-1f;
-	p = p * z + r + 1.0f;
+	ANE_EXPF_CORE(x, fn, r, z, p);
 	n1 = n / 2;
 	p *= (ANE_VF)((n1 + 127) << 23);
 	p = p * (ANE_VF)((n - n1 + 127) << 23);

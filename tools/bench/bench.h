@@ -80,6 +80,7 @@ struct load_figure {
 double now_s(void);
 int die(const char *what);
 void json_num(const char *key, double v);
+void json_num_at(const char *prefix, unsigned int n, double v);
 int json_target(const char *key, double v, double target);
 void json_cdf(const char *key, const uint64_t *v, unsigned int n);
 int fw_ping_path(const char *node, char *out, size_t len);

@@ -278,7 +278,6 @@ int bench_load(const char *node)
 	double best, pbest, fair, pfair;
 	const void *img;
 	uint64_t busy = 0;
-	char key[64];
 	size_t size;
 
 	np = load_procs(procs, LOAD_MAX_PROCS);
@@ -311,22 +310,14 @@ int bench_load(const char *node)
 		       pf[i].rate, pf[i].max_rate > 0 ? pf[i].min_rate / pf[i].max_rate : 0,
 		       pf[i].sw_per_req, pf[i].ctxt_per_req);
 		fflush(stdout);
-		snprintf(key, sizeof(key), "pipe_rate_%u", procs[i]);
-		json_num(key, pf[i].rate);
-		snprintf(key, sizeof(key), "pipe_slowest_%u", procs[i]);
-		json_num(key, pf[i].min_rate);
-		snprintf(key, sizeof(key), "pipe_fastest_%u", procs[i]);
-		json_num(key, pf[i].max_rate);
-		snprintf(key, sizeof(key), "rate_%u", procs[i]);
-		json_num(key, f[i].rate);
-		snprintf(key, sizeof(key), "slowest_%u", procs[i]);
-		json_num(key, f[i].min_rate);
-		snprintf(key, sizeof(key), "fastest_%u", procs[i]);
-		json_num(key, f[i].max_rate);
-		snprintf(key, sizeof(key), "switches_per_request_%u", procs[i]);
-		json_num(key, f[i].ctxt_per_req);
-		snprintf(key, sizeof(key), "pipe_switches_per_trip_%u", procs[i]);
-		json_num(key, pf[i].ctxt_per_req);
+		json_num_at("pipe_rate", procs[i], pf[i].rate);
+		json_num_at("pipe_slowest", procs[i], pf[i].min_rate);
+		json_num_at("pipe_fastest", procs[i], pf[i].max_rate);
+		json_num_at("rate", procs[i], f[i].rate);
+		json_num_at("slowest", procs[i], f[i].min_rate);
+		json_num_at("fastest", procs[i], f[i].max_rate);
+		json_num_at("switches_per_request", procs[i], f[i].ctxt_per_req);
+		json_num_at("pipe_switches_per_trip", procs[i], pf[i].ctxt_per_req);
 		busy += f[i].busy;
 	}
 	ane_net_destroy(net);
