@@ -59,9 +59,30 @@ static uint8_t img[IMG_SIZE];
 static uint16_t w2[6];
 static pid_t aned_pid;
 
+/*
+ * Whether a socket listens at SOCK: /proc/net/unix flags it __SO_ACCEPTCON
+ * (0x10000) once aned has called listen().  The file appears at bind(),
+ * before that, and a client connecting in between is refused.  Read
+ * rather than probed, so that aned sees no extra connection.
+ */
+static int sock_listening(void)
+{
+	char line[512], path[256];
+	unsigned long flags;
+	int found = 0;
+	FILE *f = fopen("/proc/net/unix", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %*s %lx %*s %*s %*s %255s", &flags, path) == 2)
+			found = !strcmp(path, SOCK) && (flags & 0x10000);
+	fclose(f);
+	return found;
+}
+
 static int start_aned(void)
 {
-	struct stat st;
 	int i;
 
 	unlink(SOCK);
@@ -76,7 +97,7 @@ static int start_aned(void)
 	for (i = 0; i < 400; i++) {
 		int status;
 
-		if (!stat(SOCK, &st))
+		if (sock_listening())
 			return 0;
 		if (waitpid(aned_pid, &status, WNOHANG) == aned_pid) {
 			printf("#   aned exited, status 0x%x\n", status);
@@ -84,7 +105,7 @@ static int start_aned(void)
 		}
 		usleep(25000);
 	}
-	printf("#   no socket %s after 10 s\n", SOCK);
+	printf("#   nothing listening on %s after 10 s\n", SOCK);
 	return -1;
 }
 
