@@ -37,6 +37,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_syncobj.h>
@@ -538,18 +539,28 @@ static void ane_request_parked_run(struct ane_dart_waiter *w, int slot)
 	struct ane_fw_proc_call *call = rq->park_call;
 	struct ane_fw_bar *bars = (struct ane_fw_bar *)(call + 1);
 	struct ane_file *af = rq->af;
-	int ret = slot;
+	int ret = slot, idx;
 	u32 i;
 
 	/* the request's own reference may go with its completion */
 	ane_file_get(af);
 	rq->park_call = NULL;
-	if (slot >= 0) {
+	/*
+	 * Unplugged, the device is gone for the request as for one in
+	 * flight then (-ENODEV); nothing may reach the firmware any more,
+	 * whose DART slots are no longer programmed (ane_dart_program_slot()):
+	 * a dispatcher runs outside any selector's drm_dev_enter() (from a
+	 * work item, or from a completion's context going idle).
+	 */
+	if (slot >= 0 && !drm_dev_enter(&af->adev->drm, &idx)) {
+		ret = -ENODEV;
+	} else if (slot >= 0) {
 		for (i = 0; i < call->nbr_custom_bars; i++)
 			if (bars[i].sid == ANE_REQ_SID_PARKED)
 				bars[i].sid = slot;
 		ret = ane_host(af) ? ane_host_msg_proc_call(ane_host(af), &rq->hreq,
 							    &rq->park_hdr, call) : -ENODEV;
+		drm_dev_exit(idx);
 	}
 	kfree(call);
 	/*

@@ -38,6 +38,8 @@ struct shared {
 	volatile unsigned long done[NPROC];	/* requests completed */
 	volatile int failed[NPROC];		/* a request failed, or was wrong */
 	volatile int ready[NPROC];
+	volatile int unbinding;			/* -ENODEV is expected from now */
+	volatile unsigned long gone[NPROC];	/* completions with -ENODEV */
 };
 
 static struct shared *sh;
@@ -66,6 +68,49 @@ static int client_setup(struct client *c, struct surf *in, struct surf *out, uin
 }
 
 /*
+ * Worker @i after the device was unbound (a submit failed with -ENODEV,
+ * or @ev, one of its @n requests outstanding from @seq[@head] on,
+ * completed with it): no request is sent any more, and every one still
+ * outstanding completes, each once, with 0 (done before the unbind) or
+ * -ENODEV.  Those in flight end with the binding and those in line for a
+ * slot as the dispatcher reaches them, so not necessarily in order.
+ */
+static void __attribute__((noreturn))
+unbound(int i, struct client *c, const uint64_t *seq, unsigned int head, unsigned int n,
+	const struct drm_ane_event_complete *ev)
+{
+	struct drm_ane_event_complete e = { 0 };
+	unsigned int k, left = n;
+	int done[DEPTH] = { 0 };
+
+	if (ev)
+		e = *ev;
+	while (left) {
+		if (ev) {
+			ev = NULL;	/* @ev's completion first */
+		} else if (wait_event(c->fd, &e)) {
+			sh->failed[i] = 7;
+			_exit(1);
+		}
+		for (k = 0; k < n; k++)
+			if (!done[k] && seq[(head + k) % DEPTH] == e.seqno)
+				break;
+		if (k == n || (e.status && e.status != -ENODEV)) {
+			printf("#   client %d after the unbind: completion of seqno %llu, status %d; expected one of its %u outstanding, 0 or -ENODEV\n",
+			       i, (unsigned long long)e.seqno, e.status, left);
+			sh->failed[i] = 8;
+			_exit(1);
+		}
+		done[k] = 1;
+		left--;
+		if (e.status)
+			sh->gone[i]++;
+	}
+	close(c->fd);
+	_exit(0);
+}
+
+/*
  * Process @i: submit and wait, one request at a time, until told to stop;
  * every completion must be its request's, with status 0, and the result
  * right.  @depth > 1: keep that many in flight and check they complete in
@@ -90,6 +135,8 @@ static void worker(int i, unsigned int depth)
 	while (!sh->stop) {
 		while (n < depth) {
 			if (submit(c.fd, tok, in.handle, out.handle, 0, &seq[(head + n) % DEPTH])) {
+				if (errno == ENODEV && sh->unbinding)
+					unbound(i, &c, seq, head, n, NULL);
 				sh->failed[i] = 2;
 				_exit(1);
 			}
@@ -99,6 +146,8 @@ static void worker(int i, unsigned int depth)
 			sh->failed[i] = 3;
 			_exit(1);
 		}
+		if (sh->unbinding && ev.status == -ENODEV)
+			unbound(i, &c, seq, head, n, &ev);
 		if (ev.status || ev.seqno != seq[head]) {
 			printf("#   client %d: completion of seqno %llu, status %d; expected seqno %llu\n",
 			       i, (unsigned long long)ev.seqno, ev.status,
@@ -275,6 +324,61 @@ static void clients_killed_in_line_leave_nothing(void)
 	T_EQ(dart_count("parked failed "), 0);
 }
 
+/*
+ * The device unbound while 32 clients keep four requests each in flight
+ * or in line for a slot: every request still outstanding completes, in
+ * order, with -ENODEV -- more of them than the seven slots' contexts can
+ * have in flight, so those in line too -- later submits fail with -ENODEV
+ * (the workers check both), every client exits, and bound again the
+ * device runs a request.
+ */
+static void unbind_with_requests_in_line(void)
+{
+	struct drm_ane_event_complete ev;
+	unsigned long gone = 0;
+	struct surf in, out;
+	pid_t pid[NPROC];
+	struct client c;
+	uint64_t tok;
+	int i, st;
+
+	T_CHECK(!start(pid, NPROC, DEPTH), "fork");
+	/* every worker is at it */
+	for (i = 0; i < 6000; i++) {
+		unsigned long least = ~0ul;
+		int j;
+
+		for (j = 0; j < NPROC; j++)
+			if (sh->done[j] < least)
+				least = sh->done[j];
+		if (least >= 2)
+			break;
+		usleep(10000);
+	}
+	sh->unbinding = 1;
+	T_EQ(vm_write_file("/sys/bus/platform/drivers/ane/unbind", "ane.0"), 0);
+	for (i = 0; i < NPROC; i++) {
+		T_CHECK(waitpid(pid[i], &st, 0) == pid[i] && WIFEXITED(st) && !WEXITSTATUS(st),
+			"worker %d ended with 0x%x (failure %d)", i, st, sh->failed[i]);
+		gone += sh->gone[i];
+	}
+	printf("#   %lu requests completed with -ENODEV\n", gone);
+	T_CHECK(gone > 7 * DEPTH, "%lu requests completed with -ENODEV, at most %d in flight",
+		gone, 7 * DEPTH);
+
+	T_EQ(vm_write_file("/sys/bus/platform/drivers/ane/bind", "ane.0"), 0);
+	T_OK(ane_find_node(0, node, sizeof(node)));
+	if (client_setup(&c, &in, &out, &tok)) {
+		T_CHECK(0, "no client of the device bound again");
+	} else {
+		T_OK(submit(c.fd, tok, in.handle, out.handle, 0, NULL));
+		T_OK(wait_event(c.fd, &ev));
+		T_EQ(ev.status, 0);
+		T_EQ(check_out(&out, OUT), 0);
+		close(c.fd);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (vm_node(argc, argv, node, sizeof(node), "load"))
@@ -285,5 +389,6 @@ int main(int argc, char **argv)
 	T_RUN(every_client_gets_its_turn);
 	T_RUN(a_clients_requests_keep_their_order);
 	T_RUN(clients_killed_in_line_leave_nothing);
+	T_RUN(unbind_with_requests_in_line);
 	return t_summary("load");
 }
