@@ -472,7 +472,11 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 	/*
 	 * The softirq job never has a time to hold (ane_engine_bh_scan()):
 	 * at least ENG_LATENCY_NS, and a throttled engine's work takes
-	 * 100 / ENG_THROTTLE times as long as it did at full speed.
+	 * 100 / ENG_THROTTLE times as long as it did at full speed.  The
+	 * hold is a high-resolution sleep: in whole jiffies (4 ms at
+	 * HZ=250) a throttled millisecond of work was held up to a tick too
+	 * long, 25 % ran at a sixth or a seventh of full speed on a fast
+	 * host, and a latency of microseconds took milliseconds.
 	 */
 	if (timed && st >= 0) {
 		spent = ktime_get_ns() - t0;
@@ -480,9 +484,9 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 		if (j->throttle < 100)
 			hold = max(hold, div_u64(spent * (100 - j->throttle),
 						 j->throttle));
-		if (hold)
-			wait_event_idle_timeout(e->wq, ane_engine_stop(j),
-						nsecs_to_jiffies(hold) + 1);
+		if (hold && !ane_engine_stop(j))
+			__wait_event_hrtimeout(e->wq, ane_engine_stop(j),
+					       ns_to_ktime(hold), TASK_IDLE);
 	}
 
 	spin_lock_irq(&e->lock);
