@@ -99,13 +99,16 @@ layer_vm() {
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
 		-- run-all.sh
 	# The fuzzer (tools/ane-fuzz): fixed seeds, bounded time; as root with
-	# the fault-injection knobs, then with unprivileged workers.
-	run_suite vm-fuzz "$top/tools/vm/ane-vm" --quiet --no-load --timeout 420 \
+	# the fault-injection knobs, then with unprivileged workers, then with
+	# the devices unbound and bound again under the workers.
+	run_suite vm-fuzz "$top/tools/vm/ane-vm" --quiet --no-load --timeout 480 \
 		--bin "$B/tools/ane-fuzz" \
 		-- 'modprobe ane || exit 1; rc=0;
 		ane-fuzz --seed 1 --time 60 --procs 4 --threads 2 --inject || rc=1;
 		echo 65534 >/sys/module/ane/parameters/client_gid;
 		ane-fuzz --seed 2 --time 30 --procs 2 --threads 2 --user 65534 || rc=1;
+		rmmod ane && modprobe ane devices=2 || exit 1;
+		ane-fuzz --seed 3 --time 40 --procs 4 --threads 2 --inject --unplug || rc=1;
 		exit $rc'
 }
 
@@ -170,7 +173,7 @@ layer_vm_debug() {
 	# The fuzzer (tools/ane-fuzz), when built: a bounded run, fixed seed.
 	if [ -x "$B/tools/ane-fuzz" ]; then
 		run_suite vm-debug-fuzz "${vm[@]}" --timeout 900 "${bins[@]}" \
-			-- "${ANE_DEBUG_FUZZ_CMD:-modprobe ane devices=2 && ane-fuzz --seed 1 --time 60 --inject}"
+			-- "${ANE_DEBUG_FUZZ_CMD:-modprobe ane devices=2 && ane-fuzz --seed 1 --time 60 --inject --unplug}"
 	fi
 }
 

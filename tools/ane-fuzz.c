@@ -230,7 +230,7 @@ static int charge_leak(void)
 	int i, t, bad = 0;
 
 	for (i = 0; i < opt.nnodes; i++) {
-		char path[400], buf[512], *p;
+		char path[400], buf[512], node[64], *p;
 		long long charged = -1;
 
 		if (!debugfs_dir[i][0])
@@ -256,8 +256,9 @@ static int charge_leak(void)
 			usleep(100000);
 		}
 		if (charged > 0) {
+			node_path(i, node, sizeof(node));
 			printf("ane-fuzz: leak: %s charges %lld bytes with no client open\n",
-			       opt.nodes[i], charged);
+			       node, charged);
 			dump_debugfs(i, "memory");
 			bad = 1;
 		}
@@ -270,13 +271,15 @@ static int canary(void)
 	int i, bad = 0;
 
 	for (i = 0; i < opt.nnodes; i++) {
-		pid_t pid;
 		int st = 0, waited = 0;
+		char node[64];
+		pid_t pid;
 
+		node_path(i, node, sizeof(node));
 		fflush(stdout);
 		pid = fork();
 		if (pid == 0)
-			_exit(canary_child(opt.nodes[i]));
+			_exit(canary_child(node));
 		while (waited < 600) {
 			pid_t p = waitpid(pid, &st, WNOHANG);
 
@@ -286,7 +289,7 @@ static int canary(void)
 			waited++;
 		}
 		if (waited >= 600) {
-			printf("ane-fuzz: canary: %s does not answer within 60 s\n", opt.nodes[i]);
+			printf("ane-fuzz: canary: %s does not answer within 60 s\n", node);
 			dump_task(pid);
 			kill(pid, SIGKILL);
 			bad = 1;
@@ -320,6 +323,7 @@ static void find_debugfs(void)
 			continue;
 		link[n] = 0;
 		dev = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+		snprintf(platdev[i], sizeof(platdev[i]), "%.31s", dev);
 		snprintf(debugfs_dir[i], sizeof(debugfs_dir[i]),
 			 "/sys/kernel/debug/accel/%s", dev);
 		if (access(debugfs_dir[i], F_OK))
@@ -417,6 +421,9 @@ void usage(FILE *f)
 		"  --threads T        worker threads in each (default 2)\n"
 		"  --inject           (root) an injector drives debugfs fw_inject and\n"
 		"                     dart_evict meanwhile\n"
+		"  --unplug           (with --inject) the injector also unbinds a device\n"
+		"                     and binds it again (one injection in ten); the\n"
+		"                     workers go on with its new node\n"
 		"  --user UID         workers drop to UID (and GID UID) after the node\n"
 		"                     is made 0666; the supervisor, injector and canary\n"
 		"                     stay root\n"
@@ -454,6 +461,8 @@ static int parse_args(int argc, char **argv)
 			exit(0);
 		} else if (!strcmp(a, "--inject")) {
 			opt.inject = 1;
+		} else if (!strcmp(a, "--unplug")) {
+			opt.unplug = 1;
 		} else if (!strcmp(a, "--verbose")) {
 			opt.verbose = 1;
 		} else if (!v) {
@@ -514,6 +523,10 @@ static int parse_args(int argc, char **argv)
 		fprintf(stderr, "ane-fuzz: --inject needs root (debugfs)\n");
 		return -1;
 	}
+	if (opt.unplug && !opt.inject) {
+		fprintf(stderr, "ane-fuzz: --unplug needs --inject (the injector does it)\n");
+		return -1;
+	}
 	if (opt.user >= 0 && geteuid() != 0) {
 		fprintf(stderr, "ane-fuzz: --user needs root\n");
 		return -1;
@@ -568,6 +581,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	shm->nslots = nworkers + 1;
+	for (i = 0; i < opt.nnodes; i++)
+		node_set(i, opt.nodes[i]);
 	if (geteuid() == 0)
 		set_oom_adj("-1000");
 
@@ -761,6 +776,8 @@ int main(int argc, char **argv)
 				snprintf(path, sizeof(path), "%.300s/fw_inject", debugfs_dir[i]);
 				inject_write(path, "unhang");
 			}
+	if (opt.unplug)
+		printf("ane-fuzz: %lu unbinds and binds again\n", shm->unplugs);
 	if (!hung && charge_leak())
 		failed++;
 	if (hung) {

@@ -140,9 +140,22 @@ struct wslot {
 	uint32_t opcount[OP_COUNT];
 };
 
+/*
+ * A node's path in the shared memory: with --unplug the injector unbinds
+ * a device and binds it again, which gives it a new minor.  One writer
+ * (the injector); readers copy the path while @seq stays even and the
+ * same (node_path()).
+ */
+struct shm_node {
+	volatile unsigned int seq;
+	char path[64];
+};
+
 struct shm {
 	volatile int stop;
 	volatile int failed;
+	volatile unsigned long unplugs;		/* unbinds and binds done */
+	struct shm_node node[MAX_NODES];
 	int nslots;
 	struct wslot w[];
 };
@@ -153,6 +166,7 @@ struct fuzz_opts {
 	uint64_t iterations;
 	int procs, threads;
 	int inject;
+	int unplug;		/* the injector also unbinds and binds devices */
 	int user;		/* -1: keep */
 	int ring;
 	int hang_s;
@@ -254,6 +268,7 @@ extern __thread struct wslot *my_slot;
 extern int forked_child;
 extern const char *const mode_names[];
 extern char debugfs_dir[MAX_NODES][320];
+extern char platdev[MAX_NODES][32];
 extern struct fuzz_opts opt;
 extern struct shm *shm;
 extern int nworkers;
@@ -324,6 +339,8 @@ int op_run(struct worker *w, struct rng *r);
 int op_fdinfo(struct worker *w, struct rng *r);
 int op_sysfs(struct worker *w, struct rng *r);
 int inject_write(const char *path, const char *s);
+void node_path(int node, char *buf, size_t len);
+void node_set(int node, const char *path);
 int op_inject(struct worker *w, struct rng *r);
 int run_op(struct worker *w, int op, uint64_t seed);
 void set_oom_adj(const char *v);

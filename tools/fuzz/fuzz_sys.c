@@ -298,6 +298,38 @@ int op_fdinfo(struct worker *w, struct rng *r)
 }
 
 char debugfs_dir[MAX_NODES][320];
+/* each node's platform device ("ane.0"), for --unplug; "" if unknown */
+char platdev[MAX_NODES][32];
+
+/* Node @node's current path (see struct shm_node). */
+void node_path(int node, char *buf, size_t len)
+{
+	struct shm_node *n = &shm->node[node];
+	char tmp[sizeof(n->path)];
+	unsigned int seq;
+
+	do {
+		while ((seq = n->seq) & 1)
+			sched_yield();
+		__sync_synchronize();
+		memcpy(tmp, n->path, sizeof(tmp));
+		__sync_synchronize();
+	} while (n->seq != seq);
+	tmp[sizeof(tmp) - 1] = 0;
+	snprintf(buf, len, "%s", tmp);
+}
+
+/* The one writer: the supervisor before the workers start, then the injector. */
+void node_set(int node, const char *path)
+{
+	struct shm_node *n = &shm->node[node];
+
+	n->seq++;
+	__sync_synchronize();
+	snprintf(n->path, sizeof(n->path), "%s", path);
+	__sync_synchronize();
+	n->seq++;
+}
 
 int op_sysfs(struct worker *w, struct rng *r)
 {
@@ -319,9 +351,14 @@ int op_sysfs(struct worker *w, struct rng *r)
 		snprintf(path, sizeof(path), "%s/%s", debugfs_dir[node],
 			 dbg[rn(r, sizeof(dbg) / sizeof(dbg[0]))]);
 	else
+	{
+		char nodep[64];
+
+		node_path(node, nodep, sizeof(nodep));
 		snprintf(path, sizeof(path), "/sys/class/accel/%s/device/%s",
-			 strrchr(opt.nodes[node], '/') + 1,
+			 strrchr(nodep, '/') + 1,
 			 props[rn(r, sizeof(props) / sizeof(props[0]))]);
+	}
 	note(w, "read %s", path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -348,12 +385,64 @@ int inject_write(const char *path, const char *s)
 
 static uint64_t last_crash_ns;
 
+/*
+ * --unplug: unbind device @node (every client's calls fail with -ENODEV
+ * from then on, whatever they were doing), wait up to 300 ms, bind it
+ * again and give the workers its new node.  A bind that fails, or a
+ * device that comes back without a node, fails the run.
+ */
+static int op_unplug(struct worker *w, struct rng *r, int node)
+{
+	unsigned int ms = rn(r, 300);
+	char dir[128], path[64] = "";
+	struct dirent *de;
+	DIR *d;
+	int e, t;
+
+	note(w, "unbind %s, %u ms, bind it again", platdev[node], ms);
+	e = inject_write("/sys/bus/platform/drivers/ane/unbind", platdev[node]);
+	if (e) {
+		fail(w, FAIL_ERRNO, "unbind %s: %s", platdev[node], strerror(e));
+		return e;
+	}
+	usleep(ms * 1000);
+	e = inject_write("/sys/bus/platform/drivers/ane/bind", platdev[node]);
+	if (e) {
+		fail(w, FAIL_ERRNO, "bind %s again: %s", platdev[node], strerror(e));
+		return e;
+	}
+	snprintf(dir, sizeof(dir), "/sys/bus/platform/devices/%s/accel", platdev[node]);
+	for (t = 0; t < 50 && !path[0]; t++) {	/* udev-less: devtmpfs, at once */
+		d = opendir(dir);
+		while (d && (de = readdir(d)))
+			if (!strncmp(de->d_name, "accel", 5) && de->d_name[5])
+				snprintf(path, sizeof(path), "/dev/accel/%.40s", de->d_name);
+		if (d)
+			closedir(d);
+		if (path[0] && access(path, F_OK))
+			path[0] = 0;
+		if (!path[0])
+			usleep(20000);
+	}
+	if (!path[0]) {
+		fail(w, FAIL_ERRNO, "%s bound again has no node in %s", platdev[node], dir);
+		return ENODEV;
+	}
+	if (opt.user >= 0 && chmod(path, 0666))
+		fprintf(stderr, "ane-fuzz: chmod %s: %s\n", path, strerror(errno));
+	node_set(node, path);
+	shm->unplugs++;
+	return 0;
+}
+
 int op_inject(struct worker *w, struct rng *r)
 {
 	int node = rn(r, opt.nnodes), e;
 	char path[400], cmd[32];
 	unsigned int x = rn(r, 100);
 
+	if (opt.unplug && platdev[node][0] && chance(r, 10))
+		return op_unplug(w, r, node);
 	if (!debugfs_dir[node][0])
 		return 0;
 	if (x < 30) {

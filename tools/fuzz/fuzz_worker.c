@@ -95,13 +95,15 @@ int slot_open(struct worker *w, int fdi, struct rng *r)
 {
 	int flags = O_RDWR | O_CLOEXEC;
 	int node = rn(r, opt.nnodes), fd;
+	char path[64];
 
 	if (chance(r, 30))
 		flags |= O_NONBLOCK;
 	if (chance(r, 3))
 		flags = O_RDONLY | O_CLOEXEC;
 	slot_close(w, fdi);
-	fd = open(opt.nodes[node], flags);
+	node_path(node, path, sizeof(path));
+	fd = open(path, flags);
 	count_err(w, fd < 0 ? errno : 0);
 	w->last_err = fd < 0 ? errno : 0;
 	if (fd < 0)
