@@ -290,7 +290,9 @@ int main(int argc, char **argv)
 			"       ane-bench --help | --version\n\nbenches:\n");
 		for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
 			fprintf(f, "  %-8s %s\n", benches[i].name, benches[i].help);
-		fprintf(f, "\nNODE: the device node (default: the first ane node)\n");
+		fprintf(f, "\nNODE: the device node (default: the first ane node)\n"
+			"load: ANE_BENCH_LOAD=\"1 8 64\" runs only those process counts,\n"
+			"      ANE_BENCH_DEPTH=D keeps D (1..16) requests in flight per process\n");
 		return argc < 2 ? 2 : 0;
 	}
 	if (argc > 2)

@@ -40,14 +40,21 @@ static uint64_t load_ctxt(void)
 	return n;
 }
 
+/* Requests each process keeps in flight (ANE_BENCH_DEPTH, 1..LOAD_MAX_DEPTH). */
+#define LOAD_MAX_DEPTH	16
+static unsigned int load_depth = 1;
+
 /*
  * One process of the load: its own control client, program and surfaces
  * (as independent applications have), ready on @ready, started by @go
- * closing, then submit-and-wait in a loop until @end (CLOCK_MONOTONIC).
+ * closing, then submit-and-wait in a loop until @end (CLOCK_MONOTONIC):
+ * load_depth requests in flight, the oldest waited for and replaced.
  */
 static void load_child(const char *node, const void *img, size_t size, int ready,
 		       int go, int res)
 {
+	uint64_t seq[LOAD_MAX_DEPTH];
+	unsigned int head = 0, n = 0;
 	struct load_result r = { 0 };
 	struct ane_surface *in = NULL, *out = NULL;
 	struct ane_program *prog = NULL;
@@ -70,15 +77,20 @@ static void load_child(const char *node, const void *img, size_t size, int ready
 		_exit(1);
 	load_switches(&v0, &iv0);
 	while (!r.err && now_ns() < end) {
-		uint64_t seqno;
 		int st;
 
-		if (ane_request_submit(prog, 0, &in, 1, &out, 1, &seqno) ||
-		    ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, NULL)) {
+		while (n < load_depth &&
+		       !ane_request_submit(prog, 0, &in, 1, &out, 1,
+					   &seq[(head + n) % LOAD_MAX_DEPTH]))
+			n++;
+		if (n < load_depth ||
+		    ane_request_wait(dev, seq[head], ane_deadline_ns(10000000000ull), &st, NULL)) {
 			r.err = errno ? errno : EIO;
 			snprintf(r.msg, sizeof(r.msg), "%s", ane_errmsg(dev));
 			break;
 		}
+		head = (head + 1) % LOAD_MAX_DEPTH;
+		n--;
 		r.done++;
 	}
 	load_switches(&r.vcsw, &r.ivcsw);
@@ -283,6 +295,17 @@ int bench_load(const char *node)
 	np = load_procs(procs, LOAD_MAX_PROCS);
 	if (!np)
 		return 1;
+	if (getenv("ANE_BENCH_DEPTH")) {
+		char *e;
+		unsigned long d = strtoul(getenv("ANE_BENCH_DEPTH"), &e, 10);
+
+		if (*e || !d || d > LOAD_MAX_DEPTH) {
+			fprintf(stderr, "ane-bench: ANE_BENCH_DEPTH: 1 to %u requests in flight per process\n",
+				LOAD_MAX_DEPTH);
+			return 1;
+		}
+		load_depth = (unsigned int)d;
+	}
 	for (i = 0; i < np; i++) {
 		p1 = procs[i] == 1 ? i : p1;
 		p8 = procs[i] == 8 ? i : p8;
@@ -291,8 +314,9 @@ int bench_load(const char *node)
 	/* Every process runs the request bench's program. */
 	if (relu_image(&net, &img, &size))
 		return 1;
-	printf("load: N processes, each its own client and program, submit + wait in a loop for %.0f s\n",
-	       LOAD_SECONDS);
+	printf("load: N processes, each its own client and program, submit + wait in a loop for %.0f s, %u request%s in flight each\n",
+	       LOAD_SECONDS, load_depth, load_depth > 1 ? "s" : "");
+	json_num("depth", load_depth);
 	printf("  baseline: as many processes each in a pipe ping-pong with an echo process\n");
 	printf("  switches/req: the processes' own context switches per request (getrusage), and the machine's (/proc/stat ctxt)\n");
 	printf("  processes   requests/s   slowest/s   fastest/s   slowest/fastest   busy retries   switches/req own machine   pipe trips/s   pipe slowest/fastest   pipe switches/trip own machine\n");
