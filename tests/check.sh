@@ -69,7 +69,7 @@ layer_host() {
 # on this machine's CPU, whose widest path (AVX-512 if it has it) the
 # engine must pick; that run is left out only when the filter matches
 # none of its suites.
-um_suites=(ane_engine)
+um_suites=(ane_engine ane_engine_isa)
 layer_kunit() {
 	local s
 	run_suite kunit "$top/tools/kunit/run-kunit.sh" \
