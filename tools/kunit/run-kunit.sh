@@ -42,8 +42,9 @@
 #      $CACHE/kunit/src-<package version>/ (atomic, stamped).
 #   2. Symlinks the project as drivers/accel/ane in that tree and hooks it
 #      into drivers/accel/{Kconfig,Makefile} (idempotent); for UML also
-#      sources tests/kunit/Kconfig after drivers/accel/Kconfig's DRM_ACCEL
-#      block and adds it to drivers/Makefile (inert on x86_64).
+#      copies tests/kunit/Kconfig to drivers/accel/Kconfig.ane-um, sources
+#      it after drivers/accel/Kconfig's DRM_ACCEL block and names the
+#      project's directory in drivers/Makefile (both inert on x86_64).
 #   3. Runs tools/testing/kunit/kunit.py run --arch=ARCH with
 #      tests/kunit/.kunitconfig (um: tests/kunit/um.kunitconfig) and the
 #      cached build directory $CACHE/kunit/build-ARCH-<package version>/
@@ -185,11 +186,17 @@ if ! grep -q '^obj-$(CONFIG_DRM_ACCEL_ANE)' "$amakefile"; then
 fi
 # The engine-only UML build: its Kconfig outside the DRM_ACCEL block (UML
 # has no DRM), and drivers/Makefile enters drivers/accel/ only with
-# DRM_ACCEL, so the directory is named there.  Both depend on UML.
+# DRM_ACCEL, so the directory is named there.  Both are inert on x86_64.
+# The Kconfig is a copy in the kernel tree, not a path through the link:
+# a later x86_64 run may link a project without tests/kunit/Kconfig, and
+# kconfig stops at a missing file (6.12 has no "osource").
 if [ "$arch" = um ]; then
 	dmakefile=$src/drivers/Makefile
-	if ! grep -q '^source "drivers/accel/ane/tests/kunit/Kconfig"' "$akconfig"; then
-		printf 'source "drivers/accel/ane/tests/kunit/Kconfig"\n' >>"$akconfig"
+	umkconfig=$src/drivers/accel/Kconfig.ane-um
+	cmp -s "$project/tests/kunit/Kconfig" "$umkconfig" ||
+		cp "$project/tests/kunit/Kconfig" "$umkconfig"
+	if ! grep -q '^source "drivers/accel/Kconfig.ane-um"' "$akconfig"; then
+		printf 'source "drivers/accel/Kconfig.ane-um"\n' >>"$akconfig"
 	fi
 	if ! grep -q '^obj-$(CONFIG_ANE_ENGINE_KUNIT_TEST)' "$dmakefile"; then
 		printf 'obj-$(CONFIG_ANE_ENGINE_KUNIT_TEST)\t+= accel/ane/\n' >>"$dmakefile"
