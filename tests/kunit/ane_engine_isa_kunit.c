@@ -234,6 +234,43 @@ static void isa_fill(struct isa_op *o, u32 seed, bool positive)
 }
 
 /*
+ * Shape @c in @o, filled, after the test is skipped unless the CPU runs
+ * @need; a copy of its result on @ref_isa is returned.
+ */
+static u16 *isa_ref(struct kunit *test, struct isa_op *o, const struct isa_shape *c,
+		    u32 need, u32 ref_isa, u32 seed, bool positive)
+{
+	u16 *ref;
+
+	need_isa(test, need);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	isa_op_init(test, o, c);
+	isa_fill(o, seed, positive);
+	ref = zalloc(test, o->ny * 2);
+	run_on(test, &o->d, ref_isa);
+	memcpy(ref, o->y, o->ny * 2);
+	return ref;
+}
+
+/*
+ * @y has @ref's bits (a NaN's payload aside), or the test fails naming
+ * the first few that differ.
+ */
+static void expect_same_bits(struct kunit *test, const u16 *y, const u16 *ref,
+			     size_t n, const char *what)
+{
+	unsigned int diff = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (y[i] != ref[i] && !(is_nan16(y[i]) && is_nan16(ref[i])) &&
+		    diff++ < 4)
+			KUNIT_FAIL(test, "%s: [%zu] %#06x, reference %#06x", what, i,
+				   y[i], ref[i]);
+	KUNIT_EXPECT_EQ_MSG(test, diff, 0, "%s: values differ", what);
+}
+
+/*
  * The AVX-512 path gives the AVX2 path's bits, at three chunk sizes
  * (packing and compute cut differently), NaN payloads aside; and where
  * the shape says so, its direct convolution ran, which leaves the packed
@@ -244,29 +281,20 @@ static void ane_engine_isa_avx512_same_bits_as_avx2(struct kunit *test)
 {
 	static const u64 works[] = { 0, 3000, 40000 };
 	const struct isa_shape *c = test->param_value;
-	unsigned int r, diff;
+	char what[48];
 	struct isa_op o;
-	size_t i;
+	unsigned int r;
 	u16 *ref;
 
-	need_isa(test, ANE_MATH_ISA_AVX512);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
-	isa_op_init(test, &o, c);
-	isa_fill(&o, 7 + c->cin * 31 + c->w, false);
-	ref = zalloc(test, o.ny * 2);
-	run_on(test, &o.d, ANE_MATH_ISA_AVX2_FMA);
-	memcpy(ref, o.y, o.ny * 2);
-
+	ref = isa_ref(test, &o, c, ANE_MATH_ISA_AVX512, ANE_MATH_ISA_AVX2_FMA,
+		      7 + c->cin * 31 + c->w, false);
 	for (r = 0; r < ARRAY_SIZE(works); r++) {
 		o.d.chunk_work = works[r];
 		memset(o.y, 0x55, o.ny * 2);
 		run_on(test, &o.d, ANE_MATH_ISA_AVX512);
-		for (i = 0, diff = 0; i < o.ny; i++)
-			if (o.y[i] != ref[i] && !(is_nan16(o.y[i]) && is_nan16(ref[i])) &&
-			    diff++ < 4)
-				KUNIT_FAIL(test, "chunk_work %llu: [%zu] avx512 %#06x, avx2 %#06x",
-					   works[r], i, o.y[i], ref[i]);
-		KUNIT_EXPECT_EQ_MSG(test, diff, 0, "chunk_work %llu", works[r]);
+		snprintf(what, sizeof(what), "avx512 at chunk_work %llu against avx2",
+			 works[r]);
+		expect_same_bits(test, o.y, ref, o.ny, what);
 
 		if (c->direct >= 0) {
 			u32 cin_g = c->cin / c->groups, cout_g = c->cout / c->groups;
@@ -310,13 +338,8 @@ static void ane_engine_isa_within_an_ulp_of_sse2(struct kunit *test)
 	u16 *ref;
 	size_t i;
 
-	need_isa(test, ANE_MATH_ISA_AVX2_FMA);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
-	isa_op_init(test, &o, c);
-	isa_fill(&o, 11 + c->cout * 17 + c->h, true);
-	ref = zalloc(test, o.ny * 2);
-	run_on(test, &o.d, ANE_MATH_ISA_SSE2);
-	memcpy(ref, o.y, o.ny * 2);
+	ref = isa_ref(test, &o, c, ANE_MATH_ISA_AVX2_FMA, ANE_MATH_ISA_SSE2,
+		      11 + c->cout * 17 + c->h, true);
 	for (isa = ANE_MATH_ISA_AVX2_FMA; isa <= widest; isa++) {
 		memset(o.y, 0x55, o.ny * 2);
 		run_on(test, &o.d, isa);
@@ -379,7 +402,7 @@ static void ane_engine_isa_rows_same_bits_as_sse2(struct kunit *test)
 					     "softmax 37" };
 	const u32 *isa = test->param_value, n = 65536;
 	u16 *x, *bias, *ref, *y;
-	unsigned int op, bad;
+	unsigned int op;
 	u32 i;
 
 	need_isa(test, *isa);
@@ -399,12 +422,8 @@ static void ane_engine_isa_rows_same_bits_as_sse2(struct kunit *test)
 		memset(y, 0x55, n * 2);
 		row_op(test, x, bias, ref, n, op, ANE_MATH_ISA_SSE2);
 		row_op(test, x, bias, y, n, op, *isa);
-		for (i = 0, bad = 0; i < n; i++)
-			if (y[i] != ref[i] && !(is_nan16(y[i]) && is_nan16(ref[i])) &&
-			    bad++ < 4)
-				KUNIT_FAIL(test, "%s of 0x%04x: 0x%04x, sse2 0x%04x",
-					   what[op], x[i], y[i], ref[i]);
-		KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s", what[op]);
+		/* [i] is the input 0x<i>; the reference is sse2 */
+		expect_same_bits(test, y, ref, n, what[op]);
 	}
 }
 
