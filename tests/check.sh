@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The test command behind `make check`: host tests (plain and ASan/UBSan),
-# KUnit (kunit.py, x86_64, lockdep on) and the VM tests (QEMU + ane.ko),
+# KUnit (kunit.py: x86_64 with lockdep on, and the engine under User-Mode
+# Linux on the host CPU) and the VM tests (QEMU + ane.ko),
 # on the stock Debian kernel (vm) and on the debug kernel (vm-debug).
 #
 #   tests/check.sh [host] [kunit] [vm] [vm-debug]     (default: all four)
@@ -63,9 +64,24 @@ layer_host() {
 }
 
 # ANE_KUNIT_FILTER (a kunit.py suite glob) narrows the KUnit layer.
+# The layer runs twice: every suite in QEMU x86_64 (under TCG: no
+# AVX-512), then the engine's suites under User-Mode Linux as kernel code
+# on this machine's CPU, whose widest path (AVX-512 if it has it) the
+# engine must pick; that run is left out only when the filter matches
+# none of its suites.
+um_suites=(ane_engine ane_engine_isa)
 layer_kunit() {
+	local s
 	run_suite kunit "$top/tools/kunit/run-kunit.sh" \
 		${ANE_KUNIT_FILTER:+-- "$ANE_KUNIT_FILTER"}
+	for s in "${um_suites[@]}"; do
+		# shellcheck disable=SC2053 # the filter is a glob
+		if [ -z "${ANE_KUNIT_FILTER:-}" ] || [[ $s == ${ANE_KUNIT_FILTER%%.*} ]]; then
+			run_suite kunit-um "$top/tools/kunit/run-kunit.sh" --arch um \
+				${ANE_KUNIT_FILTER:+-- "$ANE_KUNIT_FILTER"}
+			return
+		fi
+	done
 }
 
 layer_vm() {

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# run-kunit.sh - build and run the ane KUnit suites in a QEMU x86_64 guest.
+# run-kunit.sh - build and run the ane KUnit suites in a QEMU x86_64 guest,
+# or the engine's alone under User-Mode Linux on the host's CPU (--arch um).
 #
 # Usage: tools/kunit/run-kunit.sh [OPTIONS] [-- KUNIT_PY_ARGS...]
 #
+#   --arch ARCH     x86_64 (default): the whole driver, tests/kunit/.kunitconfig,
+#                   in QEMU under TCG (no AVX-512 there).
+#                   um: User-Mode Linux, tests/kunit/um.kunitconfig: only the
+#                   engine (firmware/engine/*, the device model's engine)
+#                   and its suites (UML has no DMA, so no DRM), run as kernel
+#                   code on the host CPU, so the kernel-built AVX-512 objects
+#                   execute when the CPU has AVX-512.  It prints the ISA the
+#                   engine picked ("kunit-um: engine isa: ...") and fails
+#                   unless that is the widest the host's /proc/cpuinfo
+#                   allows; its summary line is "kunit-um: N passed, ...".
 #   --project DIR   ane project root to test (default: the repo holding
 #                   this script).  Linked into the kernel tree as
 #                   drivers/accel/ane.
@@ -30,14 +41,18 @@
 #      linux-source-6.12, see tools/setup-deps.sh) once into
 #      $CACHE/kunit/src-<package version>/ (atomic, stamped).
 #   2. Symlinks the project as drivers/accel/ane in that tree and hooks it
-#      into drivers/accel/{Kconfig,Makefile} (idempotent).
-#   3. Runs tools/testing/kunit/kunit.py run --arch=x86_64 with
-#      tests/kunit/.kunitconfig and the cached build directory
-#      $CACHE/kunit/build-x86_64-<package version>/ (incremental).
+#      into drivers/accel/{Kconfig,Makefile} (idempotent); for UML also
+#      copies tests/kunit/Kconfig to drivers/accel/Kconfig.ane-um, sources
+#      it after drivers/accel/Kconfig's DRM_ACCEL block and names the
+#      project's directory in drivers/Makefile (both inert on x86_64).
+#   3. Runs tools/testing/kunit/kunit.py run --arch=ARCH with
+#      tests/kunit/.kunitconfig (um: tests/kunit/um.kunitconfig) and the
+#      cached build directory $CACHE/kunit/build-ARCH-<package version>/
+#      (incremental).
 #   4. Streams kunit.py's output, keeps the raw log in $CACHE/kunit/last.log,
 #      scans the guest's console log for kernel splats (lockdep, WARNING,
 #      BUG, Oops, panic) and prints as its last line
-#          kunit: N passed, N failed
+#          kunit: N passed, N failed        (um: kunit-um: ...)
 #
 #   CACHE is ${ANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ane}.
 #
@@ -64,6 +79,7 @@ usage() {
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 project=$(cd "$script_dir/../.." && pwd)
+arch=x86_64
 timeout=900
 jobs=2
 clean=0
@@ -74,6 +90,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--project) [ $# -ge 2 ] || die "--project needs a directory"; project=$2; shift 2 ;;
 	--project=*) project=${1#*=}; shift ;;
+	--arch) [ $# -ge 2 ] || die "--arch needs x86_64 or um"; arch=$2; shift 2 ;;
+	--arch=*) arch=${1#*=}; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift 2 ;;
 	--timeout=*) timeout=${1#*=}; shift ;;
 	--jobs|-j) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift 2 ;;
@@ -90,7 +108,11 @@ done
 project=$(cd "$project" && pwd -P)
 [ -f "$project/Kconfig" ] && [ -f "$project/Kbuild" ] ||
 	die "$project has no Kconfig/Kbuild: not an ane project root"
-kunitconfig=$project/tests/kunit/.kunitconfig
+case "$arch" in
+x86_64) kunitconfig=$project/tests/kunit/.kunitconfig; name=kunit ;;
+um) kunitconfig=$project/tests/kunit/um.kunitconfig; name=kunit-um ;;
+*) die "--arch must be x86_64 or um, not '$arch'" ;;
+esac
 [ -f "$kunitconfig" ] || die "missing $kunitconfig"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds"
 [[ $jobs =~ ^[0-9]+$ ]] || die "--jobs must be a number"
@@ -105,8 +127,9 @@ ver=${pkgver//:/_}
 cache=${ANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ane}
 kdir=$cache/kunit
 src=$kdir/src-$ver
-build=$kdir/build-x86_64-$ver
+build=$kdir/build-$arch-$ver
 rawlog=$kdir/last.log
+[ "$arch" = x86_64 ] || rawlog=$kdir/last-$arch.log
 mkdir -p "$kdir"
 
 # An unpacked tree needs no lock to be named.
@@ -161,6 +184,24 @@ fi
 if ! grep -q '^obj-$(CONFIG_DRM_ACCEL_ANE)' "$amakefile"; then
 	printf 'obj-$(CONFIG_DRM_ACCEL_ANE)\t\t+= ane/\n' >>"$amakefile"
 fi
+# The engine-only UML build: its Kconfig outside the DRM_ACCEL block (UML
+# has no DRM), and drivers/Makefile enters drivers/accel/ only with
+# DRM_ACCEL, so the directory is named there.  Both are inert on x86_64.
+# The Kconfig is a copy in the kernel tree, not a path through the link:
+# a later x86_64 run may link a project without tests/kunit/Kconfig, and
+# kconfig stops at a missing file (6.12 has no "osource").
+if [ "$arch" = um ]; then
+	dmakefile=$src/drivers/Makefile
+	umkconfig=$src/drivers/accel/Kconfig.ane-um
+	cmp -s "$project/tests/kunit/Kconfig" "$umkconfig" ||
+		cp "$project/tests/kunit/Kconfig" "$umkconfig"
+	if ! grep -q '^source "drivers/accel/Kconfig.ane-um"' "$akconfig"; then
+		printf 'source "drivers/accel/Kconfig.ane-um"\n' >>"$akconfig"
+	fi
+	if ! grep -q '^obj-$(CONFIG_ANE_ENGINE_KUNIT_TEST)' "$dmakefile"; then
+		printf 'obj-$(CONFIG_ANE_ENGINE_KUNIT_TEST)\t+= accel/ane/\n' >>"$dmakefile"
+	fi
+fi
 
 # ------------------------------------------------------------- 3. kunit.py
 if [ "$clean" = 1 ]; then
@@ -180,14 +221,14 @@ fi
 rm -f "$build/test.log"
 
 cmd=(python3 tools/testing/kunit/kunit.py run
-	--arch=x86_64
+	--arch="$arch"
 	--kunitconfig="$kunitconfig"
 	--build_dir="$build"
 	--jobs="$jobs"
 	--timeout="$timeout"
-	--make_options=ANE_WERROR=y
-	"--qemu_args=-cpu max"
-	"${extra[@]}")
+	--make_options=ANE_WERROR=y)
+[ "$arch" = um ] || cmd+=("--qemu_args=-cpu max")
+cmd+=("${extra[@]}")
 
 log "project: $project"
 log "kernel:  $src"
@@ -249,13 +290,48 @@ if [ -s "$build/test.log" ]; then
 	fi
 fi
 
+# The instruction set the engine picked (ane_engine_init_picks_the_widest_isa
+# prints it).  Under UML it runs on the host's CPU: it must be the widest
+# that CPU's flags allow, or the path users take on it went untested.
+host_isa() {
+	local f
+	f=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+	has() { local x; for x; do [[ $f == *" $x "* ]] || return 1; done; }
+	if has avx2 fma f16c xsave avx512f avx512bw avx512vl; then
+		echo avx512
+	elif has avx2 fma f16c xsave; then
+		echo avx2+fma+f16c
+	else
+		echo sse2
+	fi
+}
+isa=
+if [ -s "$build/test.log" ]; then
+	isa=$(strip_ansi "$build/test.log" | grep -Eo 'engine isa: [a-z0-9+]+' |
+		head -n1 | cut -d' ' -f3 || true)
+fi
+if [ "$arch" = um ]; then
+	want=$(host_isa)
+	printf '%s: engine isa: %s (the host CPU allows %s)\n' "$name" \
+		"${isa:-not printed}" "$want" | tee -a "$rawlog"
+	if [ -z "$isa" ]; then
+		# a suite filter may leave the case out; a full run may not
+		[ ${#extra[@]} -gt 0 ] ||
+			bad+=("ane_engine_init_picks_the_widest_isa printed no instruction set")
+	elif [ "$isa" != "$want" ]; then
+		bad+=("the engine picked $isa where the host CPU allows $want")
+	fi
+elif [ -n "$isa" ]; then
+	printf '%s: engine isa: %s (QEMU guest CPU)\n' "$name" "$isa" | tee -a "$rawlog"
+fi
+
 for b in "${bad[@]}"; do
 	log "FAIL: $b" 2>&1 | tee -a "$rawlog" >&2
 done
 log "took $((end - start))s; raw log: $rawlog" 2>&1 | tee -a "$rawlog" >&2
 
 nfail=$((failed + crashed))
-line="kunit: $passed passed, $nfail failed"
+line="$name: $passed passed, $nfail failed"
 [ "$skipped" -eq 0 ] || line+=", $skipped skipped"
 printf '%s\n' "$line" | tee -a "$rawlog"
 [ ${#bad[@]} -eq 0 ] && [ "$nfail" -eq 0 ]
