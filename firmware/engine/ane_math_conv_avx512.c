@@ -100,7 +100,8 @@ static int ane_conv_direct(const struct ane_gemm *g,
 	q->wp = g->wo + (g->kw - 1) * g->dw;
 	q->cs = (uint64_t)q->rows * q->wp;
 	q->ocb = (c->M + ANE_CONV_OC - 1) / ANE_CONV_OC;
-	wbytes = ((uint64_t)q->ocb * ANE_CONV_OC * c->K + ANE_CONV_SCRATCH) * 4;
+	wbytes = ((uint64_t)q->ocb * ANE_CONV_OC * c->K + ANE_CONV_SCRATCH +
+		  c->parts) * 4;
 	xbytes = (uint64_t)g->cin * q->cs * 4;
 	if (wbytes > (uint64_t)c->mc * c->K * 16 ||
 	    xbytes > (uint64_t)c->nc * c->K * 4)
@@ -110,6 +111,17 @@ static int ane_conv_direct(const struct ane_gemm *g,
 	q->rows = (uint32_t)(span * g->sh + (uint64_t)(g->kh - 1) * g->dh + 1);
 	q->cs = (uint64_t)q->rows * q->wp;
 	return 1;
+}
+
+/*
+ * After the weights and the scratch tile: one word per packing chunk,
+ * nonzero when the weights it packed hold an infinity or a NaN.
+ */
+static uint32_t *ane_cv_special(const struct ane_gemm_chunk *c,
+				const struct ane_conv_geo *q)
+{
+	return (uint32_t *)(c->pa + (uint64_t)q->ocb * ANE_CONV_OC * c->K +
+			    ANE_CONV_SCRATCH);
 }
 
 /* ------------------------------------------------------------ packing */
@@ -170,9 +182,13 @@ static uint16_t ane_cv_a(const struct ane_gemm *g, uint32_t m, uint32_t k)
  * transposed when the weights are dense in k (the usual layout), else
  * gathered one by one.
  */
-static void ane_cv_pack_w(const struct ane_gemm *g, uint32_t M, uint32_t K,
-			  float *wp, uint64_t u0, uint64_t u1)
+static int ane_cv_pack_w(const struct ane_gemm *g, uint32_t M, uint32_t K,
+			 float *wp, uint64_t u0, uint64_t u1)
 {
+	const ane_h16 expo = { 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00,
+			       0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00,
+			       0x7c00, 0x7c00, 0x7c00, 0x7c00 };
+	ane_h16 special = { 0 };
 	int dense = (g->kw == 1 || g->a_sw == 1) &&
 		    (g->kh == 1 || g->a_sh == g->kw) &&
 		    (g->cin == 1 || g->a_sc == (uint64_t)g->kh * g->kw);
@@ -191,6 +207,9 @@ static void ane_cv_pack_w(const struct ane_gemm *g, uint32_t M, uint32_t K,
 			ane_h16 h = { 0 };
 
 			if (m0 + i < M && dense) {
+				/* this row two units (64 k) on */
+				__builtin_prefetch(g->a + (uint64_t)(m0 + i) * g->a_sm +
+						   k0 + 64);
 				h = __builtin_ia32_loaddquhi256_mask(
 					(const short *)(g->a + (uint64_t)(m0 + i) * g->a_sm + k0),
 					h, ane_cv_mask(kn));
@@ -198,26 +217,80 @@ static void ane_cv_pack_w(const struct ane_gemm *g, uint32_t M, uint32_t K,
 				for (j = 0; j < kn; j++)
 					h[j] = (short)ane_cv_a(g, m0 + i, k0 + j);
 			}
+			/* all exponent bits set: an infinity or a NaN */
+			special |= (ane_h16)((h & expo) == expo);
 			r[i] = ane_cv_h2f(h);
 		}
 		ane_cv_tr16(r);
 		for (j = 0; j < kn; j++)
 			ane_store16(dst + (uint64_t)j * ANE_CONV_OC, r[j]);
 	}
+	for (i = 0; i < 16; i++)
+		if (special[i])
+			return 1;
+	return 0;
 }
 
 #define ANE_CV_PF	4u
 
+/* Vectors of a copy row that ane_cv_pack_x() masks once for all rows. */
+#define ANE_CV_ROWV	8u
+
 /*
  * Channels [ci0, ci1) of the block's padded input copy: row r of channel
  * ci is input row oh0 * sh - pt + r, column c input column c - pl, zero
- * outside the input.
+ * outside the input.  A row of at most ANE_CV_ROWV vectors from an input
+ * with unit column stride (the usual case) is a masked load, a
+ * conversion and a masked store per 16 columns, the masks worked out once.
  */
 static void ane_cv_pack_x(const struct ane_gemm *g, const struct ane_conv_geo *q,
 			  uint32_t oh0, float *xp, uint32_t ci0, uint32_t ci1)
 {
-	uint32_t ci, r, c;
+	uint32_t ci, r, c, nvec = (q->wp + 15) / 16, v;
+	uint16_t lm[ANE_CV_ROWV], sm[ANE_CV_ROWV];
 
+	if (g->x_sw == 1 && nvec <= ANE_CV_ROWV) {
+		for (v = 0; v < nvec; v++) {
+			int64_t iw = (int64_t)v * 16 - g->pl;
+			uint32_t n = q->wp - v * 16 < 16 ? q->wp - v * 16 : 16;
+			int64_t a = iw < 0 ? 0 : iw;
+			int64_t b = iw + n > g->w ? g->w : iw + n;
+
+			lm[v] = a < b ? (uint16_t)(ane_cv_mask((uint32_t)(b - a)) <<
+						   (uint32_t)(a - iw)) : 0;
+			sm[v] = ane_cv_mask(n);
+		}
+		for (ci = ci0; ci < ci1; ci++) {
+			const uint16_t *pc = g->x + (uint64_t)ci * g->x_sc;
+			float *d = xp + ci * q->cs;
+
+			for (r = 0; r < q->rows; r++, d += q->wp) {
+				int64_t ih = (int64_t)oh0 * g->sh - g->pt + r;
+				const short *src;
+
+				if (ih < 0 || ih >= g->h) {
+					for (v = 0; v < nvec; v++)
+						__builtin_ia32_storeups512_mask(d + v * 16,
+										ane_splat16(0.0f),
+										sm[v]);
+					continue;
+				}
+				/* the same row ANE_CV_PF channels on (below) */
+				if (ci + ANE_CV_PF < g->cin)
+					for (c = 0; c < g->w; c += 32)
+						__builtin_prefetch(pc + ANE_CV_PF * g->x_sc +
+								   ih * g->x_sh + c);
+				/* lanes before column 0 are masked off */
+				src = (const short *)(pc + ih * g->x_sh) - g->pl;
+				for (v = 0; v < nvec; v++)
+					__builtin_ia32_storeups512_mask(d + v * 16,
+						ane_cv_h2f(__builtin_ia32_loaddquhi256_mask(
+							src + v * 16, (ane_h16){ 0 }, lm[v])),
+						sm[v]);
+			}
+		}
+		return;
+	}
 	for (ci = ci0; ci < ci1; ci++) {
 		const uint16_t *pc = g->x + (uint64_t)ci * g->x_sc;
 
@@ -225,8 +298,12 @@ static void ane_cv_pack_x(const struct ane_gemm *g, const struct ane_conv_geo *q
 			float *d = xp + ci * q->cs + (uint64_t)r * q->wp;
 			int64_t ih = (int64_t)oh0 * g->sh - g->pt + r;
 
-			/* the same row two channels on: 64 rows of 1-2 lines */
-			if (ci + ANE_CV_PF < ci1 && ih >= 0 && ih < g->h)
+			/*
+			 * The same row ANE_CV_PF channels on, past this
+			 * chunk's channels too: a chunk packs only one or
+			 * two of them, and the next chunks follow at once.
+			 */
+			if (ci + ANE_CV_PF < g->cin && ih >= 0 && ih < g->h)
 				for (c = 0; c < g->w; c += 32)
 					__builtin_prefetch(pc + ANE_CV_PF * g->x_sc +
 							   ih * g->x_sh + c * g->x_sw);
@@ -264,8 +341,11 @@ static void ane_cv_pack_x(const struct ane_gemm *g, const struct ane_conv_geo *q
 /*
  * One register block: @np (constant) pixels at @x (the copy at the
  * block's first pixel, tap (0, 0, 0)) by 16 @nv (constant) channels, the
- * weights at @w ([k][32]), over all K taps; the sums go to @s, pixel j at
- * @s + 32 j.  Named accumulators, not an array (see ane_math_avx512.c).
+ * weights at @w ([k][32]), over the taps of window rows [@r0, @r1) of
+ * every channel; the sums go to @s, pixel j at @s + 32 j.  With @edge
+ * (constant), the first pixel leaves out the window columns before @tf
+ * and the last those from @tl on (taps that read the padding's zeros).
+ * Named accumulators, not an array (see ane_math_avx512.c).
  */
 #define ANE_CV_PX(f)	do {						\
 	f(0); f(1); f(2); f(3); f(4); f(5); f(6);			\
@@ -275,7 +355,8 @@ static void ane_cv_pack_x(const struct ane_gemm *g, const struct ane_conv_geo *q
 #define ANE_CV_DECL(j)	ane_v16 c##j##_0 = ane_splat16(0.0f), c##j##_1 = c##j##_0
 
 #define ANE_CV_FMA(j)	do {						\
-	if ((j) < np) {							\
+	if ((j) < np && (!edge || (((j) != 0 || t >= tf) &&		\
+				   ((j) != np - 1 || t < tl)))) {	\
 		ane_v16 x_ = ane_splat16(xs[j]);			\
 		c##j##_0 = ane_fma16(w0, x_, c##j##_0);		\
 		if (nv == 2)						\
@@ -296,10 +377,13 @@ static void ane_cv_pack_x(const struct ane_gemm *g, const struct ane_conv_geo *q
 
 static __attribute__((always_inline)) inline void
 ane_cv_kernel(const struct ane_gemm *g, const struct ane_conv_geo *q,
-	      const float *w, const float *x, float *s, const int np,
-	      const int nv)
+	      const float *w, const float *x, float *s, uint32_t r0,
+	      uint32_t r1, uint32_t tf, uint32_t tl, const int np,
+	      const int nv, const int edge)
 {
 	uint64_t rstep = (uint64_t)g->dh * q->wp;
+	uint64_t skip0 = (uint64_t)r0 * g->kw * ANE_CONV_OC;
+	uint64_t skip1 = (uint64_t)(g->kh - r1) * g->kw * ANE_CONV_OC;
 	uint32_t ci, r, t;
 	ANE_CV_DECL(0); ANE_CV_DECL(1); ANE_CV_DECL(2); ANE_CV_DECL(3);
 	ANE_CV_DECL(4); ANE_CV_DECL(5); ANE_CV_DECL(6); ANE_CV_DECL(7);
@@ -307,9 +391,10 @@ ane_cv_kernel(const struct ane_gemm *g, const struct ane_conv_geo *q,
 	ANE_CV_DECL(12); ANE_CV_DECL(13);
 
 	for (ci = 0; ci < g->cin; ci++, x += q->cs) {
-		const float *xr = x;
+		const float *xr = x + r0 * rstep;
 
-		for (r = 0; r < g->kh; r++, xr += rstep) {
+		w += skip0;
+		for (r = r0; r < r1; r++, xr += rstep) {
 			const float *xs = xr;
 
 			for (t = 0; t < g->kw; t++, xs += g->dw, w += ANE_CONV_OC) {
@@ -321,6 +406,7 @@ ane_cv_kernel(const struct ane_gemm *g, const struct ane_conv_geo *q,
 				ANE_CV_PX(ANE_CV_FMA);
 			}
 		}
+		w += skip1;
 	}
 	ANE_CV_PX(ANE_CV_OUT);
 }
@@ -329,10 +415,25 @@ ane_cv_kernel(const struct ane_gemm *g, const struct ane_conv_geo *q,
 static __attribute__((__noinline__)) void				\
 ane_cv_kernel_##np##_##nv(const struct ane_gemm *g,			\
 			  const struct ane_conv_geo *q, const float *w,	\
-			  const float *x, float *s)			\
+			  const float *x, float *s, uint32_t r0,	\
+			  uint32_t r1)					\
 {									\
-	ane_cv_kernel(g, q, w, x, s, np, nv);				\
+	ane_cv_kernel(g, q, w, x, s, r0, r1, 0, 0, np, nv, 0);		\
 }
+
+/* The 14-pixel block at a row's edge: see ane_cv_kernel()'s @edge. */
+#define ANE_CV_EDGE(nv)							\
+static __attribute__((__noinline__)) void				\
+ane_cv_edge_##nv(const struct ane_gemm *g,				\
+		 const struct ane_conv_geo *q, const float *w,		\
+		 const float *x, float *s, uint32_t r0, uint32_t r1,	\
+		 uint32_t tf, uint32_t tl)				\
+{									\
+	ane_cv_kernel(g, q, w, x, s, r0, r1, tf, tl, ANE_CONV_PX, nv, 1); \
+}
+
+ANE_CV_EDGE(2)
+ANE_CV_EDGE(1)
 
 ANE_CV_KERNEL(14, 2)
 ANE_CV_KERNEL(8, 2)
@@ -347,7 +448,8 @@ ANE_CV_KERNEL(1, 1)
 
 typedef void ane_cv_kernel_fn(const struct ane_gemm *g,
 			      const struct ane_conv_geo *q, const float *w,
-			      const float *x, float *s);
+			      const float *x, float *s, uint32_t r0,
+			      uint32_t r1);
 
 /* By vectors (2, 1) and pixels (14, 8, 4, 2, 1). */
 static ane_cv_kernel_fn *const ane_cv_kernels[2][5] = {
@@ -360,11 +462,12 @@ static ane_cv_kernel_fn *const ane_cv_kernels[2][5] = {
 /* The kernel for @np pixels (14, 8, 4, 2 or 1) and @nv vectors. */
 static void ane_cv_kernel_any(const struct ane_gemm *g,
 			      const struct ane_conv_geo *q, const float *w,
-			      const float *x, float *s, uint32_t np, uint32_t nv)
+			      const float *x, float *s, uint32_t r0, uint32_t r1,
+			      uint32_t np, uint32_t nv)
 {
 	uint32_t i = np == 14 ? 0 : np == 8 ? 1 : np == 4 ? 2 : np == 2 ? 3 : 4;
 
-	ane_cv_kernels[nv == 2 ? 0 : 1][i](g, q, w, x, s);
+	ane_cv_kernels[nv == 2 ? 0 : 1][i](g, q, w, x, s, r0, r1);
 }
 
 /* ------------------------------------------------------------ store */
@@ -438,6 +541,33 @@ ane_cv_store_block(const struct ane_gemm *g, const float *s, uint32_t m,
 /* ------------------------------------------------------------ chunk */
 
 /*
+ * Prefetch (channel, row) pairs [p, p1) of input rows ih0 .. ih0 + rows - 1
+ * of every channel, numbered channel by channel, into L2.
+ */
+static void ane_cv_prefetch_rows(const struct ane_gemm *g, int64_t ih0,
+				 uint32_t rows, uint64_t p, uint64_t p1)
+{
+	uint64_t ci = p / rows;
+	uint32_t col, r = (uint32_t)(p % rows);
+
+	for (; p < p1; p++) {
+		int64_t ih = ih0 + r;
+		const uint16_t *row = g->x + ci * g->x_sc;
+
+		if (++r == rows) {
+			r = 0;
+			ci++;
+		}
+		if (ih < 0 || ih >= g->h)
+			continue;
+		row += ih * g->x_sh;
+		for (col = 0; col < g->w; col += 32)
+			__builtin_prefetch(row + (uint64_t)col * g->x_sw, 0, 3);
+		__builtin_prefetch(row + (uint64_t)(g->w - 1) * g->x_sw, 0, 3);
+	}
+}
+
+/*
  * Ask for the input rows the next B block's copy will read, a share of
  * them per compute chunk, into L2: the copy's loads then hit, where
  * otherwise they wait on memory one channel row at a time while nothing
@@ -448,22 +578,45 @@ static void ane_cv_prefetch_next(const struct ane_gemm *g,
 				 const struct ane_conv_geo *q)
 {
 	int64_t ih0 = (int64_t)((c->n0 + c->nlen) / g->wo) * g->sh - g->pt;
-	uint64_t pairs = (uint64_t)g->cin * q->rows, p, p1;
-	uint32_t col;
+	uint64_t pairs = (uint64_t)g->cin * q->rows;
 
-	p = pairs * c->idx / c->count;
-	p1 = pairs * (c->idx + 1) / c->count;
-	for (; p < p1; p++) {
-		int64_t ih = ih0 + (int64_t)(p % q->rows);
-		const uint16_t *row = g->x + (p / q->rows) * g->x_sc;
+	ane_cv_prefetch_rows(g, ih0, q->rows, pairs * c->idx / c->count,
+			     pairs * (c->idx + 1) / c->count);
+}
 
-		if (ih < 0 || ih >= g->h)
-			continue;
-		row += ih * g->x_sh;
-		for (col = 0; col < g->w; col += 32)
-			__builtin_prefetch(row + (uint64_t)col * g->x_sw, 0, 3);
-		__builtin_prefetch(row + (uint64_t)(g->w - 1) * g->x_sw, 0, 3);
-	}
+/*
+ * The window rows [*r0, *r1) of output row @oh that reach input rows: the
+ * others read only the padding's zeros.
+ */
+static void ane_cv_rows(const struct ane_gemm *g, uint32_t oh, uint32_t *r0,
+			uint32_t *r1)
+{
+	int64_t base = (int64_t)oh * g->sh - g->pt, last = (int64_t)g->h - 1 - base;
+	uint64_t a = base >= 0 ? 0 : ((uint64_t)-base + g->dh - 1) / g->dh;
+	uint64_t b = last < 0 ? 0 : (uint64_t)last / g->dh + 1;
+
+	*r0 = (uint32_t)(a < g->kh ? a : g->kh);
+	*r1 = (uint32_t)(b < g->kh ? b : g->kh);
+	if (*r1 < *r0)
+		*r1 = *r0;
+}
+
+/*
+ * For the ANE_CONV_PX-pixel block from output column @ow: the window
+ * columns [0, *tf) of its first pixel and [*tl, kw) of its last that read
+ * only the padding's zeros (left and right of the input).
+ */
+static void ane_cv_cols(const struct ane_gemm *g, uint32_t ow, uint32_t *tf,
+			uint32_t *tl)
+{
+	int64_t first = (int64_t)ow * g->sw - g->pl;
+	int64_t last = first + (int64_t)(ANE_CONV_PX - 1) * g->sw;
+	uint64_t a = first >= 0 ? 0 : ((uint64_t)-first + g->dw - 1) / g->dw;
+	uint64_t b = g->w - last <= 0 ? 0 :
+		     ((uint64_t)(g->w - last) + g->dw - 1) / g->dw;
+
+	*tf = (uint32_t)(a < g->kw ? a : g->kw);
+	*tl = (uint32_t)(b < g->kw ? b : g->kw);
 }
 
 /*
@@ -476,9 +629,16 @@ static void ane_cv_compute(const struct ane_gemm *g,
 			   const struct ane_gemm_chunk *c,
 			   const struct ane_conv_geo *q)
 {
-	uint32_t oh0 = c->n0 / g->wo, col, end = c->n0 + c->nlen, ob;
+	uint32_t oh0 = c->n0 / g->wo, col, end = c->n0 + c->nlen, ob, i;
 	uint64_t slots = 0, s0, s1, sl = 0;
 	float *scratch = c->pa + (uint64_t)q->ocb * ANE_CONV_OC * c->K;
+	const uint32_t *special = ane_cv_special(c, q);
+	int skip = 1;
+
+	/* a weight that is infinite or NaN makes the padding's taps count */
+	for (i = 0; i < c->parts; i++)
+		if (special[i])
+			skip = 0;
 
 	for (col = c->n0; col < end;) {
 		uint32_t len = g->wo - col % g->wo;
@@ -492,29 +652,39 @@ static void ane_cv_compute(const struct ane_gemm *g,
 	s1 = slots * (c->idx + 1) / c->count;
 	ane_cv_prefetch_next(g, c, q);
 	for (col = c->n0; col < end && sl < s1;) {
-		uint32_t len = g->wo - col % g->wo, ow, oh = col / g->wo;
+		uint32_t len = g->wo - col % g->wo, ow, oh = col / g->wo, r0 = 0;
+		uint32_t r1 = g->kh;
 
 		if (len > end - col)
 			len = end - col;
+		if (skip)
+			ane_cv_rows(g, oh, &r0, &r1);
 		for (ow = col % g->wo; len && sl < s1; sl++) {
 			uint32_t n = len < ANE_CONV_PX ? len : ANE_CONV_PX, done = 0;
 
 			if (sl >= s0) {
 				while (done < n) {
-					uint32_t left = n - done, np;
+					uint32_t left = n - done, np, tf = 0, tl = g->kw;
 					const float *x;
 
 					np = left >= 14 ? 14 : left >= 8 ? 8 :
 					     left >= 4 ? 4 : left >= 2 ? 2 : 1;
 					x = c->pb + (uint64_t)(oh - oh0) * g->sh * q->wp +
 					    ow + done;
+					if (skip && np == ANE_CONV_PX)
+						ane_cv_cols(g, ow + done, &tf, &tl);
 					for (ob = 0; ob < q->ocb; ob++) {
 						uint32_t nv = c->M - ob * ANE_CONV_OC >= ANE_CONV_OC ?
 							      2 : 1;
+						const float *w = c->pa + (uint64_t)ob *
+								 ANE_CONV_OC * c->K;
 
-						ane_cv_kernel_any(g, q, c->pa + (uint64_t)ob *
-								  ANE_CONV_OC * c->K,
-								  x, scratch, np, nv);
+						if (tf || tl < g->kw)
+							(nv == 2 ? ane_cv_edge_2 : ane_cv_edge_1)
+								(g, q, w, x, scratch, r0, r1, tf, tl);
+						else
+							ane_cv_kernel_any(g, q, w, x, scratch,
+									  r0, r1, np, nv);
 						ane_cv_store_block(g, scratch,
 								   ob * ANE_CONV_OC,
 								   oh * g->wo + ow + done,
@@ -544,11 +714,24 @@ int ane_conv_chunk_avx512(const struct ane_gemm *g,
 		uint32_t ci1 = (uint32_t)((uint64_t)g->cin * (c->part + 1) /
 					  c->parts);
 
-		/* the weights once per problem, in its first block */
+		/*
+		 * The first block's first rows, which nothing asked for
+		 * before (later blocks' rows are prefetched by the compute
+		 * chunks before them), while the weights are packed.
+		 */
+		if (!c->blk && !c->part)
+			ane_cv_prefetch_rows(g, (int64_t)(c->n0 / g->wo) * g->sh - g->pt,
+					     q.rows, 0, (uint64_t)q.rows *
+					     (g->cin < ANE_CV_PF ? g->cin : ANE_CV_PF));
+		/*
+		 * The weights once per problem, in its first block, and
+		 * whether this part of them has an infinity or a NaN.
+		 */
 		if (!c->blk)
-			ane_cv_pack_w(g, c->M, c->K, c->pa,
-				      wu * c->part / c->parts,
-				      wu * (c->part + 1) / c->parts);
+			ane_cv_special(c, &q)[c->part] =
+				(uint32_t)ane_cv_pack_w(g, c->M, c->K, c->pa,
+							wu * c->part / c->parts,
+							wu * (c->part + 1) / c->parts);
 		ane_cv_pack_x(g, &q, c->n0 / g->wo, c->pb, ci0, ci1);
 		return 1;
 	}

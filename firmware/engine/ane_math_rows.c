@@ -452,6 +452,31 @@ static void ane_eltwise_seg(const struct ane_op_desc *d, uint64_t row,
 }
 
 /*
+ * How many of the @left rows from dst row @row of ELTWISE or ACT (rows
+ * of whole width) run as one: those up to the end of its (n, c) plane
+ * when every operand's rows follow one another in memory, so that the
+ * rows are one contiguous run (the same operations on each element).
+ */
+static uint64_t ane_eltwise_run(const struct ane_op_desc *d, uint64_t row,
+				uint64_t left)
+{
+	const struct ane_tensor *y = &d->dst, *a = &d->src[0], *b = &d->src[1];
+	uint64_t w = y->dim[ANE_W], n = y->dim[ANE_H] - row % y->dim[ANE_H];
+
+	if (y->stride[ANE_W] != 1 || y->stride[ANE_H] != w ||
+	    ane_bstride(a, ANE_W) != 1 || ane_bstride(a, ANE_H) != w ||
+	    (d->op == ANE_OP_ELTWISE &&
+	     (ane_bstride(b, ANE_W) != 1 || ane_bstride(b, ANE_H) != w)))
+		return 1;
+	if (n > left)
+		n = left;
+	/* a run's length is a uint32_t */
+	if (n > ((uint64_t)1 << 24) / w)
+		n = ((uint64_t)1 << 24) / w;
+	return n ? n : 1;
+}
+
+/*
  * The epilogue of a MATMUL with a bias, run by ane_op_run() right after
  * GEMM chunk @chunk has stored its part of dst (rounded to fp16, without
  * the activation): dst = act(dst + bias) over that part, while it is
@@ -708,9 +733,15 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 		case ANE_OP_NORM:
 			ane_norm_row(d, row, work);
 			break;
-		default:
-			ane_eltwise_seg(d, row, o0, o1);
+		default: {
+			uint64_t n = p->nseg == 1 ?
+				     ane_eltwise_run(d, row, end - u) : 1;
+
+			ane_eltwise_seg(d, row, o0,
+					(uint32_t)(o1 + (n - 1) * p->width));
+			u += n - 1;
 			break;
+		}
 		}
 	}
 }

@@ -262,11 +262,13 @@ static void op_desc(struct ane_op_desc *d, uint32_t op, uint32_t act, const stru
 	d->dst = y->t;
 }
 
-static int run_op(struct ane_op_desc *d)
+/* run_op() that leaves the workspace in d->work (free() it) to be read. */
+static int run_op_keep_work(struct ane_op_desc *d)
 {
 	uint64_t ws = 0;
 	int ret = ane_op_workspace_size(d, &ws);
 
+	d->work = NULL;
 	if (ret)
 		return ret;
 	d->work = ws ? aligned_alloc(ANE_MATH_WORK_ALIGN,
@@ -276,6 +278,13 @@ static int run_op(struct ane_op_desc *d)
 	ret = ane_op_validate(d);
 	if (!ret)
 		ret = ane_op_run_all(d);
+	return ret;
+}
+
+static int run_op(struct ane_op_desc *d)
+{
+	int ret = run_op_keep_work(d);
+
 	free(d->work);
 	d->work = NULL;
 	d->work_size = 0;
@@ -3042,6 +3051,215 @@ static void test_avx512_1x1_routing(void)
 }
 
 /*
+ * The direct convolution (ane_math_conv_avx512.c) leaves out the window
+ * rows that read only padding, and the window columns of a 14-pixel
+ * block's first and last pixels that do, when no weight is infinite or
+ * NaN (width 56 and 14 put blocks at both edges, 20, 30 and 17 at the
+ * left one only): the same
+ * bits as the AVX2 GEMM, which multiplies the padding's zeros (a finite
+ * weight times zero adds nothing to a sum that started from +0).  Shapes
+ * whose output rows lose the top, the bottom or both (padding 2 on a
+ * 3-row window, two input rows, one input row: every output row keeps a
+ * single window row), row stride 2, dilation 2 with padding 4, a 5-row
+ * window; at three chunk sizes; input infinities, NaNs and
+ * -0.  The packing chunks' words in the workspace (after the weights and
+ * the 2 KiB tile) must say "finite" then; with one infinite or NaN
+ * weight, in the last packing chunk's share or the first's, one of them
+ * must not, and the padding rows' outputs must still be the GEMM's NaNs.
+ */
+static void test_direct_conv_padding_rows_skipped_same_bits(void)
+{
+	/* cin h w cout kh kw sh dh pt pb pl pr */
+	static const uint32_t cv[][12] = {
+		{ 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1 },
+		{ 16, 7, 20, 32, 3, 3, 1, 1, 2, 2, 1, 1 },
+		{ 8, 12, 30, 16, 5, 3, 2, 1, 2, 1, 1, 1 },
+		{ 8, 13, 17, 48, 3, 3, 1, 2, 4, 3, 1, 1 },
+		{ 3, 2, 9, 16, 3, 3, 1, 1, 1, 1, 1, 1 },
+		{ 4, 1, 9, 16, 3, 3, 1, 1, 2, 2, 1, 1 },
+		{ 8, 5, 14, 32, 3, 3, 1, 1, 1, 1, 1, 1 },
+	};
+	static const uint64_t works[3] = { 0, 3000, 40000 };
+	uint32_t i, sp, r, isa;
+
+	/* needs both paths */
+	for (isa = ANE_MATH_ISA_AVX2_FMA; isa <= ANE_MATH_ISA_AVX512; isa++)
+		if (isa_missing(isa)) {
+			printf("# SKIPPED: direct convolution padding rows: %s\n",
+			       isa_missing(isa));
+			return;
+		}
+	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
+		const uint32_t *c = cv[i];
+		uint32_t ho = (c[1] + c[8] + c[9] - c[7] * (c[4] - 1) - 1) / c[6] + 1;
+		uint32_t wo = c[2] + c[10] + c[11] - c[5] + 1;
+		struct ane_op_desc d = { 0 };
+		struct tt x, w, b, y;
+		uint16_t *ref = malloc((size_t)c[3] * ho * wo * 2);
+
+		tt_alloc(&x, 1, c[0], c[1], c[2], 0);
+		tt_alloc(&w, c[3], c[0], c[4], c[5], 0);
+		tt_alloc(&y, 1, c[3], ho, wo, 0);
+		tt_alloc(&b, 1, c[3], 1, 1, 0);
+		tt_fill(&x, -1, 1);
+		tt_fill(&b, -1, 1);
+		x.buf[x.elems / 2] = H_PINF;
+		x.buf[x.elems / 3] = H_QNAN;
+		x.buf[x.elems / 5] = 0x8000;	/* -0 */
+		d.op = ANE_OP_CONV;
+		d.act = i % 2 ? ANE_ACT_NONE : ANE_ACT_RELU;
+		d.bias = b.t;
+		d.p.conv = (struct ane_conv_params){
+			.stride = { c[6], 1 }, .dilation = { c[7], 1 },
+			.pad = { c[8], c[9], c[10], c[11] }, .groups = 1,
+		};
+		d.src[0] = x.t;
+		d.dst = y.t;
+		/* finite weights, then an infinity last, then a NaN first */
+		for (sp = 0; sp < 3; sp++) {
+			tt_fill(&w, -1, 1);
+			if (sp == 1)
+				w.buf[w.elems - 1] = H_PINF;
+			if (sp == 2)
+				w.buf[0] = H_QNAN;
+			d.src[1] = w.t;
+			for (r = 0; r < 1 + 3; r++) {
+				struct ane_plan p;
+				uint64_t off, j, special = 0, bad = 0;
+
+				d.chunk_work = r ? works[r - 1] : 0;
+				T_EQ(ane_math_set_isa(r ? ANE_MATH_ISA_AVX512 :
+						      ANE_MATH_ISA_AVX2_FMA), 0);
+				memset(y.buf, 0x55, y.elems * 2);
+				T_EQ(run_op_keep_work(&d), 0);
+				if (!r) {
+					memcpy(ref, y.buf, y.elems * 2);
+				} else {
+					for (j = 0; j < y.elems; j++)
+						if (y.buf[j] != ref[j] && bad++ < 3)
+							printf("#   case %u weights %u work %llu: element %llu: 0x%04x, 0x%04x on avx2\n",
+							       i, sp, (unsigned long long)d.chunk_work,
+							       (unsigned long long)j, y.buf[j], ref[j]);
+					T_CHECK(bad == 0, "padding rows case %u weights %u work %llu: %llu differ",
+						i, sp, (unsigned long long)d.chunk_work,
+						(unsigned long long)bad);
+					ane_plan_make(&d, &p);
+					off = (uint64_t)(c[3] + 31) / 32 * 32 * p.K + 16 * 32;
+					for (j = 0; j < p.nbpack; j++) {
+						uint32_t word;
+
+						memcpy(&word, (char *)d.work + (off + j) * 4, 4);
+						special |= word;
+					}
+					T_CHECK((special != 0) == (sp != 0),
+						"padding rows case %u weights %u work %llu: special %llu",
+						i, sp, (unsigned long long)d.chunk_work,
+						(unsigned long long)special);
+				}
+				free(d.work);
+				d.work = NULL;
+				d.work_size = 0;
+			}
+		}
+		free(ref);
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&y);
+		tt_free(&b);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
+ * ELTWISE and ACT run the rows of an (n, c) plane as one run when every
+ * operand's rows are contiguous: the same bits, on every path, as the
+ * same data with gaps after each row (which runs row by row), at chunk
+ * sizes that cut runs inside a plane, in place, and with a second
+ * operand broadcast over H or W (which must not be run as one).
+ */
+static void test_eltwise_plane_runs_same_bits(void)
+{
+	static const uint32_t shapes[][4] = { { 2, 3, 7, 45 }, { 1, 4, 56, 56 },
+					      { 1, 2, 1, 33 } };
+	static const uint64_t works[] = { 0, 1, 700, 5000 };
+	uint32_t isa, i, k, bc, inplace, op;
+
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa_missing(isa))
+			continue;
+		T_EQ(ane_math_set_isa(isa), 0);
+		for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		for (bc = 0; bc < 3; bc++)
+		for (inplace = 0; inplace < 2; inplace++)
+		for (op = 0; op < 2; op++) {
+			const uint32_t *sh = shapes[i];
+			uint32_t bh = bc == 1 ? 1 : sh[2], bw = bc == 2 ? 1 : sh[3];
+			struct tt a[2], b[2], y[2];
+			struct ane_op_desc d[2];
+			uint32_t n, c, h, w, v;
+			size_t bad = 0;
+
+			for (v = 0; v < 2; v++) {
+				tt_alloc(&a[v], sh[0], sh[1], sh[2], sh[3], 3 * v);
+				tt_alloc(&b[v], sh[0], sh[1], bh, bw, 3 * v);
+				tt_alloc(&y[v], sh[0], sh[1], sh[2], sh[3], 3 * v);
+			}
+			for (n = 0; n < sh[0]; n++)
+			for (c = 0; c < sh[1]; c++)
+			for (h = 0; h < sh[2]; h++)
+			for (w = 0; w < sh[3]; w++) {
+				uint16_t av = rnd_special(), bv = rnd_special();
+
+				for (v = 0; v < 2; v++) {
+					a[v].buf[t_off(&a[v].t, n, c, h, w)] = av;
+					if (h < bh && w < bw)
+						b[v].buf[t_off(&b[v].t, n, c, h, w)] = bv;
+				}
+			}
+			for (v = 0; v < 2; v++) {
+				if (inplace)
+					memcpy(y[v].buf, a[v].buf, a[v].elems * 2);
+				op_desc(&d[v], op ? ANE_OP_ACT : ANE_OP_ELTWISE,
+					op ? ANE_ACT_GELU : ANE_ACT_RELU,
+					inplace ? &y[v] : &a[v], &b[v], &y[v]);
+				d[v].p.eltwise.op = ANE_ELT_ADD;
+				if (op)
+					d[v].src[1] = (struct ane_tensor){ 0 };
+			}
+			/* the gapped copy once, the contiguous one at each size */
+			T_EQ(run_op(&d[1]), 0);
+			for (k = 0; k < sizeof(works) / sizeof(works[0]); k++) {
+				if (inplace)
+					memcpy(y[0].buf, a[0].buf, a[0].elems * 2);
+				d[0].chunk_work = works[k];
+				T_EQ(run_op(&d[0]), 0);
+				for (n = 0; n < sh[0]; n++)
+				for (c = 0; c < sh[1]; c++)
+				for (h = 0; h < sh[2]; h++)
+				for (w = 0; w < sh[3]; w++) {
+					uint16_t g0 = y[0].buf[t_off(&y[0].t, n, c, h, w)];
+					uint16_t g1 = y[1].buf[t_off(&y[1].t, n, c, h, w)];
+
+					if (g0 != g1 && !(isnan(h2d(g0)) && isnan(h2d(g1))) &&
+					    bad++ < 3)
+						printf("#   %s shape %u bc %u inplace %u op %u work %llu: [%u,%u,%u,%u] 0x%04x, 0x%04x row by row\n",
+						       isa_name[isa], i, bc, inplace, op,
+						       (unsigned long long)works[k], n, c, h, w, g0, g1);
+				}
+			}
+			T_CHECK(bad == 0, "%s shape %u bc %u inplace %u op %u: %zu differ",
+				isa_name[isa], i, bc, inplace, op, bad);
+			for (v = 0; v < 2; v++) {
+				tt_free(&a[v]);
+				tt_free(&b[v]);
+				tt_free(&y[v]);
+			}
+		}
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
  * The selection itself: SSE2 until set (this runs first), unknown values
  * refused, and a plan -- chunk count and workspace -- that does not depend
  * on the ISA, so a descriptor validated under one runs under the other.
@@ -3169,6 +3387,8 @@ int main(void)
 	T_RUN(test_direct_conv_avx512_matches_avx2);
 	T_RUN(test_avx512_1x1_same_bits_as_avx2);
 	T_RUN(test_avx512_1x1_routing);
+	T_RUN(test_direct_conv_padding_rows_skipped_same_bits);
+	T_RUN(test_eltwise_plane_runs_same_bits);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if ((why = isa_missing(isa)))
 			printf("# math: the %s path was SKIPPED (%s)\n",
