@@ -223,7 +223,8 @@ void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
  * The register-blocked inner kernel: a 6 x 16 fp32 block of C in twelve
  * eight-float accumulators, from an A panel (6 floats per k, broadcast
  * from memory) and a B panel (16 floats per k, two aligned loads) over the
- * whole depth K, written to @tile (row-major, 16 per row).  Per k: 2
+ * whole depth K (of a depth block: from the sums @tile holds, with @acc),
+ * written to @tile (row-major, 16 per row).  Per k: 2
  * loads, 6 broadcasts, 12 fused multiply-adds.  Every element is summed in
  * k order 0, 1, ... K - 1, one rounding per step, whatever the blocking
  * around it.  Not inlined, so that it has all sixteen ymm registers to
@@ -256,12 +257,29 @@ void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
 } while (0)
 
 static __attribute__((__noinline__)) void
-ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile)
+ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile,
+		int acc)
 {
 	ane_v8 c00 = { 0 }, c01 = { 0 }, c10 = { 0 }, c11 = { 0 };
 	ane_v8 c20 = { 0 }, c21 = { 0 }, c30 = { 0 }, c31 = { 0 };
 	ane_v8 c40 = { 0 }, c41 = { 0 }, c50 = { 0 }, c51 = { 0 };
 	uint32_t k;
+
+	if (acc) {
+		/* a depth block after the first: from the partial sums */
+		__builtin_memcpy(&c00, tile + 0, 32);
+		__builtin_memcpy(&c01, tile + 8, 32);
+		__builtin_memcpy(&c10, tile + 16, 32);
+		__builtin_memcpy(&c11, tile + 24, 32);
+		__builtin_memcpy(&c20, tile + 32, 32);
+		__builtin_memcpy(&c21, tile + 40, 32);
+		__builtin_memcpy(&c30, tile + 48, 32);
+		__builtin_memcpy(&c31, tile + 56, 32);
+		__builtin_memcpy(&c40, tile + 64, 32);
+		__builtin_memcpy(&c41, tile + 72, 32);
+		__builtin_memcpy(&c50, tile + 80, 32);
+		__builtin_memcpy(&c51, tile + 88, 32);
+	}
 
 	/* four steps per iteration: less loop overhead, same order of sums */
 	for (k = 0; k + 4 <= K; k += 4, a += 4 * ANE_MR, b += 4 * 16) {
@@ -359,7 +377,7 @@ void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 			 const struct ane_gemm_chunk *c)
 {
 	uint32_t K = c->K, ir, jr;
-	float tile[ANE_MR * 16];
+	float tile[ANE_MR * 16], *t;
 
 	if (!c->compute) {
 		ane_pack_b_avx2(g, K, c->n0, c->nlen, c->pb, c->u0, c->u1);
@@ -375,9 +393,14 @@ void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 		for (ir = 0; ir < c->mlen; ir += ANE_MR) {
 			uint32_t rows = c->mlen - ir < ANE_MR ? c->mlen - ir : ANE_MR;
 
-			ane_kernel_6x16(K, c->pa + (uint64_t)ir * K, bp, tile);
-			ane_store_tile_avx2(g, tile, c->m0 + ir, rows,
-					    c->n0 + jr, cols);
+			/* with depth blocks the tile's partial sums wait at pc */
+			t = c->pc ? c->pc + (uint64_t)ir * c->nc +
+				    (uint64_t)jr * ANE_MR : tile;
+			ane_kernel_6x16(K, c->pa + (uint64_t)ir * K, bp, t,
+					c->pc && !c->kfirst);
+			if (!c->pc || c->klast)
+				ane_store_tile_avx2(g, t, c->m0 + ir, rows,
+						    c->n0 + jr, cols);
 		}
 	}
 }

@@ -639,6 +639,29 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 	if (c->pack_a)
 		ane_pack_a_avx512(g, K, c->m0, c->mlen, c->pa);
 
+	if (c->pc) {
+		/*
+		 * A depth block of the plan's (see ANE_KB_KC): each 12 x 32
+		 * tile starts from, and but for the last depth block ends
+		 * in, its partial sums at pc; B panel pairs outside, so that
+		 * the pair's slice stays in L1 while every row passes it.
+		 * No tail kernel (it starts from zero): the 16-wide ones.
+		 */
+		for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
+			nb = c->c1 - jr > ANE_NR_AVX2 ? 2 : 1;
+			for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
+				na = c->mlen - ir > ANE_MR ? 2 : 1;
+				t = c->pc + (uint64_t)ir * c->nc +
+				    (uint64_t)jr * 2 * ANE_MR;
+				ane_kernel_any(na, nb, K, K, c->pa + (uint64_t)ir * K,
+					       c->pb + (uint64_t)jr * K, t,
+					       !c->kfirst);
+				if (c->klast)
+					ane_store_tiles(g, c, t, ir, jr, na, nb);
+			}
+		}
+		return;
+	}
 	used = ((uint64_t)(c->mlen + ANE_MR - 1) / ANE_MR * ANE_MR * K + 15) / 16 * 16;
 	avail = (uint64_t)c->mc * K * 4;
 	ntiles = (uint64_t)((c->mlen + 2 * ANE_MR - 1) / (2 * ANE_MR)) *

@@ -471,9 +471,12 @@ static uint64_t ane_balance(uint64_t len, uint64_t cap, uint64_t unit,
 
 static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 {
-	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc, cap, unit, m2;
+	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc, cap, unit, m2, m12;
 	uint32_t nb;
 	int wide;
+
+	p->kblocks = 1;
+	p->kc = p->K;
 
 	/*
 	 * The same plan serves both ISA paths: columns in units of ANE_NU
@@ -490,6 +493,24 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 		p->a_once = 1;
 		nc = ane_balance(p->N, ANE_PACK_B_SMALL_BYTES / k4, ANE_NU,
 				 &p->nblocks);
+	} else if (matmul && ane_round_up(p->M, ANE_MR) <= ANE_KB_MAX_M &&
+		   p->K > ANE_KB_KC) {
+		/*
+		 * Small M and deep: depth blocks of all the rows (see
+		 * ANE_KB_KC); the last block takes what is left, never
+		 * nothing.
+		 */
+		p->kc = (uint32_t)ane_balance(p->K, ANE_KB_KC, ANE_KB_UNIT,
+					      &p->kblocks);
+		p->kblocks = (p->K + p->kc - 1) / p->kc;
+		k4 = (uint64_t)p->kc * 4;
+		mc = ane_round_up(p->M, ANE_MR);
+		p->mblocks = 1;
+		m12 = ane_round_up(p->M, 2 * ANE_MR);
+		cap = ANE_KB_B_BYTES / k4;
+		if (cap > ANE_KB_C_BYTES / (m12 * 4))
+			cap = ANE_KB_C_BYTES / (m12 * 4);
+		nc = ane_balance(p->N, cap, ANE_NU, &p->nblocks);
 	} else {
 		cap = mc;
 		mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
@@ -522,7 +543,7 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 					ANE_PACK_B_BYTES) / k4,
 				 ANE_NU, &p->nblocks);
 	}
-	ncc = ane_balance(nc, budget / (mc * (p->K + ANE_COST_STORE)), ANE_NU,
+	ncc = ane_balance(nc, budget / (mc * (p->kc + ANE_COST_STORE)), ANE_NU,
 			  &p->nsub);
 	p->bppc = (uint32_t)ane_balance(nc / ANE_NU,
 					budget / (k4 / 4 * ANE_NU * ANE_COST_PACK),
@@ -530,10 +551,46 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 	p->nc = (uint32_t)nc;
 	p->mc = (uint32_t)mc;
 	p->ncc = (uint32_t)ncc;
-	p->chunks = p->problems * p->nblocks *
+	p->chunks = p->problems * p->nblocks * p->kblocks *
 		    ((uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub);
 	p->b_off = ane_round_up(mc * k4 * 4, ANE_MATH_WORK_ALIGN);
 	p->work_size = p->b_off + nc * k4;
+	if (p->kblocks > 1) {
+		p->work_size = ane_plan_c_off(p) +
+			       ane_round_up(p->M, 2 * ANE_MR) * nc * 4;
+	}
+}
+
+void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
+		      struct ane_gemm_at *at)
+{
+	uint64_t per = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
+	uint64_t t = chunk % per, r = chunk / per;
+	uint32_t ib;
+
+	*at = (struct ane_gemm_at){ 0 };
+	at->kb = (uint32_t)(r % p->kblocks);
+	r /= p->kblocks;
+	at->jb = (uint32_t)(r % p->nblocks);
+	at->prob = r / p->nblocks;
+	at->n0 = at->jb * p->nc;
+	at->nlen = p->N - at->n0 < p->nc ? p->N - at->n0 : p->nc;
+	at->k0 = at->kb * p->kc;
+	at->kn = p->K - at->k0 < p->kc ? p->K - at->k0 : p->kc;
+	if (t < p->nbpack) {
+		at->pack = 1;
+		at->part = (uint32_t)t;
+		return;
+	}
+	t -= p->nbpack;
+	at->sub = (uint32_t)(t % p->nsub);
+	ib = (uint32_t)(t / p->nsub);
+	at->m0 = ib * p->mc;
+	at->mlen = p->M - at->m0 < p->mc ? p->M - at->m0 : p->mc;
+	at->c0 = at->sub * p->ncc;
+	at->c1 = at->c0 + p->ncc < at->nlen ? at->c0 + p->ncc : at->nlen;
+	if (at->c1 < at->c0)
+		at->c1 = at->c0;
 }
 
 /*
