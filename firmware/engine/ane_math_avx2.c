@@ -394,8 +394,8 @@ void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 			uint32_t rows = c->mlen - ir < ANE_MR ? c->mlen - ir : ANE_MR;
 
 			/* with depth blocks the tile's partial sums wait at pc */
-			t = c->pc ? c->pc + (uint64_t)ir * c->nc +
-				    (uint64_t)jr * ANE_MR : tile;
+			t = c->pc ? c->pc + (uint64_t)ir * c->ldc +
+				    (uint64_t)(c->pcol + jr) * ANE_MR : tile;
 			ane_kernel_6x16(K, c->pa + (uint64_t)ir * K, bp, t,
 					c->pc && !c->kfirst);
 			if (!c->pc || c->klast)

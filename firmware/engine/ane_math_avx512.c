@@ -651,8 +651,8 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			nb = c->c1 - jr > ANE_NR_AVX2 ? 2 : 1;
 			for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
 				na = c->mlen - ir > ANE_MR ? 2 : 1;
-				t = c->pc + (uint64_t)ir * c->nc +
-				    (uint64_t)jr * 2 * ANE_MR;
+				t = c->pc + (uint64_t)ir * c->ldc +
+				    (uint64_t)(c->pcol + jr) * 2 * ANE_MR;
 				ane_kernel_any(na, nb, K, K, c->pa + (uint64_t)ir * K,
 					       c->pb + (uint64_t)jr * K, t,
 					       !c->kfirst);

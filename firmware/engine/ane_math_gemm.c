@@ -390,7 +390,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 		pc = (float *)((char *)d->work + ane_plan_c_off(p));
 	}
 	/* The first chunk of an A block packs it for the ones that follow. */
-	pack_a = !at.pack && at.sub == 0 && (!p->a_once || at.jb == 0);
+	pack_a = !at.pack && at.pack_a;
 #ifdef ANE_MATH_AVX2
 	if (avx2 || avx512) {
 		gc = (struct ane_gemm_chunk){
@@ -398,6 +398,7 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 			.nlen = at.nlen, .mc = p->mc, .parts = p->nbpack,
 			.pa = pa, .pb = pb, .pc = pc, .nc = p->nc, .blk = at.jb,
 			.kfirst = at.kb == 0, .klast = at.kb + 1 == p->kblocks,
+			.ldc = p->nbc * p->nc, .pcol = at.pcol,
 			.count = p->mblocks * p->nsub,
 		};
 		if (at.pack) {
@@ -438,8 +439,8 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 			uint32_t rows = at.mlen - ir < ANE_MR ? at.mlen - ir : ANE_MR;
 
 			/* with depth blocks the tile's partial sums wait at pc */
-			t = pc ? pc + (uint64_t)ir * p->nc + (uint64_t)jr * ANE_MR :
-			    tile;
+			t = pc ? pc + (uint64_t)ir * p->nbc * p->nc +
+				 (uint64_t)(at.pcol + jr) * ANE_MR : tile;
 			ane_kernel_6x8(K, pa + (uint64_t)ir * K * 4, bp, t,
 				       pc && at.kb);
 			if (!pc || at.kb + 1 == p->kblocks)

@@ -79,9 +79,13 @@
  * over all the rows at once -- its A block (M x kc) stays in L2 and each
  * B panel's slice (kc x 32) in L1 while every row passes it, where one
  * A block of 12 rows over the whole depth would stream all of B from L3
- * for every 12 rows.  The fp32 partial sums of the B block's outputs
- * wait in the workspace between depth blocks (round_up(M, 12) x nc
- * floats, at most ANE_KB_C_BYTES); B blocks are at most ANE_KB_B_BYTES.
+ * for every 12 rows.  B blocks are at most ANE_KB_B_BYTES; the columns
+ * are grouped in C blocks of as many B blocks as the fp32 partial sums
+ * of their outputs, round_up(M, 12) floats a column, fit
+ * ANE_KB_C_BYTES (at least one).  A C block runs depth block by depth
+ * block, and each depth block B block by B block, so that the depth
+ * block's A is packed once per C block; the partial sums wait in the
+ * workspace between depth blocks.
  */
 #define ANE_KB_MAX_M		256u
 #define ANE_KB_KC		256u
@@ -137,6 +141,8 @@ enum ane_plan_kind {
  *	see ANE_KB_KC).
  * @kc: depth per depth block (the last: what is left; @K when @kblocks
  *	is 1).
+ * @nbc: with depth blocks, B blocks per C block (the last C block: what
+ *	is left); 1 otherwise.
  * @b_off: byte offset of the B pack area in the workspace (A is at 0);
  *	for direct convolution, of the input row buffer.
  * @rows: ROWS plans: units of work, each a segment of a dst row (for
@@ -147,11 +153,13 @@ enum ane_plan_kind {
  * @nseg: ROWS plans: segments per row; unit u is segment u % nseg of
  *	row u / nseg.
  *
- * GEMM chunks run problem by problem, B block by B block and depth block
- * by depth block; each depth block of a B block is @nbpack chunks that
- * pack it, then @mblocks * @nsub compute chunks, A block by A block.  The
- * first compute chunk of an A block packs it (at most ANE_PACK_A_BYTES /
- * 16 elements, or the depth block's round_up(M, 6) x @kc).
+ * GEMM chunks run problem by problem and B block by B block (with depth
+ * blocks: C block by C block, in each depth block by depth block, in each
+ * B block by B block); each (depth block of a) B block is @nbpack chunks
+ * that pack it, then @mblocks * @nsub compute chunks, A block by A
+ * block.  The first compute chunk of an A block packs it (at most
+ * ANE_PACK_A_BYTES / 16 elements, or the depth block's round_up(M, 6) x
+ * @kc), only in the first B block with @a_once or depth blocks.
  */
 struct ane_plan {
 	uint32_t kind, a_once;
@@ -165,17 +173,18 @@ struct ane_plan {
 	uint64_t b_off;
 	uint64_t rows;
 	uint64_t rows_per_chunk;
-	uint32_t seg_w, nseg;
+	uint32_t seg_w, nseg, nbc;
 };
 
 /*
- * With depth blocks, the byte offset of the fp32 partial sums of the B
- * block's outputs in the workspace (round_up(M, 12) x nc floats), after
- * the B pack area.
+ * With depth blocks, the byte offset of the fp32 partial sums of the C
+ * block's outputs in the workspace (round_up(M, 12) x nbc x nc floats),
+ * after the B pack area.
  */
 static inline uint64_t ane_plan_c_off(const struct ane_plan *p)
 {
 	uint64_t end = p->b_off + (uint64_t)p->nc * p->kc * 4;
+
 
 	return (end + ANE_MATH_WORK_ALIGN - 1) / ANE_MATH_WORK_ALIGN *
 	       ANE_MATH_WORK_ALIGN;
@@ -196,14 +205,16 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p);
  *	with depth blocks).
  * @pack: 1 for a chunk that packs part @part of the B block (of the
  *	plan's @nbpack), 0 for a compute chunk.
- * @sub: compute: the chunk's number within its A block (0 packs A).
+ * @pcol: with depth blocks, the B block's first column in its C block.
+ * @sub: compute: the chunk's number within its A block.
+ * @pack_a: compute: the chunk packs the A block first.
  * @m0: compute: rows [@m0, @m0 + @mlen) (the A block).
  * @c0: compute: block columns [@c0, @c1) (relative to @n0; empty for
  *	the last chunks of a short last B block).
  */
 struct ane_gemm_at {
 	uint64_t prob;
-	uint32_t jb, kb, pack, part, sub;
+	uint32_t jb, kb, pack, part, pcol, sub, pack_a;
 	uint32_t n0, nlen, k0, kn;
 	uint32_t m0, mlen, c0, c1;
 };
@@ -274,9 +285,10 @@ struct ane_gemm {
  * GEMM of its own; but each register tile of C starts from the fp32
  * partial sums the previous depth block left at @pc (unless @kfirst), and
  * is stored to dst only by the last depth block (@klast), to @pc
- * otherwise.  A path lays its tiles out at @pc as it likes within
- * round_up(@M, 12) x @nc floats; a tile of rows from ir and block columns
- * from jr at @pc + ir @nc + jr x (the tile's rows) fits, for tiles of 6
+ * otherwise.  The C block's partial sums are round_up(@M, 12) x @ldc
+ * floats, the B block's from column @pcol; a path lays its tiles out
+ * there as it likes: a tile of rows from ir and block columns from jr at
+ * @pc + ir @ldc + (@pcol + jr) x (the tile's rows) fits, for tiles of 6
  * or 12 rows and 8, 16 or 32 columns.
  */
 struct ane_gemm_chunk {
@@ -285,7 +297,7 @@ struct ane_gemm_chunk {
 	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
 	uint32_t nc, blk, idx, count;
-	uint32_t kfirst, klast;
+	uint32_t kfirst, klast, ldc, pcol;
 	float *pa, *pb, *pc;
 };
 

@@ -477,6 +477,7 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 
 	p->kblocks = 1;
 	p->kc = p->K;
+	p->nbc = 1;
 
 	/*
 	 * The same plan serves both ISA paths: columns in units of ANE_NU
@@ -507,10 +508,11 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 		mc = ane_round_up(p->M, ANE_MR);
 		p->mblocks = 1;
 		m12 = ane_round_up(p->M, 2 * ANE_MR);
-		cap = ANE_KB_B_BYTES / k4;
-		if (cap > ANE_KB_C_BYTES / (m12 * 4))
-			cap = ANE_KB_C_BYTES / (m12 * 4);
-		nc = ane_balance(p->N, cap, ANE_NU, &p->nblocks);
+		nc = ane_balance(p->N, ANE_KB_B_BYTES / k4, ANE_NU, &p->nblocks);
+		p->nbc = (uint32_t)ane_clamp(ANE_KB_C_BYTES / (m12 * 4 * nc), 1,
+					     p->nblocks);
+		/* A packed by each depth block's first B block */
+		p->a_once = 1;
 	} else {
 		cap = mc;
 		mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
@@ -557,7 +559,7 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 	p->work_size = p->b_off + nc * k4;
 	if (p->kblocks > 1) {
 		p->work_size = ane_plan_c_off(p) +
-			       ane_round_up(p->M, 2 * ANE_MR) * nc * 4;
+			       ane_round_up(p->M, 2 * ANE_MR) * p->nbc * nc * 4;
 	}
 }
 
@@ -566,13 +568,19 @@ void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
 {
 	uint64_t per = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
 	uint64_t t = chunk % per, r = chunk / per;
+	uint64_t pb = (uint64_t)p->nblocks * p->kblocks, q = r % pb;
+	uint64_t full = (uint64_t)p->nbc * p->kblocks, cb = q / full;
+	uint64_t rem = q % full, gsz = p->nblocks - cb * p->nbc;
 	uint32_t ib;
 
+	/* C block cb of at most nbc B blocks, depth-block-major */
 	*at = (struct ane_gemm_at){ 0 };
-	at->kb = (uint32_t)(r % p->kblocks);
-	r /= p->kblocks;
-	at->jb = (uint32_t)(r % p->nblocks);
-	at->prob = r / p->nblocks;
+	if (gsz > p->nbc)
+		gsz = p->nbc;
+	at->prob = r / pb;
+	at->kb = (uint32_t)(rem / gsz);
+	at->jb = (uint32_t)(cb * p->nbc + rem % gsz);
+	at->pcol = (uint32_t)(rem % gsz) * p->nc;
 	at->n0 = at->jb * p->nc;
 	at->nlen = p->N - at->n0 < p->nc ? p->N - at->n0 : p->nc;
 	at->k0 = at->kb * p->kc;
@@ -591,6 +599,9 @@ void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
 	at->c1 = at->c0 + p->ncc < at->nlen ? at->c0 + p->ncc : at->nlen;
 	if (at->c1 < at->c0)
 		at->c1 = at->c0;
+	/* with a_once, by the first B block (of the C block: pcol 0) */
+	at->pack_a = at->sub == 0 && (!p->a_once || (p->kblocks > 1 ?
+						       !at->pcol : !at->jb));
 }
 
 /*

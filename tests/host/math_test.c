@@ -753,8 +753,9 @@ static uint16_t chain_fp16(const struct ane_tensor *a, const struct ane_tensor *
  * The small-M deep MATMUL runs in depth blocks (ANE_KB_KC), the fp32
  * partial sums waiting in the workspace between them: bit for bit the
  * single k-ordered chain of every output, on every ISA path, in one
- * chunk per block part or many; odd M, N and K, a last depth block of 4
- * k, a transposed B, two problems; and with a bias and an activation, the
+ * chunk per block part or many; odd M, N and K, three B blocks in a C
+ * block, a last depth block of 4 k, a transposed B, two problems; and
+ * with a bias and an activation, the
  * bits of the plain MATMUL followed by an ELTWISE ADD (the epilogue runs
  * only after the last depth block).
  */
@@ -762,7 +763,7 @@ static void test_matmul_depth_blocks_are_one_fp32_chain(void)
 {
 	/* M K N, B transposed, problems */
 	static const uint32_t sh[][5] = {
-		{ 131, 2101, 77, 0, 1 }, { 61, 4100, 40, 0, 1 },
+		{ 131, 2101, 300, 0, 1 }, { 61, 4100, 40, 0, 1 },
 		{ 100, 2700, 33, 1, 1 }, { 40, 7000, 35, 0, 2 },
 	};
 	static const uint64_t works[2] = { 0, 3000 };
@@ -771,7 +772,8 @@ static void test_matmul_depth_blocks_are_one_fp32_chain(void)
 	struct ane_op_desc d;
 	struct ane_plan pl;
 	uint32_t s, w, n, i, j;
-	size_t bad;
+	uint16_t *want;
+	size_t bad, o;
 
 	for (s = 0; s < sizeof(sh) / sizeof(sh[0]); s++) {
 		uint32_t M = sh[s][0], K = sh[s][1], N = sh[s][2], tb = sh[s][3];
@@ -785,6 +787,11 @@ static void test_matmul_depth_blocks_are_one_fp32_chain(void)
 		tt_alloc(&y, 1, np, M, N, 2);
 		tt_fill(&a, -1, 1);
 		tt_fill(&b, -1, 1);
+		want = malloc((size_t)np * M * N * sizeof(*want));
+		for (o = 0, n = 0; n < np; n++)
+			for (i = 0; i < M; i++)
+				for (j = 0; j < N; j++, o++)
+					want[o] = chain_fp16(&a.t, &b.t, tb, 0, n, i, j, K, fma);
 		for (w = 0; w < 2; w++) {
 			op_desc(&d, ANE_OP_MATMUL, 0, &a, &b, &y);
 			d.p.matmul.flags = tb ? ANE_MATMUL_TRANS_B : 0;
@@ -797,18 +804,19 @@ static void test_matmul_depth_blocks_are_one_fp32_chain(void)
 				"shape %u: depth blocks (%u of %u)", s, pl.kblocks, pl.kc);
 			T_CHECK(s != 1 || K - pl.kc * (pl.kblocks - 1) == 4,
 				"shape 1: a last depth block of 4 k");
+			T_CHECK(s != 0 || (pl.nblocks == 3 && pl.nbc == 3),
+				"shape 0: three B blocks in one C block (%u, %u)",
+				pl.nblocks, pl.nbc);
 			T_EQ(run_op(&d), 0);
 			bad = 0;
-			for (n = 0; n < np; n++)
+			for (o = 0, n = 0; n < np; n++)
 				for (i = 0; i < M; i++)
-					for (j = 0; j < N; j++) {
-						uint16_t want = chain_fp16(&a.t, &b.t, tb, 0, n,
-									   i, j, K, fma);
+					for (j = 0; j < N; j++, o++) {
 						uint16_t got = y.buf[t_off(&y.t, 0, n, i, j)];
 
-						if (got != want && bad++ < 3)
+						if (got != want[o] && bad++ < 3)
 							printf("#   shape %u work %u: (%u, %u, %u) 0x%04x, the chain 0x%04x\n",
-							       s, w, n, i, j, got, want);
+							       s, w, n, i, j, got, want[o]);
 					}
 			T_CHECK(bad == 0, "shape %u work %u: %zu outputs not the k-ordered chain",
 				s, w, bad);
@@ -833,6 +841,7 @@ static void test_matmul_depth_blocks_are_one_fp32_chain(void)
 		tt_free(&bias);
 		tt_free(&p);
 		tt_free(&y2);
+		free(want);
 		tt_free(&a);
 		tt_free(&b);
 		tt_free(&y);
@@ -3111,6 +3120,102 @@ static void test_avx512_1x1_same_bits_as_avx2(void)
 }
 
 /*
+ * The chunk order of plans with depth blocks, from ane_plan_gemm_at()
+ * alone, for shapes too big to multiply here (C blocks of 14, 14 and 4 B
+ * blocks): every (problem, B block, depth block) once, its packing chunks
+ * before its compute chunks, whose columns cover the block; depth blocks
+ * in order within each B block; A packed by the first compute chunk of
+ * the first B block of each (C block, depth block) -- before any other
+ * compute chunk of it -- and by no other; each B block's partial sums
+ * inside the C block's area; the plan's workspace holding it all.
+ */
+static void test_gemm_depth_block_chunk_order(void)
+{
+	/* M K N problems */
+	static const uint32_t sh[][4] = {
+		{ 64, 4096, 4096, 1 }, { 131, 2101, 300, 2 }, { 200, 16384, 999, 1 },
+		{ 17, 16384, 33, 3 },
+	};
+	static const uint64_t works[2] = { 0, 3000 };
+	uint32_t s, w;
+
+	for (s = 0; s < sizeof(sh) / sizeof(sh[0]); s++)
+		for (w = 0; w < 2; w++) {
+			struct ane_op_desc d;
+			struct ane_plan p;
+			struct ane_gemm_at at;
+			uint32_t nb, kbn, *next_kb, *cols, last_jb = ~0u, last_kb = ~0u;
+			uint64_t ch, prob = 0, packed_for = ~0ull, c_area;
+			uint32_t a_group = ~0u, bad = 0;
+
+			good_desc(ANE_OP_MATMUL, &d);
+			d.dst.dim[ANE_N] = 1;
+			d.dst.dim[ANE_C] = sh[s][3];
+			d.dst.dim[ANE_H] = sh[s][0];
+			d.dst.dim[ANE_W] = sh[s][2];
+			d.src[0].dim[ANE_W] = sh[s][1];
+			d.chunk_work = works[w];
+			ane_plan_make(&d, &p);
+			T_CHECK(p.kblocks > 1, "shape %u: depth blocks", s);
+			T_CHECK(s != 0 || (p.nblocks == 32 && p.nbc == 14),
+				"shape 0: C blocks of 14 B blocks (%u, %u)", p.nblocks, p.nbc);
+			c_area = (uint64_t)(p.M + 11) / 12 * 12 * p.nbc * p.nc * 4;
+			T_CHECK(ane_plan_c_off(&p) >= p.b_off + (uint64_t)p.nc * p.kc * 4 &&
+				ane_plan_c_off(&p) + c_area <= p.work_size,
+				"shape %u: the partial sums inside the workspace", s);
+			nb = p.nblocks;
+			kbn = p.kblocks;
+			next_kb = calloc(nb, sizeof(*next_kb));
+			cols = calloc(nb, sizeof(*cols));
+			for (ch = 0; ch < p.chunks; ch++) {
+				uint32_t cb;
+
+				ane_plan_gemm_at(&p, ch, &at);
+				if (at.prob != prob) {
+					/* a new problem: every block of the last done */
+					for (cb = 0; cb < nb; cb++)
+						bad += next_kb[cb] != kbn;
+					memset(next_kb, 0, nb * sizeof(*next_kb));
+					prob = at.prob;
+				}
+				cb = at.jb / p.nbc;
+				bad += at.pcol != (at.jb % p.nbc) * p.nc;
+				bad += at.pcol + at.nlen > p.nbc * p.nc;
+				bad += at.k0 != at.kb * p.kc || at.k0 + at.kn > p.K || !at.kn;
+				if (at.jb != last_jb || at.kb != last_kb) {
+					/* a new (B block, depth block): packing first */
+					bad += !at.pack || at.part != 0;
+					bad += at.kb != next_kb[at.jb]++;
+					bad += cols[at.jb] != 0;
+					last_jb = at.jb;
+					last_kb = at.kb;
+				}
+				if (at.pack)
+					continue;
+				if (at.c1 > at.c0) {
+					bad += at.c0 != cols[at.jb];
+					cols[at.jb] = at.c1 >= at.nlen ? 0 : at.c1;
+				}
+				if (at.pack_a) {
+					bad += at.pcol != 0 || at.sub != 0;
+					packed_for = at.prob * 1000000 + (uint64_t)cb * 1000 + at.kb;
+					a_group = cb;
+				}
+				/* the A this compute chunk uses was packed for it */
+				bad += packed_for != at.prob * 1000000 + (uint64_t)cb * 1000 + at.kb ||
+				       a_group != cb;
+			}
+			for (ch = 0; ch < nb; ch++)
+				bad += next_kb[ch] != kbn;
+			T_CHECK(bad == 0, "shape %u work %u: %u faults in the chunk order",
+				s, (unsigned int)w, bad);
+			T_CHECK(prob + 1 == sh[s][3], "shape %u: every problem", s);
+			free(next_kb);
+			free(cols);
+		}
+}
+
+/*
  * Which operations take that kernel: from the plan alone (the packing and
  * the compute chunks must agree), a 1 x 1 convolution with stride 1 and
  * no padding or a MATMUL without a transposed B, depth at most 512, A
@@ -3234,6 +3339,7 @@ int main(void)
 	const char *why;
 
 	T_RUN(test_isa_default_and_selection);
+	T_RUN(test_gemm_depth_block_chunk_order);
 	T_RUN(test_fp16_all_values_round_trip);
 	T_RUN(test_fp16_rounding_ties_and_edges);
 	T_RUN(test_fp16_rounding_random_is_nearest_even);
