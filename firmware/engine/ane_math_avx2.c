@@ -256,6 +256,15 @@ void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
 	c51 = ANE_FMA(a_, b1_, c51);					\
 } while (0)
 
+/* The twelve accumulators and their place in the tile. */
+#define ANE_ACCS(f) do {						\
+	f(c00, 0); f(c01, 8); f(c10, 16); f(c11, 24);			\
+	f(c20, 32); f(c21, 40); f(c30, 48); f(c31, 56);			\
+	f(c40, 64); f(c41, 72); f(c50, 80); f(c51, 88);			\
+} while (0)
+#define ANE_ACC_IN(c, o)	__builtin_memcpy(&(c), tile + (o), 32)
+#define ANE_ACC_OUT(c, o)	__builtin_memcpy(tile + (o), &(c), 32)
+
 static __attribute__((__noinline__)) void
 ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile,
 		int acc)
@@ -265,21 +274,9 @@ ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile,
 	ane_v8 c40 = { 0 }, c41 = { 0 }, c50 = { 0 }, c51 = { 0 };
 	uint32_t k;
 
-	if (acc) {
-		/* a depth block after the first: from the partial sums */
-		__builtin_memcpy(&c00, tile + 0, 32);
-		__builtin_memcpy(&c01, tile + 8, 32);
-		__builtin_memcpy(&c10, tile + 16, 32);
-		__builtin_memcpy(&c11, tile + 24, 32);
-		__builtin_memcpy(&c20, tile + 32, 32);
-		__builtin_memcpy(&c21, tile + 40, 32);
-		__builtin_memcpy(&c30, tile + 48, 32);
-		__builtin_memcpy(&c31, tile + 56, 32);
-		__builtin_memcpy(&c40, tile + 64, 32);
-		__builtin_memcpy(&c41, tile + 72, 32);
-		__builtin_memcpy(&c50, tile + 80, 32);
-		__builtin_memcpy(&c51, tile + 88, 32);
-	}
+	/* a depth block after the first: from the partial sums */
+	if (acc)
+		ANE_ACCS(ANE_ACC_IN);
 
 	/* four steps per iteration: less loop overhead, same order of sums */
 	for (k = 0; k + 4 <= K; k += 4, a += 4 * ANE_MR, b += 4 * 16) {
@@ -290,18 +287,7 @@ ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile,
 	}
 	for (; k < K; k++, a += ANE_MR, b += 16)
 		ANE_KSTEP(a, b);
-	__builtin_memcpy(tile + 0, &c00, 32);
-	__builtin_memcpy(tile + 8, &c01, 32);
-	__builtin_memcpy(tile + 16, &c10, 32);
-	__builtin_memcpy(tile + 24, &c11, 32);
-	__builtin_memcpy(tile + 32, &c20, 32);
-	__builtin_memcpy(tile + 40, &c21, 32);
-	__builtin_memcpy(tile + 48, &c30, 32);
-	__builtin_memcpy(tile + 56, &c31, 32);
-	__builtin_memcpy(tile + 64, &c40, 32);
-	__builtin_memcpy(tile + 72, &c41, 32);
-	__builtin_memcpy(tile + 80, &c50, 32);
-	__builtin_memcpy(tile + 88, &c51, 32);
+	ANE_ACCS(ANE_ACC_OUT);
 }
 
 /* ------------------------------------------------------------ store */

@@ -63,12 +63,15 @@ typedef int32_t ane_i16 __attribute__((vector_size(64)));
 /* How many channels (rows of a MATMUL's B) ahead the B packer prefetches. */
 #define ANE_PF_AHEAD	8u
 /*
- * How many rows ahead ane_pack_b_rows_avx512() prefetches, and the
- * narrowest block it packs (at 32 columns, one line a row, the
- * panel-major order measured faster: FFN2 1.37 against 1.44 ms).
+ * How many rows ahead ane_pack_b_rows_avx512() prefetches (within the
+ * chunk's rows: 32, not 64, leaves a depth block's 256-row packing chunk
+ * a quarter unprefetched rather than half; ane-mathbench ffn2 195 ->
+ * 228 - 231 GFLOP/s), and the narrowest block it packs (at 32 columns,
+ * one line a row, the panel-major order measured faster: FFN2 1.37
+ * against 1.44 ms).
  */
 #define ANE_ROWS_MIN_COLS	64u
-#define ANE_PF_ROWS	64u
+#define ANE_PF_ROWS	32u
 
 /*
  * Pack rows [m0, m0 + mlen) of A as ane_pack_a_avx2() does -- panels of
