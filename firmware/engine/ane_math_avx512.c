@@ -284,11 +284,11 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
  * A MATMUL's B (no window: B(k, j) = x[k x_sc + j], columns contiguous),
  * rows [@k0, @k1) of every panel of columns [@n0, @n0 + @nlen), prefetching
  * @pf rows ahead: row by row, so that each row's columns are read once,
- * in order, and each k writes one 64-byte line to each panel.  The panel-major order of
- * ane_pack_b_avx512() reads 32 bytes of every row per panel, rows pages
- * apart, and stalled on those loads (perf: about 70% of the packer's
- * samples on them, the packer 15% of the encoder).  The same values,
- * zero past @nlen, as ane_pack_b_avx512().
+ * in order, and each k writes one 64-byte line to each panel.  The
+ * panel-major order of ane_pack_b_avx512() reads 32 bytes of every row
+ * per panel, rows pages apart, and stalled on those loads (perf: about
+ * 70% of the packer's samples on them, the packer 15% of the encoder).
+ * The same values, zero past @nlen, as ane_pack_b_avx512().
  */
 static void ane_pack_b_rows_avx512(const struct ane_gemm *g, uint32_t K,
 				   uint32_t n0, uint32_t nlen, float *pb,

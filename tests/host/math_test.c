@@ -727,9 +727,10 @@ static void test_matmul_small_and_odd_shapes(void)
  * once to fp16.  Not contracted, whatever the compiler's default.
  */
 __attribute__((optimize("fp-contract=off")))
-static uint16_t chain_fp16(const struct ane_tensor *a, const struct ane_tensor *b,
-			   int tb, uint32_t n, uint32_t c, uint32_t i, uint32_t j,
-			   uint32_t K, int fma)
+static uint16_t chain_fp16(const struct ane_tensor *a,
+			   const struct ane_tensor *b, int tb, uint32_t n,
+			   uint32_t c, uint32_t i, uint32_t j, uint32_t K,
+			   int fma)
 {
 	float s = 0.0f;
 	uint32_t k;
