@@ -161,13 +161,31 @@ static void ane_engine_matmul_with_bias_and_relu(struct kunit *test)
 	expect_values(test, dst, want, n * n);
 }
 
+/*
+ * Run MATMUL @d of @a (@m x @k) by @b (@k x @n) in more than @chunks
+ * chunks and expect @want.
+ */
+static void run_matmul(struct kunit *test, struct ane_op_desc *d,
+		       const int *a, const int *b, const int *want,
+		       unsigned int m, unsigned int k, unsigned int n,
+		       u64 chunks)
+{
+	u16 *dst = buf(test, NULL, m * n);
+
+	ane_tensor_dense(&d->src[0], buf(test, a, m * k), 1, 1, m, k);
+	ane_tensor_dense(&d->src[1], buf(test, b, k * n), 1, 1, k, n);
+	ane_tensor_dense(&d->dst, dst, 1, 1, m, n);
+	KUNIT_EXPECT_GT(test, ane_op_chunks(d), chunks);
+	run(test, d);
+	expect_values(test, dst, want, m * n);
+}
+
 static void ane_engine_splits_work_into_chunks(struct kunit *test)
 {
 	/* 64 x 64 by 64 x 64 with tiny chunks: many FPU sections, same result. */
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL, .chunk_work = 4096 };
 	unsigned int i, n = 64;
 	int *ones, *want;
-	u16 *dst;
 
 	ones = kunit_kcalloc(test, n * n, sizeof(*ones), GFP_KERNEL);
 	want = kunit_kcalloc(test, n * n, sizeof(*want), GFP_KERNEL);
@@ -177,13 +195,7 @@ static void ane_engine_splits_work_into_chunks(struct kunit *test)
 		ones[i] = 1;
 		want[i] = n;
 	}
-	ane_tensor_dense(&d.src[0], buf(test, ones, n * n), 1, 1, n, n);
-	ane_tensor_dense(&d.src[1], buf(test, ones, n * n), 1, 1, n, n);
-	dst = buf(test, NULL, n * n);
-	ane_tensor_dense(&d.dst, dst, 1, 1, n, n);
-	KUNIT_EXPECT_GT(test, ane_op_chunks(&d), 1ull);
-	run(test, &d);
-	expect_values(test, dst, want, n * n);
+	run_matmul(test, &d, ones, ones, want, n, n, n, 1);
 }
 
 /*
@@ -197,7 +209,6 @@ static void ane_engine_deep_matmul_keeps_partial_sums(struct kunit *test)
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL };
 	unsigned int m = 17, k = 16384, n = 20, i, j;
 	int *a, *b, *want;
-	u16 *dst;
 
 	a = kunit_kcalloc(test, m * k, sizeof(*a), GFP_KERNEL);
 	b = kunit_kcalloc(test, k * n, sizeof(*b), GFP_KERNEL);
@@ -213,14 +224,8 @@ static void ane_engine_deep_matmul_keeps_partial_sums(struct kunit *test)
 	for (i = 0; i < m; i++)
 		for (j = 0; j < n; j++)
 			want[i * n + j] = 64 * (j + 1);
-	ane_tensor_dense(&d.src[0], buf(test, a, m * k), 1, 1, m, k);
-	ane_tensor_dense(&d.src[1], buf(test, b, k * n), 1, 1, k, n);
-	dst = buf(test, NULL, m * n);
-	ane_tensor_dense(&d.dst, dst, 1, 1, m, n);
-	/* one chunk per depth block and more: sums carried between them */
-	KUNIT_EXPECT_GE(test, ane_op_chunks(&d), 64ull);
-	run(test, &d);
-	expect_values(test, dst, want, m * n);
+	/* a chunk per depth block and more: sums carried between them */
+	run_matmul(test, &d, a, b, want, m, k, n, 64);
 }
 
 struct eltwise_case {
