@@ -162,8 +162,8 @@ static void ane_engine_matmul_with_bias_and_relu(struct kunit *test)
 }
 
 /*
- * Run MATMUL @d of @a (@m x @k) by @b (@k x @n) in more than @chunks
- * chunks and expect @want.
+ * Run MATMUL @d of @a (@m x @k) by @b (@k x @n), which must take more
+ * than @chunks chunks, and expect @want.
  */
 static void run_matmul(struct kunit *test, struct ane_op_desc *d,
 		       const int *a, const int *b, const int *want,
