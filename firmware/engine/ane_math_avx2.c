@@ -223,7 +223,8 @@ void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
  * The register-blocked inner kernel: a 6 x 16 fp32 block of C in twelve
  * eight-float accumulators, from an A panel (6 floats per k, broadcast
  * from memory) and a B panel (16 floats per k, two aligned loads) over the
- * whole depth K, written to @tile (row-major, 16 per row).  Per k: 2
+ * whole depth K (of a depth block: from the sums @tile holds, with @acc),
+ * written to @tile (row-major, 16 per row).  Per k: 2
  * loads, 6 broadcasts, 12 fused multiply-adds.  Every element is summed in
  * k order 0, 1, ... K - 1, one rounding per step, whatever the blocking
  * around it.  Not inlined, so that it has all sixteen ymm registers to
@@ -255,13 +256,27 @@ void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
 	c51 = ANE_FMA(a_, b1_, c51);					\
 } while (0)
 
+/* The twelve accumulators and their place in the tile. */
+#define ANE_ACCS(f) do {						\
+	f(c00, 0); f(c01, 8); f(c10, 16); f(c11, 24);			\
+	f(c20, 32); f(c21, 40); f(c30, 48); f(c31, 56);			\
+	f(c40, 64); f(c41, 72); f(c50, 80); f(c51, 88);			\
+} while (0)
+#define ANE_ACC_IN(c, o)	__builtin_memcpy(&(c), tile + (o), 32)
+#define ANE_ACC_OUT(c, o)	__builtin_memcpy(tile + (o), &(c), 32)
+
 static __attribute__((__noinline__)) void
-ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile)
+ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile,
+		int acc)
 {
 	ane_v8 c00 = { 0 }, c01 = { 0 }, c10 = { 0 }, c11 = { 0 };
 	ane_v8 c20 = { 0 }, c21 = { 0 }, c30 = { 0 }, c31 = { 0 };
 	ane_v8 c40 = { 0 }, c41 = { 0 }, c50 = { 0 }, c51 = { 0 };
 	uint32_t k;
+
+	/* a depth block after the first: from the partial sums */
+	if (acc)
+		ANE_ACCS(ANE_ACC_IN);
 
 	/* four steps per iteration: less loop overhead, same order of sums */
 	for (k = 0; k + 4 <= K; k += 4, a += 4 * ANE_MR, b += 4 * 16) {
@@ -272,18 +287,7 @@ ane_kernel_6x16(uint32_t K, const float *a, const float *b, float *tile)
 	}
 	for (; k < K; k++, a += ANE_MR, b += 16)
 		ANE_KSTEP(a, b);
-	__builtin_memcpy(tile + 0, &c00, 32);
-	__builtin_memcpy(tile + 8, &c01, 32);
-	__builtin_memcpy(tile + 16, &c10, 32);
-	__builtin_memcpy(tile + 24, &c11, 32);
-	__builtin_memcpy(tile + 32, &c20, 32);
-	__builtin_memcpy(tile + 40, &c21, 32);
-	__builtin_memcpy(tile + 48, &c30, 32);
-	__builtin_memcpy(tile + 56, &c31, 32);
-	__builtin_memcpy(tile + 64, &c40, 32);
-	__builtin_memcpy(tile + 72, &c41, 32);
-	__builtin_memcpy(tile + 80, &c50, 32);
-	__builtin_memcpy(tile + 88, &c51, 32);
+	ANE_ACCS(ANE_ACC_OUT);
 }
 
 /* ------------------------------------------------------------ store */
@@ -359,7 +363,7 @@ void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 			 const struct ane_gemm_chunk *c)
 {
 	uint32_t K = c->K, ir, jr;
-	float tile[ANE_MR * 16];
+	float tile[ANE_MR * 16], *t;
 
 	if (!c->compute) {
 		ane_pack_b_avx2(g, K, c->n0, c->nlen, c->pb, c->u0, c->u1);
@@ -375,9 +379,14 @@ void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 		for (ir = 0; ir < c->mlen; ir += ANE_MR) {
 			uint32_t rows = c->mlen - ir < ANE_MR ? c->mlen - ir : ANE_MR;
 
-			ane_kernel_6x16(K, c->pa + (uint64_t)ir * K, bp, tile);
-			ane_store_tile_avx2(g, tile, c->m0 + ir, rows,
-					    c->n0 + jr, cols);
+			/* with depth blocks the tile's partial sums wait at pc */
+			t = c->pc ? c->pc + (uint64_t)ir * c->ldc +
+				    (uint64_t)(c->pcol + jr) * ANE_MR : tile;
+			ane_kernel_6x16(K, c->pa + (uint64_t)ir * K, bp, t,
+					c->pc && !c->kfirst);
+			if (!c->pc || c->klast)
+				ane_store_tile_avx2(g, t, c->m0 + ir, rows,
+						    c->n0 + jr, cols);
 		}
 	}
 }

@@ -63,12 +63,17 @@ typedef int32_t ane_i16 __attribute__((vector_size(64)));
 /* How many channels (rows of a MATMUL's B) ahead the B packer prefetches. */
 #define ANE_PF_AHEAD	8u
 /*
- * How many rows ahead ane_pack_b_rows_avx512() prefetches, and the
- * narrowest block it packs (at 32 columns, one line a row, the
- * panel-major order measured faster: FFN2 1.37 against 1.44 ms).
+ * How many rows ahead ane_pack_b_rows_avx512() prefetches, within the
+ * chunk's rows: ANE_PF_ROWS, or ANE_PF_ROWS_KB for a depth block of the
+ * plan's (ANE_KB_KC), whose 256-row packing chunk 64 rows left half
+ * unprefetched (ane-mathbench ffn2 195 -> 228 - 231 GFLOP/s with 32;
+ * 32 took matmul512 from 235 - 241 to 231 - 233); and the narrowest
+ * block it packs (at 32 columns, one line a row, the panel-major order
+ * measured faster: FFN2 1.37 against 1.44 ms).
  */
 #define ANE_ROWS_MIN_COLS	64u
 #define ANE_PF_ROWS	64u
+#define ANE_PF_ROWS_KB	32u
 
 /*
  * Pack rows [m0, m0 + mlen) of A as ane_pack_a_avx2() does -- panels of
@@ -277,17 +282,17 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 
 /*
  * A MATMUL's B (no window: B(k, j) = x[k x_sc + j], columns contiguous),
- * rows [@k0, @k1) of every panel of columns [@n0, @n0 + @nlen): row by row,
- * so that each row's columns are read once, in order, and each k writes
- * one 64-byte line to each panel.  The panel-major order of
- * ane_pack_b_avx512() reads 32 bytes of every row per panel, rows pages
- * apart, and stalled on those loads (perf: about 70% of the packer's
- * samples on them, the packer 15% of the encoder).  The same values,
- * zero past @nlen, as ane_pack_b_avx512().
+ * rows [@k0, @k1) of every panel of columns [@n0, @n0 + @nlen), prefetching
+ * @pf rows ahead: row by row, so that each row's columns are read once,
+ * in order, and each k writes one 64-byte line to each panel.  The
+ * panel-major order of ane_pack_b_avx512() reads 32 bytes of every row
+ * per panel, rows pages apart, and stalled on those loads (perf: about
+ * 70% of the packer's samples on them, the packer 15% of the encoder).
+ * The same values, zero past @nlen, as ane_pack_b_avx512().
  */
 static void ane_pack_b_rows_avx512(const struct ane_gemm *g, uint32_t K,
 				   uint32_t n0, uint32_t nlen, float *pb,
-				   uint32_t k0, uint32_t k1)
+				   uint32_t k0, uint32_t k1, uint32_t pf)
 {
 	const uint32_t nr = ANE_NR_AVX2, full = nlen / nr, rem = nlen % nr;
 	const uint64_t pstep = (uint64_t)nr * K;
@@ -297,9 +302,9 @@ static void ane_pack_b_rows_avx512(const struct ane_gemm *g, uint32_t K,
 		const uint16_t *row = g->x + (uint64_t)k * g->x_sc + n0;
 		float *dst = pb + (uint64_t)k * nr;
 
-		if (k + ANE_PF_ROWS < k1)
+		if (k + pf < k1)
 			for (l = 0; l < nlen; l += 32)
-				__builtin_prefetch(row + ANE_PF_ROWS * g->x_sc + l);
+				__builtin_prefetch(row + pf * g->x_sc + l);
 		for (jp = 0; jp < full; jp++, dst += pstep) {
 			ane_h16 h;
 
@@ -622,7 +627,8 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 			ane_pack_b_rows_avx512(g, K, c->n0, c->nlen, c->pb,
 					       (uint32_t)((uint64_t)K * c->part / c->parts),
 					       (uint32_t)((uint64_t)K * (c->part + 1) /
-							  c->parts));
+							  c->parts),
+					       c->pc ? ANE_PF_ROWS_KB : ANE_PF_ROWS);
 		else if (g->kh == 1 && g->kw == 1 && g->sw == 1 && g->x_sw == 1 &&
 			 c->parts)
 			ane_pack_b_avx512(g, K, c->n0, c->nlen, c->pb, 0,
@@ -639,6 +645,29 @@ void ane_gemm_chunk_avx512(const struct ane_gemm *g,
 	if (c->pack_a)
 		ane_pack_a_avx512(g, K, c->m0, c->mlen, c->pa);
 
+	if (c->pc) {
+		/*
+		 * A depth block of the plan's (see ANE_KB_KC): each 12 x 32
+		 * tile starts from, and but for the last depth block ends
+		 * in, its partial sums at pc; B panel pairs outside, so that
+		 * the pair's slice stays in L1 while every row passes it.
+		 * No tail kernel (it starts from zero): the 16-wide ones.
+		 */
+		for (jr = c->c0; jr < c->c1; jr += 2 * ANE_NR_AVX2) {
+			nb = c->c1 - jr > ANE_NR_AVX2 ? 2 : 1;
+			for (ir = 0; ir < c->mlen; ir += 2 * ANE_MR) {
+				na = c->mlen - ir > ANE_MR ? 2 : 1;
+				t = c->pc + (uint64_t)ir * c->ldc +
+				    (uint64_t)(c->pcol + jr) * 2 * ANE_MR;
+				ane_kernel_any(na, nb, K, K, c->pa + (uint64_t)ir * K,
+					       c->pb + (uint64_t)jr * K, t,
+					       !c->kfirst);
+				if (c->klast)
+					ane_store_tiles(g, c, t, ir, jr, na, nb);
+			}
+		}
+		return;
+	}
 	used = ((uint64_t)(c->mlen + ANE_MR - 1) / ANE_MR * ANE_MR * K + 15) / 16 * 16;
 	avail = (uint64_t)c->mc * K * 4;
 	ntiles = (uint64_t)((c->mlen + 2 * ANE_MR - 1) / (2 * ANE_MR)) *

@@ -135,6 +135,8 @@ int ane_conv1_avx512_fits(const struct ane_gemm *g,
 	 * any side: the output as wide and as tall as the input, which
 	 * ane_op_validate() already ensures for a 1 x 1 window)
 	 */
+	if (c->pc)	/* depth blocks: its kernel starts from zero */
+		return 0;
 	if (g->kh != 1 || g->kw != 1 || g->sh != 1 || g->sw != 1 ||
 	    g->pt || g->pl || g->wo != g->w ||
 	    c->N != (uint64_t)g->h * g->wo || g->x_sw != 1 || g->a_sc != 1)

@@ -247,7 +247,8 @@ static void ane_pack_b(const struct ane_gemm *g, uint32_t K, uint32_t n0,
 /*
  * The register-blocked inner kernel: a 6 x 8 fp32 block of C, in twelve
  * four-float accumulators, from an A panel (6 broadcast quadruples per k)
- * and a B panel (8 floats per k) over the whole depth K, written to @tile
+ * and a B panel (8 floats per k) over the whole depth K (of a depth
+ * block: from the sums @tile holds, with @acc), written to @tile
  * (row-major, ANE_NR per row).  Per k: 8 loads, 12 multiplies, 12 adds
  * and no shuffle.  Every element is summed in k order 0, 1, ... K - 1
  * with separate multiply and add, whatever the blocking around it.
@@ -273,11 +274,16 @@ ane_kstep(ane_v4 *c, const ane_v4 *a, const ane_v4 *b)
 }
 
 static void ane_kernel_6x8(uint32_t K, const float *a, const float *b,
-			   float *tile)
+			   float *tile, int acc)
 {
 	const ane_v4 *av = (const ane_v4 *)a, *bv = (const ane_v4 *)b;
 	ane_v4 c[2 * ANE_MR] = { { 0 } };
 	uint32_t k;
+
+	/* with @acc, C starts from the partial sums in @tile */
+	if (acc)
+		for (k = 0; k < 2 * ANE_MR; k++)
+			__builtin_memcpy(&c[k], tile + 4 * k, 16);
 
 	/* two steps per iteration: less loop overhead, same order of sums */
 	for (k = 0; k + 2 <= K; k += 2, av += 2 * ANE_MR, bv += 4) {
@@ -356,17 +362,13 @@ static void ane_gemm_chunk_isa(int avx512, const struct ane_gemm *g,
 void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk)
 {
-	uint64_t per_block = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
-	uint64_t t = chunk % per_block, pj = chunk / per_block;
-	uint32_t jb = (uint32_t)(pj % p->nblocks);
-	uint64_t prob = pj / p->nblocks;
-	uint32_t K = p->K, n0 = jb * p->nc;
-	uint32_t nlen = p->N - n0 < p->nc ? p->N - n0 : p->nc;
-	uint32_t sub, ib, m0, mlen, c0, c1, ir, jr;
+	struct ane_gemm_at at;
+	uint32_t K, ir, jr;
 	float *pa = (float *)d->work;
 	float *pb = (float *)((char *)d->work + p->b_off);
-	float tile[ANE_MR * ANE_NR];
+	float *pc = NULL, *t, tile[ANE_MR * ANE_NR];
 	struct ane_gemm g;
+	int pack_a;
 #ifdef ANE_MATH_AVX2
 	int avx2 = ane_math_isa == ANE_MATH_ISA_AVX2_FMA;
 #ifdef ANE_MATH_AVX512
@@ -374,64 +376,77 @@ void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 #else
 	const int avx512 = 0;
 #endif
-	struct ane_gemm_chunk gc = { .M = p->M, .N = p->N, .K = K, .n0 = n0,
-				     .nlen = nlen, .mc = p->mc, .parts = p->nbpack,
-				     .pa = pa, .pb = pb, .nc = p->nc, .blk = jb,
-				     .idx = (uint32_t)(t - p->nbpack),
-				     .count = p->mblocks * p->nsub };
+	struct ane_gemm_chunk gc;
 #endif
 
-	ane_gemm_setup(d, prob, p, &g);
-	if (t < p->nbpack) {
-		/* a packing chunk of this B block: units of ANE_NU columns */
-		uint32_t u0 = (uint32_t)t * p->bppc, u1 = u0 + p->bppc;
-
-#ifdef ANE_MATH_AVX2
-		if (avx2 || avx512) {
-			/* the AVX paths count panels of ANE_NR_AVX2 columns */
-			gc.part = (uint32_t)t;
-			gc.u0 = u0 * (ANE_NU / ANE_NR_AVX2);
-			gc.u1 = u1 * (ANE_NU / ANE_NR_AVX2);
-			ane_gemm_chunk_isa(avx512, &g, &gc);
-			return;
-		}
-#endif
-		ane_pack_b(&g, K, n0, nlen, pb, u0 * (ANE_NU / ANE_NR),
-			   u1 * (ANE_NU / ANE_NR));
-		return;
+	ane_plan_gemm_at(p, chunk, &at);
+	ane_gemm_setup(d, at.prob, p, &g);
+	K = at.kn;
+	if (p->kblocks > 1) {
+		/* a depth block: a GEMM of its own from its first k (MATMUL) */
+		g.a += (uint64_t)at.k0 * g.a_sc;
+		g.x += (uint64_t)at.k0 * g.x_sc;
+		g.cin = K;
+		pc = (float *)((char *)d->work + ane_plan_c_off(p));
 	}
-	t -= p->nbpack;
-	sub = (uint32_t)(t % p->nsub);
-	ib = (uint32_t)(t / p->nsub);
-	m0 = ib * p->mc;
-	mlen = p->M - m0 < p->mc ? p->M - m0 : p->mc;
-	c0 = sub * p->ncc;
-	c1 = c0 + p->ncc < nlen ? c0 + p->ncc : nlen;
+	/* The first chunk of an A block packs it for the ones that follow. */
+	pack_a = !at.pack && at.pack_a;
 #ifdef ANE_MATH_AVX2
 	if (avx2 || avx512) {
-		gc.compute = 1;
-		gc.pack_a = sub == 0 && (!p->a_once || jb == 0);
-		gc.m0 = m0;
-		gc.mlen = mlen;
-		gc.c0 = c0;
-		gc.c1 = c1;
+		gc = (struct ane_gemm_chunk){
+			.M = p->M, .N = p->N, .K = K, .n0 = at.n0,
+			.nlen = at.nlen, .mc = p->mc, .parts = p->nbpack,
+			.pa = pa, .pb = pb, .pc = pc, .nc = p->nc, .blk = at.jb,
+			.kfirst = at.kb == 0, .klast = at.kb + 1 == p->kblocks,
+			.ldc = p->nbc * p->nc, .pcol = at.pcol,
+			.count = p->mblocks * p->nsub,
+		};
+		if (at.pack) {
+			/*
+			 * a packing chunk of this B block: the AVX paths
+			 * count panels of ANE_NR_AVX2 columns
+			 */
+			gc.part = at.part;
+			gc.u0 = at.part * p->bppc * (ANE_NU / ANE_NR_AVX2);
+			gc.u1 = gc.u0 + p->bppc * (ANE_NU / ANE_NR_AVX2);
+		} else {
+			gc.compute = 1;
+			gc.pack_a = pack_a;
+			gc.idx = (at.m0 / p->mc) * p->nsub + at.sub;
+			gc.m0 = at.m0;
+			gc.mlen = at.mlen;
+			gc.c0 = at.c0;
+			gc.c1 = at.c1;
+		}
 		ane_gemm_chunk_isa(avx512, &g, &gc);
 		return;
 	}
 #endif
-	/* The first chunk of an A block packs it for the ones that follow. */
-	if (sub == 0 && (!p->a_once || jb == 0))
-		ane_pack_a(&g, K, m0, mlen, pa);
-	for (jr = c0; jr < c1; jr += ANE_NR) {
+	if (at.pack) {
+		/* a packing chunk of this B block: units of ANE_NU columns */
+		ane_pack_b(&g, K, at.n0, at.nlen, pb,
+			   at.part * p->bppc * (ANE_NU / ANE_NR),
+			   (at.part + 1) * p->bppc * (ANE_NU / ANE_NR));
+		return;
+	}
+	if (pack_a)
+		ane_pack_a(&g, K, at.m0, at.mlen, pa);
+	for (jr = at.c0; jr < at.c1; jr += ANE_NR) {
 		const float *bp = pb + (uint64_t)jr * K;
-		uint32_t cols = c1 - jr < ANE_NR ? c1 - jr : ANE_NR;
+		uint32_t cols = at.c1 - jr < ANE_NR ? at.c1 - jr : ANE_NR;
 
-		for (ir = 0; ir < mlen; ir += ANE_MR) {
-			uint32_t rows = mlen - ir < ANE_MR ? mlen - ir : ANE_MR;
+		for (ir = 0; ir < at.mlen; ir += ANE_MR) {
+			uint32_t rows = at.mlen - ir < ANE_MR ? at.mlen - ir : ANE_MR;
 
-			ane_kernel_6x8(K, pa + (uint64_t)ir * K * 4, bp, tile);
-			ane_gemm_store_tile(&g, tile, ANE_NR, ane_col_pos, m0 + ir,
-					    rows, n0 + jr, cols);
+			/* with depth blocks the tile's partial sums wait at pc */
+			t = pc ? pc + (uint64_t)ir * p->nbc * p->nc +
+				 (uint64_t)(at.pcol + jr) * ANE_MR : tile;
+			ane_kernel_6x8(K, pa + (uint64_t)ir * K * 4, bp, t,
+				       pc && at.kb);
+			if (!pc || at.kb + 1 == p->kblocks)
+				ane_gemm_store_tile(&g, t, ANE_NR, ane_col_pos,
+						    at.m0 + ir, rows, at.n0 + jr,
+						    cols);
 		}
 	}
 }

@@ -72,6 +72,26 @@
  */
 #define ANE_PACK_A_ONCE_BYTES	(4096u * 1024u)
 #define ANE_PACK_B_SMALL_BYTES	(256u * 1024u)
+/*
+ * Small M and deep (a MATMUL whose A does not fit ANE_PACK_A_ONCE_BYTES,
+ * with at most ANE_KB_MAX_M rows): the depth is cut into blocks of at
+ * most ANE_KB_KC (a multiple of ANE_KB_UNIT), each a GEMM of its own
+ * over all the rows at once -- its A block (M x kc) stays in L2 and each
+ * B panel's slice (kc x 32) in L1 while every row passes it, where one
+ * A block of 12 rows over the whole depth would stream all of B from L3
+ * for every 12 rows.  B blocks are at most ANE_KB_B_BYTES; the columns
+ * are grouped in C blocks of as many B blocks as the fp32 partial sums
+ * of their outputs, round_up(M, 12) floats a column, fit
+ * ANE_KB_C_BYTES (at least one).  A C block runs depth block by depth
+ * block, and each depth block B block by B block, so that the depth
+ * block's A is packed once per C block; the partial sums wait in the
+ * workspace between depth blocks.
+ */
+#define ANE_KB_MAX_M		256u
+#define ANE_KB_KC		256u
+#define ANE_KB_UNIT		16u
+#define ANE_KB_B_BYTES		(128u * 1024u)
+#define ANE_KB_C_BYTES		(512u * 1024u)
 
 /*
  * Cost weights, in multiply-add equivalents (one inner-kernel MAC, about
@@ -116,6 +136,13 @@ enum ane_plan_kind {
  * @nsub: compute chunks per A block.
  * @nbpack: chunks that pack one B block.
  * @bppc: column units (of ANE_NU columns) of B packed per packing chunk.
+ * @a_once: one A block, packed by the first B block.
+ * @kblocks: depth blocks per B block (1 but for the small-M deep MATMUL,
+ *	see ANE_KB_KC).
+ * @kc: depth per depth block (the last: what is left; @K when @kblocks
+ *	is 1).
+ * @nbc: with depth blocks, B blocks per C block (the last C block: what
+ *	is left); 1 otherwise.
  * @b_off: byte offset of the B pack area in the workspace (A is at 0);
  *	for direct convolution, of the input row buffer.
  * @rows: ROWS plans: units of work, each a segment of a dst row (for
@@ -126,26 +153,42 @@ enum ane_plan_kind {
  * @nseg: ROWS plans: segments per row; unit u is segment u % nseg of
  *	row u / nseg.
  *
- * GEMM chunks run problem by problem and B block by B block; each B block
- * is @nbpack chunks that pack it, then @mblocks * @nsub compute chunks, A
- * block by A block.  The first compute chunk of an A block packs it (at
- * most ANE_PACK_A_BYTES / 16 elements).
+ * GEMM chunks run problem by problem and B block by B block (with depth
+ * blocks: C block by C block, in each depth block by depth block, in each
+ * B block by B block); each (depth block of a) B block is @nbpack chunks
+ * that pack it, then @mblocks * @nsub compute chunks, A block by A
+ * block.  The first compute chunk of an A block packs it (at most
+ * ANE_PACK_A_BYTES / 16 elements, or the depth block's round_up(M, 6) x
+ * @kc), only in the first B block with @a_once or depth blocks.
  */
 struct ane_plan {
-	uint32_t kind;
+	uint32_t kind, a_once;
 	uint64_t chunks;
 	uint64_t work_size;
-	uint32_t M, N, K;
+	uint32_t M, N, K, kblocks;
 	uint64_t problems;
-	uint32_t nc, mc, ncc;
+	uint32_t nc, mc, ncc, kc;
 	uint32_t nblocks, mblocks, nsub;
-	uint32_t nbpack, bppc;
-	uint32_t a_once;	/* one A block, packed by the first B block */
+	uint32_t nbpack, bppc, width;
 	uint64_t b_off;
 	uint64_t rows;
 	uint64_t rows_per_chunk;
-	uint32_t width, seg_w, nseg;
+	uint32_t seg_w, nseg, nbc;
 };
+
+/*
+ * With depth blocks, the byte offset of the fp32 partial sums of the C
+ * block's outputs in the workspace (round_up(M, 12) x nbc x nc floats),
+ * after the B pack area.
+ */
+static inline uint64_t ane_plan_c_off(const struct ane_plan *p)
+{
+	uint64_t end = p->b_off + (uint64_t)p->nc * p->kc * 4;
+
+
+	return (end + ANE_MATH_WORK_ALIGN - 1) / ANE_MATH_WORK_ALIGN *
+	       ANE_MATH_WORK_ALIGN;
+}
 
 /*
  * Derive the plan of a descriptor whose shapes have been checked (by
@@ -153,6 +196,32 @@ struct ane_plan {
  * It does not depend on the ISA selected.
  */
 void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p);
+
+/**
+ * struct ane_gemm_at - where GEMM chunk number @chunk of a plan works
+ * @prob: the problem (see struct ane_plan's @problems).
+ * @jb: the B block: columns [@n0, @n0 + @nlen) of the problem.
+ * @kb: the depth block: depth [@k0, @k0 + @kn) (all of K but for a plan
+ *	with depth blocks).
+ * @pack: 1 for a chunk that packs part @part of the B block (of the
+ *	plan's @nbpack), 0 for a compute chunk.
+ * @pcol: with depth blocks, the B block's first column in its C block.
+ * @sub: compute: the chunk's number within its A block.
+ * @pack_a: compute: the chunk packs the A block first.
+ * @m0: compute: rows [@m0, @m0 + @mlen) (the A block).
+ * @c0: compute: block columns [@c0, @c1) (relative to @n0; empty for
+ *	the last chunks of a short last B block).
+ */
+struct ane_gemm_at {
+	uint64_t prob;
+	uint32_t jb, kb, pack, part, pcol, sub, pack_a;
+	uint32_t n0, nlen, k0, kn;
+	uint32_t m0, mlen, c0, c1;
+};
+
+/* Decode @chunk of GEMM plan @p (integer only, ane_math_plan.c). */
+void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
+		      struct ane_gemm_at *at);
 
 /* The ISA ane_op_run() uses (enum ane_math_isa); see ane_math_set_isa(). */
 extern uint32_t ane_math_isa;
@@ -210,6 +279,17 @@ struct ane_gemm {
  * rows and columns.  @nc, @blk (the B block's number in its problem) and
  * compute chunk @idx of the block's @count are for a path that divides
  * the block's work its own way (ane_conv_chunk_avx512()).
+ *
+ * With depth blocks (@pc not NULL; MATMUL only) @K is the depth block's
+ * and the problem's A and x start at its first k, so that the chunk is a
+ * GEMM of its own; but each register tile of C starts from the fp32
+ * partial sums the previous depth block left at @pc (unless @kfirst), and
+ * is stored to dst only by the last depth block (@klast), to @pc
+ * otherwise.  The C block's partial sums are round_up(@M, 12) x @ldc
+ * floats, the B block's from column @pcol; a path lays its tiles out
+ * there as it likes: a tile of rows from ir and block columns from jr at
+ * @pc + ir @ldc + (@pcol + jr) x (the tile's rows) fits, for tiles of 6
+ * or 12 rows and 8, 16 or 32 columns.
  */
 struct ane_gemm_chunk {
 	uint32_t M, N, K, n0, nlen;
@@ -217,7 +297,8 @@ struct ane_gemm_chunk {
 	uint32_t u0, u1, part, parts;
 	uint32_t m0, mlen, c0, c1, mc;
 	uint32_t nc, blk, idx, count;
-	float *pa, *pb;
+	uint32_t kfirst, klast, ldc, pcol;
+	float *pa, *pb, *pc;
 };
 
 /*

@@ -471,9 +471,13 @@ static uint64_t ane_balance(uint64_t len, uint64_t cap, uint64_t unit,
 
 static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 {
-	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc, cap, unit, m2;
+	uint64_t k4 = (uint64_t)p->K * 4, nc, mc, ncc, cap, unit, m2, m12;
 	uint32_t nb;
 	int wide;
+
+	p->kblocks = 1;
+	p->kc = p->K;
+	p->nbc = 1;
 
 	/*
 	 * The same plan serves both ISA paths: columns in units of ANE_NU
@@ -490,6 +494,25 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 		p->a_once = 1;
 		nc = ane_balance(p->N, ANE_PACK_B_SMALL_BYTES / k4, ANE_NU,
 				 &p->nblocks);
+	} else if (matmul && ane_round_up(p->M, ANE_MR) <= ANE_KB_MAX_M &&
+		   p->K > ANE_KB_KC) {
+		/*
+		 * Small M and deep: depth blocks of all the rows (see
+		 * ANE_KB_KC); the last block takes what is left, never
+		 * nothing.
+		 */
+		p->kc = (uint32_t)ane_balance(p->K, ANE_KB_KC, ANE_KB_UNIT,
+					      &p->kblocks);
+		p->kblocks = (p->K + p->kc - 1) / p->kc;
+		k4 = (uint64_t)p->kc * 4;
+		mc = ane_round_up(p->M, ANE_MR);
+		p->mblocks = 1;
+		m12 = ane_round_up(p->M, 2 * ANE_MR);
+		nc = ane_balance(p->N, ANE_KB_B_BYTES / k4, ANE_NU, &p->nblocks);
+		p->nbc = (uint32_t)ane_clamp(ANE_KB_C_BYTES / (m12 * 4 * nc), 1,
+					     p->nblocks);
+		/* A packed by each depth block's first B block */
+		p->a_once = 1;
 	} else {
 		cap = mc;
 		mc = ane_balance(p->M, cap, ANE_MR, &p->mblocks);
@@ -522,7 +545,7 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 					ANE_PACK_B_BYTES) / k4,
 				 ANE_NU, &p->nblocks);
 	}
-	ncc = ane_balance(nc, budget / (mc * (p->K + ANE_COST_STORE)), ANE_NU,
+	ncc = ane_balance(nc, budget / (mc * (p->kc + ANE_COST_STORE)), ANE_NU,
 			  &p->nsub);
 	p->bppc = (uint32_t)ane_balance(nc / ANE_NU,
 					budget / (k4 / 4 * ANE_NU * ANE_COST_PACK),
@@ -530,10 +553,55 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 	p->nc = (uint32_t)nc;
 	p->mc = (uint32_t)mc;
 	p->ncc = (uint32_t)ncc;
-	p->chunks = p->problems * p->nblocks *
+	p->chunks = p->problems * p->nblocks * p->kblocks *
 		    ((uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub);
 	p->b_off = ane_round_up(mc * k4 * 4, ANE_MATH_WORK_ALIGN);
 	p->work_size = p->b_off + nc * k4;
+	if (p->kblocks > 1) {
+		p->work_size = ane_plan_c_off(p) +
+			       ane_round_up(p->M, 2 * ANE_MR) * p->nbc * nc * 4;
+	}
+}
+
+void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
+		      struct ane_gemm_at *at)
+{
+	uint64_t per = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
+	uint64_t t = chunk % per, r = chunk / per;
+	uint64_t pb = (uint64_t)p->nblocks * p->kblocks, q = r % pb;
+	uint64_t full = (uint64_t)p->nbc * p->kblocks, cb = q / full;
+	uint64_t rem = q % full, gsz = p->nblocks - cb * p->nbc;
+	uint32_t ib;
+
+	/* C block cb of at most nbc B blocks, depth-block-major */
+	*at = (struct ane_gemm_at){ 0 };
+	if (gsz > p->nbc)
+		gsz = p->nbc;
+	at->prob = r / pb;
+	at->kb = (uint32_t)(rem / gsz);
+	at->jb = (uint32_t)(cb * p->nbc + rem % gsz);
+	at->pcol = (uint32_t)(rem % gsz) * p->nc;
+	at->n0 = at->jb * p->nc;
+	at->nlen = p->N - at->n0 < p->nc ? p->N - at->n0 : p->nc;
+	at->k0 = at->kb * p->kc;
+	at->kn = p->K - at->k0 < p->kc ? p->K - at->k0 : p->kc;
+	if (t < p->nbpack) {
+		at->pack = 1;
+		at->part = (uint32_t)t;
+		return;
+	}
+	t -= p->nbpack;
+	at->sub = (uint32_t)(t % p->nsub);
+	ib = (uint32_t)(t / p->nsub);
+	at->m0 = ib * p->mc;
+	at->mlen = p->M - at->m0 < p->mc ? p->M - at->m0 : p->mc;
+	at->c0 = at->sub * p->ncc;
+	at->c1 = at->c0 + p->ncc < at->nlen ? at->c0 + p->ncc : at->nlen;
+	if (at->c1 < at->c0)
+		at->c1 = at->c0;
+	/* with a_once, by the first B block (of the C block: pcol 0) */
+	at->pack_a = at->sub == 0 && (!p->a_once || (p->kblocks > 1 ?
+						       !at->pcol : !at->jb));
 }
 
 /*

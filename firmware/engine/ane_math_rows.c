@@ -482,39 +482,36 @@ static uint64_t ane_eltwise_run(const struct ane_op_desc *d, uint64_t row,
  * the activation): dst = act(dst + bias) over that part, while it is
  * still in the cache.  The same bits as an ELTWISE ADD with the
  * activation after a plain MATMUL.  The part is worked out from the plan
- * as ane_run_gemm() does: rows [m0, m0 + mlen) by columns [n0 + c0,
- * n0 + c1) of problem (n, c); a B packing chunk stores nothing.
+ * as ane_run_gemm() does (ane_plan_gemm_at()): rows [m0, m0 + mlen) by
+ * columns [n0 + c0, n0 + c1) of problem (n, c); a B packing chunk, and a
+ * compute chunk of a depth block but the last, stores nothing.
  */
 void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
 		       uint64_t chunk)
 {
 	const struct ane_tensor *y = &d->dst, *b = &d->bias;
-	uint64_t per_block = (uint64_t)p->nbpack + (uint64_t)p->mblocks * p->nsub;
-	uint64_t t = chunk % per_block, pj = chunk / per_block;
-	uint64_t prob = pj / p->nblocks, n, c;
-	uint32_t n0 = (uint32_t)(pj % p->nblocks) * p->nc, nlen, m0, m1, c0, c1;
-	uint64_t ys = y->stride[ANE_W], bs = ane_bstride(b, ANE_W);
+	uint64_t ys = y->stride[ANE_W], bs = ane_bstride(b, ANE_W), n, c;
+	struct ane_gemm_at at;
 	const uint16_t *bp;
+	uint32_t m0, m1;
 	uint16_t *yp;
 
-	if (t < p->nbpack)
+	ane_plan_gemm_at(p, chunk, &at);
+	/* only the last depth block's compute chunks store */
+	if (at.pack || at.kb + 1 != p->kblocks || at.c1 <= at.c0)
 		return;
-	t -= p->nbpack;
-	nlen = p->N - n0 < p->nc ? p->N - n0 : p->nc;
-	m0 = (uint32_t)(t / p->nsub) * p->mc;
-	m1 = p->M - m0 < p->mc ? p->M : m0 + p->mc;
-	c0 = (uint32_t)(t % p->nsub) * p->ncc;
-	c1 = c0 + p->ncc < nlen ? c0 + p->ncc : nlen;
-	n = prob / y->dim[ANE_C];
-	c = prob % y->dim[ANE_C];
+	m0 = at.m0;
+	m1 = at.m0 + at.mlen;
+	n = at.prob / y->dim[ANE_C];
+	c = at.prob % y->dim[ANE_C];
 	yp = (uint16_t *)y->base + n * y->stride[ANE_N] + c * y->stride[ANE_C] +
-	     (uint64_t)(n0 + c0) * ys;
+	     (uint64_t)(at.n0 + at.c0) * ys;
 	bp = ane_src(b) + n * ane_bstride(b, ANE_N) + c * ane_bstride(b, ANE_C) +
-	     (uint64_t)(n0 + c0) * bs;
+	     (uint64_t)(at.n0 + at.c0) * bs;
 	for (; m0 < m1; m0++)
 		ane_elt_row(ANE_ELT_ADD, d->act, yp + m0 * y->stride[ANE_H], ys,
 			    bp + m0 * ane_bstride(b, ANE_H), bs,
-			    yp + m0 * y->stride[ANE_H], ys, c1 - c0);
+			    yp + m0 * y->stride[ANE_H], ys, at.c1 - at.c0);
 }
 
 /* Outputs [o0, o1) of dst row (n, c, oh) of POOL. */

@@ -729,6 +729,135 @@ static void test_matmul_small_and_odd_shapes(void)
 	}
 }
 
+/*
+ * One output of a MATMUL as the current ISA path must compute it: one fp32
+ * chain over k = 0 .. K - 1 from zero -- a rounded product then a rounded
+ * sum on SSE2, one fused multiply-add per k on the AVX paths -- rounded
+ * once to fp16.  Not contracted, whatever the compiler's default.
+ */
+__attribute__((optimize("fp-contract=off")))
+static uint16_t chain_fp16(const struct ane_tensor *a,
+			   const struct ane_tensor *b, int tb, uint32_t n,
+			   uint32_t c, uint32_t i, uint32_t j, uint32_t K,
+			   int fma)
+{
+	float s = 0.0f;
+	uint32_t k;
+
+	for (k = 0; k < K; k++) {
+		float av = (float)tget(a, n, c, i, k);
+		float bv = (float)(tb ? tget(b, n, c, j, k) : tget(b, n, c, k, j));
+
+		if (fma) {
+			s = fmaf(av, bv, s);
+		} else {
+			float p = av * bv;
+
+			s = s + p;
+		}
+	}
+	return ane_fp32_to_fp16(s);
+}
+
+/*
+ * The small-M deep MATMUL runs in depth blocks (ANE_KB_KC), the fp32
+ * partial sums waiting in the workspace between them: bit for bit the
+ * single k-ordered chain of every output, on every ISA path, in one
+ * chunk per block part or many; odd M, N and K, three B blocks in a C
+ * block, a last depth block of 4 k, a transposed B, two problems; and
+ * with a bias and an activation, the
+ * bits of the plain MATMUL followed by an ELTWISE ADD (the epilogue runs
+ * only after the last depth block).
+ */
+static void test_matmul_depth_blocks_are_one_fp32_chain(void)
+{
+	/* M K N, B transposed, problems */
+	static const uint32_t sh[][5] = {
+		{ 131, 2101, 300, 0, 1 }, { 61, 4100, 40, 0, 1 },
+		{ 100, 2700, 33, 1, 1 }, { 40, 7000, 35, 0, 2 },
+	};
+	static const uint64_t works[2] = { 0, 3000 };
+	int fma = ane_math_get_isa() != ANE_MATH_ISA_SSE2;
+	struct tt a, b, y, bias, p, y2;
+	struct ane_op_desc d;
+	struct ane_plan pl;
+	uint32_t s, w, n, i, j;
+	uint16_t *want;
+	size_t bad, o;
+
+	for (s = 0; s < sizeof(sh) / sizeof(sh[0]); s++) {
+		uint32_t M = sh[s][0], K = sh[s][1], N = sh[s][2], tb = sh[s][3];
+		uint32_t np = sh[s][4];
+
+		tt_alloc(&a, 1, np, M, K, 1);
+		if (tb)
+			tt_alloc(&b, 1, np, N, K, 3);
+		else
+			tt_alloc(&b, 1, np, K, N, 3);
+		tt_alloc(&y, 1, np, M, N, 2);
+		tt_fill(&a, -1, 1);
+		tt_fill(&b, -1, 1);
+		want = malloc((size_t)np * M * N * sizeof(*want));
+		for (o = 0, n = 0; n < np; n++)
+			for (i = 0; i < M; i++)
+				for (j = 0; j < N; j++, o++)
+					want[o] = chain_fp16(&a.t, &b.t, tb, 0, n, i, j, K, fma);
+		for (w = 0; w < 2; w++) {
+			op_desc(&d, ANE_OP_MATMUL, 0, &a, &b, &y);
+			d.p.matmul.flags = tb ? ANE_MATMUL_TRANS_B : 0;
+			d.chunk_work = works[w];
+			ane_plan_make(&d, &pl);
+			T_CHECK(pl.kind == ANE_PLAN_GEMM && pl.kblocks > 1 &&
+				pl.mblocks == 1 && pl.kc % ANE_KB_UNIT == 0 &&
+				(uint64_t)pl.kc * (pl.kblocks - 1) < K &&
+				(uint64_t)pl.kc * pl.kblocks >= K,
+				"shape %u: depth blocks (%u of %u)", s, pl.kblocks, pl.kc);
+			T_CHECK(s != 1 || K - pl.kc * (pl.kblocks - 1) == 4,
+				"shape 1: a last depth block of 4 k");
+			T_CHECK(s != 0 || (pl.nblocks == 3 && pl.nbc == 3),
+				"shape 0: three B blocks in one C block (%u, %u)",
+				pl.nblocks, pl.nbc);
+			T_EQ(run_op(&d), 0);
+			bad = 0;
+			for (o = 0, n = 0; n < np; n++)
+				for (i = 0; i < M; i++)
+					for (j = 0; j < N; j++, o++) {
+						uint16_t got = y.buf[t_off(&y.t, 0, n, i, j)];
+
+						if (got != want[o] && bad++ < 3)
+							printf("#   shape %u work %u: (%u, %u, %u) 0x%04x, the chain 0x%04x\n",
+							       s, w, n, i, j, got, want[o]);
+					}
+			T_CHECK(bad == 0, "shape %u work %u: %zu outputs not the k-ordered chain",
+				s, w, bad);
+		}
+		/* with a bias (one per column) and GELU: MATMUL, then ADD */
+		tt_alloc(&bias, 1, 1, 1, N, 0);
+		tt_fill(&bias, -2, 2);
+		tt_alloc(&p, 1, np, M, N, 0);
+		tt_alloc(&y2, 1, np, M, N, 2);
+		op_desc(&d, ANE_OP_MATMUL, ANE_ACT_GELU, &a, &b, &y);
+		d.p.matmul.flags = tb ? ANE_MATMUL_TRANS_B : 0;
+		d.bias = bias.t;
+		d.chunk_work = 5000;
+		T_EQ(run_op(&d), 0);
+		op_desc(&d, ANE_OP_MATMUL, 0, &a, &b, &p);
+		d.p.matmul.flags = tb ? ANE_MATMUL_TRANS_B : 0;
+		T_EQ(run_op(&d), 0);
+		op_desc(&d, ANE_OP_ELTWISE, ANE_ACT_GELU, &p, &bias, &y2);
+		T_EQ(run_op(&d), 0);
+		T_CHECK(!memcmp(y.buf, y2.buf, y.elems * 2),
+			"shape %u: the bias epilogue is not MATMUL + ADD", s);
+		tt_free(&bias);
+		tt_free(&p);
+		tt_free(&y2);
+		free(want);
+		tt_free(&a);
+		tt_free(&b);
+		tt_free(&y);
+	}
+}
+
 static void test_matmul_batched_broadcast_transposed_fused(void)
 {
 	static const struct mm_case cases[] = {
@@ -2664,6 +2793,8 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
 		{ 64, 700, 301 }, { 13, 97, 1000 },
 		/* 2- and 4-column remainders (the AVX-512 tail kernel) */
 		{ 100, 200, 66 }, { 47, 300, 36 }, { 5, 40, 3 },
+		/* depth blocks (small M, deep), a 4-column remainder */
+		{ 131, 2101, 77 }, { 61, 4100, 36 },
 	};
 	static const uint32_t cv[][7] = {
 		{ 3, 5, 7, 4, 1, 1, 0 }, { 64, 14, 14, 30, 1, 1, 0 },
@@ -2999,6 +3130,102 @@ static void test_avx512_1x1_same_bits_as_avx2(void)
 }
 
 /*
+ * The chunk order of plans with depth blocks, from ane_plan_gemm_at()
+ * alone, for shapes too big to multiply here (C blocks of 14, 14 and 4 B
+ * blocks): every (problem, B block, depth block) once, its packing chunks
+ * before its compute chunks, whose columns cover the block; depth blocks
+ * in order within each B block; A packed by the first compute chunk of
+ * the first B block of each (C block, depth block) -- before any other
+ * compute chunk of it -- and by no other; each B block's partial sums
+ * inside the C block's area; the plan's workspace holding it all.
+ */
+static void test_gemm_depth_block_chunk_order(void)
+{
+	/* M K N problems */
+	static const uint32_t sh[][4] = {
+		{ 64, 4096, 4096, 1 }, { 131, 2101, 300, 2 }, { 200, 16384, 999, 1 },
+		{ 17, 16384, 33, 3 },
+	};
+	static const uint64_t works[2] = { 0, 3000 };
+	uint32_t s, w;
+
+	for (s = 0; s < sizeof(sh) / sizeof(sh[0]); s++)
+		for (w = 0; w < 2; w++) {
+			struct ane_op_desc d;
+			struct ane_plan p;
+			struct ane_gemm_at at;
+			uint32_t nb, kbn, *next_kb, *cols, last_jb = ~0u, last_kb = ~0u;
+			uint64_t ch, prob = 0, packed_for = ~0ull, c_area;
+			uint32_t a_group = ~0u, bad = 0;
+
+			good_desc(ANE_OP_MATMUL, &d);
+			d.dst.dim[ANE_N] = 1;
+			d.dst.dim[ANE_C] = sh[s][3];
+			d.dst.dim[ANE_H] = sh[s][0];
+			d.dst.dim[ANE_W] = sh[s][2];
+			d.src[0].dim[ANE_W] = sh[s][1];
+			d.chunk_work = works[w];
+			ane_plan_make(&d, &p);
+			T_CHECK(p.kblocks > 1, "shape %u: depth blocks", s);
+			T_CHECK(s != 0 || (p.nblocks == 32 && p.nbc == 14),
+				"shape 0: C blocks of 14 B blocks (%u, %u)", p.nblocks, p.nbc);
+			c_area = (uint64_t)(p.M + 11) / 12 * 12 * p.nbc * p.nc * 4;
+			T_CHECK(ane_plan_c_off(&p) >= p.b_off + (uint64_t)p.nc * p.kc * 4 &&
+				ane_plan_c_off(&p) + c_area <= p.work_size,
+				"shape %u: the partial sums inside the workspace", s);
+			nb = p.nblocks;
+			kbn = p.kblocks;
+			next_kb = calloc(nb, sizeof(*next_kb));
+			cols = calloc(nb, sizeof(*cols));
+			for (ch = 0; ch < p.chunks; ch++) {
+				uint32_t cb;
+
+				ane_plan_gemm_at(&p, ch, &at);
+				if (at.prob != prob) {
+					/* a new problem: every block of the last done */
+					for (cb = 0; cb < nb; cb++)
+						bad += next_kb[cb] != kbn;
+					memset(next_kb, 0, nb * sizeof(*next_kb));
+					prob = at.prob;
+				}
+				cb = at.jb / p.nbc;
+				bad += at.pcol != (at.jb % p.nbc) * p.nc;
+				bad += at.pcol + at.nlen > p.nbc * p.nc;
+				bad += at.k0 != at.kb * p.kc || at.k0 + at.kn > p.K || !at.kn;
+				if (at.jb != last_jb || at.kb != last_kb) {
+					/* a new (B block, depth block): packing first */
+					bad += !at.pack || at.part != 0;
+					bad += at.kb != next_kb[at.jb]++;
+					bad += cols[at.jb] != 0;
+					last_jb = at.jb;
+					last_kb = at.kb;
+				}
+				if (at.pack)
+					continue;
+				if (at.c1 > at.c0) {
+					bad += at.c0 != cols[at.jb];
+					cols[at.jb] = at.c1 >= at.nlen ? 0 : at.c1;
+				}
+				if (at.pack_a) {
+					bad += at.pcol != 0 || at.sub != 0;
+					packed_for = at.prob * 1000000 + (uint64_t)cb * 1000 + at.kb;
+					a_group = cb;
+				}
+				/* the A this compute chunk uses was packed for it */
+				bad += packed_for != at.prob * 1000000 + (uint64_t)cb * 1000 + at.kb ||
+				       a_group != cb;
+			}
+			for (ch = 0; ch < nb; ch++)
+				bad += next_kb[ch] != kbn;
+			T_CHECK(bad == 0, "shape %u work %u: %u faults in the chunk order",
+				s, (unsigned int)w, bad);
+			T_CHECK(prob + 1 == sh[s][3], "shape %u: every problem", s);
+			free(next_kb);
+			free(cols);
+		}
+}
+
+/*
  * Which operations take that kernel: from the plan alone (the packing and
  * the compute chunks must agree), a 1 x 1 convolution with stride 1 and
  * no padding or a MATMUL without a transposed B, depth at most 512, A
@@ -3331,6 +3558,7 @@ int main(void)
 	const char *why;
 
 	T_RUN(test_isa_default_and_selection);
+	T_RUN(test_gemm_depth_block_chunk_order);
 	T_RUN(test_fp16_all_values_round_trip);
 	T_RUN(test_fp16_rounding_ties_and_edges);
 	T_RUN(test_fp16_rounding_random_is_nearest_even);
@@ -3354,6 +3582,7 @@ int main(void)
 		}
 		printf("# isa path: %s\n", isa_name[isa]);
 		T_RUN_ISA(test_matmul_small_and_odd_shapes, isa);
+		T_RUN_ISA(test_matmul_depth_blocks_are_one_fp32_chain, isa);
 		T_RUN_ISA(test_matmul_batched_broadcast_transposed_fused, isa);
 		T_RUN_ISA(test_matmul_transposed_a_and_dst, isa);
 		T_RUN_ISA(test_matmul_packs_every_fp16_value, isa);

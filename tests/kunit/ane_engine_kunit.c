@@ -161,13 +161,31 @@ static void ane_engine_matmul_with_bias_and_relu(struct kunit *test)
 	expect_values(test, dst, want, n * n);
 }
 
+/*
+ * Run MATMUL @d of @a (@m x @k) by @b (@k x @n), which must take more
+ * than @chunks chunks, and expect @want.
+ */
+static void run_matmul(struct kunit *test, struct ane_op_desc *d,
+		       const int *a, const int *b, const int *want,
+		       unsigned int m, unsigned int k, unsigned int n,
+		       u64 chunks)
+{
+	u16 *dst = buf(test, NULL, m * n);
+
+	ane_tensor_dense(&d->src[0], buf(test, a, m * k), 1, 1, m, k);
+	ane_tensor_dense(&d->src[1], buf(test, b, k * n), 1, 1, k, n);
+	ane_tensor_dense(&d->dst, dst, 1, 1, m, n);
+	KUNIT_EXPECT_GT(test, ane_op_chunks(d), chunks);
+	run(test, d);
+	expect_values(test, dst, want, m * n);
+}
+
 static void ane_engine_splits_work_into_chunks(struct kunit *test)
 {
 	/* 64 x 64 by 64 x 64 with tiny chunks: many FPU sections, same result. */
 	struct ane_op_desc d = { .op = ANE_OP_MATMUL, .chunk_work = 4096 };
 	unsigned int i, n = 64;
 	int *ones, *want;
-	u16 *dst;
 
 	ones = kunit_kcalloc(test, n * n, sizeof(*ones), GFP_KERNEL);
 	want = kunit_kcalloc(test, n * n, sizeof(*want), GFP_KERNEL);
@@ -177,13 +195,37 @@ static void ane_engine_splits_work_into_chunks(struct kunit *test)
 		ones[i] = 1;
 		want[i] = n;
 	}
-	ane_tensor_dense(&d.src[0], buf(test, ones, n * n), 1, 1, n, n);
-	ane_tensor_dense(&d.src[1], buf(test, ones, n * n), 1, 1, n, n);
-	dst = buf(test, NULL, n * n);
-	ane_tensor_dense(&d.dst, dst, 1, 1, n, n);
-	KUNIT_EXPECT_GT(test, ane_op_chunks(&d), 1ull);
-	run(test, &d);
-	expect_values(test, dst, want, n * n);
+	run_matmul(test, &d, ones, ones, want, n, n, n, 1);
+}
+
+/*
+ * A small-M deep MATMUL (17 x 16384 by 16384 x 20) runs in depth blocks,
+ * its fp32 partial sums kept in the workspace from one chunk's FPU section
+ * to the next: A all ones, B(k, j) one for k < 64 (j + 1), so output
+ * (i, j) is 64 (j + 1), exact in fp16.
+ */
+static void ane_engine_deep_matmul_keeps_partial_sums(struct kunit *test)
+{
+	struct ane_op_desc d = { .op = ANE_OP_MATMUL };
+	unsigned int m = 17, k = 16384, n = 20, i, j;
+	int *a, *b, *want;
+
+	a = kunit_kcalloc(test, m * k, sizeof(*a), GFP_KERNEL);
+	b = kunit_kcalloc(test, k * n, sizeof(*b), GFP_KERNEL);
+	want = kunit_kcalloc(test, m * n, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (i = 0; i < m * k; i++)
+		a[i] = 1;
+	for (i = 0; i < k; i++)
+		for (j = 0; j < n; j++)
+			b[i * n + j] = i < 64 * (j + 1);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			want[i * n + j] = 64 * (j + 1);
+	/* a chunk per depth block and more: sums carried between them */
+	run_matmul(test, &d, a, b, want, m, k, n, 64);
 }
 
 struct eltwise_case {
@@ -679,6 +721,7 @@ static struct kunit_case ane_engine_cases[] = {
 	KUNIT_CASE(ane_engine_conv_with_bias_and_relu),
 	KUNIT_CASE(ane_engine_matmul_with_bias_and_relu),
 	KUNIT_CASE(ane_engine_splits_work_into_chunks),
+	KUNIT_CASE(ane_engine_deep_matmul_keeps_partial_sums),
 	KUNIT_CASE_PARAM(ane_engine_eltwise_broadcasts_per_channel, ane_eltwise_gen_params),
 	KUNIT_CASE(ane_engine_activations_hit_exact_points),
 	KUNIT_CASE(ane_engine_pools_max_and_average),
