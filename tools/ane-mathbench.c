@@ -622,12 +622,65 @@ static void json_case(FILE *f, const struct bcase *c, const struct result *r,
 }
 
 #define MAX_CASES	8
+
+/*
+ * What tools/perf-report reads: every case's target as an upper bound
+ * (the best baseline over the engine, at most 1 / TARGET_RATIO), and, when
+ * every case is an n x n x n matmul (`ane-mathbench matmul 64 matmul 128
+ * ...`), the GFLOP/s of each engine path and baseline against n.
+ */
+static void json_series(FILE *f, const struct bcase *c, const struct result *r, int n)
+{
+	static const char *const base[2] = { "openblas", "onednn" };
+	uint32_t isa;
+	int i, k, m = 0;
+
+	fprintf(f, "  ],\n  \"results\": {");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n    \"%s_best_over_engine\": { \"value\": %.4f, \"target\": %.4f, \"met\": %s }",
+			i ? "," : "", c[i].name, r[i].ratio > 0 ? 1 / r[i].ratio : 0,
+			1 / TARGET_RATIO, r[i].ratio >= TARGET_RATIO ? "true" : "false");
+	fprintf(f, "\n  },\n");
+	/* a curve only over sizes of one operation: matmul n x n x n */
+	for (i = 0; i < n; i++)
+		if (c[i].conv || c[i].M != c[i].N || c[i].M != c[i].K)
+			return;
+	if (n < 2)
+		return;
+	fprintf(f, "  \"title\": \"Matmul GFLOP/s against size, one thread\",\n"
+		"  \"xlabel\": \"n (n x n x n), log scale\",\n  \"series\": {");
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT + 2; isa++) {
+		int first = 1;
+
+		if (isa < ANE_MATH_ISA_COUNT && !r[0].engine[isa])
+			continue;
+		if (isa < ANE_MATH_ISA_COUNT)
+			fprintf(f, "%s\n    \"engine %s\": [", m++ ? "," : "",
+				engine_isa_short(isa));
+		else
+			fprintf(f, "%s\n    \"%s\": [", m++ ? "," : "",
+				base[isa - ANE_MATH_ISA_COUNT]);
+		for (k = 0; k < n; k++) {
+			double g = isa < ANE_MATH_ISA_COUNT ? r[k].engine[isa] :
+				   isa == ANE_MATH_ISA_COUNT ? r[k].openblas : r[k].onednn;
+
+			fprintf(f, "%s[%.1f, %.2f]", first ? "" : ", ",
+				(double)c[k].M, g);
+			first = 0;
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, "\n  },\n");
+}
 #define N_TARGET_CASES	4	/* the first four known cases: issue 14's */
 
 /* ---------------------------------------------------------- many cores */
 
 #define CORES_MIN_RUNS	5
 #define CORES_MIN_SECONDS 1.0	/* per side */
+
+/* GFLOP/s of the two operations on 1 thread and on N, for the plot */
+static double cores_g[2][2];
 
 /*
  * One large operation on 1 thread and on @threads (the engine's neural
@@ -672,6 +725,8 @@ static int cores_case(const char *name, struct ane_op_desc *d, size_t out_bytes,
 	       name, flop / best[0] / 1e9, threads, flop / best[1] / 1e9, speedup,
 	       0.8 * threads, ret == 0 ? "met" : "MISSED",
 	       ret == 2 ? "  RESULTS DIFFER" : "");
+	cores_g[first ? 0 : 1][0] = flop / best[0] / 1e9;
+	cores_g[first ? 0 : 1][1] = flop / best[1] / 1e9;
 	if (json)
 		fprintf(json, "%s\n    \"%s_ideal_over_speedup\": { \"value\": %.4f, \"target\": 1, \"met\": %s },\n    \"%s_gflops_1\": %.2f, \"%s_gflops_%u\": %.2f",
 			first ? "" : ",", name, 0.8 * threads / speedup,
@@ -735,7 +790,11 @@ static int cores_bench(unsigned int threads, const char *json_path)
 	free(b);
 	free(y);
 	if (json) {
-		fprintf(json, "\n  },\n  \"exit\": %d\n}\n", r1 > r2 ? r1 : r2);
+		fprintf(json, "\n  },\n  \"title\": \"GFLOP/s against threads\", \"xlabel\": \"threads\", \"logx\": false,\n"
+			"  \"series\": {\n    \"matmul2048\": [[1, %.2f], [%u, %.2f]],\n"
+			"    \"conv3x3\": [[1, %.2f], [%u, %.2f]]\n  },\n  \"exit\": %d\n}\n",
+			cores_g[0][0], threads, cores_g[0][1], cores_g[1][0], threads,
+			cores_g[1][1], r1 > r2 ? r1 : r2);
 		fclose(json);
 	}
 	return r1 > r2 ? r1 : r2;
@@ -762,7 +821,7 @@ int main(int argc, char **argv)
 		  .K = 64 * 9, .cin = 64, .h = 56, .w = 56, .k = 3, .pad = 1, .ho = 56,
 		  .wo = 56 },
 	};
-	static char nbuf[32];
+	static char nbuf[MAX_CASES][32];
 	const char *json = NULL, *coretype = getenv("OPENBLAS_CORETYPE");
 	int ncases = 0, i, j, ret, missed = 0, unset = 0;
 	uint32_t isa;
@@ -820,9 +879,10 @@ int main(int argc, char **argv)
 				if (*end || n < 1 || n > 4096)
 					usage(stderr, 2);
 			}
-			snprintf(nbuf, sizeof(nbuf), "matmul%ld", n);
-			cases[ncases++] = (struct bcase){ .name = nbuf,
+			snprintf(nbuf[ncases], sizeof(nbuf[0]), "matmul%ld", n);
+			cases[ncases] = (struct bcase){ .name = nbuf[ncases],
 				.M = (uint32_t)n, .N = (uint32_t)n, .K = (uint32_t)n };
+			ncases++;
 			continue;
 		}
 		for (j = 0; j < (int)(sizeof(known) / sizeof(known[0])); j++)
@@ -865,12 +925,15 @@ int main(int argc, char **argv)
 			perror(json);
 			return 2;
 		}
-		fprintf(f, "{\n  \"target\": %.2f,\n  \"openblas_core\": \"%s\",\n"
+		fprintf(f, "{\n  \"tool\": \"ane-mathbench\", \"version\": \"%s\", \"bench\": \"kernels\",\n"
+			"  \"target\": %.2f,\n  \"openblas_core\": \"%s\",\n"
 			"  \"openblas_coretype_unset\": %s,\n  \"cases\": [\n",
-			TARGET_RATIO, openblas_get_corename(), unset ? "true" : "false");
+			ANE_VERSION, TARGET_RATIO, openblas_get_corename(),
+			unset ? "true" : "false");
 		for (i = 0; i < ncases; i++)
 			json_case(f, &cases[i], &res[i], i == ncases - 1);
-		fprintf(f, "  ],\n  \"met\": %s\n}\n", missed ? "false" : "true");
+		json_series(f, cases, res, ncases);
+		fprintf(f, "  \"met\": %s\n}\n", missed ? "false" : "true");
 		if (fclose(f)) {
 			perror(json);
 			return 2;

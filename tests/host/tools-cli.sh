@@ -86,16 +86,21 @@ perf=$top/Documentation/accel/ane/perf
 tmp=$(mktemp -d)
 if ! command -v python3 >/dev/null; then
 	nok "perf-report: python3 missing"
-elif ! "$top/tools/perf-report" -o "$tmp" "$perf"/res-*.json >/dev/null; then
-	nok "perf-report fails on $perf/res-*.json"
+elif ! "$top/tools/perf-report" -o "$tmp" "$perf"/res-*.json "$perf"/math-*.json >/dev/null; then
+	nok "perf-report fails on $perf/res-*.json $perf/math-*.json"
 else
 	for f in $(cd "$tmp" && ls); do
 		if cmp -s "$tmp/$f" "$perf/$f"; then
 			ok "perf-report remakes perf/$f from the committed results"
 		else
-			nok "perf-report's perf/$f differs from the committed one (run tools/perf-report $perf/res-*.json)"
+			nok "perf-report's perf/$f differs from the committed one (run tools/perf-report $perf/res-*.json $perf/math-*.json)"
 		fi
 	done
+	# the kernels' GFLOP/s against size and against threads
+	[ -s "$tmp/gflops-math-sizes.svg" ] && [ -s "$tmp/gflops-math-cores.svg" ] &&
+		grep -q 'math-kernels_\|matmul512_best_over_engine' "$tmp/results.inc" &&
+		ok "perf-report plots the kernels against size and threads, with their targets" ||
+		nok "perf-report made no GFLOP/s plots or kernel targets from $perf/math-*.json"
 	if python3 -c 'import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]' \
 		"$tmp"/*.svg 2>/dev/null; then
 		ok "perf-report's plots are well-formed SVG"
