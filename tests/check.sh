@@ -110,7 +110,7 @@ layer_vm() {
 		--bin "$B/tests/vm/event_test" \
 		--bin "$B/tests/vm/load_test" \
 		--bin "$B/tests/vm/broker_test" --bin "$B/tools/aned" \
-		--bin "$B/tools/anectl" \
+		--bin "$B/tools/anectl" --bin "$B/tools/ane-bench" \
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
 		-- run-all.sh

@@ -30,6 +30,7 @@
 #include "harness.h"
 #include "ane_math.h"
 #include "ane_math_impl.h"
+#include "engine_rows.h"
 #include "libane.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -2715,7 +2716,7 @@ static int is_nan16(uint16_t h)
 static void test_rows_agree_bit_for_bit_on_every_isa(void)
 {
 	const uint32_t n = 65536;
-	uint16_t *x = malloc(n * 2), *bias = malloc(64 * 2), *y[4][3];
+	uint16_t *x = malloc(n * 2), *bias = malloc(64 * 2), *y[ANE_TEST_ROW_OPS][ANE_MATH_ISA_COUNT];
 	uint32_t i, isa, op, bad = 0;
 
 	for (i = 0; i < n; i++)
@@ -2723,8 +2724,8 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
 	for (i = 0; i < 64; i++)
 		bias[i] = ane_fp32_to_fp16((float)i / 64.0f - 0.5f);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
-		for (op = 0; op < 4; op++) {
-			struct ane_op_desc d = { 0 };
+		for (op = 0; op < ANE_TEST_ROW_OPS; op++) {
+			struct ane_op_desc d;
 			void *ws = NULL;
 			uint64_t wsz;
 
@@ -2732,26 +2733,7 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
 			if (isa_missing(isa))
 				continue;
 			T_EQ(ane_math_set_isa(isa), 0);
-			d.op = op == 1 ? ANE_OP_ELTWISE : op ? ANE_OP_NORM : ANE_OP_ACT;
-			d.act = op < 2 ? ANE_ACT_GELU : ANE_ACT_NONE;
-			/*
-			 * NORM: softmax over rows of 128 (op 2), and of 37
-			 * (op 3: remainders), rows 74 apart
-			 */
-			ane_tensor_dense(&d.src[0], x, 1, 1, n / 64, 64);
-			if (op >= 2) {
-				d.src[0].dim[ANE_W] = op == 3 ? 37 : 128;
-				d.src[0].dim[ANE_H] = n / (op == 3 ? 74 : 128);
-				d.src[0].stride[ANE_H] = op == 3 ? 74 : 128;
-			}
-			if (op == 1) {
-				d.p.eltwise.op = ANE_ELT_ADD;
-				ane_tensor_dense(&d.src[1], bias, 1, 1, 1, 64);
-			}
-			d.dst = d.src[0];
-			d.dst.base = y[op][isa];
-			d.dst.size = n * 2;
-			d.src[0].size = n * 2;
+			ane_test_row_desc(&d, x, bias, y[op][isa], n, op);
 			T_EQ(ane_op_workspace_size(&d, &wsz), 0);
 			ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
 			d.work = ws;
@@ -2765,7 +2747,7 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
 			printf("# SKIPPED: rows on isa %u: %s\n", isa, isa_missing(isa));
 			continue;
 		}
-		for (op = 0; op < 4; op++)
+		for (op = 0; op < ANE_TEST_ROW_OPS; op++)
 			for (i = 0; i < n; i++)
 				/* a NaN's payload may differ (rows with a NaN) */
 				if (y[op][isa][i] != y[op][0][i] &&
@@ -2777,7 +2759,7 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
 	}
 	T_CHECK(bad == 0, "%u values differ from the SSE2 path", bad);
 	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
-	for (op = 0; op < 4; op++)
+	for (op = 0; op < ANE_TEST_ROW_OPS; op++)
 		for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 			free(y[op][isa]);
 	free(x);

@@ -117,6 +117,30 @@ else
 		{ echo "$out" | grep -q "bad.json: not JSON" &&
 			ok "perf-report names a file that is not JSON" ||
 			nok "perf-report's message for bad JSON: $out"; }
+	# ane-mathbench's own JSON, as perf-report reads it: a sweep of n x n
+	# x n matmuls gives a curve per engine path and baseline, a single
+	# size (no curve) only its target
+	if "$B/tools/ane-mathbench" --json "$tmp/sweep.json" matmul 16 matmul 32 >/dev/null;
+		[ $? -le 1 ] &&
+		"$B/tools/ane-mathbench" --json "$tmp/one.json" matmul 16 >/dev/null;
+		[ $? -le 1 ] &&
+		python3 - "$tmp/sweep.json" "$tmp/one.json" <<'PY'
+import json, sys
+s, o = (json.load(open(p)) for p in sys.argv[1:])
+assert s["tool"] == "ane-mathbench" and s["bench"] == "kernels"
+assert set(s["results"]) == {"matmul16_best_over_engine", "matmul32_best_over_engine"}
+assert {"openblas", "onednn", "engine sse2"} <= set(s["series"])
+assert all([p[0] for p in v] == [16, 32] for v in s["series"].values())
+assert "series" not in o and "matmul16_best_over_engine" in o["results"]
+PY
+	then
+		"$top/tools/perf-report" -o "$tmp/plots" "$tmp/sweep.json" "$tmp/one.json" >/dev/null &&
+			[ -s "$tmp/plots/gflops-sweep.svg" ] && [ ! -e "$tmp/plots/gflops-one.svg" ] &&
+			ok "ane-mathbench --json: targets, and a GFLOP/s curve for a sweep that perf-report plots" ||
+			nok "perf-report made no plot (or one too many) of ane-mathbench's sweep"
+	else
+		nok "ane-mathbench --json: no targets, or a curve where it should (not) be"
+	fi
 fi
 rm -rf "$tmp"
 

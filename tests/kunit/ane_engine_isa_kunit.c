@@ -23,6 +23,7 @@
 #include <linux/string.h>
 
 #include "firmware/hw/ane_engine.h"
+#include "tests/engine_rows.h"
 
 static void kvfree_action(void *p)
 {
@@ -367,27 +368,13 @@ static void row_isa_desc(const u32 *isa, char *desc)
 
 KUNIT_ARRAY_PARAM(row_isa, row_isas, row_isa_desc);
 
-/* op 0: GELU; 1: ADD of a per-column bias + GELU; 2, 3: softmax over W. */
+/* ane_test_row_desc()'s operation @op on @isa. */
 static void row_op(struct kunit *test, u16 *x, u16 *bias, u16 *y, u32 n,
 		   unsigned int op, u32 isa)
 {
-	struct ane_op_desc d = { };
+	struct ane_op_desc d;
 
-	d.op = op == 1 ? ANE_OP_ELTWISE : op ? ANE_OP_NORM : ANE_OP_ACT;
-	d.act = op < 2 ? ANE_ACT_GELU : ANE_ACT_NONE;
-	ane_tensor_dense(&d.src[0], x, 1, 1, n / 64, 64);
-	if (op >= 2) {
-		/* rows of 128, or of 37 (the vectors' remainders) 74 apart */
-		d.src[0].dim[ANE_W] = op == 3 ? 37 : 128;
-		d.src[0].dim[ANE_H] = n / (op == 3 ? 74 : 128);
-		d.src[0].stride[ANE_H] = op == 3 ? 74 : 128;
-	}
-	if (op == 1) {
-		d.p.eltwise.op = ANE_ELT_ADD;
-		ane_tensor_dense(&d.src[1], bias, 1, 1, 1, 64);
-	}
-	d.dst = d.src[0];
-	d.dst.base = y;
+	ane_test_row_desc(&d, x, bias, y, n, op);
 	run_on(test, &d, isa);
 }
 
@@ -398,8 +385,9 @@ static void row_op(struct kunit *test, u16 *x, u16 *bias, u16 *y, u32 n,
  */
 static void ane_engine_isa_rows_same_bits_as_sse2(struct kunit *test)
 {
-	static const char * const what[] = { "gelu", "add+gelu", "softmax 128",
-					     "softmax 37" };
+	static const char * const what[ANE_TEST_ROW_OPS] = {
+		"gelu", "add+gelu", "softmax 128", "softmax 37",
+	};
 	const u32 *isa = test->param_value, n = 65536;
 	u16 *x, *bias, *ref, *y;
 	unsigned int op;

@@ -45,6 +45,28 @@ ane_run_resident() {
 	fi
 }
 
+# `ane-bench load` with two requests in flight in every process (1, 8 and
+# 64 processes): every process runs to the end without an error and the
+# results say the depth; a depth out of range is refused, naming it.
+ane_bench_load() {
+	out=$(ANE_BENCH_LOAD="1 8 64" ANE_BENCH_DEPTH=2 ane-bench --json /tmp/load.json load 2>&1)
+	st=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	bad=$(ANE_BENCH_LOAD="1 8 64" ANE_BENCH_DEPTH=17 ane-bench load 2>&1)
+	bst=$?
+	if [ $st -eq 0 ] &&
+	   printf '%s\n' "$out" | grep -q '2 requests in flight each' &&
+	   printf '%s\n' "$out" | grep -Eq '^ +64 +[1-9][0-9]* ' &&
+	   grep -q '"depth": 2' /tmp/load.json &&
+	   [ $bst -ne 0 ] && printf '%s\n' "$bad" | grep -q 'ANE_BENCH_DEPTH: 1 to 16'; then
+		echo "ane-bench-load: 1 passed, 0 failed"
+	else
+		echo "# depth 17: status $bst: $bad"
+		echo "ane-bench-load: 0 passed, 1 failed"
+		return 1
+	fi
+}
+
 # The selector ABI, then the DRM core ioctls as an unprivileged user.
 suite abi "" abi_test
 suite coreioctl "" coreioctl_test
@@ -52,6 +74,7 @@ suite coreioctl "" coreioctl_test
 # capabilities, a file handed over a unix socket.
 suite caps "" caps_test
 suite anectl-info "" anectl_info
+suite ane-bench-load "" ane_bench_load
 # Two engines, so PRIME can cross devices.
 suite dart "devices=2" dart_test
 lifecycle.sh || rc=1
