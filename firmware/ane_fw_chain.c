@@ -27,10 +27,11 @@
 
 #include "ane_fw.h"
 
+/* A buffer of @type, sized, below 4 GiB to its end (no wrap past 2^64). */
 static bool ane_fw_buf_ok(const struct ane_fw_buf_desc *b, u32 type)
 {
 	return b->type == type && !b->output_set_id && b->size &&
-	       !upper_32_bits(b->addr) && !upper_32_bits(b->addr + b->size - 1);
+	       !upper_32_bits(b->addr) && b->size <= BIT_ULL(32) - b->addr;
 }
 
 /**

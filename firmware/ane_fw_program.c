@@ -118,13 +118,25 @@ static int ane_fw_img_check_header(const struct ane_img_header *h,
 	    !ane_fw_img_table_ok(h->image_size, h->bars_offset,
 				 (u64)h->num_bars * sizeof(struct ane_img_bar)))
 		return ANE_FW_ST_INVALID;
+	/* a chained run's weights and constants bars are built from these */
+	if (!ane_fw_img_table_ok(h->image_size, h->weights_offset,
+				 h->weights_size) ||
+	    !ane_fw_img_table_ok(h->image_size, h->constants_offset,
+				 h->constants_size))
+		return ANE_FW_ST_INVALID;
 	return ANE_FW_ST_OK;
 }
 
-/* The procedures' runs inside their tables, the bar slots unique. */
+/*
+ * The procedures' runs inside their tables, the bar slots unique, and no
+ * destination in a bar the engine must not write: only outputs (usage 2)
+ * and intermediates (7) are; weights and constants are the image itself,
+ * on stream 0.
+ */
 static int ane_fw_img_check_tables(struct ane_fw_prog_image *img)
 {
 	const struct ane_img_header *h = &img->hdr;
+	const struct ane_img_bar *b;
 	u32 i;
 
 	for (i = 0; i < h->num_procedures; i++) {
@@ -137,12 +149,20 @@ static int ane_fw_img_check_tables(struct ane_fw_prog_image *img)
 			return ANE_FW_ST_INVALID;
 	}
 	for (i = 0; i < h->num_bars; i++) {
-		const struct ane_img_bar *b = &img->bars[i];
-
+		b = &img->bars[i];
 		if (b->slot >= ANE_IMG_MAX_BARS || img->slot[b->slot] ||
 		    !b->size)
 			return ANE_FW_ST_INVALID;
 		img->slot[b->slot] = b;
+	}
+	for (i = 0; i < h->num_rws; i++) {
+		const struct ane_img_rw *rw = &img->rws[i];
+
+		if (rw->reg != ANE_TD_REG_DST || rw->bar >= ANE_IMG_MAX_BARS)
+			continue;	/* a binding refused, if used, at the call */
+		b = img->slot[rw->bar];
+		if (b && b->usage != 2 && b->usage != 7)
+			return ANE_FW_ST_INVALID;
 	}
 	return ANE_FW_ST_OK;
 }

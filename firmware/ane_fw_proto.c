@@ -153,12 +153,16 @@ int ane_fw_proc_call_check(u32 id, const struct ane_fw_cmd_hdr *hdr,
 	call_size = sizeof(*pc) + pc->nbr_custom_bars * sizeof(*bars) +
 		    nev * sizeof(struct ane_fw_event);
 	if (id == ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS) {
-		/* callSize <= offset, 0 < n <= 128, offset + 4n <= container */
+		/*
+		 * callSize <= offset, 0 < n <= 128, offset + 4n <= container,
+		 * the sum in 64 bits: in 32 an offset near 4 GiB wraps it
+		 * back to the body's length.
+		 */
 		if (!pc->nbr_custom_exec_order ||
 		    pc->nbr_custom_exec_order > ANE_FW_MAX_EXEC_ORDER ||
 		    pc->custom_exec_order_offset < call_size ||
 		    pc->custom_exec_order_offset % 4 ||
-		    pc->custom_exec_order_offset +
+		    (u64)pc->custom_exec_order_offset +
 		    pc->nbr_custom_exec_order * 4 > ANE_FW_PROC_CALL_MAX_BODY ||
 		    len != pc->custom_exec_order_offset +
 			   pc->nbr_custom_exec_order * 4)

@@ -176,6 +176,13 @@ int ane_fw_sched_queue(struct ane_fw_sched *s, struct ane_fw_req *r)
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_fw_sched_queue);
 
+/*
+ * A level's request runs on the hardware queue of its number: @hwq, the
+ * queues' setup shadows and their own task-descriptor blocks are indexed
+ * by the level.
+ */
+static_assert(ANE_FW_NUM_HWQ >= ANE_FW_NUM_PRIORITIES);
+
 static struct ane_fw_req *ane_fw_sched_take(struct ane_fw_sched *s, u32 l)
 {
 	struct ane_fw_req *r;

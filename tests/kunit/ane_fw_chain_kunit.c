@@ -177,6 +177,12 @@ static void ane_fw_chain_output_set_machine(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, os_set(e), ANE_FW_ST_OK);
 	e->os.buffers[0].size = 0x4001;
 	KUNIT_EXPECT_EQ(test, os_set(e), ANE_FW_ST_INVALID);
+	/* a size whose end wraps past 2^64 back below 4 GiB */
+	e->os.buffers[0] = (struct ane_fw_buf_desc){ ANE_FW_BUF_OUTPUT, 0, 0x40000,
+						     1 - 0x40000ull };
+	KUNIT_EXPECT_EQ(test, os_set(e), ANE_FW_ST_INVALID);
+	e->os.buffers[0].size = U64_MAX;
+	KUNIT_EXPECT_EQ(test, os_set(e), ANE_FW_ST_INVALID);
 	e->os.buffers[0] = (struct ane_fw_buf_desc){ ANE_FW_BUF_OUTPUT, 1, 0x40000,
 						     0x4000 };
 	KUNIT_EXPECT_EQ(test, os_set(e), ANE_FW_ST_INVALID);

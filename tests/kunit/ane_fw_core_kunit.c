@@ -266,6 +266,37 @@ static void ane_fw_proc_call_limits_hold_at_n_and_n_plus_1(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
 }
 
+/*
+ * The execute order's end, offset + 4n, was computed in 32 bits: an offset
+ * near 4 GiB wrapped it back to the body's length, and the firmware copied
+ * the order from 4 GiB past its command buffer.
+ */
+static void ane_fw_proc_call_exec_order_offset_does_not_wrap(struct kunit *test)
+{
+	struct pc_buf *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct ane_fw_proc_call *pc = (void *)b->body;
+	u32 call_size = sizeof(*pc) + sizeof(struct ane_fw_bar);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 128);
+	KUNIT_EXPECT_EQ(test, pc->custom_exec_order_offset, call_size);
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	/* a body of just the call and its bar, its 128 entries 4 GiB on */
+	b->hdr.size = call_size;
+	pc->custom_exec_order_offset = call_size - 128 * 4;
+	KUNIT_EXPECT_EQ(test, pc->custom_exec_order_offset,
+			(u32)(BIT_ULL(32) + call_size - 128 * 4));
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+	/* the last offset the container admits, and one entry further */
+	pc_build(b, ANE_CMD_PROCEDURE_CALL_WITH_CUSTOM_BARS, 1, 0, 0, 1);
+	pc->custom_exec_order_offset = ANE_FW_PROC_CALL_MAX_BODY - 4;
+	b->hdr.size = ANE_FW_PROC_CALL_MAX_BODY;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_OK);
+	pc->custom_exec_order_offset += 4;
+	b->hdr.size += 4;
+	KUNIT_EXPECT_EQ(test, pc_check(b), ANE_FW_ST_INVALID);
+}
+
 static void ane_fw_back_channel_needs_magic_and_bounded_payload(struct kunit *test)
 {
 	struct ane_fw_rpc r = { .magic = ANE_FW_RPC_MAGIC,
@@ -304,6 +335,7 @@ static struct kunit_case ane_fw_proto_cases[] = {
 	KUNIT_CASE(ane_fw_priorities_form_two_classes),
 	KUNIT_CASE(ane_fw_exeloop_accepts_exactly_nine_ids),
 	KUNIT_CASE(ane_fw_proc_call_limits_hold_at_n_and_n_plus_1),
+	KUNIT_CASE(ane_fw_proc_call_exec_order_offset_does_not_wrap),
 	KUNIT_CASE(ane_fw_back_channel_needs_magic_and_bounded_payload),
 	KUNIT_CASE(ane_fw_stats_header_is_0x28_with_magic),
 	{}

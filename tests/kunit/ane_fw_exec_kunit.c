@@ -708,12 +708,14 @@ static void ane_fw_exec_corrupt_image_is_refused(struct kunit *test)
 	struct ane_img_header *h;
 	struct ane_img_procedure *p;
 	struct ane_img_bar *bar;
+	struct ane_img_rw *rw;
 	struct mm m;
 
 	mm_setup(test, &m);
 	h = m.img->va;
 	p = m.img->va + MM_PROCS;
 	bar = m.img->va + MM_BARS;
+	rw = m.img->va + MM_RWS;
 
 	h->magic ^= 1;
 	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
@@ -738,6 +740,29 @@ static void ane_fw_exec_corrupt_image_is_refused(struct kunit *test)
 	bar[1].slot = MM_IN;
 	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
 	bar[1].slot = MM_OUT;
+	/*
+	 * Weights or constants past the end of the image: the firmware
+	 * builds a chained run's stream-0 bar from them.
+	 */
+	h->weights_offset = MM_SIZE - 8;
+	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
+	h->weights_offset = U64_MAX - 4;
+	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
+	h->weights_offset = MM_WEIGHTS;
+	h->constants_offset = MM_WEIGHTS;
+	h->constants_size = 17;
+	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
+	h->constants_offset = 0;
+	h->constants_size = 0;
+	/*
+	 * A destination in the weights (stream 0, the image itself): the
+	 * engine writes only outputs and intermediates.
+	 */
+	rw[4].bar = MM_W;
+	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
+	rw[4].bar = MM_IN;
+	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova, MM_SIZE), -EINVAL);
+	rw[4].bar = MM_OUT;
 	/* an image nobody mapped */
 	KUNIT_EXPECT_EQ(test, ex_load(test, 3, 1, m.img->iova + 64 *
 				      ANE_DART_PAGE_SIZE, MM_SIZE), -EFAULT);
