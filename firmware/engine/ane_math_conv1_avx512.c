@@ -50,6 +50,35 @@
 
 typedef double ane_d8 __attribute__((vector_size(64)));
 typedef short ane_h32 __attribute__((vector_size(64)));
+typedef long long ane_q8 __attribute__((vector_size(64)));
+typedef long long ane_q4 __attribute__((vector_size(32)));
+
+/*
+ * The 16-bit lanes of @v dealt into halves: the even ones (0, 2, ... 30)
+ * in the lower, the odd ones in the upper (VPERMW).
+ */
+static inline ane_h32 ane_c1_deal(ane_h32 v)
+{
+	const ane_h32 idx = { 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+			      26, 28, 30, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
+			      21, 23, 25, 27, 29, 31 };
+
+	return __builtin_ia32_permvarhi512_mask(v, idx, v, 0xffffffffu);
+}
+
+/* The lower (@hi 0) or upper (@hi 1) 256 bits of @v. */
+#define ANE_C1_HALF(v, hi)	((ane_h16)__builtin_ia32_extracti64x4_mask( \
+	(ane_q8)(v), (hi), (ane_q4){ 0 }, 0xff))
+
+/* @lo and @hi side by side in one vector. */
+static inline ane_h32 ane_c1_join(ane_h16 lo, ane_h16 hi)
+{
+	ane_q8 q = { 0 };
+
+	q = __builtin_ia32_inserti64x4_mask(q, (ane_q4)lo, 0, q, 0xff);
+	q = __builtin_ia32_inserti64x4_mask(q, (ane_q4)hi, 1, q, 0xff);
+	return (ane_h32)q;
+}
 
 /* Pixels per register block, and B's row length for @nlen columns. */
 #define ANE_C1_NP		14u
@@ -223,11 +252,7 @@ static void ane_c1_pack_a(const struct ane_gemm *g, uint32_t K, uint32_t m0,
 			ane_c1_transpose(r);
 #pragma GCC unroll 16
 			for (i = 0; i < 16; i++) {
-				ane_h32 v = (ane_h32)r[i];
-				ane_h32 d = __builtin_shufflevector(v, v,
-					0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22,
-					24, 26, 28, 30, 1, 3, 5, 7, 9, 11, 13, 15,
-					17, 19, 21, 23, 25, 27, 29, 31);
+				ane_h32 d = ane_c1_deal((ane_h32)r[i]);
 
 				if (2 * i + 2 <= kn)
 					__builtin_memcpy(dst + 32 * i, &d, sizeof(d));
@@ -290,9 +315,7 @@ ane_c1_round(ane_v16 lo, ane_v16 hi, ane_v16 b0, ane_v16 b1,
 		h[i] = __builtin_ia32_vcvtps2ph512_mask(v[i], 0, (ane_h16){ 0 },
 							(uint16_t)0xffff);
 	}
-	return (ane_v16)__builtin_shufflevector(h[0], h[1],
-		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+	return (ane_v16)ane_c1_join(h[0], h[1]);
 }
 
 /*
@@ -314,15 +337,8 @@ ane_c1_store_fast(ane_v16 *r, const uint32_t np, const struct ane_c1_out *o)
 	ane_c1_transpose(r);
 #pragma GCC unroll 16
 	for (i = 0; i < 16; i++) {
-		ane_h32 v = (ane_h32)r[i];
-		ane_h32 d = __builtin_shufflevector(v, v,
-			0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
-			1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-		ane_h16 c0 = __builtin_shufflevector(d, d, 0, 1, 2, 3, 4, 5, 6, 7,
-						     8, 9, 10, 11, 12, 13, 14, 15);
-		ane_h16 c1 = __builtin_shufflevector(d, d, 16, 17, 18, 19, 20, 21,
-						     22, 23, 24, 25, 26, 27, 28,
-						     29, 30, 31);
+		ane_h32 d = ane_c1_deal((ane_h32)r[i]);
+		ane_h16 c0 = ANE_C1_HALF(d, 0), c1 = ANE_C1_HALF(d, 1);
 
 		if (2 * i < o->rows)
 			__builtin_ia32_storedquhi256_mask((short *)(o->y +
