@@ -7,19 +7,24 @@
  * way in but the weights, once per operation:
  *
  *  - A (the weights, M x K, rows contiguous in k) is packed by the first
- *    compute chunk of each A block in blocks of 16 rows, k-major:
- *    pa[block][k][16], with a 16 x 16 transpose in registers per sixteen
- *    k; rows past the block's end are zero.
+ *    compute chunk of each A block in blocks of 16 rows, k-major and still
+ *    in fp16: pa[block][k][16], with a 16 x 16 transpose of pairs of k in
+ *    registers per 32 k; rows past the block's end are zero.  The kernel
+ *    converts it, sixteen values a load.
  *  - B is converted to fp32 as it lies: pb[k][j], ANE_C1_LDB(nlen) floats
  *    per k, sixteen fp16 values per conversion; packing chunk i of n
  *    converts the rows [K i / n, K (i + 1) / n).
  *  - The register block is up to ANE_C1_NP (14) pixels by 32 channels, in
- *    28 accumulators: per k two loads of A and one broadcast of B per pixel
- *    (an operand of the fused multiply-add), 28 fused multiply-adds.
- *  - The epilogue adds the bias (sixteen channels a vector), applies
- *    ReLU/ReLU6 in the lanes, transposes 16 x 16 in registers and stores
- *    each channel's pixels with a masked fp16 store; other activations and
- *    outputs that are not contiguous go through ane_gemm_store_tile().
+ *    28 accumulators: per k two loads of A (each converting sixteen fp16
+ *    values) and one broadcast of B per pixel (an operand of the fused
+ *    multiply-add), 28 fused multiply-adds.
+ *  - The epilogue works on the accumulators where they are: it adds the
+ *    bias (sixteen channels a vector), applies ReLU/ReLU6 in the lanes,
+ *    rounds each pixel's 32 channels to fp16 into one vector (a channel
+ *    pair in each 32-bit lane), transposes those lanes 16 x 16, separates
+ *    each pair with a 16-bit permute and stores each channel's pixels
+ *    with a masked fp16 store; other activations and outputs that are not
+ *    contiguous go through ane_gemm_store_tile().
  *
  * Every element of C is summed in k order 0, 1, ... K - 1 with one fused
  * multiply-add per step from zero, as on the AVX2 path and in
@@ -44,6 +49,36 @@
 #include "ane_math_avx512.h"
 
 typedef double ane_d8 __attribute__((vector_size(64)));
+typedef short ane_h32 __attribute__((vector_size(64)));
+typedef long long ane_q8 __attribute__((vector_size(64)));
+typedef long long ane_q4 __attribute__((vector_size(32)));
+
+/*
+ * The 16-bit lanes of @v dealt into halves: the even ones (0, 2, ... 30)
+ * in the lower, the odd ones in the upper (VPERMW).
+ */
+static inline ane_h32 ane_c1_deal(ane_h32 v)
+{
+	const ane_h32 idx = { 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+			      26, 28, 30, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
+			      21, 23, 25, 27, 29, 31 };
+
+	return __builtin_ia32_permvarhi512_mask(v, idx, v, 0xffffffffu);
+}
+
+/* The lower (@hi 0) or upper (@hi 1) 256 bits of @v. */
+#define ANE_C1_HALF(v, hi)	((ane_h16)__builtin_ia32_extracti64x4_mask( \
+	(ane_q8)(v), (hi), (ane_q4){ 0 }, 0xff))
+
+/* @lo and @hi side by side in one vector. */
+static inline ane_h32 ane_c1_join(ane_h16 lo, ane_h16 hi)
+{
+	ane_q8 q = { 0 };
+
+	q = __builtin_ia32_inserti64x4_mask(q, (ane_q4)lo, 0, q, 0xff);
+	q = __builtin_ia32_inserti64x4_mask(q, (ane_q4)hi, 1, q, 0xff);
+	return (ane_h32)q;
+}
 
 /* Pixels per register block, and B's row length for @nlen columns. */
 #define ANE_C1_NP		14u
@@ -58,15 +93,6 @@ static inline ane_v16 ane_c1_h2f(const uint16_t *p, uint32_t n)
 
 	return __builtin_ia32_vcvtph2ps512_mask(h, ane_splat16(0.0f),
 						(uint16_t)0xffff, 4);
-}
-
-/* @v rounded to fp16 (nearest even), the lanes in @mask stored at @y. */
-static inline void ane_c1_f2h(uint16_t *y, ane_v16 v, uint16_t mask)
-{
-	ane_h16 h = __builtin_ia32_vcvtps2ph512_mask(v, 0, (ane_h16){ 0 },
-						     (uint16_t)0xffff);
-
-	__builtin_ia32_storedquhi256_mask((short *)y, h, mask);
 }
 
 /*
@@ -117,9 +143,12 @@ static __attribute__((always_inline)) inline void ane_c1_transpose(ane_v16 *r)
 /* ------------------------------------------------------------ routing */
 
 /*
- * Bytes of A packed for @mc rows (blocks of 16) of depth @K.  The plan
- * sizes the A area for SSE2's 16 bytes per element; the 64-byte aligned
- * space after these bytes holds the accumulators of one register block
+ * Bytes of the A area this kernel sets apart for @mc rows (blocks of 16)
+ * of depth @K, 4 per element (A packed in fp16 takes the first half;
+ * fp32 before session 10, and where the tile lies and which operations
+ * take this kernel stay as they were).  The plan sizes the A area for
+ * SSE2's 16 bytes per element; the 64-byte aligned space after these
+ * bytes holds the accumulators of one register block
  * (ANE_C1_NP * 32 floats), a 16 x 16 tile for ane_gemm_store_tile() and
  * the block's 32 biases in fp32: more than a kernel stack frame of 2 KiB
  * would hold beside the rest.
@@ -190,35 +219,46 @@ static void ane_c1_pack_b(const struct ane_gemm *g, uint32_t n0, uint32_t nlen,
 }
 
 /*
- * Rows [m0, m0 + mlen) of A into pa[block][k][16]: for each block of 16
- * rows and each sixteen k, sixteen masked conversions (rows past mlen and
- * k past K read nothing and are zero), a transpose, sixteen stores (the
- * last group of k only its K % 16).
+ * Rows [m0, m0 + mlen) of A into pa[block][k][16], still fp16 (the kernel
+ * converts sixteen a load, which costs it nothing: the conversions do
+ * not compete with its fused multiply-adds): for each block of 16 rows
+ * and each 32 k, sixteen masked 64-byte loads (rows past mlen and k past
+ * K read nothing and are zero), one 16 x 16 transpose of the 32-bit lanes
+ * (pairs of k), a 16-bit permute per vector that puts k and k + 1 in its
+ * two halves, and one store per pair of k (the last k of an odd K: the
+ * lower half).
  */
 static void ane_c1_pack_a(const struct ane_gemm *g, uint32_t K, uint32_t m0,
-			  uint32_t mlen, float *pa)
+			  uint32_t mlen, uint16_t *pa)
 {
 	uint32_t ib, i, k, kn;
 
 	for (ib = 0; ib < mlen; ib += 16) {
 		uint32_t rows = mlen - ib < 16 ? mlen - ib : 16;
 		const uint16_t *a = g->a + (uint64_t)(m0 + ib) * g->a_sm;
-		float *dst = pa + (uint64_t)ib * K;
+		uint16_t *dst = pa + (uint64_t)ib * K;
 
-		for (k = 0; k < K; k += 16, dst += 256) {
+		for (k = 0; k < K; k += 32, dst += 512) {
+			uint32_t m;
 			ane_v16 r[16];
 
-			kn = K - k < 16 ? K - k : 16;
+			kn = K - k < 32 ? K - k : 32;
+			m = kn >= 32 ? 0xffffffffu : (1u << kn) - 1u;
 #pragma GCC unroll 16
 			for (i = 0; i < 16; i++)
-				r[i] = i < rows ?
-				       ane_c1_h2f(a + (uint64_t)i * g->a_sm + k, kn) :
-				       ane_splat16(0.0f);
+				r[i] = i < rows ? (ane_v16)__builtin_ia32_loaddquhi512_mask(
+					(const short *)(a + (uint64_t)i * g->a_sm + k),
+					(ane_h32){ 0 }, m) : ane_splat16(0.0f);
 			ane_c1_transpose(r);
 #pragma GCC unroll 16
-			for (i = 0; i < 16; i++)
-				if (i < kn)
-					ane_store16(dst + 16 * i, r[i]);
+			for (i = 0; i < 16; i++) {
+				ane_h32 d = ane_c1_deal((ane_h32)r[i]);
+
+				if (2 * i + 2 <= kn)
+					__builtin_memcpy(dst + 32 * i, &d, sizeof(d));
+				else if (2 * i < kn)
+					__builtin_memcpy(dst + 32 * i, &d, sizeof(d) / 2);
+			}
 		}
 	}
 }
@@ -240,51 +280,72 @@ struct ane_c1_out {
 };
 
 /*
- * Bias, activation, rounding and store of one register block of @np
- * pixels, from @tile as ane_c1_kernel() left it.  Sixteen channels at a
- * time: bias and ReLU/ReLU6 in the lanes (the same operations as
- * ane_store_tile_avx512() and ane_gemm_store_tile(), so the same values),
- * the transpose, one masked fp16 store per channel.  Inlined into each
- * kernel's function, with @np constant.
+ * Bias, activation and rounding of one pixel's 32 channels, @lo channels
+ * 0 - 15 and @hi 16 - 31 (the biases @b0, @b1 when @o has them): bias and
+ * ReLU/ReLU6 in the lanes (the same operations as ane_store_tile_avx512()
+ * and ane_gemm_store_tile(), so the same values), then both rounded to
+ * fp16 (nearest even) into one vector, channel c in 16-bit lane c: a
+ * 32-bit lane holds channels 2 i and 2 i + 1.
  */
-static __attribute__((always_inline)) inline void
-ane_c1_store_fast(const float *tile, const uint32_t np,
-		  const struct ane_c1_out *o)
+static __attribute__((always_inline)) inline ane_v16
+ane_c1_round(ane_v16 lo, ane_v16 hi, ane_v16 b0, ane_v16 b1,
+	     const struct ane_c1_out *o)
 {
 	const ane_v16 zero = ane_splat16(0.0f), six = ane_splat16(6.0f);
+	ane_v16 v[2] = { lo, hi };
+	ane_h16 h[2];
+	uint32_t i;
+
+#pragma GCC unroll 2
+	for (i = 0; i < 2; i++) {
+		if (o->bias)
+			v[i] += i ? b1 : b0;
+		/*
+		 * Masks from ordered comparisons: NaN fails both and
+		 * passes, -0 is not below 0 and stays -0.
+		 */
+		if (o->act != ANE_ACT_NONE)
+			v[i] = __builtin_ia32_blendmps_512_mask(v[i], zero,
+				__builtin_ia32_cmpps512_mask(v[i], zero,
+					1 /* LT_OS */, 0xffff, 4));
+		if (o->act == ANE_ACT_RELU6)
+			v[i] = __builtin_ia32_blendmps_512_mask(v[i], six,
+				__builtin_ia32_cmpps512_mask(v[i], six,
+					14 /* GT_OS */, 0xffff, 4));
+		h[i] = __builtin_ia32_vcvtps2ph512_mask(v[i], 0, (ane_h16){ 0 },
+							(uint16_t)0xffff);
+	}
+	return (ane_v16)ane_c1_join(h[0], h[1]);
+}
+
+/*
+ * Store one register block of @np pixels from @r, pixel p's 32 rounded
+ * channels in r[p] as ane_c1_round() left them (r[np..15] zero): one
+ * 16 x 16 transpose of the 32-bit lanes (channel pairs), after which r[i]
+ * holds channels 2 i and 2 i + 1 pixel by pixel, interleaved; a 16-bit
+ * permute puts each channel's pixels in one half, and each half goes to
+ * its channel with a masked fp16 store.  Half the transposes of rounding
+ * after the transpose, and no round trip of the accumulators through
+ * memory.
+ */
+static __attribute__((always_inline)) inline void
+ane_c1_store_fast(ane_v16 *r, const uint32_t np, const struct ane_c1_out *o)
+{
 	uint16_t pmask = (uint16_t)((1u << np) - 1u);
-	uint32_t h, i;
+	uint32_t i;
 
-	for (h = 0; h < o->rows; h += 16) {
-		uint32_t nr = o->rows - h < 16 ? o->rows - h : 16;
-		uint16_t *y = o->y + h * o->y_sm;
-		ane_v16 r[16];
-
+	ane_c1_transpose(r);
 #pragma GCC unroll 16
-		for (i = 0; i < 16; i++) {
-			ane_v16 v = i < np ? ane_load16(tile + 32 * i + h) : zero;
+	for (i = 0; i < 16; i++) {
+		ane_h32 d = ane_c1_deal((ane_h32)r[i]);
+		ane_h16 c0 = ANE_C1_HALF(d, 0), c1 = ANE_C1_HALF(d, 1);
 
-			if (o->bias)
-				v += ane_load16(o->bias + h);
-			/*
-			 * Masks from ordered comparisons: NaN fails both and
-			 * passes, -0 is not below 0 and stays -0.
-			 */
-			if (o->act != ANE_ACT_NONE)
-				v = __builtin_ia32_blendmps_512_mask(v, zero,
-					__builtin_ia32_cmpps512_mask(v, zero,
-						1 /* LT_OS */, 0xffff, 4));
-			if (o->act == ANE_ACT_RELU6)
-				v = __builtin_ia32_blendmps_512_mask(v, six,
-					__builtin_ia32_cmpps512_mask(v, six,
-						14 /* GT_OS */, 0xffff, 4));
-			r[i] = v;
-		}
-		ane_c1_transpose(r);
-#pragma GCC unroll 16
-		for (i = 0; i < 16; i++)
-			if (i < nr)
-				ane_c1_f2h(y + (uint64_t)i * o->y_sm, r[i], pmask);
+		if (2 * i < o->rows)
+			__builtin_ia32_storedquhi256_mask((short *)(o->y +
+				2 * i * o->y_sm), c0, pmask);
+		if (2 * i + 1 < o->rows)
+			__builtin_ia32_storedquhi256_mask((short *)(o->y +
+				(2 * i + 1) * o->y_sm), c1, pmask);
 	}
 }
 
@@ -321,8 +382,10 @@ ane_c1_store_slow(const struct ane_gemm *g, float *tile, uint32_t np,
 /*
  * Up to ANE_C1_NP pixels (@np) by 16 @nv channels over the whole depth K:
  * the A blocks at @a and @a + 16 K, pixel p of row k at @b[k @ldb + p].
- * The accumulators go to @tile, pixel-major: pixel p's channels at
- * @tile + 32 p.  Named accumulators, not an array (see
+ * With @o->y set the block is stored from the registers
+ * (ane_c1_store_fast()); otherwise the accumulators go to @tile,
+ * pixel-major: pixel p's channels at @tile + 32 p, for
+ * ane_c1_store_slow().  Named accumulators, not an array (see
  * ane_math_avx512.c); always inlined into one function per shape, so
  * that the unused ones vanish.
  */
@@ -346,6 +409,11 @@ ane_c1_store_slow(const struct ane_gemm *g, float *tile, uint32_t np,
 	}								\
 } while (0)
 
+#define ANE_C1_ROUND(p)	do {						\
+	if (np > (p))							\
+		r[p] = ane_c1_round(c0_##p, c1_##p, b0, b1, o);		\
+} while (0)
+
 #define ANE_C1_OUT(p)	do {						\
 	if (np > (p)) {							\
 		ane_store16(tile + 32 * (p), c0_##p);			\
@@ -355,10 +423,11 @@ ane_c1_store_slow(const struct ane_gemm *g, float *tile, uint32_t np,
 } while (0)
 
 static __attribute__((always_inline)) inline void
-ane_c1_kernel(uint32_t K, const float *a, const float *b, uint64_t ldb,
-	      float *tile, const uint32_t np, const uint32_t nv)
+ane_c1_kernel(uint32_t K, const uint16_t *a, const float *b, uint64_t ldb,
+	      float *tile, const uint32_t np, const uint32_t nv,
+	      const struct ane_c1_out *o)
 {
-	const float *a1p = a + (uint64_t)16 * K;
+	const uint16_t *a1p = a + (uint64_t)16 * K;
 	ane_v16 c0_0, c0_1, c0_2, c0_3, c0_4, c0_5, c0_6;
 	ane_v16 c0_7, c0_8, c0_9, c0_10, c0_11, c0_12, c0_13;
 	ane_v16 c1_0, c1_1, c1_2, c1_3, c1_4, c1_5, c1_6;
@@ -367,11 +436,26 @@ ane_c1_kernel(uint32_t K, const float *a, const float *b, uint64_t ldb,
 
 	ANE_C1_FOR(ANE_C1_ZERO);
 	for (k = 0; k < K; k++, a += 16, a1p += 16, b += ldb) {
-		ane_v16 a0 = ane_load16(a), a1 = a0;
+		ane_v16 a0 = ane_c1_h2f(a, 16), a1 = a0;
 
 		if (nv == 2)
-			a1 = ane_load16(a1p);
+			a1 = ane_c1_h2f(a1p, 16);
 		ANE_C1_FOR(ANE_C1_STEP);
+	}
+	if (o->y) {
+		ane_v16 r[16], b0 = ane_splat16(0.0f), b1 = b0;
+		uint32_t i;
+
+		if (o->bias) {
+			b0 = ane_load16(o->bias);
+			b1 = ane_load16(o->bias + 16);
+		}
+		ANE_C1_FOR(ANE_C1_ROUND);
+#pragma GCC unroll 16
+		for (i = np; i < 16; i++)
+			r[i] = ane_splat16(0.0f);
+		ane_c1_store_fast(r, np, o);
+		return;
 	}
 	ANE_C1_FOR(ANE_C1_OUT);
 }
@@ -379,16 +463,14 @@ ane_c1_kernel(uint32_t K, const float *a, const float *b, uint64_t ldb,
 /* One function per shape (spelt __noinline__, as in ane_math_avx512.c). */
 #define ANE_C1_KERNEL(np)						\
 static __attribute__((__noinline__)) void				\
-ane_c1_kernel_##np(uint32_t K, const float *a, const float *b,		\
+ane_c1_kernel_##np(uint32_t K, const uint16_t *a, const float *b,	\
 		   uint64_t ldb, float *tile, uint32_t nv,		\
 		   const struct ane_c1_out *o)				\
 {									\
 	if (nv == 2)							\
-		ane_c1_kernel(K, a, b, ldb, tile, np, 2);		\
+		ane_c1_kernel(K, a, b, ldb, tile, np, 2, o);		\
 	else								\
-		ane_c1_kernel(K, a, b, ldb, tile, np, 1);		\
-	if (o->y)							\
-		ane_c1_store_fast(tile, np, o);				\
+		ane_c1_kernel(K, a, b, ldb, tile, np, 1, o);		\
 }
 
 ANE_C1_KERNEL(1)
@@ -412,7 +494,7 @@ ANE_C1_KERNEL(14)
 		break
 
 static void ane_c1_kernel_any(uint32_t np, uint32_t nv, uint32_t K,
-			      const float *a, const float *b, uint64_t ldb,
+			      const uint16_t *a, const float *b, uint64_t ldb,
 			      float *tile, const struct ane_c1_out *o)
 {
 	switch (np) {
@@ -459,7 +541,7 @@ void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
 	}
 	/* The first chunk of an A block packs it for the ones that follow. */
 	if (c->pack_a)
-		ane_c1_pack_a(g, K, c->m0, c->mlen, c->pa);
+		ane_c1_pack_a(g, K, c->m0, c->mlen, (uint16_t *)c->pa);
 	/* a short last B block leaves the last column ranges empty */
 	if (c->c1 <= c->c0)
 		return;
@@ -486,7 +568,8 @@ void ane_gemm_chunk_conv1_avx512(const struct ane_gemm *g,
 			if (fast && (ow + np <= g->wo || g->y_sh == g->wo))
 				o.y = g->y + (uint64_t)(c->m0 + ir) * g->y_sm +
 				      (uint64_t)oh * g->y_sh + ow;
-			ane_c1_kernel_any(np, nv, K, c->pa + (uint64_t)ir * K,
+			ane_c1_kernel_any(np, nv, K,
+					  (const uint16_t *)c->pa + (uint64_t)ir * K,
 					  c->pb + jr, ldb, tile, &o);
 			if (!o.y)
 				ane_c1_store_slow(g, tile, np, c->m0 + ir, o.rows,

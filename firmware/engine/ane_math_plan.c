@@ -547,6 +547,16 @@ static void ane_plan_gemm(struct ane_plan *p, uint64_t budget, int matmul)
 	}
 	ncc = ane_balance(nc, budget / (mc * (p->kc + ANE_COST_STORE)), ANE_NU,
 			  &p->nsub);
+	/*
+	 * One B block whose last column chunk would be a sliver (N 196:
+	 * 64, 64, 64 and 4): the chunk before takes it (64, 64, 68), so
+	 * that no chunk reads its A block again for a few columns.  A
+	 * block's last chunk always ends at its last column (see
+	 * ane_plan_gemm_at()).
+	 */
+	if (p->nblocks == 1 && p->nsub > 1 &&
+	    p->N - (uint64_t)(p->nsub - 1) * ncc <= ANE_NU / 2)
+		p->nsub--;
 	p->bppc = (uint32_t)ane_balance(nc / ANE_NU,
 					budget / (k4 / 4 * ANE_NU * ANE_COST_PACK),
 					1, &p->nbpack);
@@ -596,7 +606,8 @@ void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
 	at->m0 = ib * p->mc;
 	at->mlen = p->M - at->m0 < p->mc ? p->M - at->m0 : p->mc;
 	at->c0 = at->sub * p->ncc;
-	at->c1 = at->c0 + p->ncc < at->nlen ? at->c0 + p->ncc : at->nlen;
+	at->c1 = at->c0 + p->ncc < at->nlen && at->sub + 1 < p->nsub ?
+		 at->c0 + p->ncc : at->nlen;
 	if (at->c1 < at->c0)
 		at->c1 = at->c0;
 	/* with a_once, by the first B block (of the C block: pcol 0) */

@@ -3032,6 +3032,9 @@ static void test_avx512_1x1_same_bits_as_avx2(void)
 		{ 128, 512, 64, 0, 3 }, { 100, 255, 196, 0, 1 },
 		{ 31, 16, 13, 0, 2 }, { 96, 100, 15, 0, 1 },
 		{ 300, 64, 29, 0, 1 },
+		/* odd channel counts: a pair's second channel not stored */
+		{ 32, 14, 14, 31, 0, 0, 1 }, { 24, 2, 14, 17, 0, 0, 0 },
+		{ 40, 3, 13, 63, 0, 0, 1 },
 	};
 	static const uint64_t works[3] = { 0, 3000, 40000 };
 	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
@@ -3205,6 +3208,168 @@ static void test_gemm_depth_block_chunk_order(void)
 			free(next_kb);
 			free(cols);
 		}
+}
+
+/*
+ * A GEMM of one B block whose last column chunk would be a sliver of at
+ * most ANE_NU / 2 columns (conv 1x1's N 196: 64, 64, 64 and 4) gives
+ * those columns to the chunk before (64, 64, 68): from the plan alone,
+ * each A block's compute chunks cover its columns once, in order, the
+ * last ending at the last column and wider than ANE_NU / 2 when there
+ * is more than one (conv 1x1, 256 -> 256 at 14 x 14: 2 packing chunks
+ * and 3 A blocks of 3, 11 chunks, where there were 14).  The results
+ * are the SSE2 path's at the default chunk size on every path and at
+ * chunk sizes that put the sliver elsewhere or nowhere.
+ */
+static void test_gemm_sliver_chunk_joins_the_one_before(void)
+{
+	/* M K N for a MATMUL; cin h w cout for a 1 x 1 CONV (cout != 0) */
+	static const uint32_t sh[][4] = {
+		{ 256, 14, 14, 256 }, { 64, 96, 196, 0 }, { 30, 40, 70, 0 },
+		{ 100, 300, 200, 0 }, { 48, 7, 7, 40 }, { 13, 600, 100, 0 },
+	};
+	static const uint64_t works[4] = { 0, 1, 3000, 20000 };
+	uint32_t s, w, isa, slivers = 0;
+
+	for (s = 0; s < sizeof(sh) / sizeof(sh[0]); s++) {
+		int conv = sh[s][3] != 0;
+		struct tt x, wt, y;
+		struct ane_op_desc d;
+		uint16_t *ref;
+
+		if (conv) {
+			tt_alloc(&x, 1, sh[s][0], sh[s][1], sh[s][2], 0);
+			tt_alloc(&wt, sh[s][3], sh[s][0], 1, 1, 0);
+			tt_alloc(&y, 1, sh[s][3], sh[s][1], sh[s][2], 0);
+		} else {
+			tt_alloc(&x, 1, 1, sh[s][0], sh[s][1], 0);
+			tt_alloc(&wt, 1, 1, sh[s][1], sh[s][2], 0);
+			tt_alloc(&y, 1, 1, sh[s][0], sh[s][2], 0);
+		}
+		tt_fill(&x, -1, 1);
+		tt_fill(&wt, -1, 1);
+		op_desc(&d, conv ? ANE_OP_CONV : ANE_OP_MATMUL, ANE_ACT_NONE, &x,
+			&wt, &y);
+		if (conv)
+			d.p.conv = (struct ane_conv_params){
+				.stride = { 1, 1 }, .dilation = { 1, 1 }, .groups = 1,
+			};
+		ref = malloc(y.elems * 2);
+		for (w = 0; w < 4; w++) {
+			struct ane_plan p;
+			struct ane_gemm_at at;
+			uint64_t ch, next = 0;
+			uint32_t bad = 0, last = 0;
+
+			d.chunk_work = works[w];
+			ane_plan_make(&d, &p);
+			T_CHECK(p.kind == ANE_PLAN_GEMM, "shape %u: a GEMM plan", s);
+			if (s == 0 && w == 0)
+				T_CHECK(p.chunks == 11 && p.nsub == 3,
+					"conv 1x1 256 x 196 x 256: %llu chunks, %u a block",
+					(unsigned long long)p.chunks, p.nsub);
+			for (ch = 0; p.nblocks == 1 && ch < p.chunks; ch++) {
+				ane_plan_gemm_at(&p, ch, &at);
+				if (at.pack)
+					continue;
+				/* in order from column 0, the last to nlen */
+				bad += at.c0 != (at.sub ? next : 0);
+				bad += at.c1 < at.c0;
+				next = at.c1;
+				if (at.sub + 1 == p.nsub) {
+					bad += at.c1 != at.nlen;
+					if (p.nsub > 1 && at.c1 - at.c0 <= ANE_NU / 2)
+						bad++;
+					last = at.c1 - at.c0;
+				}
+			}
+			T_CHECK(bad == 0, "shape %u work %llu: %u faults in the columns",
+				s, (unsigned long long)works[w], bad);
+			/* the sliver the chunk before took */
+			slivers += p.nblocks == 1 && p.nsub > 1 && last > p.ncc;
+			for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+				if (isa_missing(isa))
+					continue;
+				T_EQ(ane_math_set_isa(isa), 0);
+				memset(y.buf, 0x55, y.elems * 2);
+				T_EQ(run_op(&d), 0);
+				if (!w && isa == ANE_MATH_ISA_SSE2)
+					memcpy(ref, y.buf, y.elems * 2);
+				T_CHECK(!memcmp(ref, y.buf, y.elems * 2),
+					"shape %u work %llu: %s differs from sse2 at the default",
+					s, (unsigned long long)works[w], isa_name[isa]);
+			}
+		}
+		free(ref);
+		tt_free(&x);
+		tt_free(&wt);
+		tt_free(&y);
+	}
+	T_CHECK(slivers >= 3, "only %u plans had a sliver to take", slivers);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
+/*
+ * The AVX-512 path packs a MATMUL's B (no window, at least 64 columns)
+ * ANE_ROWS_GROUP rows at a time, panel by panel: packing chunks whose
+ * rows are not a multiple of the group (chunk sizes that cut K anywhere),
+ * depths of one group and a row, column counts that leave a 4-column and
+ * a 3-column panel or none, and a B with gaps between its rows: the AVX2
+ * path's bits.  The depths are past 512, so that the 12 x 32 kernel, not
+ * the 1 x 1 one, reads these panels, and the B blocks at least 64 columns
+ * wide (one block, or a last one of 67 columns), so that they are packed
+ * by rows.
+ */
+static void test_avx512_b_rows_in_groups_same_bits(void)
+{
+	/* M K N, pad after each row of B */
+	static const uint32_t mm[][4] = {
+		{ 600, 520, 100, 0 }, { 600, 513, 131, 5 }, { 300, 1031, 77, 0 },
+		{ 520, 777, 64, 0 }, { 40, 513, 259, 0 },
+	};
+	static const uint64_t works[3] = { 0, 3000, 50000 };
+	const char *why = isa_missing(ANE_MATH_ISA_AVX512);
+	uint32_t i, r;
+
+	if (!why)
+		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
+	if (why) {
+		printf("# SKIPPED: avx512 B rows in groups: %s\n", why);
+		return;
+	}
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		struct ane_op_desc d;
+		struct tt a, b, y;
+		uint16_t *ref;
+
+		tt_alloc(&a, 1, 1, mm[i][0], mm[i][1], 0);
+		tt_alloc(&b, 1, 1, mm[i][1], mm[i][2], mm[i][3]);
+		tt_alloc(&y, 1, 1, mm[i][0], mm[i][2], 0);
+		tt_fill(&a, -1, 1);
+		tt_fill(&b, -1, 1);
+		b.buf[t_off(&b.t, 0, 0, mm[i][1] - 1, mm[i][2] - 1)] = H_PINF;
+		op_desc(&d, ANE_OP_MATMUL, ANE_ACT_NONE, &a, &b, &y);
+		ref = malloc(y.elems * 2);
+		for (r = 0; r < 2 * 3; r++) {
+			uint32_t isa = r % 2 ? ANE_MATH_ISA_AVX512 : ANE_MATH_ISA_AVX2_FMA;
+
+			memset(y.buf, 0x55, y.elems * 2);
+			d.chunk_work = works[r / 2];
+			T_EQ(ane_math_set_isa(isa), 0);
+			T_EQ(run_op(&d), 0);
+			if (!r)
+				memcpy(ref, y.buf, y.elems * 2);
+			T_CHECK(!memcmp(ref, y.buf, y.elems * 2),
+				"matmul %u x %u x %u: %s at chunk_work %llu differs from avx2",
+				mm[i][0], mm[i][1], mm[i][2], isa_name[isa],
+				(unsigned long long)works[r / 2]);
+		}
+		free(ref);
+		tt_free(&a);
+		tt_free(&b);
+		tt_free(&y);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
 }
 
 /*
@@ -3598,6 +3763,8 @@ int main(void)
 	T_RUN(test_direct_conv_avx512_matches_avx2);
 	T_RUN(test_avx512_1x1_same_bits_as_avx2);
 	T_RUN(test_avx512_1x1_routing);
+	T_RUN(test_gemm_sliver_chunk_joins_the_one_before);
+	T_RUN(test_avx512_b_rows_in_groups_same_bits);
 	T_RUN(test_direct_conv_padding_rows_skipped_same_bits);
 	T_RUN(test_eltwise_plane_runs_same_bits);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
