@@ -161,8 +161,23 @@ int bench_dart(const char *node)
 
 	/* Fill the aperture: 13 x 256 MiB + (256 MiB - 16 KB) = 3.5 GiB - 16 KB. */
 	last = surface(c.fd, size - PAGE16K);
-	if (!last)
-		return die("SURFACE_CREATE");
+	if (!last) {
+		/*
+		 * 512 MiB of surfaces in one client: above its memory limit
+		 * (mem_client_mb, by default three eighths of RAM) and the
+		 * engine's (mem_device_mb, half of RAM) on a machine of 1 GiB,
+		 * the VM's default.
+		 */
+		if (errno == EDQUOT || errno == ENOMEM) {
+			fprintf(stderr,
+				"ane-bench: dart: the fully mapped context needs 512 MiB of surfaces in one client, above %s (%s): give the machine 2 GiB (tools/vm/ane-vm --mem 2048), or load ane with mem_client_mb=600 mem_device_mb=600\n",
+				errno == EDQUOT ? "this client's memory limit" :
+				"the engine's memory limit or the free memory",
+				ane_errno_name(errno));
+			return 1;
+		}
+		return die("SURFACE_CREATE 256 MiB - 16 KB (fill)");
+	}
 	for (i = 0; i < 13; i++)
 		if (map(&c, big, &iovas[i]))
 			return die("MemoryMapRequest (fill)");
