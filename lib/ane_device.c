@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ane_internal.h"
@@ -178,6 +180,50 @@ static int node_is_ane(const char *name)
 	return strcmp(base, "ane") == 0;
 }
 
+/*
+ * Is the file @dev opened an ane node?  Checked before the first ane
+ * ioctl: a number of ane's means something else to another driver (a DRM
+ * driver's first ioctl is DRM_COMMAND_BASE too, and DRM fits any size to
+ * its own).  A character device whose sysfs entry names its driver must
+ * name ane; one sysfs does not know tells nothing, and the handshake
+ * decides.
+ */
+static int node_check(struct ane_dev *dev)
+{
+	char path[64], target[PATH_MAX];
+	const char *base;
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(dev->fd, &st))
+		return ane__fail(dev, errno, "fstat");
+	if (!S_ISCHR(st.st_mode))
+		return ane__fail_hint(dev, ENOTTY,
+				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
+				      "not an ane node: not a character device");
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0) {
+		/* the device itself unknown to sysfs: nothing can be told */
+		path[strlen(path) - strlen("/device/driver")] = '\0';
+		if (access(path, F_OK))
+			return 0;
+		return ane__fail_hint(dev, ENODEV,
+				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
+				      "not an ane node: character device %u:%u has no driver in sysfs",
+				      major(st.st_rdev), minor(st.st_rdev));
+	}
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strcmp(base, "ane"))
+		return ane__fail_hint(dev, ENODEV,
+				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
+				      "not an ane node: its driver is '%s'", base);
+	return 0;
+}
+
 static int cmp_accel(const void *a, const void *b)
 {
 	return atoi(*(char *const *)a + 5) - atoi(*(char *const *)b + 5);
@@ -246,6 +292,9 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 		ret = ane__fail(dev, errno, "open");
 		goto fail;
 	}
+	ret = node_check(dev);
+	if (ret)
+		goto fail;
 
 	memset(&op, 0, sizeof(op));
 	op.in.usage_type = ANE_USAGE_STANDARD;

@@ -1259,9 +1259,25 @@ static void open_errors_name_node_call_and_errno(void)
 	T_EQ(ane_open("/nonexistent/accel7", ANE_KIND_CONTROL, &dev, err, sizeof(err)), -ENOENT);
 	T_CHECK(dev == NULL, "handle cleared");
 	T_CHECK(strstr(err, "/nonexistent/accel7: open: ENOENT") != NULL, "message: %s", err);
-	T_EQ(ane_open("/dev/null", ANE_KIND_CONTROL, &dev, err, sizeof(err)), -ENOTTY);
-	T_CHECK(strstr(err, "/dev/null: DeviceOpen (control selector 0): ENOTTY") != NULL,
+	/* Not an ane node: refused before any ioctl reaches it. */
+	T_EQ(ane_open("/dev/null", ANE_KIND_CONTROL, &dev, err, sizeof(err)), -ENODEV);
+	T_CHECK(dev == NULL, "handle cleared");
+	T_CHECK(strstr(err, "/dev/null: not an ane node: character device 1:3 has no driver in sysfs: ENODEV (name an ane node") != NULL,
 		"message: %s", err);
+	{
+		char file[] = "/tmp/ane-not-a-node.XXXXXX", want[128];
+		int fd = mkstemp(file);
+
+		T_CHECK(fd >= 0, "mkstemp");
+		T_EQ(ane_open(file, ANE_KIND_DIRECT, &dev, err, sizeof(err)), -ENOTTY);
+		snprintf(want, sizeof(want), "%s: not an ane node: not a character device: ENOTTY",
+			 file);
+		T_CHECK(strstr(err, want) != NULL, "message: %s", err);
+		if (fd >= 0) {
+			close(fd);
+			unlink(file);
+		}
+	}
 }
 
 /* A handle on a pipe: every ioctl fails with ENOTTY; events can be faked. */
