@@ -14,6 +14,7 @@
  */
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1492,6 +1493,29 @@ static void net_run_reports_where_it_stopped(void)
 	ane_net_destroy(net);
 }
 
+/* A NULL handle or result pointer is refused, never dereferenced. */
+static void null_handles_are_refused(void)
+{
+	struct drm_ane_status st;
+	struct ane_properties props;
+	struct ane_driver_version dv;
+	char err[256] = "";
+
+	T_EQ(ane_open(NULL, ANE_KIND_CONTROL, NULL, err, sizeof(err)), -EINVAL);
+	T_CHECK(strstr(err, "ane_open: out is NULL") != NULL, "message: %s", err);
+	T_EQ(ane_fd(NULL), -1);
+	T_CHECK(strcmp(ane_node(NULL), "(no device handle)") == 0, "node: %s", ane_node(NULL));
+	T_CHECK(ane_handshake(NULL) == NULL, "handshake of NULL");
+	T_EQ(ane_get_status(NULL, &st), -EINVAL);
+	T_EQ(ane_get_version(NULL, NULL, NULL, NULL), -EINVAL);
+	T_EQ(ane_get_properties(NULL, &props), -EINVAL);
+	T_EQ(ane_get_driver_version(NULL, &dv), -EINVAL);
+	T_EQ(ane_device_close(NULL), -EINVAL);
+	T_EQ(ane_net_create(NULL), -EINVAL);
+	T_CHECK(strcmp(ane_errno_name(INT_MIN), "errno 2147483647") == 0, "INT_MIN: %s",
+		ane_errno_name(INT_MIN));
+}
+
 static void adopt_fd_errors(void)
 {
 	struct ane_dev *dev = (struct ane_dev *)1;
@@ -1537,5 +1561,6 @@ int main(void)
 	T_RUN(status_strings_and_deadlines);
 	T_RUN(net_run_reports_where_it_stopped);
 	T_RUN(adopt_fd_errors);
+	T_RUN(null_handles_are_refused);
 	return t_summary("builder");
 }
