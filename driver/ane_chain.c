@@ -216,12 +216,17 @@ static int ane_chain_install(struct ane_file *af,
 	c->procedure = cp->procedure;
 	c->num_inputs = pr->num_inputs;
 	c->num_outputs = pr->num_outputs;
-	list_add_tail(&c->link, &p->chains);
-	mutex_unlock(&af->prog_lock);
+	/*
+	 * The answer is filled in before the lock goes: once the chain is on
+	 * the list, a ProgramDestroy of another thread of the file (a dup,
+	 * a fork) may free it as soon as the lock is free.
+	 */
 	cp->cache_handle = c->handle;
 	cp->max_inputs = c->num_inputs;
 	cp->max_outputs = ANE_CHAIN_OUTPUT_SETS;
 	cp->reserved = 0;
+	list_add_tail(&c->link, &p->chains);
+	mutex_unlock(&af->prog_lock);
 	return 0;
 err:
 	mutex_unlock(&af->prog_lock);

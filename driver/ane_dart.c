@@ -143,17 +143,22 @@ int ane_dart_usage_check(u32 usage, bool kernel)
 }
 
 /*
- * Program a slot's registers.  Once the device is unplugged the hardware
- * may belong to the next binding: the registers are left alone then, and
- * the state kept here only tracks what the contexts still hold.
+ * Program a slot's registers.  Unplugging the device does not stop its
+ * controller: until the binding's teardown halts it (ane_dart_detach())
+ * the firmware still runs what it was given, and a context released
+ * meanwhile must leave its slot before its tables are freed, or the
+ * engine walks freed pages.  After that the hardware may belong to the
+ * next binding: the registers are left alone, and the state kept here
+ * only tracks what the contexts still hold.  Caller holds
+ * &ane_dart.ctx_lock.
  */
 static void ane_dart_program_slot(struct ane_dart *dart, int slot,
 				  struct ane_dart_ctx *ctx)
 {
 	u32 enabled;
-	int idx;
 
-	if (!drm_dev_enter(&dart->adev->drm, &idx))
+	lockdep_assert_held(&dart->ctx_lock);
+	if (dart->detached)
 		return;
 	enabled = ane_dart_rd(dart, ANE_DART_ENABLED_STREAMS);
 	if (ctx) {
@@ -168,7 +173,6 @@ static void ane_dart_program_slot(struct ane_dart *dart, int slot,
 	}
 	ane_dart_wr(dart, ANE_DART_ENABLED_STREAMS, enabled);
 	ane_dart_wr(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
-	drm_dev_exit(idx);
 }
 
 static bool ane_dart_ctx_idle(struct ane_dart_ctx *ctx)
@@ -862,6 +866,23 @@ int ane_dart_init(struct ane_device *adev, struct regmap *regs)
 	ane_dart_program_slot(dart, slot, base);
 	mutex_unlock(&dart->ctx_lock);
 	return 0;
+}
+
+/**
+ * ane_dart_detach() - the binding's controller is halted: hands off
+ * @dart: the driver's DART state.
+ *
+ * Called by the unbinding once the controller and its engine are in reset
+ * (after ane_host_teardown()), before the device can be bound again: from
+ * then on the registers may be the next binding's, and contexts released
+ * later (files closed after the unbind) leave them alone.  Until then,
+ * unplugged or not, slots are cleared and caches flushed as usual.
+ */
+void ane_dart_detach(struct ane_dart *dart)
+{
+	mutex_lock(&dart->ctx_lock);
+	dart->detached = true;
+	mutex_unlock(&dart->ctx_lock);
 }
 
 void ane_dart_fini(struct ane_device *adev)

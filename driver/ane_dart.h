@@ -135,6 +135,9 @@ struct ane_dart_fault {
  * @dispatch_deadline: the dispatcher again at the deadline of the parked
  *	request first in line that found no slot.
  * @parked_failed: parked requests that found no slot by their deadline.
+ * @detached: the binding's controller is halted and its registers may be
+ *	the next binding's (ane_dart_detach()): no register is written any
+ *	more.  Under @ctx_lock.
  */
 struct ane_dart {
 	struct ane_device *adev;
@@ -164,6 +167,7 @@ struct ane_dart {
 	struct delayed_work dispatch;
 	struct delayed_work dispatch_deadline;
 	u64 parked_failed;
+	bool detached;
 };
 
 /**
@@ -319,6 +323,7 @@ int ane_dart_set_range(struct ane_dart_ctx *ctx, u64 iova,
 void ane_dart_clear_range(struct ane_dart_ctx *ctx, u64 iova, u32 n);
 int ane_dart_init(struct ane_device *adev, struct regmap *regs);
 void ane_dart_fini(struct ane_device *adev);
+void ane_dart_detach(struct ane_dart *dart);
 
 struct ane_dart_ctx *ane_dart_ctx_create(struct ane_dart *dart);
 void ane_dart_ctx_put(struct ane_dart_ctx *ctx);

@@ -61,10 +61,12 @@ void ane_dart_flush_ctx(struct ane_dart_ctx *ctx)
 	struct ane_dart *dart = ctx->dart;
 	int slot = READ_ONCE(ctx->slot);
 	u32 status;
-	int idx;
 
-	/* Unplugged: the registers are the next binding's (ane_dart.c). */
-	if (slot < 0 || !drm_dev_enter(&dart->adev->drm, &idx))
+	/*
+	 * Detached: the registers may be the next binding's (ane_dart.c).
+	 * Read unlocked: a flush that races the detach is harmless.
+	 */
+	if (slot < 0 || READ_ONCE(dart->detached))
 		return;
 	ane_dart_wr(dart, ANE_DART_TLB_CMD, ANE_DART_TLB_FLUSH | BIT(slot));
 	/* The emulated flush is synchronous; poll as on silicon anyway. */
@@ -72,7 +74,6 @@ void ane_dart_flush_ctx(struct ane_dart_ctx *ctx)
 					    status, !(status & ANE_DART_TLB_BUSY),
 					    0, 1000))
 		drm_warn_once(&dart->adev->drm, "DART TLB flush timed out\n");
-	drm_dev_exit(idx);
 }
 
 /* Leaf-table slot for @iova, allocating the L3 table if @alloc. */

@@ -261,6 +261,12 @@ static void ane_dart_fini_action(struct drm_device *drm, void *arg)
 	ane_dart_fini(arg);
 }
 
+/* Unbind, after the host side's teardown halted the controller. */
+static void ane_dart_detach_action(void *arg)
+{
+	ane_dart_detach(arg);
+}
+
 static const char * const ane_bank_names[ANE_NUM_BANKS] = {
 	[ANE_BANK_ANE] = "ane",
 	[ANE_BANK_PS] = "ps",
@@ -459,6 +465,15 @@ static int ane_probe(struct platform_device *pdev)
 	ane_quota_debugfs_init(adev);
 	ane_diag_debugfs_init(adev);
 
+	/*
+	 * The slots' registers are this binding's until its controller is
+	 * halted, unplugged or not: registered before ane_host_init(), the
+	 * detach runs after the host side's teardown (devm runs in reverse).
+	 */
+	ret = devm_add_action_or_reset(&pdev->dev, ane_dart_detach_action,
+				       adev->dart);
+	if (ret)
+		return ret;
 	ret = ane_host_init(adev);
 	if (ret)
 		return ret;

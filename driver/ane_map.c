@@ -439,10 +439,14 @@ int ane_sel_memory_map(struct ane_file *af, const struct ane_selector *sel,
 		goto err;
 	}
 	um->map = map;
+	/*
+	 * Read before the lock goes: listed, the mapping is another thread's
+	 * to unmap (and free) by its address, which is easily guessed.
+	 */
+	mr->iova = map->iova;
 	mutex_lock(&af->ctx_lock);
 	list_add_tail(&um->link, &af->umaps);
 	mutex_unlock(&af->ctx_lock);
-	mr->iova = map->iova;
 	return 0;
 
 err:

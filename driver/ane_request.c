@@ -548,9 +548,9 @@ static void ane_request_parked_run(struct ane_dart_waiter *w, int slot)
 	/*
 	 * Unplugged, the device is gone for the request as for one in
 	 * flight then (-ENODEV); nothing may reach the firmware any more,
-	 * whose DART slots are no longer programmed (ane_dart_program_slot()):
-	 * a dispatcher runs outside any selector's drm_dev_enter() (from a
-	 * work item, or from a completion's context going idle).
+	 * which is about to be halted (ane_dart_detach()): a dispatcher
+	 * runs outside any selector's drm_dev_enter() (from a work item, or
+	 * from a completion's context going idle).
 	 */
 	if (slot >= 0 && !drm_dev_enter(&af->adev->drm, &idx)) {
 		ret = -ENODEV;

@@ -89,6 +89,8 @@ static struct shape_str shp(const uint32_t *d)
 
 int ane_net_create(struct ane_net **out)
 {
+	if (!out)
+		return -EINVAL;
 	*out = calloc(1, sizeof(**out));
 	return *out ? 0 : -ENOMEM;
 }

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ane_internal.h"
@@ -33,7 +35,8 @@ const char *ane_errno_name(int err)
 	static __thread char unknown[24];
 	const char *name;
 
-	err = err < 0 ? -err : err;
+	/* -INT_MIN does not exist: no errno is that large anyway */
+	err = err == INT_MIN ? INT_MAX : err < 0 ? -err : err;
 	if (!err)
 		return "OK";
 	name = strerrorname_np(err);
@@ -131,17 +134,17 @@ const char *ane_errmsg(const struct ane_dev *dev)
 
 const char *ane_node(const struct ane_dev *dev)
 {
-	return dev->node;
+	return dev ? dev->node : "(no device handle)";
 }
 
 int ane_fd(const struct ane_dev *dev)
 {
-	return dev->fd;
+	return dev ? dev->fd : -1;
 }
 
 const struct drm_ane_device_info_out *ane_handshake(const struct ane_dev *dev)
 {
-	return &dev->info;
+	return dev ? &dev->info : NULL;
 }
 
 static int read_sysfs(const char *path, char *buf, size_t len)
@@ -176,6 +179,50 @@ static int node_is_ane(const char *name)
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	return strcmp(base, "ane") == 0;
+}
+
+/*
+ * Is the file @dev opened an ane node?  Checked before the first ane
+ * ioctl: a number of ane's means something else to another driver (a DRM
+ * driver's first ioctl is DRM_COMMAND_BASE too, and DRM fits any size to
+ * its own).  A character device whose sysfs entry names its driver must
+ * name ane; one sysfs does not know tells nothing, and the handshake
+ * decides.
+ */
+static int node_check(struct ane_dev *dev)
+{
+	char path[64], target[PATH_MAX];
+	const char *base;
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(dev->fd, &st))
+		return ane__fail(dev, errno, "fstat");
+	if (!S_ISCHR(st.st_mode))
+		return ane__fail_hint(dev, ENOTTY,
+				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
+				      "not an ane node: not a character device");
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0) {
+		/* the device itself unknown to sysfs: nothing can be told */
+		path[strlen(path) - strlen("/device/driver")] = '\0';
+		if (access(path, F_OK))
+			return 0;
+		return ane__fail_hint(dev, ENODEV,
+				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
+				      "not an ane node: character device %u:%u has no driver in sysfs",
+				      major(st.st_rdev), minor(st.st_rdev));
+	}
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strcmp(base, "ane"))
+		return ane__fail_hint(dev, ENODEV,
+				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
+				      "not an ane node: its driver is '%s'", base);
+	return 0;
 }
 
 static int cmp_accel(const void *a, const void *b)
@@ -216,6 +263,11 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 	struct ane_dev *dev;
 	int ret;
 
+	if (!out) {
+		if (errbuf && errlen)
+			snprintf(errbuf, errlen, "ane_open: out is NULL: pass the address of a struct ane_dev pointer");
+		return -EINVAL;
+	}
 	*out = NULL;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev) {
@@ -246,6 +298,9 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 		ret = ane__fail(dev, errno, "open");
 		goto fail;
 	}
+	ret = node_check(dev);
+	if (ret)
+		goto fail;
 
 	memset(&op, 0, sizeof(op));
 	op.in.usage_type = ANE_USAGE_STANDARD;
@@ -282,6 +337,8 @@ int ane_device_close(struct ane_dev *dev)
 {
 	int ret;
 
+	if (!dev)
+		return -EINVAL;
 	if (!dev->open)
 		return ane__fail(dev, ESHUTDOWN, "DeviceClose");
 	ret = ane_sel(dev, dev->kind == ANE_KIND_CONTROL ? DRM_IOCTL_ANE_CTL_DEVICE_CLOSE :
@@ -341,6 +398,8 @@ int ane_get_version(struct ane_dev *dev, uint32_t *uapi, uint32_t *hw_version,
 	struct drm_ane_get_version v = { 0 };
 	int ret;
 
+	if (!dev)
+		return -EINVAL;
 	if (dev->kind != ANE_KIND_CONTROL)
 		return ane__fail(dev, EBADRQC, "GetVersion (control selector 10) on a direct-path handle");
 	ret = ane_sel(dev, DRM_IOCTL_ANE_CTL_GET_VERSION, &v,
@@ -361,11 +420,13 @@ int ane_get_status(struct ane_dev *dev, struct drm_ane_status *st)
 	struct drm_ane_get_status s;
 	int ret;
 
+	if (!dev)
+		return -EINVAL;
 	if (dev->kind != ANE_KIND_CONTROL)
 		return ane__fail(dev, EBADRQC, "GetStatus (control selector 7) on a direct-path handle");
 	memset(&s, 0, sizeof(s));
 	ret = ane_sel(dev, DRM_IOCTL_ANE_CTL_GET_STATUS, &s, "GetStatus (control selector 7)");
-	if (!ret)
+	if (!ret && st)
 		*st = s.out;
 	return ret;
 }
@@ -374,6 +435,8 @@ int ane_get_driver_version(struct ane_dev *dev, struct ane_driver_version *v)
 {
 	struct drm_version dv;
 
+	if (!dev || !v)
+		return -EINVAL;
 	memset(v, 0, sizeof(*v));
 	memset(&dv, 0, sizeof(dv));
 	dv.name = v->name;
@@ -412,9 +475,12 @@ static int prop_uint(struct ane_dev *dev, const char *dir, const char *name,
 int ane_get_properties(struct ane_dev *dev, struct ane_properties *p)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 32], buf[32];
-	const char *name = strrchr(dev->node, '/');
+	const char *name;
 	int ret;
 
+	if (!dev || !p)
+		return -EINVAL;
+	name = strrchr(dev->node, '/');
 	memset(p, 0, sizeof(*p));
 	snprintf(dir, sizeof(dir), "/sys/class/accel/%s/device/properties",
 		 name ? name + 1 : dev->node);

@@ -55,7 +55,10 @@ struct ane_dev;
 /*
  * Open @node (NULL: the first /dev/accel/accel* whose driver is "ane") and
  * run the DeviceOpen handshake as a client of @kind.  On failure *@out is
- * NULL and, if @errbuf is not NULL, a message is written there.
+ * NULL and, if @errbuf is not NULL, a message is written there.  A @node
+ * that is not ane's is refused before any ioctl reaches it: -ENOTTY for a
+ * file that is no character device, -ENODEV for a device whose sysfs
+ * entry names another driver or none.
  */
 LIBANE_EXPORT int ane_open(const char *node, enum ane_client_kind kind,
 			   struct ane_dev **out, char *errbuf, size_t errlen);

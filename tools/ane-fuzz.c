@@ -468,14 +468,23 @@ static int parse_args(int argc, char **argv)
 		} else if (!v) {
 			fprintf(stderr, "ane-fuzz: %s needs a value\n", a);
 			return -1;
-		} else if (!strcmp(a, "--seed")) {
-			opt.seed = strtoull(v, NULL, 0);
+		} else if (!strcmp(a, "--seed") || !strcmp(a, "--iterations")) {
+			char *end;
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(v, &end, 0);
+			if (errno || end == v || *end || *v == '-') {
+				fprintf(stderr, "ane-fuzz: %s takes a number, not '%s'\n", a, v);
+				return -1;
+			}
+			if (!strcmp(a, "--seed"))
+				opt.seed = n;
+			else
+				opt.iterations = n;
 			i++;
 		} else if (!strcmp(a, "--time")) {
 			opt.time_s = strtod(v, NULL);
-			i++;
-		} else if (!strcmp(a, "--iterations")) {
-			opt.iterations = strtoull(v, NULL, 0);
 			i++;
 		} else if (!strcmp(a, "--procs")) {
 			opt.procs = atoi(v);

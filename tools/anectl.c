@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libane.h"
@@ -238,6 +239,49 @@ static int power_method(int fd, const char *node, uint32_t m, uint64_t value,
 	return 0;
 }
 
+/*
+ * Open @node for the methods, which need no DeviceOpen: only if it is one
+ * of ane's nodes (ane_find_node()), so that no ane ioctl reaches another
+ * driver's device.  -1 with the message printed.
+ */
+static int open_ane_node(const char *cmd, const char *node)
+{
+	struct stat want, st;
+	char path[256];
+	unsigned int i;
+	int fd;
+
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "anectl %s: open %s: %s (anectl doctor explains)\n", cmd, node,
+			strerror(errno));
+		return -1;
+	}
+	if (!fstat(fd, &want) && S_ISCHR(want.st_mode))
+		for (i = 0; !ane_find_node(i, path, sizeof(path)); i++)
+			if (!stat(path, &st) && st.st_rdev == want.st_rdev)
+				return fd;
+	close(fd);
+	fprintf(stderr, "anectl %s: %s is not an ane node (anectl list shows them)\n", cmd, node);
+	return -1;
+}
+
+/* The MS of `power delay MS`: 0 to ANE_POWER_HYSTERESIS_MAX_MS, decimal. */
+static int parse_delay(const char *s, uint64_t *ms)
+{
+	char *end;
+
+	errno = 0;
+	*ms = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s < '0' || *s > '9' ||
+	    *ms > ANE_POWER_HYSTERESIS_MAX_MS) {
+		fprintf(stderr, "anectl power: delay '%s' is not a number of ms from 0 to %u (EINVAL)\n",
+			s, ANE_POWER_HYSTERESIS_MAX_MS);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_power(const char *node, int argc, char **argv)
 {
 	const char *what = argc ? argv[0] : "status";
@@ -245,6 +289,12 @@ static int cmd_power(const char *node, int argc, char **argv)
 	uint64_t r = 0;
 	int fd, ret = 0;
 
+	if (!strcmp(what, "delay") && (argc != 2 || parse_delay(argv[1], &r))) {
+		if (argc != 2)
+			fprintf(stderr, "anectl power: delay needs one number of ms (0 to %u)\n",
+				ANE_POWER_HYSTERESIS_MAX_MS);
+		return 2;
+	}
 	if (!node) {
 		if (ane_find_node(0, buf, sizeof(buf))) {
 			fprintf(stderr, "anectl power: no ane device (is the module loaded? anectl doctor)\n");
@@ -252,12 +302,9 @@ static int cmd_power(const char *node, int argc, char **argv)
 		}
 		node = buf;
 	}
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "anectl power: open %s: %s (anectl doctor explains)\n", node,
-			strerror(errno));
+	fd = open_ane_node("power", node);
+	if (fd < 0)
 		return 1;
-	}
 	if (!strcmp(what, "status")) {
 		ret = power_method(fd, node, ANE_METHOD_IS_POWERED, 0, &r);
 		if (!ret)
@@ -277,9 +324,9 @@ static int cmd_power(const char *node, int argc, char **argv)
 	} else if (!strcmp(what, "auto") || !strcmp(what, "always-on")) {
 		ret = power_method(fd, node, ANE_METHOD_SET_POWER_MANAGEMENT,
 				   !strcmp(what, "auto"), NULL);
-	} else if (!strcmp(what, "delay") && argc > 1) {
+	} else if (!strcmp(what, "delay")) {
 		ret = power_method(fd, node, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
-				   strtoull(argv[1], NULL, 0), NULL);
+				   r, NULL);
 	} else {
 		fprintf(stderr, "anectl power: unknown '%s' (status, on, off, auto, always-on, delay MS)\n",
 			what);
@@ -307,12 +354,9 @@ static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec)
 		}
 		node = buf;
 	}
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "anectl %s: open %s: %s (anectl doctor explains)\n", name, node,
-			strerror(errno));
+	fd = open_ane_node(name, node);
+	if (fd < 0)
 		return 1;
-	}
 	recs = calloc(ANE_METHOD_MAX_RECORDS, rec);
 	a.ptr = (uintptr_t)recs;
 	a.size = ANE_METHOD_MAX_RECORDS * rec;
@@ -380,7 +424,11 @@ int main(int argc, char **argv)
 	const char *node = NULL;
 	int i = 1;
 
-	if (i + 1 < argc && !strcmp(argv[i], "-d")) {
+	if (i < argc && !strcmp(argv[i], "-d")) {
+		if (i + 1 >= argc || !argv[i + 1][0]) {
+			fprintf(stderr, "anectl: -d needs a NODE (anectl list shows them)\n");
+			return 2;
+		}
 		node = argv[i + 1];
 		i += 2;
 	}

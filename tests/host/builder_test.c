@@ -14,6 +14,7 @@
  */
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1259,9 +1260,25 @@ static void open_errors_name_node_call_and_errno(void)
 	T_EQ(ane_open("/nonexistent/accel7", ANE_KIND_CONTROL, &dev, err, sizeof(err)), -ENOENT);
 	T_CHECK(dev == NULL, "handle cleared");
 	T_CHECK(strstr(err, "/nonexistent/accel7: open: ENOENT") != NULL, "message: %s", err);
-	T_EQ(ane_open("/dev/null", ANE_KIND_CONTROL, &dev, err, sizeof(err)), -ENOTTY);
-	T_CHECK(strstr(err, "/dev/null: DeviceOpen (control selector 0): ENOTTY") != NULL,
+	/* Not an ane node: refused before any ioctl reaches it. */
+	T_EQ(ane_open("/dev/null", ANE_KIND_CONTROL, &dev, err, sizeof(err)), -ENODEV);
+	T_CHECK(dev == NULL, "handle cleared");
+	T_CHECK(strstr(err, "/dev/null: not an ane node: character device 1:3 has no driver in sysfs: ENODEV (name an ane node") != NULL,
 		"message: %s", err);
+	{
+		char file[] = "/tmp/ane-not-a-node.XXXXXX", want[128];
+		int fd = mkstemp(file);
+
+		T_CHECK(fd >= 0, "mkstemp");
+		T_EQ(ane_open(file, ANE_KIND_DIRECT, &dev, err, sizeof(err)), -ENOTTY);
+		snprintf(want, sizeof(want), "%s: not an ane node: not a character device: ENOTTY",
+			 file);
+		T_CHECK(strstr(err, want) != NULL, "message: %s", err);
+		if (fd >= 0) {
+			close(fd);
+			unlink(file);
+		}
+	}
 }
 
 /* A handle on a pipe: every ioctl fails with ENOTTY; events can be faked. */
@@ -1476,6 +1493,29 @@ static void net_run_reports_where_it_stopped(void)
 	ane_net_destroy(net);
 }
 
+/* A NULL handle or result pointer is refused, never dereferenced. */
+static void null_handles_are_refused(void)
+{
+	struct drm_ane_status st;
+	struct ane_properties props;
+	struct ane_driver_version dv;
+	char err[256] = "";
+
+	T_EQ(ane_open(NULL, ANE_KIND_CONTROL, NULL, err, sizeof(err)), -EINVAL);
+	T_CHECK(strstr(err, "ane_open: out is NULL") != NULL, "message: %s", err);
+	T_EQ(ane_fd(NULL), -1);
+	T_CHECK(strcmp(ane_node(NULL), "(no device handle)") == 0, "node: %s", ane_node(NULL));
+	T_CHECK(ane_handshake(NULL) == NULL, "handshake of NULL");
+	T_EQ(ane_get_status(NULL, &st), -EINVAL);
+	T_EQ(ane_get_version(NULL, NULL, NULL, NULL), -EINVAL);
+	T_EQ(ane_get_properties(NULL, &props), -EINVAL);
+	T_EQ(ane_get_driver_version(NULL, &dv), -EINVAL);
+	T_EQ(ane_device_close(NULL), -EINVAL);
+	T_EQ(ane_net_create(NULL), -EINVAL);
+	T_CHECK(strcmp(ane_errno_name(INT_MIN), "errno 2147483647") == 0, "INT_MIN: %s",
+		ane_errno_name(INT_MIN));
+}
+
 static void adopt_fd_errors(void)
 {
 	struct ane_dev *dev = (struct ane_dev *)1;
@@ -1521,5 +1561,6 @@ int main(void)
 	T_RUN(status_strings_and_deadlines);
 	T_RUN(net_run_reports_where_it_stopped);
 	T_RUN(adopt_fd_errors);
+	T_RUN(null_handles_are_refused);
 	return t_summary("builder");
 }

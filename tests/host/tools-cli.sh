@@ -6,7 +6,8 @@
 # its usage on stdout and exit status 0.  libane.so exports only ane_*
 # functions, each versioned LIBANE_0.1 (lib/libane.map), under the soname
 # libane.so.0.  The manual pages (Documentation/accel/ane/man/) carry the
-# release and render without warnings.
+# release and render without warnings.  Bad values and nodes that are not
+# ane's are refused with a message before anything runs.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$top/build}
 ver=$(sed -n 's/^ANE_VERSION := //p' "$top/Makefile")
@@ -38,6 +39,34 @@ for t in anectl ane-run ane-bench ane-mathbench ane-fuzz ane-netbench aned; do
 		nok "$t --help exits $rc, stdout '$(printf '%s' "$out" | head -n1)'"
 	fi
 done
+
+# A value that is not a number, or a node that is not ane's, is named and
+# refused before anything runs (no device needed).
+# want NAME STATUS TEXT -- COMMAND...: COMMAND exits STATUS and prints TEXT.
+want() {
+	name=$1 st=$2 text=$3
+	shift 4
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq "$st" ] && printf '%s\n' "$out" | grep -qF -- "$text"; then
+		ok "$name"
+	else
+		nok "$name: exit $rc, '$(printf '%s' "$out" | head -n1)'"
+	fi
+}
+want "anectl power delay 5s is a usage error" 2 \
+	"delay '5s' is not a number of ms from 0 to 600000" -- "$B/tools/anectl" power delay 5s
+want "anectl power delay 600001 is a usage error" 2 \
+	"delay '600001' is not a number" -- "$B/tools/anectl" power delay 600001
+want "anectl -d without a NODE" 2 "-d needs a NODE" -- "$B/tools/anectl" -d
+want "anectl -d /dev/null power: not an ane node" 1 \
+	"/dev/null is not an ane node" -- "$B/tools/anectl" -d /dev/null power status
+want "ane-bench dart /dev/null: not an ane node" 1 \
+	"/dev/null: not an ane node" -- "$B/tools/ane-bench" dart /dev/null
+want "ane-fuzz --seed x is a usage error" 2 \
+	"--seed takes a number, not 'x'" -- "$B/tools/ane-fuzz" --seed x
+want "ane-fuzz --iterations -3 is a usage error" 2 \
+	"--iterations takes a number, not '-3'" -- "$B/tools/ane-fuzz" --iterations -3
 
 lib=$B/lib/libane.so
 if [ ! -e "$lib" ]; then

@@ -347,6 +347,52 @@ static void ane_dart_contexts_are_isolated(struct kunit *test)
 	ane_dart_ctx_put(b);
 }
 
+/*
+ * An unplugged device's controller runs until the binding's teardown
+ * halts it: a context released in between leaves its slot (stream
+ * disabled, TTBR cleared) before its tables are freed, so the engine gets
+ * a fault instead of walking freed pages.  Once detached, the registers
+ * are the next binding's and are left alone.
+ */
+static void ane_dart_slots_are_cleared_until_the_controller_is_halted(struct kunit *test)
+{
+	struct dart_fixture *fx = test->priv;
+	struct ane_dart_ctx *ctx = new_ctx(test), *late = new_ctx(test);
+	struct ane_dart_mapping *map;
+	u32 word = 0, ttbr;
+	u64 iova;
+	int slot, late_slot;
+
+	map = map_frames(test, ctx, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
+	iova = map->iova;
+	slot = ane_dart_bind(ctx);
+	KUNIT_ASSERT_GE(test, slot, 1);
+	late_slot = ane_dart_bind(late);
+	KUNIT_ASSERT_GE(test, late_slot, 1);
+	KUNIT_ASSERT_EQ(test, hw_dma(fx, slot, iova, &word, 4, false), 0);
+	KUNIT_EXPECT_EQ(test, word, 0xa0a0a0a0u);
+
+	/* Unplugged (drm_dev_unplug()), the controller still running. */
+	fx->adev->drm.unplugged = true;
+	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
+	/* The unmap flushed the cached translation. */
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, slot, iova, &word, 4, false), -EFAULT);
+	ane_dart_ctx_put(ctx);
+	KUNIT_ASSERT_FALSE(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS) & BIT(slot));
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TTBR(slot)), 0u);
+	/* A late access of the slot faults on the disabled stream. */
+	KUNIT_EXPECT_EQ(test, hw_dma(fx, slot, iova, &word, 4, false), -EFAULT);
+
+	/* Halted: what is released later leaves the registers alone. */
+	ane_dart_detach(fx->dart);
+	ttbr = dart_rd(fx, ANE_DART_TTBR(late_slot));
+	KUNIT_EXPECT_NE(test, ttbr, 0u);
+	ane_dart_ctx_put(late);
+	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TTBR(late_slot)), ttbr);
+	KUNIT_EXPECT_TRUE(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS) & BIT(late_slot));
+	/* The fixture's teardown finds a device as an unbind leaves it. */
+}
+
 /* A request of @release_ctx ends later, from a work item. */
 static struct ane_dart_ctx *release_ctx;
 
@@ -885,6 +931,7 @@ static struct kunit_case ane_dart_cases[] = {
 	KUNIT_CASE(ane_dart_fault_latch_is_single_shot),
 	KUNIT_CASE(ane_dart_translation_cache_needs_explicit_invalidation),
 	KUNIT_CASE(ane_dart_contexts_are_isolated),
+	KUNIT_CASE(ane_dart_slots_are_cleared_until_the_controller_is_halted),
 	KUNIT_CASE(ane_dart_more_clients_than_slots_switch_ttbr),
 	KUNIT_CASE(ane_dart_slot_waiters_are_served_in_order),
 	KUNIT_CASE(ane_dart_a_request_bind_takes_its_turn),

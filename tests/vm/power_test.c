@@ -801,6 +801,12 @@ static void anectl_calls_the_power_methods(void)
 	const char *off[] = { "anectl", "power", "off", NULL };
 	const char *delay[] = { "anectl", "power", "delay", "5000", NULL };
 	const char *bad[] = { "anectl", "power", "sideways", NULL };
+	const char *nan[] = { "anectl", "power", "delay", "5s", NULL };
+	const char *neg[] = { "anectl", "power", "delay", "-1", NULL };
+	const char *nodelay[] = { "anectl", "power", "delay", NULL };
+	const char *other[] = { "anectl", "-d", "/dev/null", "power", "status", NULL };
+	const char *other_diag[] = { "anectl", "-d", "/dev/null", "clients", NULL };
+	const char *no_node[] = { "anectl", "-d", NULL };
 	char out[512];
 	int fd = open(node, O_RDWR | O_CLOEXEC);
 
@@ -817,6 +823,23 @@ static void anectl_calls_the_power_methods(void)
 	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 5000);
 	T_EQ(vm_run_capture(bad, 0, out, sizeof(out)), 1);
 	T_CHECK(strstr(out, "unknown 'sideways'") != NULL, "bad: %s", out);
+	/* A delay that is not a number in range is refused, not read as 0. */
+	T_EQ(vm_run_capture(nan, 0, out, sizeof(out)), 2);
+	T_CHECK(strstr(out, "delay '5s' is not a number of ms from 0 to 600000") != NULL,
+		"5s: %s", out);
+	T_EQ(vm_run_capture(neg, 0, out, sizeof(out)), 2);
+	T_EQ(vm_run_capture(nodelay, 0, out, sizeof(out)), 2);
+	T_CHECK(strstr(out, "delay needs one number") != NULL, "no delay: %s", out);
+	T_EQ(read_num(DEV "power/autosuspend_delay_ms"), 5000);
+	/* No method reaches a node of another driver. */
+	T_EQ(vm_run_capture(other, 0, out, sizeof(out)), 1);
+	T_CHECK(strstr(out, "anectl power: /dev/null is not an ane node") != NULL,
+		"/dev/null: %s", out);
+	T_EQ(vm_run_capture(other_diag, 0, out, sizeof(out)), 1);
+	T_CHECK(strstr(out, "anectl clients: /dev/null is not an ane node") != NULL,
+		"clients /dev/null: %s", out);
+	T_EQ(vm_run_capture(no_node, 0, out, sizeof(out)), 2);
+	T_CHECK(strstr(out, "-d needs a NODE") != NULL, "-d: %s", out);
 	close(fd);
 }
 

@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -880,6 +881,83 @@ static void the_cache_request_pool_holds_at_n(void)
 	rig_close(&r);
 }
 
+/* The other thread of the race below: destroy the program when told. */
+struct destroy_race {
+	int fd;
+	uint64_t tok;
+	volatile int go;
+	unsigned int delay_us;
+	int ret, err;
+};
+
+static void *destroy_racer(void *arg)
+{
+	struct destroy_race *d = arg;
+
+	while (!__atomic_load_n(&d->go, __ATOMIC_ACQUIRE))
+		;
+	/* into the install's firmware round trip, waiting for the lock */
+	if (d->delay_us)
+		usleep(d->delay_us);
+	d->ret = destroy(d->fd, d->tok);
+	d->err = errno;
+	return NULL;
+}
+
+/*
+ * ChainingPrepare and ProgramDestroy of the same program from two threads
+ * of one file: each ends with its own answer (the chain installed, or
+ * ENOENT / EBADFD for a program already gone) and nothing of the chain is
+ * touched after the destroy freed it (the debug kernel's KASAN sees that
+ * use-after-free: ane-fuzz seed 404 found it).
+ */
+static void a_chain_prepare_races_a_program_destroy(void)
+{
+	struct drm_ane_program_prepare pp;
+	struct destroy_race d;
+	struct client c;
+	pthread_t th;
+	int i, installed = 0, refused = 0;
+
+	if (ctl_open(&c)) {
+		T_CHECK(0, "open: %s", strerror(errno));
+		return;
+	}
+	build_rnn_image(img);
+	for (i = 0; i < 300; i++) {
+		uint64_t handle = 0;
+		int ret, err;
+
+		memset(&d, 0, sizeof(d));
+		d.fd = c.fd;
+		d.delay_us = (i * 37) % 1500;
+		if (create(c.fd, img, IMG_SIZE, &d.tok) || prepare(c.fd, d.tok, &pp)) {
+			T_CHECK(0, "program %d: %s", i, strerror(errno));
+			break;
+		}
+		if (pthread_create(&th, NULL, destroy_racer, &d)) {
+			T_CHECK(0, "pthread_create");
+			break;
+		}
+		__atomic_store_n(&d.go, 1, __ATOMIC_RELEASE);
+		ret = chain_prepare(c.fd, d.tok, 0, 0, &handle);
+		err = errno;
+		pthread_join(th, NULL);
+		T_CHECK(d.ret == 0, "destroy %d: %s", i, strerror(d.err));
+		if (!ret) {
+			T_CHECK(handle != 0, "chain %d: no handle", i);
+			installed++;
+		} else {
+			T_CHECK(err == ENOENT || err == EBADFD || err == ENOSPC,
+				"chain %d: %s", i, strerror(err));
+			refused++;
+		}
+	}
+	printf("#   %d chains installed, %d refused, each program destroyed\n",
+	       installed, refused);
+	close(c.fd);
+}
+
 /* A second attacher cannot take a chain the first one uses. */
 static void a_chain_has_one_user(void)
 {
@@ -1085,6 +1163,7 @@ int main(int argc, char **argv)
 	T_RUN(chain_errors_are_precise);
 	T_RUN(the_cache_request_pool_holds_at_n);
 	T_RUN(a_chain_has_one_user);
+	T_RUN(a_chain_prepare_races_a_program_destroy);
 	T_RUN(invalidate_during_a_run_and_exit_with_chains);
 	T_RUN(a_run_in_flight_holds_its_chain);
 	T_RUN(recovery_with_a_chain_installed);

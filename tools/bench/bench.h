@@ -36,6 +36,7 @@
 #define MIB		(1024ull * 1024)
 
 struct dp {
+	struct ane_dev *dev;
 	int fd;
 	uint64_t token;
 };

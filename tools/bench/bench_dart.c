@@ -8,18 +8,17 @@
 
 #include "bench.h"
 
+/* DeviceOpen of the direct path through libane: it names what failed. */
 static int dp_open(struct dp *c, const char *node)
 {
-	struct drm_ane_device_open op;
+	char err[512];
 
-	memset(&op, 0, sizeof(op));
-	op.in.usage_type = ANE_USAGE_STANDARD;
-	c->fd = open(node, O_RDWR | O_CLOEXEC);
-	if (c->fd < 0)
+	if (ane_open(node, ANE_KIND_DIRECT, &c->dev, err, sizeof(err))) {
+		fprintf(stderr, "ane-bench: %s\n", err);
 		return -1;
-	if (ioctl(c->fd, DRM_IOCTL_ANE_DP_DEVICE_OPEN, &op) < 0)
-		return -1;
-	c->token = op.out.token;
+	}
+	c->fd = ane_fd(c->dev);
+	c->token = ane_handshake(c->dev)->token;
 	return 0;
 }
 
@@ -119,7 +118,7 @@ int bench_dart(const char *node)
 	int i;
 
 	if (dp_open(&c, node))
-		return die("DeviceOpen (direct path)");
+		return 1;
 	big = surface(c.fd, size);
 	if (!big)
 		return die("SURFACE_CREATE 256 MiB");
@@ -196,6 +195,6 @@ int bench_dart(const char *node)
 	}
 	for (i = 0; i < 14; i++)
 		unmap(&c, iovas[i]);
-	close(c.fd);
+	ane_close(c.dev);
 	return 0;
 }
