@@ -215,6 +215,27 @@ static inline void *token_racer_run(void *arg)
 	return NULL;
 }
 
+/*
+ * Stop @r and check that each of the @made programs went exactly once: by
+ * its hand, or still listed (those are left in @mi, 64 at most).
+ * Return: how many are left.
+ */
+static inline int token_racer_stop(struct token_racer *r, pthread_t th,
+				   unsigned int made, struct drm_ane_model_info *mi)
+{
+	int left;
+
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	left = racer_list(r->fd, r->keep, mi, 64);
+	T_CHECK(left >= 0, "list: %s", strerror(errno));
+	if (left < 0)
+		return 0;
+	T_EQ(made, r->destroyed + (unsigned int)left);
+	T_CHECK(r->destroyed > 0, "the other thread took nothing");
+	return left;
+}
+
 /* Start @r on its file; 0 once its thread runs. */
 static inline int token_racer_start(struct token_racer *r, pthread_t *th)
 {

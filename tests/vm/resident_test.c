@@ -1002,14 +1002,8 @@ static void an_attach_races_a_detach_of_its_token(void)
 			T_CHECK(0, "attach %d: %s", i, strerror(errno));
 		}
 	}
-	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
-	pthread_join(th, NULL);
-	left = racer_list(b.fd, 0, mi, 64);
-	T_CHECK(left >= 0, "list: %s", strerror(errno));
-	/* every attachment made is detached once, by one of the two threads */
-	T_EQ(made, r.destroyed + (unsigned int)left);
+	left = token_racer_stop(&r, th, made, mi);
 	T_EQ(made, 600);
-	T_CHECK(r.destroyed > 0, "the other thread detached nothing");
 	for (i = 0; i < left; i++)
 		T_OK(detach_prog(b.fd, mi[i].token));
 	printf("#   %u attached (%u detached by the other thread), %u ENOSPC\n",
