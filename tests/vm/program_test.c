@@ -1118,9 +1118,11 @@ static void storms_leave_every_slot_free(void)
  * with its own answer (a token, or EFAULT for an unwritable token_ptr,
  * and then nothing was ever listed), and nothing is read from or undone
  * on a program the other thread may already have freed (the debug
- * kernel's KASAN sees such a use-after-free).  Under TCG's one host
- * thread the window rarely opens; the count below fails on a program
- * listed and then undone by an EFAULT call whenever it does.
+ * kernel's KASAN sees such a use-after-free).  On the stock kernel under
+ * TCG the window does not open; on the debug kernel (make check-vm-debug)
+ * the old code failed each of two runs with KASAN's slab-use-after-free
+ * in ane_sel_program_create() (then a list_del() fault) or
+ * ane_sel_program_create_instance().
  */
 static void a_create_races_a_destroy_of_its_token(void)
 {

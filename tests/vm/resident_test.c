@@ -962,8 +962,8 @@ static void a_chain_prepare_races_a_program_destroy(void)
  * PROGRAM_ATTACH against another thread of the file that detaches every
  * attached program as soon as it is listed: each attach ends with its own
  * answer, filled in before the program could be detached and freed (the
- * debug kernel's KASAN sees a read after that).  Under TCG's one host
- * thread the window rarely opens.
+ * debug kernel's KASAN sees a read after that).  Under TCG the window
+ * rarely opens: one debug-kernel run of the old code did not hit it.
  */
 static void an_attach_races_a_detach_of_its_token(void)
 {
