@@ -335,7 +335,6 @@ struct ane_dart_mapping *
 ane_dart_map(struct ane_dart_ctx *ctx, const phys_addr_t *frames, u32 nframes,
 	     u32 usage, u8 prot, void *owner);
 int ane_dart_unmap(struct ane_dart_mapping *map);
-struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova);
 
 int ane_dart_use(struct ane_dart_mapping *map);
 int ane_dart_use_placed(struct ane_dart_mapping *map);

@@ -180,28 +180,6 @@ int ane_dart_unmap(struct ane_dart_mapping *map)
 	return 0;
 }
 
-/**
- * ane_dart_find() - the mapping that starts at @iova
- * @ctx: the context.
- * @iova: the address a map request returned.
- *
- * Return: the mapping (mapped or evicted), or NULL.
- */
-struct ane_dart_mapping *ane_dart_find(struct ane_dart_ctx *ctx, u64 iova)
-{
-	struct ane_dart_mapping *map, *found = NULL;
-
-	mutex_lock(&ctx->lock);
-	list_for_each_entry(map, &ctx->mappings, link) {
-		if (map->iova == iova) {
-			found = map;
-			break;
-		}
-	}
-	mutex_unlock(&ctx->lock);
-	return found;
-}
-
 /* Pin @map; an evicted one fails with -ESTALE or, if @place, is placed. */
 static int __ane_dart_use(struct ane_dart_mapping *map, bool place)
 {

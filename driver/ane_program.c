@@ -209,6 +209,15 @@ int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 	p->procs = p->image.vaddr + p->hdr.procedures_offset;
 	p->bars = p->image.vaddr + p->hdr.bars_offset;
 	p->token = ane_new_token(adev);
+	/*
+	 * The answer goes out before the program is listed: listed, it is
+	 * another thread's of the file to destroy (and free) by its token,
+	 * which that thread can read from ShowModelMemoryStatus at once.
+	 */
+	if (put_user(p->token, (u64 __user *)u64_to_user_ptr(pc->token_ptr))) {
+		ret = -EFAULT;
+		goto err_free;
+	}
 
 	mutex_lock(&af->prog_lock);
 	if (ane_program_count_locked(af) >= ANE_MAX_PROGRAMS_PER_FILE) {
@@ -218,14 +227,6 @@ int ane_sel_program_create(struct ane_file *af, const struct ane_selector *sel,
 	}
 	list_add_tail(&p->link, &af->programs);
 	mutex_unlock(&af->prog_lock);
-
-	if (put_user(p->token, (u64 __user *)u64_to_user_ptr(pc->token_ptr))) {
-		mutex_lock(&af->prog_lock);
-		list_del(&p->link);
-		mutex_unlock(&af->prog_lock);
-		ane_program_put(p);
-		return -EFAULT;
-	}
 	return 0;
 
 err_free:
@@ -425,6 +426,7 @@ int ane_sel_program_create_instance(struct ane_file *af,
 	inst->adev = af->adev;
 	inst->slot = -1;
 	inst->pid = -1;
+	inst->token = ane_new_token(af->adev);
 
 	mutex_lock(&af->prog_lock);
 	prog = ane_program_find_locked(af, ci->program);
@@ -456,18 +458,32 @@ int ane_sel_program_create_instance(struct ane_file *af,
 	kref_get(&prog->kref);
 	inst->parent = prog;
 	prog->instances++;
-	inst->token = ane_new_token(af->adev);
-	list_add_tail(&inst->link, &af->programs);
 	mutex_unlock(&af->prog_lock);
 
+	/*
+	 * The answer goes out before the instance is listed (and without the
+	 * lock held: the write may fault): listed, the instance is another
+	 * thread's of the file to destroy (and free) by its token.  Its
+	 * program stays meanwhile: the instance holds it, and counts in
+	 * instances.
+	 */
 	if (put_user(inst->token, (u64 __user *)u64_to_user_ptr(ci->token_ptr))) {
-		struct drm_ane_program_destroy pd = { .token = inst->token };
-
-		ane_sel_program_destroy(af, sel, &pd);
-		return -EFAULT;
+		ret = -EFAULT;
+		goto err_unhold;
 	}
+	mutex_lock(&af->prog_lock);
+	if (ane_program_count_locked(af) >= ANE_MAX_PROGRAMS_PER_FILE) {
+		ret = -ENOSPC;
+		goto err_unhold_locked;
+	}
+	list_add_tail(&inst->link, &af->programs);
+	mutex_unlock(&af->prog_lock);
 	return 0;
 
+err_unhold:
+	mutex_lock(&af->prog_lock);
+err_unhold_locked:
+	prog->instances--;
 err:
 	mutex_unlock(&af->prog_lock);
 	ane_program_put(inst);

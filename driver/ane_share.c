@@ -285,10 +285,14 @@ int ane_program_attach_ioctl(struct drm_device *dev, void *data,
 		ret = -ENOSPC;
 		goto out_fd;
 	}
-	list_add_tail(&p->link, &af->programs);
-	mutex_unlock(&af->prog_lock);
+	/*
+	 * The answer is filled in before the program is listed: listed, it
+	 * is another thread's of the file to detach (and free) by its token.
+	 */
 	args->token = p->token;
 	args->num_procedures = p->parent->hdr.num_procedures;
+	list_add_tail(&p->link, &af->programs);
+	mutex_unlock(&af->prog_lock);
 out_fd:
 	fdput(f);
 out:

@@ -10,6 +10,7 @@
 #define ANE_VM_PROG_UTIL_H
 
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -153,5 +154,96 @@ static inline int check_out(const struct surf *s, const int want[4])
 	return bad;
 }
 
+
+/*
+ * Another thread of the same file that destroys (or detaches) every
+ * program of the file it can see, as soon as it can see it: it reads the
+ * tokens from ShowModelMemoryStatus, which lists a program the moment it
+ * is on the file's list.  Only @keep survives.  A selector that makes an
+ * object visible must have filled in its answer first, and must not undo
+ * it afterwards: the object may be gone.
+ */
+struct token_racer {
+	int fd;
+	uint64_t keep;
+	volatile int stop;
+	volatile int running;	/* set once the thread runs */
+	unsigned int destroyed;	/* destroys and detaches that succeeded */
+	unsigned int listed;	/* programs seen, @keep not counted */
+};
+
+/* The programs of @fd's file, @keep left out; -1 on an error. */
+static inline int racer_list(int fd, uint64_t keep, struct drm_ane_model_info *mi,
+			     unsigned int max)
+{
+	struct drm_ane_method_buf a = {
+		.method = ANE_METHOD_SHOW_MODEL_MEMORY_STATUS,
+		.ptr = (uintptr_t)mi, .size = max * sizeof(*mi),
+	};
+	unsigned int i, n = 0;
+
+	if (ioctl(fd, DRM_IOCTL_ANE_METHOD_BUF, &a) < 0)
+		return -1;
+	for (i = 0; i < a.count; i++)
+		if (mi[i].token && mi[i].token != keep)
+			mi[n++] = mi[i];
+	return (int)n;
+}
+
+static inline void *token_racer_run(void *arg)
+{
+	struct token_racer *r = arg;
+	struct drm_ane_model_info mi[64];
+	int i, n;
+
+	__atomic_store_n(&r->running, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		n = racer_list(r->fd, r->keep, mi, 64);
+		for (i = 0; i < n; i++) {
+			struct drm_ane_program_attach at = {
+				.flags = ANE_ATTACH_DETACH, .token = mi[i].token,
+			};
+			int ret = mi[i].flags & ANE_MODEL_ATTACHED ?
+				  ioctl(r->fd, DRM_IOCTL_ANE_PROGRAM_ATTACH, &at) :
+				  destroy(r->fd, mi[i].token);
+
+			r->listed++;
+			if (!ret)
+				r->destroyed++;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Stop @r and check that each of the @made programs went exactly once: by
+ * its hand, or still listed (those are left in @mi, 64 at most).
+ * Return: how many are left.
+ */
+static inline int token_racer_stop(struct token_racer *r, pthread_t th,
+				   unsigned int made, struct drm_ane_model_info *mi)
+{
+	int left;
+
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	left = racer_list(r->fd, r->keep, mi, 64);
+	T_CHECK(left >= 0, "list: %s", strerror(errno));
+	if (left < 0)
+		return 0;
+	T_EQ(made, r->destroyed + (unsigned int)left);
+	T_CHECK(r->destroyed > 0, "the other thread took nothing");
+	return left;
+}
+
+/* Start @r on its file; 0 once its thread runs. */
+static inline int token_racer_start(struct token_racer *r, pthread_t *th)
+{
+	if (pthread_create(th, NULL, token_racer_run, r))
+		return -1;
+	while (!__atomic_load_n(&r->running, __ATOMIC_ACQUIRE))
+		usleep(100);
+	return 0;
+}
 
 #endif /* ANE_VM_PROG_UTIL_H */

@@ -1112,6 +1112,81 @@ static void storms_leave_every_slot_free(void)
 	a_full_set_prepares(base);
 }
 
+/*
+ * ProgramCreate and CreateInstance against another thread of the file
+ * that destroys every program as soon as it is listed: each call ends
+ * with its own answer (a token, or EFAULT for an unwritable token_ptr,
+ * and then nothing was ever listed), and nothing is read from or undone
+ * on a program the other thread may already have freed (the debug
+ * kernel's KASAN sees such a use-after-free).  On the stock kernel under
+ * TCG the window does not open; on the debug kernel (make check-vm-debug)
+ * the old code failed each of two runs with KASAN's slab-use-after-free
+ * in ane_sel_program_create() (then a list_del() fault) or
+ * ane_sel_program_create_instance().
+ */
+static void a_create_races_a_destroy_of_its_token(void)
+{
+	struct drm_ane_program_create_instance ci;
+	struct drm_ane_model_info mi[64];
+	unsigned int made = 0, faulted = 0, full = 0;
+	uint64_t parent = 0, tok;
+	struct token_racer r;
+	struct client c;
+	pthread_t th;
+	int i, ret, left;
+
+	if (ctl_open(&c)) {
+		T_CHECK(0, "open: %s", strerror(errno));
+		return;
+	}
+	build_image(img, W);
+	T_OK(create(c.fd, img, IMG_SIZE, &parent));
+	memset(&r, 0, sizeof(r));
+	r.fd = c.fd;
+	r.keep = parent;
+	if (token_racer_start(&r, &th)) {
+		T_CHECK(0, "pthread_create");
+		close(c.fd);
+		return;
+	}
+	for (i = 0; i < 1200 && full < 100000; i++) {
+		int instance = i & 1, bad = (i >> 1) & 1;
+
+		tok = 0;
+		if (instance) {
+			memset(&ci, 0, sizeof(ci));
+			ci.program = parent;
+			ci.token_ptr = bad ? 0 : (uintptr_t)&tok;
+			ret = ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci);
+		} else {
+			ret = create(c.fd, img, IMG_SIZE, bad ? NULL : &tok);
+		}
+		if (!ret) {
+			T_CHECK(!bad && tok && tok != parent, "call %d: token %#llx", i,
+				(unsigned long long)tok);
+			made++;
+		} else if (bad && errno == EFAULT) {
+			faulted++;
+		} else if (errno == ENOSPC) {
+			/* the other thread fell behind: the same call again */
+			full++;
+			i--;
+			usleep(200);
+		} else {
+			T_CHECK(0, "call %d: %s", i, strerror(errno));
+		}
+	}
+	left = token_racer_stop(&r, th, made, mi);
+	T_EQ(faulted, 600);
+	T_EQ(made, 600);
+	for (i = 0; i < left; i++)
+		T_OK(destroy(c.fd, mi[i].token));
+	T_OK(destroy(c.fd, parent));
+	printf("#   %u made (%u destroyed by the other thread), %u EFAULT, %u ENOSPC\n",
+	       made, r.destroyed, faulted, full);
+	close(c.fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (vm_node(argc, argv, node, sizeof(node), "program"))
@@ -1121,6 +1196,7 @@ int main(int argc, char **argv)
 	T_RUN(a_program_computes_end_to_end);
 	T_RUN(lifecycle_errors_are_precise);
 	T_RUN(instances_bind_their_own_weights);
+	T_RUN(a_create_races_a_destroy_of_its_token);
 	T_RUN(syncobj_users_wait_on_the_fence);
 	T_RUN(signal_events_hold_at_n);
 	T_RUN(thirty_two_custom_bars_run);

@@ -958,6 +958,61 @@ static void a_chain_prepare_races_a_program_destroy(void)
 	close(c.fd);
 }
 
+/*
+ * PROGRAM_ATTACH against another thread of the file that detaches every
+ * attached program as soon as it is listed: each attach ends with its own
+ * answer, filled in before the program could be detached and freed (the
+ * debug kernel's KASAN sees a read after that).  Under TCG the window
+ * rarely opens: one debug-kernel run of the old code did not hit it.
+ */
+static void an_attach_races_a_detach_of_its_token(void)
+{
+	struct drm_ane_model_info mi[64];
+	unsigned int made = 0, full = 0;
+	struct token_racer r;
+	struct client a, b;
+	uint64_t tok, at;
+	pthread_t th;
+	int efd, i, left;
+
+	if (owner_setup(&a, &tok) || dp_open(&b)) {
+		T_CHECK(0, "setup: %s", strerror(errno));
+		return;
+	}
+	efd = export_prog(a.fd, tok);
+	T_CHECK(efd >= 0, "export: %s", strerror(errno));
+	memset(&r, 0, sizeof(r));
+	r.fd = b.fd;
+	if (token_racer_start(&r, &th)) {
+		T_CHECK(0, "pthread_create");
+		return;
+	}
+	for (i = 0; i < 600 && full < 100000; i++) {
+		at = 0;
+		if (!attach_prog(b.fd, efd, &at)) {
+			T_CHECK(at != 0 && at != tok, "attach %d: token %#llx", i,
+				(unsigned long long)at);
+			made++;
+		} else if (errno == ENOSPC) {
+			/* the other thread fell behind: attach again */
+			full++;
+			i--;
+			usleep(200);
+		} else {
+			T_CHECK(0, "attach %d: %s", i, strerror(errno));
+		}
+	}
+	left = token_racer_stop(&r, th, made, mi);
+	T_EQ(made, 600);
+	for (i = 0; i < left; i++)
+		T_OK(detach_prog(b.fd, mi[i].token));
+	printf("#   %u attached (%u detached by the other thread), %u ENOSPC\n",
+	       made, r.destroyed, full);
+	close(efd);
+	close(b.fd);
+	close(a.fd);
+}
+
 /* A second attacher cannot take a chain the first one uses. */
 static void a_chain_has_one_user(void)
 {
@@ -1164,6 +1219,7 @@ int main(int argc, char **argv)
 	T_RUN(the_cache_request_pool_holds_at_n);
 	T_RUN(a_chain_has_one_user);
 	T_RUN(a_chain_prepare_races_a_program_destroy);
+	T_RUN(an_attach_races_a_detach_of_its_token);
 	T_RUN(invalidate_during_a_run_and_exit_with_chains);
 	T_RUN(a_run_in_flight_holds_its_chain);
 	T_RUN(recovery_with_a_chain_installed);
