@@ -420,7 +420,8 @@ void usage(FILE *f)
 		"  --procs P          worker processes (default 2)\n"
 		"  --threads T        worker threads in each (default 2)\n"
 		"  --inject           (root) an injector drives debugfs fw_inject and\n"
-		"                     dart_evict meanwhile\n"
+		"                     dart_evict, runtime PM and the writable module\n"
+		"                     parameters meanwhile (put back at the end)\n"
 		"  --unplug           (with --inject) the injector also unbinds a device\n"
 		"                     and binds it again (one injection in ten); the\n"
 		"                     workers go on with its new node\n"
@@ -576,6 +577,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	find_debugfs();
+	if (geteuid() == 0 && (opt.inject || opt.replay))
+		knobs_save();
 	if (opt.user >= 0)
 		for (i = 0; i < opt.nnodes; i++)
 			if (chmod(opt.nodes[i], 0666))
@@ -777,6 +780,8 @@ int main(int argc, char **argv)
 		}
 		printf("%s\n", line);
 	}
+	if (geteuid() == 0 && (opt.inject || opt.replay))
+		knobs_restore();
 	if (opt.inject && geteuid() == 0)
 		for (i = 0; i < opt.nnodes; i++)
 			if (debugfs_dir[i][0]) {

@@ -342,6 +342,8 @@ int inject_write(const char *path, const char *s);
 void node_path(int node, char *buf, size_t len);
 void node_set(int node, const char *path);
 int op_inject(struct worker *w, struct rng *r);
+void knobs_save(void);
+void knobs_restore(void);
 int run_op(struct worker *w, int op, uint64_t seed);
 void set_oom_adj(const char *v);
 void proc_main(int base, int n, int drop);
