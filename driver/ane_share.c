@@ -285,10 +285,15 @@ int ane_program_attach_ioctl(struct drm_device *dev, void *data,
 		ret = -ENOSPC;
 		goto out_fd;
 	}
-	list_add_tail(&p->link, &af->programs);
-	mutex_unlock(&af->prog_lock);
+	/*
+	 * The answer before the program is listed: once the lock drops, a
+	 * sibling thread may detach it (tokens are sequential) and drop
+	 * the last reference.
+	 */
 	args->token = p->token;
 	args->num_procedures = p->parent->hdr.num_procedures;
+	list_add_tail(&p->link, &af->programs);
+	mutex_unlock(&af->prog_lock);
 out_fd:
 	fdput(f);
 out:
