@@ -120,7 +120,10 @@ layer_vm() {
 	run_suite vm-fuzz "$top/tools/vm/ane-vm" --quiet --no-load --timeout 480 \
 		--bin "$B/tools/ane-fuzz" \
 		-- 'modprobe ane || exit 1; rc=0;
+		knobs() { grep -r . /sys/module/ane/parameters /sys/bus/platform/devices/ane.0/power/control /sys/bus/platform/devices/ane.0/power/autosuspend_delay_ms; };
+		k0=$(knobs);
 		ane-fuzz --seed 1 --time 60 --procs 4 --threads 2 --inject || rc=1;
+		[ "$k0" = "$(knobs)" ] || { printf "ane-fuzz left the knobs changed; before:\n%s\nafter:\n" "$k0"; knobs; rc=1; };
 		echo 65534 >/sys/module/ane/parameters/client_gid;
 		ane-fuzz --seed 2 --time 30 --procs 2 --threads 2 --user 65534 || rc=1;
 		rmmod ane && modprobe ane devices=2 || exit 1;

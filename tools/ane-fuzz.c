@@ -420,7 +420,8 @@ void usage(FILE *f)
 		"  --procs P          worker processes (default 2)\n"
 		"  --threads T        worker threads in each (default 2)\n"
 		"  --inject           (root) an injector drives debugfs fw_inject and\n"
-		"                     dart_evict meanwhile\n"
+		"                     dart_evict, runtime PM and the writable module\n"
+		"                     parameters meanwhile (put back at the end)\n"
 		"  --unplug           (with --inject) the injector also unbinds a device\n"
 		"                     and binds it again (one injection in ten); the\n"
 		"                     workers go on with its new node\n"
@@ -438,7 +439,8 @@ void usage(FILE *f)
 		"  -V, --version      libane's version\n"
 		"\n"
 		"Operations: open close dup share, the 26 selectors (ctl.* dp.*),\n"
-		"ane.SurfaceCreate ane.Dma ane.GetFault, drm (every DRM core ioctl) syncobj\n"
+		"ane.SurfaceCreate ane.Dma ane.GetFault ane.Method ane.MethodBuf\n"
+		"ane.CapsDrop ane.ProgramShare, drm (every DRM core ioctl) syncobj\n"
 		"prime raw (any 'd' number), mmap munmap touch read run fork reap fdinfo\n"
 		"sysfs wrong-size, and inject (the injector's).\n"
 		"\n"
@@ -576,6 +578,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	find_debugfs();
+	if (geteuid() == 0 && (opt.inject || opt.replay))
+		knobs_save();
 	if (opt.user >= 0)
 		for (i = 0; i < opt.nnodes; i++)
 			if (chmod(opt.nodes[i], 0666))
@@ -777,6 +781,8 @@ int main(int argc, char **argv)
 		}
 		printf("%s\n", line);
 	}
+	if (geteuid() == 0 && (opt.inject || opt.replay))
+		knobs_restore();
 	if (opt.inject && geteuid() == 0)
 		for (i = 0; i < opt.nnodes; i++)
 			if (debugfs_dir[i][0]) {

@@ -76,6 +76,7 @@ enum {
 	OP_MMAP, OP_MUNMAP, OP_TOUCH, OP_READ, OP_RUN,
 	OP_FORK, OP_REAP, OP_FDINFO, OP_SYSFS, OP_WRONG_SIZE,
 	OP_INJECT, OP_METHOD,
+	OP_PROG_SHARE, OP_CAPS_DROP, OP_METHOD_BUF,
 	OP_COUNT
 };
 
@@ -215,6 +216,7 @@ struct prog {
 	unsigned int gen;
 	uint64_t token;
 	int img, prepared, inst;
+	int attached;		/* PROGRAM_ATTACH's token in a direct-path file */
 	uint64_t seq;
 };
 
@@ -325,6 +327,9 @@ int op_surface_create(struct worker *w, struct rng *r);
 int op_dma(struct worker *w, struct rng *r);
 int op_get_fault(struct worker *w, struct rng *r);
 int op_method(struct worker *w, struct rng *r);
+int op_prog_share(struct worker *w, struct rng *r);
+int op_caps_drop(struct worker *w, struct rng *r);
+int op_method_buf(struct worker *w, struct rng *r);
 int op_drm(struct worker *w, struct rng *r, int subset);
 int op_raw(struct worker *w, struct rng *r);
 int op_mmap(struct worker *w, struct rng *r);
@@ -342,6 +347,8 @@ int inject_write(const char *path, const char *s);
 void node_path(int node, char *buf, size_t len);
 void node_set(int node, const char *path);
 int op_inject(struct worker *w, struct rng *r);
+void knobs_save(void);
+void knobs_restore(void);
 int run_op(struct worker *w, int op, uint64_t seed);
 void set_oom_adj(const char *v);
 void proc_main(int base, int n, int drop);

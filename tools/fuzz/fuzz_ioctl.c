@@ -134,7 +134,12 @@ int op_method(struct worker *w, struct rng *r)
 		ANE_METHOD_SET_POWER_MANAGEMENT,
 		ANE_METHOD_SET_DYNAMIC_POWER_GATING,
 		ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
-		ANE_METHOD_LOAD_FIRMWARE, ANE_METHOD_EXCLAVE_EVALUATE, 9,
+		ANE_METHOD_LOAD_FIRMWARE, ANE_METHOD_EXCLAVE_EVALUATE,
+		ANE_METHOD_SET_THROTTLING_PERCENTAGE,
+		ANE_METHOD_SET_DART_CACHE_TTL,
+		ANE_METHOD_FLUSH_INACTIVE_DART_MAPPINGS,
+		ANE_METHOD_UNMAP_DART_BUFFERS, ANE_METHOD_READ_ANE_REGISTER,
+		ANE_METHOD_WRITE_ANE_REGISTER, ANE_METHOD_FORGET_FIRMWARE,
 		ANE_METHOD_SHARED_EVENT_ACTIVATE,
 		ANE_METHOD_SHARED_EVENT_DEACTIVATE,
 		ANE_METHOD_FW_SHARED_EVENT_DOORBELL_RING,
@@ -148,6 +153,18 @@ int op_method(struct worker *w, struct rng *r)
 	/* short hysteresis times, so the engine powers down under the others */
 	a.value = a.method == ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME ?
 		  rnd(r) % 50 : rnd(r) % 4 == 0;
+	/* the engine's speed, a DART cache time, a client, a register */
+	if (a.method == ANE_METHOD_SET_THROTTLING_PERCENTAGE)
+		a.value = 1 + rn(r, 100);
+	else if (a.method == ANE_METHOD_SET_DART_CACHE_TTL)
+		a.value = rn(r, 100);
+	else if (a.method == ANE_METHOD_UNMAP_DART_BUFFERS)
+		a.value = rn(r, 8);
+	else if (a.method == ANE_METHOD_READ_ANE_REGISTER)
+		a.value = (uint64_t)rn(r, 6) << 56 | (uint64_t)(rn(r, 64) * 4) << 32;
+	else if (a.method == ANE_METHOD_WRITE_ANE_REGISTER)
+		a.value = (uint64_t)(3 + rn(r, 3)) << 56 |
+			  (uint64_t)(rn(r, 64) * 4) << 32 | rn(r, 1000);
 	/* the shared event: its id, and its ring, which releases waiters */
 	if (a.method == ANE_METHOD_SHARED_EVENT_DEACTIVATE)
 		a.value = ANE_SHARED_EVENT_ID;
@@ -170,6 +187,131 @@ int op_method(struct worker *w, struct rng *r)
 	    a.result > 1)
 		fail(w, FAIL_ERRNO, "IsPowered answered %" PRIu64, (uint64_t)a.result);
 	return e;
+}
+
+/*
+ * The program hand-off: a prepared program of a control file exported,
+ * the descriptor attached in a direct-path file (the attached token goes
+ * into the pool, so the direct path's selectors run it), kept among the
+ * other descriptors or closed at once; or an attached program detached.
+ */
+int op_prog_share(struct worker *w, struct rng *r)
+{
+	struct drm_ane_program_export x = { 0 };
+	struct drm_ane_program_attach a = { 0 };
+	int mode = pick_mode(r), dfdi, e, i, slot = -1, efd;
+	struct prog *p = pick_prog(w, r, 1);
+
+	if (!p)
+		return 0;
+	if (p->attached) {
+		a.flags = ANE_ATTACH_DETACH;
+		a.token = p->token;
+		if (mode == M_CORRUPT || mode == M_RANDOM)
+			corrupt(r, &a, sizeof(a));
+		note(w, "PROGRAM_ATTACH detach 0x%" PRIx64 " mode %s",
+		     (uint64_t)a.token, mode_names[mode]);
+		e = xioctl(w, w->fds[p->fdi].fd, DRM_IOCTL_ANE_PROGRAM_ATTACH,
+			   mode == M_BADPTR ? bad_ptr(w, r, sizeof(a)) : (void *)&a,
+			   mode != M_BADPTR, "ANE_PROGRAM_ATTACH");
+		if (!e && a.flags == ANE_ATTACH_DETACH)
+			p->used = 0;
+		return e;
+	}
+	x.token = p->token;
+	if (mode == M_CORRUPT || mode == M_RANDOM)
+		corrupt(r, &x, sizeof(x));
+	note(w, "PROGRAM_EXPORT 0x%" PRIx64 " mode %s", (uint64_t)x.token,
+	     mode_names[mode]);
+	e = xioctl(w, w->fds[p->fdi].fd, DRM_IOCTL_ANE_PROGRAM_EXPORT,
+		   mode == M_BADPTR ? bad_ptr(w, r, sizeof(x)) : (void *)&x,
+		   mode != M_BADPTR, "ANE_PROGRAM_EXPORT");
+	if (e || mode == M_BADPTR)
+		return e;
+	efd = x.fd;
+	/* an old export, or another kind of descriptor, now and then */
+	a.fd = chance(r, 85) ? efd : pick_xfd(w, r);
+	dfdi = pick_fd(w, r, 1);
+	if (live_fd(w, dfdi)) {
+		note(w, "PROGRAM_ATTACH fd %d of 0x%" PRIx64, a.fd, (uint64_t)x.token);
+		if (!xioctl(w, w->fds[dfdi].fd, DRM_IOCTL_ANE_PROGRAM_ATTACH, &a, 1,
+			    "ANE_PROGRAM_ATTACH") && a.fd == efd) {
+			for (i = 0; i < NPROG && slot < 0; i++)
+				if (!prog_live(w, &w->p[i]))
+					slot = i;
+			if (slot < 0)
+				slot = rn(r, NPROG);
+			w->p[slot] = (struct prog){ .used = 1, .fdi = dfdi,
+						    .gen = w->fds[dfdi].gen,
+						    .token = a.token, .img = p->img,
+						    .prepared = 1, .attached = 1 };
+		}
+	}
+	if (chance(r, 40))
+		xfd_add(w, r, efd);
+	else
+		close(efd);
+	return 0;
+}
+
+/* CAPS_DROP: mostly a query, now and then a bit gone for good. */
+int op_caps_drop(struct worker *w, struct rng *r)
+{
+	struct drm_ane_caps_drop c = { 0 };
+	int fdi = pick_fd(w, r, -1), mode = pick_mode(r);
+
+	if (!live_fd(w, fdi))
+		return 0;
+	if (chance(r, 20))
+		c.drop = 1u << rn(r, 8);
+	if (mode == M_CORRUPT || mode == M_RANDOM)
+		corrupt(r, &c, sizeof(c));
+	note(w, "ANE_CAPS_DROP 0x%x mode %s", c.drop, mode_names[mode]);
+	return xioctl(w, w->fds[fdi].fd, DRM_IOCTL_ANE_CAPS_DROP,
+		      mode == M_BADPTR ? bad_ptr(w, r, sizeof(c)) : (void *)&c,
+		      mode != M_BADPTR, "ANE_CAPS_DROP");
+}
+
+/*
+ * METHOD_BUF: the diagnostics (clients, shared memory, model memory) into
+ * buffers of every size, and now and then a raw firmware command.
+ */
+int op_method_buf(struct worker *w, struct rng *r)
+{
+	static const uint32_t methods[] = {
+		ANE_METHOD_GET_CLIENTS_INFO,
+		ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS,
+		ANE_METHOD_SHOW_MODEL_MEMORY_STATUS, ANE_METHOD_SEND_COMMAND,
+		ANE_METHOD_POWER_ON,
+	};
+	struct drm_ane_method_buf b = { 0 };
+	int fdi = pick_fd(w, r, -1), mode = pick_mode(r), ok = 1;
+	uint32_t *cmd = (uint32_t *)w->scratch;
+
+	if (!live_fd(w, fdi))
+		return 0;
+	b.method = methods[chance(r, 90) ? rn(r, 3) : 3 + rn(r, 2)];
+	b.ptr = (uintptr_t)w->scratch;
+	b.size = chance(r, 20) ? 0 : chance(r, 70) ? rn(r, 1024) : rn(r, SCRATCH);
+	if (b.method == ANE_METHOD_SEND_COMMAND) {
+		/* a header (24 bytes) and a body its size names, mostly */
+		b.size = 24 + rn(r, 256);
+		fill_random(r, cmd, b.size);
+		cmd[0] = rn(r, 64);
+		cmd[1] = chance(r, 80) ? b.size - 24 : rnd(r);
+		cmd[2] = rn(r, 8);
+	}
+	if (mode == M_CORRUPT || mode == M_RANDOM) {
+		corrupt(r, &b, sizeof(b));
+		ok = b.ptr == (uintptr_t)w->scratch && b.size <= SCRATCH;
+	} else if (mode == M_BADPTR) {
+		b.ptr = (uintptr_t)bad_ptr(w, r, b.size);
+		ok = 0;
+	}
+	note(w, "ANE_METHOD_BUF %u size %u mode %s", b.method, b.size,
+	     mode_names[mode]);
+	return xioctl(w, w->fds[fdi].fd, DRM_IOCTL_ANE_METHOD_BUF, &b, ok,
+		      "ANE_METHOD_BUF");
 }
 
 /* ------------------------------------------------------------ DRM core */

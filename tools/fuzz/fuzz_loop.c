@@ -116,6 +116,9 @@ int run_op(struct worker *w, int op, uint64_t seed)
 	case OP_DMA: return op_dma(w, &r);
 	case OP_GET_FAULT: return op_get_fault(w, &r);
 	case OP_METHOD: return op_method(w, &r);
+	case OP_PROG_SHARE: return op_prog_share(w, &r);
+	case OP_CAPS_DROP: return op_caps_drop(w, &r);
+	case OP_METHOD_BUF: return op_method_buf(w, &r);
 	case OP_DRM: return op_drm(w, &r, 0);
 	case OP_SYNCOBJ: return op_drm(w, &r, 1);
 	case OP_PRIME: return op_drm(w, &r, 2);

@@ -2,7 +2,7 @@
 /*
  * ane-fuzz: mmap, munmap and touching mappings, open, close, dup, sharing
  * fds, reading events, running requests, fdinfo, sysfs, and the
- * injector's debugfs fault knobs.
+ * injector's debugfs fault knobs, runtime PM and module parameters.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -336,12 +336,19 @@ int op_sysfs(struct worker *w, struct rng *r)
 	static const char *const dbg[] = {
 		"fw_state", "fw_status", "fw_log", "fw_crash", "fw_ping", "dart",
 		"dart_faults", "dart_mappings", "dart_tables", "name", "clients",
-		"gem_names", "memory",
+		"gem_names", "memory", "fw_programs", "shared_memory",
+		"model_memory",
 	};
+	/* the device's directory: properties/, its health, runtime PM */
 	static const char *const props[] = {
-		"architecture", "version", "minor_version", "board_type",
-		"board_subtype", "num_cores", "num_engines", "cpu_subtype",
-		"internal_build",
+		"properties/architecture", "properties/version",
+		"properties/minor_version", "properties/board_type",
+		"properties/board_subtype", "properties/num_cores",
+		"properties/num_engines", "properties/cpu_subtype",
+		"properties/internal_build", "engine_cores", "engine_split_ops",
+		"busy_time_us", "firmware_state", "recoveries",
+		"throttle_percent", "power/runtime_status",
+		"power/runtime_active_time", "power/autosuspend_delay_ms",
 	};
 	int node = rn(r, opt.nnodes), fd;
 	char path[400];
@@ -435,6 +442,117 @@ static int op_unplug(struct worker *w, struct rng *r, int node)
 	return 0;
 }
 
+/*
+ * The module parameters a root user may change while clients run (not
+ * the capability ones: they would change what the workers may do) and
+ * the values the injector writes; the supervisor puts the run's first
+ * values back before its own checks (knobs_save(), knobs_restore()).
+ */
+static const struct {
+	const char *name;
+	const char *vals[5];
+} knob_params[] = {
+	{ "host_spin_us", { "0", "1", "20", "100" } },
+	{ "fw_idle_poll_us", { "0", "5", "200", "1000" } },
+	{ "engine_cores", { "0", "1", "3", "16" } },
+	{ "wait_timeout_ms", { "1", "50", "1000", "10000" } },
+	{ "mem_device_mb", { "0", "2", "16", "64" } },
+	{ "mem_client_mb", { "0", "1", "8", "32" } },
+	{ "max_image_mb", { "0", "1", "4" } },
+	{ "max_surface_mb", { "0", "1", "4" } },
+};
+#define NKNOB_PARAMS	(sizeof(knob_params) / sizeof(knob_params[0]))
+static char knob_saved[NKNOB_PARAMS][24];
+static char pm_saved[MAX_NODES][2][24];	/* power/control, autosuspend */
+static const char *const pm_files[2] = { "control", "autosuspend_delay_ms" };
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/* The supervisor, before the injector starts. */
+void knobs_save(void)
+{
+	char path[400];
+	size_t i, k;
+
+	for (i = 0; i < NKNOB_PARAMS; i++) {
+		snprintf(path, sizeof(path), "/sys/module/ane/parameters/%s",
+			 knob_params[i].name);
+		read_line(path, knob_saved[i], sizeof(knob_saved[i]));
+	}
+	for (i = 0; i < (size_t)opt.nnodes; i++)
+		for (k = 0; k < 2 && platdev[i][0]; k++) {
+			snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/power/%s",
+				 platdev[i], pm_files[k]);
+			read_line(path, pm_saved[i][k], sizeof(pm_saved[i][k]));
+		}
+}
+
+/* The supervisor, with the workers and the injector gone. */
+void knobs_restore(void)
+{
+	char path[400];
+	size_t i, k;
+
+	for (i = 0; i < NKNOB_PARAMS; i++) {
+		if (!knob_saved[i][0])
+			continue;
+		snprintf(path, sizeof(path), "/sys/module/ane/parameters/%s",
+			 knob_params[i].name);
+		inject_write(path, knob_saved[i]);
+	}
+	for (i = 0; i < (size_t)opt.nnodes; i++)
+		for (k = 0; k < 2 && platdev[i][0]; k++) {
+			if (!pm_saved[i][k][0])
+				continue;
+			snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/power/%s",
+				 platdev[i], pm_files[k]);
+			inject_write(path, pm_saved[i][k]);
+		}
+}
+
+/*
+ * A knob of the running driver: the device's runtime PM (power/control
+ * "on" or "auto", power/autosuspend_delay_ms down to 0: suspend and
+ * resume between and under the workers' calls) or a module parameter
+ * the driver reads at each operation (limits, spins, cores, timeouts).
+ */
+static int op_knob(struct worker *w, struct rng *r, int node)
+{
+	static const char *const delays[] = { "0", "1", "20", "300", "-1" };
+	char path[400];
+	const char *val;
+	int e;
+
+	if (platdev[node][0] && chance(r, 50)) {
+		int k = rn(r, 2);
+
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/power/%s",
+			 platdev[node], pm_files[k]);
+		val = k ? delays[rn(r, 5)] : chance(r, 50) ? "on" : "auto";
+	} else {
+		size_t i = rn(r, NKNOB_PARAMS), nv = 0;
+
+		while (nv < 5 && knob_params[i].vals[nv])
+			nv++;
+		snprintf(path, sizeof(path), "/sys/module/ane/parameters/%s",
+			 knob_params[i].name);
+		val = knob_params[i].vals[rn(r, nv)];
+	}
+	note(w, "echo '%s' > %s", val, path);
+	e = inject_write(path, val);
+	count_err(w, e);
+	return e;
+}
+
 int op_inject(struct worker *w, struct rng *r)
 {
 	int node = rn(r, opt.nnodes), e;
@@ -443,6 +561,8 @@ int op_inject(struct worker *w, struct rng *r)
 
 	if (opt.unplug && platdev[node][0] && chance(r, 10))
 		return op_unplug(w, r, node);
+	if (chance(r, 20))
+		return op_knob(w, r, node);
 	if (!debugfs_dir[node][0])
 		return 0;
 	if (x < 30) {

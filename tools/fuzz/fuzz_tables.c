@@ -49,7 +49,8 @@ static const char *const op_names_fixed[] = {
 	[OP_READ] = "read", [OP_RUN] = "run", [OP_FORK] = "fork",
 	[OP_REAP] = "reap", [OP_FDINFO] = "fdinfo", [OP_SYSFS] = "sysfs",
 	[OP_WRONG_SIZE] = "wrong-size", [OP_INJECT] = "inject",
-	[OP_METHOD] = "ane.Method",
+	[OP_METHOD] = "ane.Method", [OP_PROG_SHARE] = "ane.ProgramShare",
+	[OP_CAPS_DROP] = "ane.CapsDrop", [OP_METHOD_BUF] = "ane.MethodBuf",
 };
 
 const char *op_name(int op)
@@ -91,6 +92,9 @@ unsigned int op_weight(int op)
 	case OP_DMA: return 5;
 	case OP_GET_FAULT: return 2;
 	case OP_METHOD: return 2;
+	case OP_PROG_SHARE: return 4;
+	case OP_CAPS_DROP: return 1;
+	case OP_METHOD_BUF: return 2;
 	case OP_DRM: return 12;
 	case OP_SYNCOBJ: return 6;
 	case OP_PRIME: return 4;
