@@ -503,10 +503,11 @@ out:
  *
  * Return: 0 with the outputs set; -EINVAL for a method that takes no
  * buffer, non-zero @flags or @reserved, a diagnostics buffer smaller than
- * one record; SendCommand's -EPERM without %ANE_CAP_PRIV_VM, -EMSGSIZE
- * for a command whose header's size is not its body's, -E2BIG for one
- * longer than a ring slot, -EACCES for a command the host owns, and the
- * firmware's answer as ane_host_call() gives it; -EFAULT for a buffer
+ * one record; SendCommand's -EPERM without %ANE_CAP_PRIV_VM, -EBADMSG
+ * for a command shorter than its header or whose header's size is not
+ * its body's, -E2BIG for one longer than %ANE_METHOD_CMD_MAX, -EACCES for
+ * a command the host owns, and the firmware's answer as ane_host_call()
+ * gives it (-EMSGSIZE for one longer than a ring slot); -EFAULT for a buffer
  * that cannot be read or written; -ENODEV once the device is unplugged.
  */
 int ane_method_buf_ioctl(struct drm_device *drm, void *data,
