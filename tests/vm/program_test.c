@@ -1113,6 +1113,52 @@ static void storms_leave_every_slot_free(void)
 }
 
 /*
+ * A file holds 64 programs and instances (ANE_MAX_PROGRAMS_PER_FILE):
+ * the next ProgramCreate and CreateInstance are -ENOSPC and leave
+ * *token_ptr as it was (the token is written only for a call that
+ * succeeds, or loses a race for the last place); one destroyed, a
+ * program fits again.
+ */
+static void a_full_file_refuses_and_leaves_the_token(void)
+{
+	struct drm_ane_program_create_instance ci;
+	uint64_t tok[64], t;
+	struct client c;
+	int i, n = 0;
+
+	if (ctl_open(&c)) {
+		T_CHECK(0, "open: %s", strerror(errno));
+		return;
+	}
+	build_image(img, W);
+	for (i = 0; i < 64; i++) {
+		if (create(c.fd, img, IMG_SIZE, &tok[i])) {
+			T_CHECK(0, "program %d: %s", i, strerror(errno));
+			break;
+		}
+		n++;
+	}
+	T_EQ(n, 64);
+	t = 0x5a5a;
+	T_ERRNO(create(c.fd, img, IMG_SIZE, &t), ENOSPC);
+	T_EQ(t, 0x5a5a);
+	memset(&ci, 0, sizeof(ci));
+	ci.program = tok[0];
+	ci.token_ptr = (uintptr_t)&t;
+	T_ERRNO(ioctl(c.fd, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci), ENOSPC);
+	T_EQ(t, 0x5a5a);
+	if (n) {
+		T_OK(destroy(c.fd, tok[--n]));
+		T_OK(create(c.fd, img, IMG_SIZE, &tok[n]));
+		T_CHECK(tok[n] != 0x5a5a, "a new token");
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		T_OK(destroy(c.fd, tok[i]));
+	close(c.fd);
+}
+
+/*
  * ProgramCreate and CreateInstance against another thread of the file
  * that destroys every program as soon as it is listed: each call ends
  * with its own answer (a token, or EFAULT for an unwritable token_ptr,
@@ -1209,5 +1255,6 @@ int main(int argc, char **argv)
 	T_RUN(idle_surface_mappings_are_capped);
 	T_RUN(fdinfo_shows_the_clients_usage);
 	T_RUN(killed_process_disturbs_no_one);
+	T_RUN(a_full_file_refuses_and_leaves_the_token);
 	return t_summary("program");
 }
