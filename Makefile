@@ -43,8 +43,17 @@ ANE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I$(SRC)/uapi -I$(SRC)/lib -I$(SR
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
-LIB_SRCS := $(wildcard $(SRC)/lib/*.c)
-LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(SRC)/uapi/drm/ane_accel.h
+LIB_SRCS := $(wildcard $(SRC)/lib/*.c) $(wildcard $(SRC)/lib/onnx/*.c)
+LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(wildcard $(SRC)/lib/onnx/*.h) \
+	$(SRC)/uapi/drm/ane_accel.h
+
+# The ONNX front end (lib/onnx/, Documentation/accel/ane/onnx.rst) reads
+# models with protobuf-c: C generated at build time by protoc-c from the
+# onnx.proto that Debian's libonnx-dev installs (never committed), and
+# libprotobuf-c.
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+GEN := $(B)/gen
+PROTOBUF_LIBS := $(or $(shell pkg-config --libs libprotobuf-c 2>/dev/null),-lprotobuf-c)
 TOOLS := anectl ane-bench ane-mathbench ane-run ane-fuzz ane-netbench
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
@@ -97,13 +106,14 @@ KIMAGE_CFLAGS := -I$(SRC)/tests/host/kshim -I$(SRC)
 # Static links of libane.a take it as needed: only what calls the broker
 # client depends on it.
 SYSTEMD_LIBS := $(or $(shell pkg-config --libs libsystemd 2>/dev/null),-lsystemd)
-LIBANE_LINK = $(1) -Wl,--as-needed $(SYSTEMD_LIBS) -Wl,--no-as-needed
+LIBANE_LINK = $(1) $(PROTOBUF_LIBS) -Wl,--as-needed $(SYSTEMD_LIBS) -Wl,--no-as-needed
 
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 OPENBLAS_LIBS := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
 
-LIB_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
-LIB_SAN_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/san/lib/%.o,$(LIB_SRCS))
+LIB_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS)) $(B)/lib/onnx.pb-c.o
+LIB_SAN_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/san/lib/%.o,$(LIB_SRCS)) \
+	$(B)/san/lib/onnx.pb-c.o
 LIBSO := $(B)/lib/libane.so.$(ANE_VERSION)
 
 .PHONY: all module lib tools tests deps run check lint install uninstall clean \
@@ -135,19 +145,35 @@ module:
 # ---------------------------------------------------------------- libane
 lib: $(LIBSO) $(B)/lib/libane.a $(B)/lib/libane.pc
 
-$(B)/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS)
+$(GEN)/onnx.pb-c.c: $(ONNX_PROTO)
+	@test -r $< || { echo "ane: no $< (Debian: apt-get install libonnx-dev, or make deps)" >&2; exit 1; }
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+	protoc-c --proto_path=$(<D) --c_out=$(@D) $<
 
-$(B)/san/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS)
+$(GEN)/onnx.pb-c.h: $(GEN)/onnx.pb-c.c
+
+ONNX_INC := -I$(GEN) -I$(SRC)/lib/onnx
+
+$(B)/lib/onnx.pb-c.o: $(GEN)/onnx.pb-c.c
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(GEN) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/san/lib/onnx.pb-c.o: $(GEN)/onnx.pb-c.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) -I$(GEN) -fPIC -c -o $@ $<
+
+$(B)/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS) $(GEN)/onnx.pb-c.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/san/lib/%.o: $(SRC)/lib/%.c $(LIB_HDRS) $(GEN)/onnx.pb-c.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) $(SAN_FLAGS) -fPIC -c -o $@ $<
 
 # The exported symbols and their version (LIBANE_0.1): lib/libane.map.
 $(LIBSO): $(LIB_OBJS) $(SRC)/lib/libane.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libane.so.$(ANE_SOVERSION) \
 		-Wl,--version-script=$(SRC)/lib/libane.map \
-		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(SYSTEMD_LIBS)
+		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 	ln -sf libane.so.$(ANE_VERSION) $(B)/lib/libane.so.$(ANE_SOVERSION)
 	ln -sf libane.so.$(ANE_SOVERSION) $(B)/lib/libane.so
 

@@ -22,6 +22,7 @@ PKGS=(
 	flex bison bc libelf-dev libssl-dev dwarves python3 rsync
 	sparse perl
 	libopenblas-dev libdnnl-dev
+	libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
 )
 # Kernel packages: backports only.  Resolved through the metapackages so
 # the image and the headers are exactly the same version.
