@@ -153,6 +153,12 @@ struct ox_ctx {
 	struct ox_graph *g;
 	char *err;
 	size_t err_len;
+	/*
+	 * A graph input that an op needed as a constant (a Reshape's shape
+	 * fed as an input), set by ane__ox_const_in(): the caller may bind a
+	 * value to it and load again (ane-run --const).  -1 if none.
+	 */
+	int need_const;
 };
 
 /* ------------------------------------------------------------ values */
@@ -195,6 +201,15 @@ struct ox_tensor *ane__ox_out(const struct ox_ctx *c, const struct ox_node *n,
 __attribute__((format(printf, 4, 5)))
 int ane__ox_fail(const struct ox_ctx *c, const struct ox_node *n, int err,
 		 const char *fmt, ...);
+
+/*
+ * Input @i's value when it is known at load time.  Otherwise NULL, after
+ * recording "input <i> '<name>' (<what>) must be a constant" for @n (and,
+ * when that tensor is a graph input, c->need_const).  For infer().
+ */
+const struct ox_value *ane__ox_const_in(struct ox_ctx *c,
+					const struct ox_node *n, int i,
+					const char *what);
 
 /* ------------------------------------------------------------ ops
  *

@@ -354,3 +354,24 @@ int ane__ox_fail(const struct ox_ctx *c, const struct ox_node *n, int err,
 	}
 	return -err;
 }
+
+const struct ox_value *ane__ox_const_in(struct ox_ctx *c,
+					const struct ox_node *n, int i,
+					const char *what)
+{
+	struct ox_tensor *t = ane__ox_in(c, n, i);
+
+	if (t && t->konst)
+		return t->konst;
+	if (!t) {
+		ane__ox_fail(c, n, EINVAL, "input %d (%s) is missing", i, what);
+		return NULL;
+	}
+	if (t->is_input)
+		c->need_const = n->in[i];
+	ane__ox_fail(c, n, EINVAL,
+		     "input %d '%s' (%s) must be a constant: shapes are static%s",
+		     i, t->name, what,
+		     t->is_input ? " (bind its value: ane-run --const NAME=FILE.npy)" : "");
+	return NULL;
+}
