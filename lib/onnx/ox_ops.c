@@ -44,6 +44,7 @@ static const struct ox_op_table *const tables[] = {
 	&identity_ops,
 	&ane__ox_ops_unary,
 	&ane__ox_ops_binary,
+	&ane__ox_ops_shape,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)

@@ -154,6 +154,15 @@ static inline void ox_copy_el(struct ox_value *dst, size_t i,
 	for (k = 0; k < es; k++)
 		d[k] = s[k];
 }
+/*
+ * Fills @dst (its elements in order, seen as the shape @rank/@dims) from
+ * @src at offset @base plus index * @st[k] along each dim k.
+ */
+void ane__ox_copy_view(struct ox_value *dst, int rank, const int64_t *dims,
+		       const struct ox_value *src, size_t base,
+		       const int64_t *st);
+/* @dst's bytes from @src (same dtype and count). */
+void ane__ox_copy_all(struct ox_value *dst, const struct ox_value *src);
 /* "out of memory" for node @n. */
 int ane__ox_nomem(struct ox_ctx *c, const struct ox_node *n);
 

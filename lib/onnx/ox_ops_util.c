@@ -474,3 +474,24 @@ void ane__ox_store_f(struct ox_value *v, const double *x)
 	for (i = 0; i < v->count; i++)
 		ane__ox_set_f(v, i, x[i]);
 }
+
+void ane__ox_copy_view(struct ox_value *dst, int rank, const int64_t *dims,
+		       const struct ox_value *src, size_t base,
+		       const int64_t *st)
+{
+	size_t es = ane__ox_dtype_size(dst->dtype), i;
+	struct ox_it it;
+
+	ane__ox_it_init(&it, rank, dims);
+	ane__ox_it_add_strides(&it, st);
+	it.off[0] = base;
+	for (i = 0; i < dst->count; i++, ane__ox_it_next(&it))
+		ox_copy_el(dst, i, src, it.off[0], es);
+}
+
+void ane__ox_copy_all(struct ox_value *dst, const struct ox_value *src)
+{
+	if (src->count)
+		memcpy(dst->data, src->data,
+		       src->count * ane__ox_dtype_size(src->dtype));
+}
