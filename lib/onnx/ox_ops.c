@@ -47,6 +47,7 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_shape,
 	&ane__ox_ops_move,
 	&ane__ox_ops_index,
+	&ane__ox_ops_reduce,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)

@@ -163,6 +163,8 @@ void ane__ox_copy_view(struct ox_value *dst, int rank, const int64_t *dims,
 		       const int64_t *st);
 /* @dst's bytes from @src (same dtype and count). */
 void ane__ox_copy_all(struct ox_value *dst, const struct ox_value *src);
+/* Softmax (@log_out: its log) of @d doubles @st apart, in place. */
+void ane__ox_softmax(double *x, int64_t d, int64_t st, int log_out);
 /* "out of memory" for node @n. */
 int ane__ox_nomem(struct ox_ctx *c, const struct ox_node *n);
 
