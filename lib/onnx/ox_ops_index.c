@@ -341,6 +341,24 @@ static int run_onehot(struct ox_ctx *c, const struct ox_node *n,
 
 /* ------------------------------------------------------------ Compress, NonZero, Unique */
 
+/*
+ * Input @i, whose values give the output's shape, as a constant; else
+ * NULL and the op refused (a graph input is recorded for binding).
+ */
+static const struct ox_value *data_const(struct ox_ctx *c,
+					 const struct ox_node *n, int i,
+					 const char *what)
+{
+	const struct ox_value *v = ane__ox_const_in(c, n, i, what);
+
+	if (!v)
+		ane__ox_fail(c, n, EOPNOTSUPP,
+			     "input %d (%s) is not a constant: the output's shape would depend on its values%s",
+			     i, what, c->need_const == n->in[i] ?
+			     " (bind its value: ane-run --const NAME=FILE.npy)" : "");
+	return v;
+}
+
 static int infer_compress(struct ox_ctx *c, const struct ox_node *n)
 {
 	struct ox_tensor *x = ane__ox_in(c, n, 0);
@@ -355,10 +373,9 @@ static int infer_compress(struct ox_ctx *c, const struct ox_node *n)
 		err = ane__ox_axis_attr(c, n, "axis", 0, x->rank, &axis);
 	if (err)
 		return err;
-	if (!ane__ox_in(c, n, 1)->konst)
-		return ane__ox_fail(c, n, EOPNOTSUPP,
-				    "input 1 (condition) is not a constant: the output's shape would depend on its values");
-	cond = ane__ox_in(c, n, 1)->konst;
+	cond = data_const(c, n, 1, "condition");
+	if (!cond)
+		return -EOPNOTSUPP;
 	len = axis < 0 ? ane__ox_prod(x->dims, 0, x->rank) : x->dims[axis];
 	for (k = 0; k < cond->count && (int64_t)k < len; k++)
 		kept += ((const uint8_t *)cond->data)[k] != 0;
@@ -404,9 +421,8 @@ static int infer_nonzero(struct ox_ctx *c, const struct ox_node *n)
 
 	if (err)
 		return err;
-	if (!x->konst)
-		return ane__ox_fail(c, n, EOPNOTSUPP,
-				    "input 0 is not a constant: the output's shape would depend on its values");
+	if (!data_const(c, n, 0, "X"))
+		return -EOPNOTSUPP;
 	dims[0] = x->rank;
 	dims[1] = 0;
 	for (k = 0; k < x->konst->count; k++)
