@@ -49,6 +49,7 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_index,
 	&ane__ox_ops_reduce,
 	&ane__ox_ops_conv,
+	&ane__ox_ops_pool,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)
