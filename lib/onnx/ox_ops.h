@@ -209,6 +209,7 @@ extern const struct ox_op_table ane__ox_ops_move;
 extern const struct ox_op_table ane__ox_ops_index;
 extern const struct ox_op_table ane__ox_ops_conv;
 extern const struct ox_op_table ane__ox_ops_norm;
+extern const struct ox_op_table ane__ox_ops_loss;
 extern const struct ox_op_table ane__ox_ops_pool;
 extern const struct ox_op_table ane__ox_ops_reduce;
 extern const struct ox_op_table ane__ox_ops_linalg;
