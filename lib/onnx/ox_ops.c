@@ -52,6 +52,7 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_pool,
 	&ane__ox_ops_norm,
 	&ane__ox_ops_loss,
+	&ane__ox_ops_linalg,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)
