@@ -55,6 +55,7 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_linalg,
 	&ane__ox_ops_misc,
 	&ane__ox_ops_resize,
+	&ane__ox_ops_rnn,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)

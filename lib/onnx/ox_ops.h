@@ -46,6 +46,8 @@ static inline int ox_is_uint(int dt)
 
 /* The node has between @lo and @hi inputs (counting omitted ones). */
 int ane__ox_n_in(struct ox_ctx *c, const struct ox_node *n, int lo, int hi);
+/* The same, output 0 optional (RNN's Y, TopK's Values). */
+int ane__ox_n_in_any(struct ox_ctx *c, const struct ox_node *n, int lo, int hi);
 /*
  * Input @i is present, its dtype is in @mask and its rank in
  * [@rlo, @rhi]; fails naming it ("input 1 'B' (B)").

@@ -20,12 +20,21 @@ int ane__ox_nomem(struct ox_ctx *c, const struct ox_node *n)
 	return ane__ox_fail(c, n, ENOMEM, "out of memory");
 }
 
-int ane__ox_n_in(struct ox_ctx *c, const struct ox_node *n, int lo, int hi)
+int ane__ox_n_in_any(struct ox_ctx *c, const struct ox_node *n, int lo, int hi)
 {
 	if (n->n_in < lo || n->n_in > hi)
 		return ane__ox_fail(c, n, EINVAL,
 				    "%d inputs; opset %lld takes %d to %d",
 				    n->n_in, (long long)OX_OPSET(c), lo, hi);
+	return 0;
+}
+
+int ane__ox_n_in(struct ox_ctx *c, const struct ox_node *n, int lo, int hi)
+{
+	int err = ane__ox_n_in_any(c, n, lo, hi);
+
+	if (err)
+		return err;
 	if (n->n_out < 1 || n->out[0] < 0)
 		return ane__ox_fail(c, n, EINVAL, "output 0 is missing");
 	return 0;
