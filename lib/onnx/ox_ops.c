@@ -45,6 +45,7 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_unary,
 	&ane__ox_ops_binary,
 	&ane__ox_ops_shape,
+	&ane__ox_ops_make,
 	&ane__ox_ops_move,
 	&ane__ox_ops_index,
 	&ane__ox_ops_reduce,

@@ -207,6 +207,7 @@ struct ox_op_table {
 extern const struct ox_op_table ane__ox_ops_unary;
 extern const struct ox_op_table ane__ox_ops_binary;
 extern const struct ox_op_table ane__ox_ops_shape;
+extern const struct ox_op_table ane__ox_ops_make;
 extern const struct ox_op_table ane__ox_ops_move;
 extern const struct ox_op_table ane__ox_ops_index;
 extern const struct ox_op_table ane__ox_ops_conv;
