@@ -112,6 +112,9 @@ int ane__ox_bcast(struct ox_ctx *c, const struct ox_node *n, int ra,
 int ane__ox_legacy_bcast(struct ox_ctx *c, const struct ox_node *n,
 			 const struct ox_tensor *a, const struct ox_tensor *b,
 			 int *rb, int64_t *db);
+/* A shape seen as outer x d x inner around @axis. */
+void ane__ox_around(const int64_t *dims, int rank, int axis, int64_t *outer,
+		    int64_t *d, int64_t *inner);
 /* Product of dims [@lo, @hi). */
 int64_t ane__ox_prod(const int64_t *dims, int lo, int hi);
 

@@ -56,13 +56,18 @@ static double f_min(double a, double b)
 static int64_t i_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 static int64_t i_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static int64_t i_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
-static int64_t i_eq(int64_t a, int64_t b) { return a == b; }
-static int64_t i_gt(int64_t a, int64_t b) { return a > b; }
-static int64_t i_lt(int64_t a, int64_t b) { return a < b; }
-static int64_t i_ge(int64_t a, int64_t b) { return a >= b; }
-static int64_t i_le(int64_t a, int64_t b) { return a <= b; }
-static int64_t i_max(int64_t a, int64_t b) { return a > b ? a : b; }
-static int64_t i_min(int64_t a, int64_t b) { return a < b ? a : b; }
+/* The comparisons and extrema, signed and unsigned. */
+#define CMP_FNS(name, expr) \
+	static int64_t i_##name(int64_t a, int64_t b) { return expr; } \
+	static uint64_t u_##name(uint64_t a, uint64_t b) { return expr; }
+CMP_FNS(eq, a == b)
+CMP_FNS(gt, a > b)
+CMP_FNS(lt, a < b)
+CMP_FNS(ge, a >= b)
+CMP_FNS(le, a <= b)
+CMP_FNS(max, a > b ? a : b)
+CMP_FNS(min, a < b ? a : b)
+
 static int64_t i_prelu(int64_t a, int64_t b) { return a < 0 ? i_mul(a, b) : a; }
 
 static int64_t i_div(int64_t a, int64_t b)
@@ -105,13 +110,6 @@ static uint64_t u_mod(uint64_t a, uint64_t b) { return b ? a % b : 0; }
 static uint64_t u_pow(uint64_t a, uint64_t b) { return (uint64_t)i_pow((int64_t)a, (int64_t)(b & INT64_MAX)); }
 static uint64_t u_shl(uint64_t a, uint64_t b) { return b >= 64 ? 0 : a << b; }
 static uint64_t u_shr(uint64_t a, uint64_t b) { return b >= 64 ? 0 : a >> b; }
-static uint64_t u_eq(uint64_t a, uint64_t b) { return a == b; }
-static uint64_t u_gt(uint64_t a, uint64_t b) { return a > b; }
-static uint64_t u_lt(uint64_t a, uint64_t b) { return a < b; }
-static uint64_t u_ge(uint64_t a, uint64_t b) { return a >= b; }
-static uint64_t u_le(uint64_t a, uint64_t b) { return a <= b; }
-static uint64_t u_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static uint64_t u_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 #define B_CMP(name, s, m, leg) \
 	{ name, f_##s, i_##s, u_##s, m, 1, leg }

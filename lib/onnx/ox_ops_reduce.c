@@ -242,9 +242,7 @@ static int run_arg(struct ox_ctx *c, const struct ox_node *n,
 	int64_t outer, d, inner, o, e, j;
 
 	ane__ox_axis_attr(c, n, "axis", 0, x->rank, &axis);
-	outer = ane__ox_prod(x->dims, 0, axis);
-	d = x->dims[axis];
-	inner = ane__ox_prod(x->dims, axis + 1, x->rank);
+	ane__ox_around(x->dims, x->rank, (int)axis, &outer, &d, &inner);
 	for (o = 0; o < outer; o++)
 		for (e = 0; e < inner; e++) {
 			int64_t best = 0;
@@ -377,9 +375,7 @@ static int run_cumsum(struct ox_ctx *c, const struct ox_node *n,
 
 	if (err)
 		return err;
-	outer = ane__ox_prod(x->dims, 0, axis);
-	d = x->dims[axis];
-	inner = ane__ox_prod(x->dims, axis + 1, x->rank);
+	ane__ox_around(x->dims, x->rank, (int)axis, &outer, &d, &inner);
 	for (o = 0; o < outer; o++)
 		for (e = 0; e < inner; e++) {
 			double s = 0;
@@ -486,9 +482,7 @@ static int run_topk(struct ox_ctx *c, const struct ox_node *n,
 
 	if (err)
 		return err;
-	outer = ane__ox_prod(x->dims, 0, axis);
-	d = x->dims[axis];
-	inner = ane__ox_prod(x->dims, axis + 1, x->rank);
+	ane__ox_around(x->dims, x->rank, (int)axis, &outer, &d, &inner);
 	kv = malloc(sizeof(*kv) * (size_t)(d ? d : 1));
 	if (!kv)
 		return ane__ox_nomem(c, n);
@@ -536,9 +530,7 @@ static int run_lpnorm(struct ox_ctx *c, const struct ox_node *n,
 	double *x;
 
 	ane__ox_axis_attr(c, n, "axis", -1, in[0]->rank, &axis);
-	outer = ane__ox_prod(in[0]->dims, 0, axis);
-	d = in[0]->dims[axis];
-	inner = ane__ox_prod(in[0]->dims, axis + 1, in[0]->rank);
+	ane__ox_around(in[0]->dims, in[0]->rank, (int)axis, &outer, &d, &inner);
 	x = ane__ox_load_f(in[0]);
 	if (!x)
 		return ane__ox_nomem(c, n);

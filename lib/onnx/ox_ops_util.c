@@ -209,8 +209,9 @@ int ane__ox_a_str(struct ox_ctx *c, const struct ox_node *n, const char *name,
 			    name, a->s, (long long)OX_OPSET(c));
 }
 
-int ane__ox_a_ints(struct ox_ctx *c, const struct ox_node *n,
-		     const char *name, const int64_t **v, size_t *cnt)
+/* A list attribute of @type: its values (NULL and 0 when absent). */
+static int attr_list(struct ox_ctx *c, const struct ox_node *n,
+		     const char *name, int type, const void **v, size_t *cnt)
 {
 	const struct ox_attr *a = ane__ox_attr(n, name);
 
@@ -218,23 +219,30 @@ int ane__ox_a_ints(struct ox_ctx *c, const struct ox_node *n,
 	*cnt = 0;
 	if (!a)
 		return 0;
-	*v = a->ints;
+	*v = type == OX_ATTR_INTS ? (const void *)a->ints : (const void *)a->floats;
 	*cnt = a->n;
-	return attr_type(c, n, a, OX_ATTR_INTS, "a list of ints");
+	return attr_type(c, n, a, type, type == OX_ATTR_INTS ? "a list of ints" :
+			 "a list of floats");
+}
+
+int ane__ox_a_ints(struct ox_ctx *c, const struct ox_node *n,
+		   const char *name, const int64_t **v, size_t *cnt)
+{
+	const void *p;
+	int err = attr_list(c, n, name, OX_ATTR_INTS, &p, cnt);
+
+	*v = p;
+	return err;
 }
 
 int ane__ox_a_floats(struct ox_ctx *c, const struct ox_node *n,
-		       const char *name, const float **v, size_t *cnt)
+		     const char *name, const float **v, size_t *cnt)
 {
-	const struct ox_attr *a = ane__ox_attr(n, name);
+	const void *p;
+	int err = attr_list(c, n, name, OX_ATTR_FLOATS, &p, cnt);
 
-	*v = NULL;
-	*cnt = 0;
-	if (!a)
-		return 0;
-	*v = a->floats;
-	*cnt = a->n;
-	return attr_type(c, n, a, OX_ATTR_FLOATS, "a list of floats");
+	*v = p;
+	return err;
 }
 
 int ane__ox_axis(struct ox_ctx *c, const struct ox_node *n, const char *name,
@@ -375,6 +383,14 @@ int ane__ox_legacy_bcast(struct ox_ctx *c, const struct ox_node *n,
 	}
 	*rb = a->rank;
 	return 0;
+}
+
+void ane__ox_around(const int64_t *dims, int rank, int axis, int64_t *outer,
+		    int64_t *d, int64_t *inner)
+{
+	*outer = ane__ox_prod(dims, 0, axis);
+	*d = dims[axis];
+	*inner = ane__ox_prod(dims, axis + 1, rank);
 }
 
 int64_t ane__ox_prod(const int64_t *dims, int lo, int hi)
