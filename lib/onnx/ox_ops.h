@@ -39,6 +39,14 @@ static inline int ox_is_uint(int dt)
 	return dt > 0 && dt < 32 && (OXM(dt) & OXM_UINT);
 }
 
+/* @v as an integer clamped to [@lo, @hi]; NaN is @lo (no UB on any value). */
+static inline int64_t ox_d2i(double v, int64_t lo, int64_t hi)
+{
+	if (!(v >= (double)lo))
+		return lo;
+	return v >= (double)hi ? hi : (int64_t)v;
+}
+
 /* The op's opset: the model's default-domain one. */
 #define OX_OPSET(c)	((c)->g->opset)
 

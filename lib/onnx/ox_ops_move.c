@@ -144,7 +144,8 @@ static int run_slice(struct ox_ctx *c, const struct ox_node *n,
 	ane__ox_strides(in[0]->rank, in[0]->dims, st);
 	for (k = 0; k < in[0]->rank; k++) {
 		base += (size_t)(s.start[k] * st[k]);
-		vst[k] = s.step[k] * st[k];
+		/* A dim of one element never steps (its step may be huge). */
+		vst[k] = s.dims[k] > 1 ? s.step[k] * st[k] : 0;
 	}
 	ane__ox_copy_view(out[0], out[0]->rank, out[0]->dims, in[0], base, vst);
 	return 0;
@@ -173,7 +174,7 @@ static int pad_params(struct ox_ctx *c, const struct ox_node *n, int rank,
 	} else {
 		err = ane__ox_a_ints(c, n, OX_OPSET(c) < 2 ? "paddings" : "pads",
 				     &a, &cnt);
-		if (!err && cnt == (size_t)rank * 2)
+		if (!err && cnt && cnt == (size_t)rank * 2)
 			memcpy(pads, a, sizeof(*a) * cnt);
 	}
 	if (!err && cnt != (size_t)rank * 2)
@@ -200,6 +201,11 @@ static int infer_pad(struct ox_ctx *c, const struct ox_node *n)
 	if (!err && OX_OPSET(c) < 11)
 		err = ane__ox_a_float(c, n, "value", 0.0f, &f);
 	for (k = 0; !err && k < x->rank; k++) {
+		if (llabs(pads[k] / 2) > (1ll << 40) ||
+		    llabs(pads[k + x->rank] / 2) > (1ll << 40)) {
+			err = ane__ox_fail(c, n, EOVERFLOW, "pads of dim %d are over 2^41", k);
+			break;
+		}
 		dims[k] = x->dims[k] + pads[k] + pads[k + x->rank];
 		if (dims[k] < 0 || pads[k] < -x->dims[k] || pads[k + x->rank] < -x->dims[k])
 			err = ane__ox_fail(c, n, EINVAL,

@@ -236,7 +236,7 @@ static int infer_ln(struct ox_ctx *c, const struct ox_node *n)
 	for (i = 1; !err && i < 3; i++) {
 		struct ox_tensor *t = ane__ox_in(c, n, i);
 
-		if (!t)
+		if (!t && i == 2)
 			continue;
 		err = ane__ox_chk_in(c, n, i, i == 1 ? "Scale" : "B", OXM_FLOAT, 0,
 				     x->rank - axis);

@@ -194,10 +194,12 @@ static int rs_taps(const struct rs *r, int d, int64_t o, int64_t in,
 	}
 	if (r->mode == M_NEAREST) {
 		t = nearest_round(x, r->nearest);
-		idx[0] = t < 0 ? 0 : t > in - 1 ? in - 1 : (int64_t)t;
+		idx[0] = ox_d2i(t, 0, in - 1);
 		w[0] = 1;
 		return 1;
 	}
+	/* Beyond the edges every tap clamps to the edge: keep x near them. */
+	x = x != x ? 0 : fmin(fmax(x, -3.0), (double)in + 2);
 	i0 = (int64_t)floor(x);
 	t = x - (double)i0;
 	for (k = r->mode == M_LINEAR ? 0 : -1; k <= (r->mode == M_LINEAR ? 1 : 2); k++) {
@@ -349,6 +351,11 @@ static double gs_sample(const struct gs *g, double gx, double gy)
 	double lo = g->align ? 0 : -0.5, s = 0, wy[4], wx[4];
 	int64_t x0, y0, i, j;
 
+	if (x != x || y != y)
+		return 0;
+	x = fmin(fmax(x, -1e9), 1e9);
+	y = fmin(fmax(y, -1e9), 1e9);
+
 	if (g->pad == 1) {
 		x = fmin(fmax(x, 0), (double)g->W - 1);
 		y = fmin(fmax(y, 0), (double)g->H - 1);
@@ -445,7 +452,7 @@ static double roi_sample(const double *p, int64_t H, int64_t W, double y,
 	int64_t y0, x0, y1, x1;
 	double ly, lx, v[4];
 
-	if (y < -1.0 || y > (double)H || x < -1.0 || x > (double)W)
+	if (!(y >= -1.0 && y <= (double)H && x >= -1.0 && x <= (double)W))
 		return 0;
 	y = y < 0 ? 0 : y;
 	x = x < 0 ? 0 : x;
@@ -496,8 +503,8 @@ static int run_roialign(struct ox_ctx *c, const struct ox_node *n,
 		}
 		rw = half ? rw : fmax(rw, 1.0);
 		rh = half ? rh : fmax(rh, 1.0);
-		gh = sr ? sr : (int64_t)ceil(rh / (double)oh);
-		gw = sr ? sr : (int64_t)ceil(rw / (double)ow);
+		gh = sr ? sr : ox_d2i(ceil(rh / (double)oh), 1, 1024);
+		gw = sr ? sr : ox_d2i(ceil(rw / (double)ow), 1, 1024);
 		gh = gh > 0 ? gh : 1;
 		gw = gw > 0 ? gw : 1;
 		for (ch = 0; ch < C; ch++)

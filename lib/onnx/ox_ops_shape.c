@@ -176,6 +176,10 @@ static int infer_flatten(struct ox_ctx *c, const struct ox_node *n)
 	if (!err)
 		err = ane__ox_a_int(c, n, "axis", 1, OX_OPSET(c) < 11 ? 0 : -x->rank,
 				    x->rank, &axis);
+	if (!err && axis > x->rank)
+		err = ane__ox_fail(c, n, EINVAL,
+				   "attribute 'axis' is %lld (the default), more than the input's rank %d",
+				   (long long)axis, x->rank);
 	if (err)
 		return err;
 	axis = axis < 0 ? axis + x->rank : axis;
@@ -434,8 +438,9 @@ static int split_sizes(struct ox_ctx *c, const struct ox_node *n,
 		return ane__ox_fail(c, n, EINVAL, "split has %zu sizes for %d outputs",
 				    cnt, n->n_out);
 	for (k = 0; k < n->n_out; k++) {
-		if (sz[k] < 0)
-			return ane__ox_fail(c, n, EINVAL, "split[%d] is negative", k);
+		if (sz[k] < 0 || sz[k] > x->dims[axis])
+			return ane__ox_fail(c, n, EINVAL, "split[%d] is %lld, outside [0, %lld]",
+					    k, (long long)sz[k], (long long)x->dims[axis]);
 		sum += sz[k];
 	}
 	if (sum != x->dims[axis])

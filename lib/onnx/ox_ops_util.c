@@ -325,7 +325,11 @@ int ane__ox_bcast(struct ox_ctx *c, const struct ox_node *n, int ra,
 		  int64_t *dims)
 {
 	int r = ra > rb ? ra : rb, k;
+	int64_t out[OX_MAX_RANK];
 
+	if (r > OX_MAX_RANK)
+		return ane__ox_fail(c, n, EOPNOTSUPP, "the result's rank %d is over %d",
+				    r, OX_MAX_RANK);
 	for (k = 0; k < r; k++) {
 		int64_t a = k < r - ra ? 1 : da[k - (r - ra)];
 		int64_t b = k < r - rb ? 1 : db[k - (r - rb)];
@@ -334,8 +338,10 @@ int ane__ox_bcast(struct ox_ctx *c, const struct ox_node *n, int ra,
 			return ane__ox_fail(c, n, EINVAL,
 					    "the inputs do not broadcast: dim %d of the result is %lld in one and %lld in the other",
 					    k, (long long)a, (long long)b);
-		dims[k] = a == 1 ? b : a;
+		out[k] = a == 1 ? b : a;
 	}
+	/* @dims may be @da or @db. */
+	memcpy(dims, out, sizeof(int64_t) * (size_t)r);
 	*rank = r;
 	return 0;
 }
