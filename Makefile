@@ -245,8 +245,9 @@ $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(B)/tools/engine_host.o 
 # tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
 # (KIMAGE_OBJS) and the engine (GPL: the engine is linked here, never into
 # libane).  The host tests link the runner too (netrun_test).
-NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/engine_host.o
-NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/engine_host.o
+NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/ane_netrun_exec.o $(B)/tools/engine_host.o
+NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/ane_netrun_exec.o \
+	$(B)/san/tools/engine_host.o
 
 # The engine's userspace build on the host: ISA choice, threads.
 $(B)/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
@@ -257,11 +258,11 @@ $(B)/san/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_hos
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -c -o $@ $<
 
-$(B)/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_OBJ)): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -c -o $@ $<
 
-$(B)/san/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
 
@@ -272,7 +273,7 @@ $(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests
-tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
+tests: $(B)/tests/onnx-suite $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/host-san/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/vm/,$(VM_TESTS))
 
@@ -297,6 +298,14 @@ $(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
 		-o $@ $< $(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) \
 		$(call LIBANE_LINK,$(B)/san/lib/libane.a) -lm
+
+# ONNX's own test suite on the engine's userspace build (tests/onnx/).
+$(B)/tests/onnx-suite: $(SRC)/tests/onnx/onnx_suite.c $(B)/lib/libane.a $(ENGINE_OBJS) \
+		$(KIMAGE_OBJS) $(NETRUN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -Wno-format-truncation $(ENGINE_INC) $(ONNX_INC) -I$(SRC) -o $@ $< \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)

@@ -655,6 +655,131 @@ LIBANE_EXPORT int ane_net_run(struct ane_dev *dev, struct ane_net *net,
 			      const float *const *inputs,
 			      float *const *outputs);
 
+/* ------------------------------------------------------------ models
+ *
+ * ONNX models (Documentation/accel/ane/onnx.rst).  ane_model_load_onnx()
+ * reads a ModelProto, infers every shape (static: a dynamic dimension is
+ * fixed by the caller), folds what is constant, and splits the graph: the
+ * nodes the engine runs are compiled into program images (segments), the
+ * others run on the CPU between them -- unless ANE_MODEL_ENGINE_ONLY asks
+ * for a refusal listing every such node.  ane_model_run() runs it: the
+ * engine segments on a device, or with dev NULL on libane's CPU reference
+ * executor (ane_net_reference()), or through the caller's executor.
+ * Failures return a negative errno and a message that names the node, its
+ * op type and the field (ane_model_errmsg(), or @err at load).
+ */
+struct ane_model;
+
+#define ANE_MODEL_MAX_RANK	8
+
+/* ane_model_options.flags */
+#define ANE_MODEL_ENGINE_ONLY	0x1u	/* refuse a node the engine cannot run */
+#define ANE_MODEL_CPU_ONLY	0x2u	/* every node on the CPU (a baseline) */
+
+/*
+ * A tensor given to or read from a model: ONNX's element type
+ * (TensorProto.DataType: 1 float, 7 int64, 9 bool, 10 float16, ...),
+ * shape and dense row-major data of @size bytes.
+ */
+struct ane_model_tensor {
+	const char *name;
+	int32_t dtype;
+	uint32_t rank;
+	int64_t dims[ANE_MODEL_MAX_RANK];
+	void *data;
+	size_t size;
+};
+
+struct ane_model_options {
+	uint32_t flags;			/* ANE_MODEL_* */
+	/* Directory of external data files (the model file's when NULL). */
+	const char *base_dir;
+	/* Shapes of graph inputs whose dimensions are dynamic (data unused). */
+	const struct ane_model_tensor *shapes;
+	unsigned int n_shapes;
+	/*
+	 * Graph inputs fixed to a value (with data): an input that sets a
+	 * shape (a Reshape's target fed as an input) becomes a constant.
+	 */
+	const struct ane_model_tensor *consts;
+	unsigned int n_consts;
+};
+
+/* Where a node runs (ane_model_node()). */
+enum ane_model_place {
+	ANE_MODEL_FOLDED = -1,		/* computed at load: constant inputs */
+	ANE_MODEL_CPU = 0,
+	ANE_MODEL_ENGINE = 1,
+};
+
+struct ane_model_node_info {
+	const char *name;
+	const char *op_type;
+	int place;			/* enum ane_model_place */
+	int segment;			/* engine segment, or -1 */
+	double flops;			/* estimated */
+	const char *why;		/* CPU: why not the engine; else "" */
+};
+
+struct ane_model_stats {
+	unsigned int nodes, engine_nodes, cpu_nodes, folded_nodes;
+	unsigned int segments;
+	double flops, engine_flops;
+};
+
+/* @opt may be NULL (defaults).  On failure *@out is NULL and @err says why. */
+LIBANE_EXPORT int ane_model_load_onnx(const void *bytes, size_t len,
+				      const struct ane_model_options *opt,
+				      struct ane_model **out, char *err,
+				      size_t err_len);
+LIBANE_EXPORT int ane_model_load_onnx_file(const char *path,
+					   const struct ane_model_options *opt,
+					   struct ane_model **out, char *err,
+					   size_t err_len);
+LIBANE_EXPORT void ane_model_destroy(struct ane_model *m);
+LIBANE_EXPORT const char *ane_model_errmsg(const struct ane_model *m);
+LIBANE_EXPORT unsigned int ane_model_num_inputs(const struct ane_model *m);
+LIBANE_EXPORT unsigned int ane_model_num_outputs(const struct ane_model *m);
+/* Name, dtype, rank, dims and size in bytes of input / output @i. */
+LIBANE_EXPORT int ane_model_input(const struct ane_model *m, unsigned int i,
+				  struct ane_model_tensor *info);
+LIBANE_EXPORT int ane_model_output(const struct ane_model *m, unsigned int i,
+				   struct ane_model_tensor *info);
+LIBANE_EXPORT unsigned int ane_model_num_nodes(const struct ane_model *m);
+LIBANE_EXPORT int ane_model_node(const struct ane_model *m, unsigned int i,
+				 struct ane_model_node_info *info);
+LIBANE_EXPORT void ane_model_get_stats(const struct ane_model *m,
+				       struct ane_model_stats *st);
+/* Engine segments and their program images (owned by the model). */
+LIBANE_EXPORT unsigned int ane_model_num_segments(const struct ane_model *m);
+LIBANE_EXPORT int ane_model_segment_image(const struct ane_model *m,
+					  unsigned int seg, const void **image,
+					  size_t *size);
+
+/*
+ * Run an engine segment's image: @in[i] and @out[j] are its inputs and
+ * outputs as dense fp32 (ane_net_run()'s convention).  0 or a negative
+ * errno with a message in @err.
+ */
+typedef int (*ane_model_exec_fn)(void *ctx, unsigned int seg,
+				 const void *image, size_t size,
+				 const float *const *in, float *const *out,
+				 char *err, size_t err_len);
+/* Run engine segments through @fn (NULL: back to the default). */
+LIBANE_EXPORT void ane_model_set_executor(struct ane_model *m,
+					  ane_model_exec_fn fn, void *ctx);
+
+/*
+ * Run the model once.  @inputs[i] is input i (its dtype and shape, @size
+ * bytes); @outputs[j].data receives output j (@size at least the output's
+ * bytes; the shape and dtype are filled in).  Engine segments run on @dev
+ * (a control handle), or with @dev NULL on the CPU reference executor,
+ * unless an executor is set.
+ */
+LIBANE_EXPORT int ane_model_run(struct ane_model *m, struct ane_dev *dev,
+				const struct ane_model_tensor *inputs,
+				struct ane_model_tensor *outputs);
+
 /* ------------------------------------------------------------ broker
  *
  * The client side of aned, the broker daemon (Documentation/accel/ane/

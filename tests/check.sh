@@ -53,6 +53,8 @@ layer_host() {
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
 	run_suite tools-cli "$top/tests/host/tools-cli.sh"
+	# ONNX's own test models through the ONNX front end (onnx.rst).
+	run_suite onnx-suite "$B/tests/onnx-suite" --log "$logdir/onnx-suite-models.log"
 	for t in "$B"/tests/host/*; do
 		[ -x "$t" ] && run_suite "host-$(basename "$t")" "$t"
 	done
