@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * libane's ONNX front end: the table of ops the CPU runs, and the ops
- * that only pass a tensor on.
+ * libane's ONNX front end: the table of ops the CPU runs -- each
+ * ox_ops_*.c file's, looked up by op type -- and the ops that only pass
+ * a tensor on.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -10,21 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ox.h"
+#include "ox_ops.h"
 
-/* Output 0 gets input 0's dtype and shape. */
-static int infer_same(struct ox_ctx *c, const struct ox_node *n)
+static int infer_identity(struct ox_ctx *c, const struct ox_node *n)
 {
-	struct ox_tensor *x = ane__ox_in(c, n, 0), *y = ane__ox_out(c, n, 0);
+	int err = ane__ox_n_in(c, n, 1, 1);
 
-	if (!x)
-		return ane__ox_fail(c, n, EINVAL, "input 0 is missing");
-	if (!y)
-		return ane__ox_fail(c, n, EINVAL, "output 0 is missing");
-	y->dtype = x->dtype;
-	y->rank = x->rank;
-	memcpy(y->dims, x->dims, sizeof(y->dims));
-	return 0;
+	if (!err)
+		err = ane__ox_chk_in(c, n, 0, "input", OXM_ALL, 0, OX_MAX_RANK);
+	return err ? err : ane__ox_out_like(c, n, 0, 0);
 }
 
 static int run_identity(struct ox_ctx *c, const struct ox_node *n,
@@ -40,15 +35,26 @@ static int run_identity(struct ox_ctx *c, const struct ox_node *n,
 }
 
 static const struct ox_op ops[] = {
-	{ "Identity", infer_same, run_identity },
+	{ "Identity", infer_identity, run_identity },
+};
+
+static OX_TABLE(identity_ops, ops);
+
+static const struct ox_op_table *const tables[] = {
+	&identity_ops,
+	&ane__ox_ops_unary,
+	&ane__ox_ops_binary,
+	&ane__ox_ops_shape,
+	&ane__ox_ops_move,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)
 {
-	size_t i;
+	size_t t, i;
 
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(ops[i].op_type, op_type))
-			return &ops[i];
+	for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (i = 0; i < tables[t]->n; i++)
+			if (!strcmp(tables[t]->ops[i].op_type, op_type))
+				return &tables[t]->ops[i];
 	return NULL;
 }
