@@ -82,6 +82,26 @@ int ane__ox_check_const_f16(struct lower *L, const struct ox_node *n,
 	return 0;
 }
 
+/* The dims graph tensor @t is read with by the node's input @i. */
+static void wanted(const struct lower *L, const struct ox_node *n, int i,
+		   uint32_t d[4])
+{
+	const struct ox_tensor *t = &L->c->g->t[n->in[i]];
+
+	if (i < OX_MAX_IO && L->has_want[i])
+		memcpy(d, L->want[i], sizeof(L->want[i]));
+	else if (ane__ox_shape4(t->rank, t->dims, d))
+		memset(d, 0, sizeof(uint32_t) * 4);
+}
+
+void ane__ox_want(struct lower *L, int i, const uint32_t d4[4])
+{
+	if (i >= 0 && i < OX_MAX_IO) {
+		memcpy(L->want[i], d4, sizeof(L->want[i]));
+		L->has_want[i] = 1;
+	}
+}
+
 int ane__ox_get(struct lower *L, int t, const uint32_t *d4)
 {
 	struct ox_tensor *tt = &L->c->g->t[t];
@@ -89,13 +109,12 @@ int ane__ox_get(struct lower *L, int t, const uint32_t *d4)
 	uint32_t d[4];
 	int id;
 
-	if (!d4 && L->nt[t] >= 0)
-		return L->nt[t];
-	if (d4) {
+	if (d4)
 		memcpy(d, d4, sizeof(d));
-	} else if (ane__ox_shape4(tt->rank, tt->dims, d)) {
+	else if (ane__ox_shape4(tt->rank, tt->dims, d))
 		return -EINVAL;
-	}
+	if (L->nt[t] >= 0 && !memcmp(L->d4[t], d, sizeof(d)))
+		return L->nt[t];
 	if (tt->konst) {
 		const struct ox_value *v = tt->konst;
 		float *f = malloc(sizeof(float) * (v->count ? v->count : 1));
@@ -107,29 +126,42 @@ int ane__ox_get(struct lower *L, int t, const uint32_t *d4)
 			f[i] = (float)ane__ox_get_f(v, i);
 		id = ane_net_const(net, tt->name, d[0], d[1], d[2], d[3], f);
 		free(f);
-		if (id >= 0 && !d4)
+		if (id >= 0 && L->nt[t] < 0) {
 			L->nt[t] = id;
+			memcpy(L->d4[t], d, sizeof(d));
+		}
 		return id;
 	}
-	if (d4 || L->s->n_in == OX_SEG_MAX_IO)
-		return -EINVAL;
+	/* In this segment with other dims: the partitioner cuts first. */
+	if (L->nt[t] >= 0 || L->s->n_in == OX_SEG_MAX_IO)
+		return -EXDEV;
 	id = ane_net_input(net, tt->name, d[0], d[1], d[2], d[3]);
 	if (id >= 0) {
 		L->s->in_t[L->s->n_in++] = t;
 		L->nt[t] = id;
+		memcpy(L->d4[t], d, sizeof(d));
 	}
 	return id;
 }
 
 void ane__ox_set(struct lower *L, int t, int id)
 {
+	struct ane_net_shape sh;
+
 	L->nt[t] = id;
 	L->alias[t] = 0;
+	if (!ane_net_shape(ox_net(L), id, &sh)) {
+		L->d4[t][0] = sh.n;
+		L->d4[t][1] = sh.c;
+		L->d4[t][2] = sh.h;
+		L->d4[t][3] = sh.w;
+	}
 }
 
 void ane__ox_alias(struct lower *L, int t, int src)
 {
 	L->nt[t] = L->nt[src];
+	memcpy(L->d4[t], L->d4[src], sizeof(L->d4[t]));
 	L->alias[t] = 1;
 }
 
@@ -219,6 +251,7 @@ static int open_seg(struct lower *L, int first)
 		L->nt[i] = -1;
 		L->alias[i] = 0;
 	}
+	/* Aliases are in no segment: they begin again as themselves. */
 	return 0;
 }
 
@@ -257,8 +290,8 @@ static int close_seg(struct lower *L)
 
 	if (!s)
 		return 0;
-	L->s = NULL;
 	n = escaping(L, s->last, out);
+	L->s = NULL;
 	if (n > OX_SEG_MAX_IO)
 		return ane__ox_fail(c, &c->g->nodes[s->last], E2BIG,
 				    "engine segment from node %d: %d outputs, more than %d",
@@ -306,6 +339,30 @@ static int new_inputs(const struct lower *L, const struct ox_node *n)
 	return k;
 }
 
+/*
+ * Does node @n read a tensor of the open segment with other dims than it
+ * has there?  Then the segment ends before @n, and the tensor comes back
+ * in as an input of the next one with the dims @n wants: the data is the
+ * same row-major sequence either way.
+ */
+static int other_dims(const struct lower *L, const struct ox_node *n)
+{
+	const struct ox_graph *g = L->c->g;
+	uint32_t d[4];
+	int j;
+
+	for (j = 0; j < n->n_in; j++) {
+		int t = n->in[j];
+
+		if (t < 0 || g->t[t].konst || L->nt[t] < 0)
+			continue;
+		wanted(L, n, j, d);
+		if (memcmp(d, L->d4[t], sizeof(d)))
+			return 1;
+	}
+	return 0;
+}
+
 static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 {
 	struct ox_graph *g = L->c->g;
@@ -313,7 +370,8 @@ static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 	int err, j;
 
 	if (L->s && (L->s->n_in + new_inputs(L, n) > OX_SEG_MAX_IO ||
-		     escaping(L, i - 1, NULL) + n->n_out > OX_SEG_MAX_IO)) {
+		     escaping(L, i - 1, NULL) + n->n_out > OX_SEG_MAX_IO ||
+		     other_dims(L, n))) {
 		err = close_seg(L);
 		if (err)
 			return err;
@@ -389,7 +447,8 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 	p->why = calloc((size_t)g->n_nodes + 1, sizeof(*p->why));
 	L.nt = calloc((size_t)g->n_t + 1, sizeof(*L.nt));
 	L.alias = calloc((size_t)g->n_t + 1, 1);
-	if (!p->why || !L.nt || !L.alias) {
+	L.d4 = calloc((size_t)g->n_t + 1, sizeof(*L.d4));
+	if (!p->why || !L.nt || !L.alias || !L.d4) {
 		err = ane__ox_fail(c, NULL, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -414,6 +473,7 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 			err = -EOPNOTSUPP;
 		} else {
 			L.dry = 1;
+			memset(L.has_want, 0, sizeof(L.has_want));
 			err = fn(&L, n);
 			if (err)
 				snprintf(p->why[i], sizeof(p->why[i]), "%s",
@@ -447,6 +507,7 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 out:
 	free(L.nt);
 	free(L.alias);
+	free(L.d4);
 	if (err)
 		ane__ox_plan_free(p);
 	return err;

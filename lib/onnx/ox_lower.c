@@ -323,15 +323,17 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 /* ------------------------------------------------------------ views */
 
 /*
- * Identity, Dropout at inference, and reshapes that keep the engine's
- * N, C, H, W: the output is the input's data, no copy.
+ * Identity, Dropout at inference, Reshape, Flatten, Squeeze, Unsqueeze:
+ * the output is the input's data, no copy.  The input is read with the
+ * output's dims: in the open segment with others, it comes in again
+ * (ane__ox_want()).
  */
 static int lw_alias(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
-	uint32_t a[4], b[4];
-	int err;
+	uint32_t b[4];
+	int err, id;
 
 	err = ane__ox_check_float(L, n, 0);
 	if (!err)
@@ -340,31 +342,20 @@ static int lw_alias(struct lower *L, const struct ox_node *n)
 		return err;
 	if (x->konst)
 		return ane__ox_why(L, "a view of a constant is folded");
-	if (!strcmp(n->op_type, "Dropout") && ane__ox_attr_i(n, "training_mode", 0))
-		return ane__ox_why(L, "Dropout in training mode");
-	ane__ox_shape4(x->rank, x->dims, a);
-	ane__ox_shape4(y->rank, y->dims, b);
-	if (memcmp(a, b, sizeof(a)))
-		return ane__ox_why(L, "a reshape from %ux%ux%ux%u to %ux%ux%ux%u needs the engine's view of other dims",
-				   a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
-	/* The source must be in this segment: a view of an input copies. */
-	if (L->s && L->nt[n->in[0]] < 0)
-		return ane__ox_why(L, "a view of a tensor computed elsewhere");
-	if (!L->s)
-		return ane__ox_why(L, "a view of a tensor computed elsewhere");
-	if (!strcmp(n->op_type, "Dropout") && n->n_in > 2 && n->in[2] >= 0) {
+	if (!strcmp(n->op_type, "Dropout")) {
 		const struct ox_tensor *tm = ane__ox_in(L->c, n, 2);
 
-		if (!tm->konst || ane__ox_get_i(tm->konst, 0))
+		if (ane__ox_attr_i(n, "training_mode", 0) ||
+		    (tm && (!tm->konst || ane__ox_get_i(tm->konst, 0))))
 			return ane__ox_why(L, "Dropout in training mode");
 	}
+	ane__ox_shape4(y->rank, y->dims, b);
+	ane__ox_want(L, 0, b);
 	if (L->dry)
 		return 0;
-	if (L->nt[n->in[0]] < 0)	/* the segment was cut before it */
-		return ane__ox_done(L, n,
-				    ane_net_activation(ox_net(L),
-						       ane__ox_get(L, n->in[0], NULL),
-						       ANE_NET_ACT_NONE));
+	id = ane__ox_get(L, n->in[0], b);
+	if (id < 0)
+		return id;
 	ane__ox_alias(L, n->out[0], n->in[0]);
 	return 0;
 }

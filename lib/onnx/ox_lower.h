@@ -25,6 +25,10 @@ struct lower {
 	struct ox_seg *s;	/* the open segment, or NULL */
 	int *nt;		/* graph tensor -> builder tensor */
 	unsigned char *alias;	/* graph tensor shares another's builder tensor */
+	uint32_t (*d4)[4];	/* the dims of nt[t] */
+	/* The dims the node being lowered reads each input with (dry run). */
+	uint32_t want[OX_MAX_IO][4];
+	unsigned char has_want[OX_MAX_IO];
 	char why[160];		/* why the last node cannot be lowered */
 	int dry;		/* check only: emit nothing */
 	int node;		/* index of the node being lowered */
@@ -51,10 +55,18 @@ int ane__ox_why(struct lower *L, const char *fmt, ...);
 int ane__ox_shape4(int rank, const int64_t *dims, uint32_t d[4]);
 
 /*
- * The builder tensor of graph tensor @t: made in this segment, a
- * constant (stored now, fp16), or a new input of the segment.  With
- * @d4 non-NULL the tensor is read with those dims instead of its own
- * (a constant only: a bias as 1 x C x 1 x 1).  Only when !L->dry.
+ * Input @i of the node being lowered is read with dims @d4 rather than
+ * its own N, C, H, W (the same elements in the same order: a 1-D conv's
+ * [N, C, L] as N x C x 1 x L).  Said in the dry run, so that the
+ * partitioner can start a new segment when the tensor is in the open one
+ * with other dims.
+ */
+void ane__ox_want(struct lower *L, int i, const uint32_t d4[4]);
+
+/*
+ * The builder tensor of graph tensor @t with dims @d4 (NULL: its own):
+ * made in this segment, a constant (stored now, fp16), or a new input of
+ * the segment.  Only when !L->dry.
  */
 int ane__ox_get(struct lower *L, int t, const uint32_t *d4);
 

@@ -57,26 +57,37 @@ struct window {
 	uint32_t k[2], s[2], d[2], pad[4];
 };
 
-static int get_window(struct lower *L, const struct ox_node *n,
-		      const int64_t *in_hw, const int64_t *k, struct window *w)
+/*
+ * @nsp spatial axes (1 or 2) of @in_hw and @k, as the engine's H and W: a
+ * 1-D window is 1 x K over 1 x L.
+ */
+static int get_window(struct lower *L, const struct ox_node *n, int nsp,
+		      const int64_t *in_sp, const int64_t *k_sp, struct window *w,
+		      int64_t *in_hw)
 {
 	const struct ox_attr *a;
 	const char *ap = ane__ox_attr_s(n, "auto_pad", "NOTSET");
-	int i;
+	int64_t k[2] = { 1, 1 };
+	int i, off = 2 - nsp;
 
+	in_hw[0] = in_hw[1] = 1;
+	for (i = 0; i < nsp; i++) {
+		in_hw[off + i] = in_sp[i];
+		k[off + i] = k_sp[i];
+	}
 	for (i = 0; i < 2; i++) {
 		w->k[i] = (uint32_t)k[i];
 		w->s[i] = w->d[i] = 1;
 	}
 	w->pad[0] = w->pad[1] = w->pad[2] = w->pad[3] = 0;
-	if ((a = ane__ox_attr(n, "strides")) && a->n == 2)
-		for (i = 0; i < 2; i++)
-			w->s[i] = a->ints[i] > 0 && a->ints[i] <= MAX_KERNEL ?
-				  (uint32_t)a->ints[i] : 0;
-	if ((a = ane__ox_attr(n, "dilations")) && a->n == 2)
-		for (i = 0; i < 2; i++)
-			w->d[i] = a->ints[i] > 0 && a->ints[i] <= MAX_KERNEL ?
-				  (uint32_t)a->ints[i] : 0;
+	if ((a = ane__ox_attr(n, "strides")) && a->n == (size_t)nsp)
+		for (i = 0; i < nsp; i++)
+			w->s[off + i] = a->ints[i] > 0 && a->ints[i] <= MAX_KERNEL ?
+					(uint32_t)a->ints[i] : 0;
+	if ((a = ane__ox_attr(n, "dilations")) && a->n == (size_t)nsp)
+		for (i = 0; i < nsp; i++)
+			w->d[off + i] = a->ints[i] > 0 && a->ints[i] <= MAX_KERNEL ?
+					(uint32_t)a->ints[i] : 0;
 	for (i = 0; i < 2; i++)
 		if (!w->s[i] || !w->d[i] || k[i] < 1 || k[i] > MAX_KERNEL)
 			return ane__ox_why(L, "a kernel, stride or dilation outside 1..%d",
@@ -96,16 +107,16 @@ static int get_window(struct lower *L, const struct ox_node *n,
 		if (strcmp(ap, "NOTSET"))
 			return ane__ox_why(L, "auto_pad '%s'", ap);
 		if ((a = ane__ox_attr(n, "pads"))) {
-			if (a->n != 4)
+			if (a->n != (size_t)(2 * nsp))
 				return ane__ox_why(L, "pads of %zu values", a->n);
-			for (i = 0; i < 4; i++)
+			for (i = 0; i < 2 * nsp; i++)
 				if (a->ints[i] < 0 || a->ints[i] > MAX_KERNEL * MAX_KERNEL)
 					return ane__ox_why(L, "a negative or huge pad");
-			/* ONNX: h_begin, w_begin, h_end, w_end. */
-			w->pad[0] = (uint32_t)a->ints[0];
-			w->pad[1] = (uint32_t)a->ints[2];
-			w->pad[2] = (uint32_t)a->ints[1];
-			w->pad[3] = (uint32_t)a->ints[3];
+			/* ONNX: the begins of each axis, then the ends. */
+			for (i = 0; i < nsp; i++) {
+				w->pad[2 * (off + i)] = (uint32_t)a->ints[i];
+				w->pad[2 * (off + i) + 1] = (uint32_t)a->ints[nsp + i];
+			}
 		}
 	}
 	return 0;
@@ -169,34 +180,44 @@ int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 	int64_t cout, cin_g, kh, kw, o, i, g = ane__ox_attr_i(n, "group", 1);
 	float *wf = NULL, *bf = NULL;
 	struct window win;
-	int err, k, xid, wid, bid, id;
+	int64_t in_hw[2], out_hw[2];
+	uint32_t x4[4];
+	int err, k, xid, wid, bid, id, nsp;
 
 	err = ane__ox_check_float(L, n, 0);
 	if (!err)
 		err = ane__ox_out_ok(L, n);
 	if (err)
 		return err;
-	if (x->rank != 4)
-		return ane__ox_why(L, "a %d-D convolution; the engine's are 2-D",
+	if (x->rank != 4 && x->rank != 3)
+		return ane__ox_why(L, "a %d-D convolution; the engine's are 1-D and 2-D",
 				   x->rank - 2);
-	if (!w || w->rank != 4)
+	if (!w || w->rank != x->rank)
 		return ane__ox_why(L, "computed weights are not on the engine");
 	if (n->n_in > 2 && n->in[2] >= 0 && (!b || b->rank != 1))
 		return ane__ox_why(L, "a computed bias is not on the engine");
+	nsp = x->rank - 2;
 	cout = w->dims[0];
 	cin_g = w->dims[1];
-	kh = w->dims[2];
-	kw = w->dims[3];
+	kh = nsp == 2 ? w->dims[2] : 1;
+	kw = w->dims[x->rank - 1];
 	if (g < 1 || x->dims[1] % g || cout % g || cin_g * g != x->dims[1])
 		return ane__ox_why(L, "groups %lld do not match the channels", (long long)g);
 	if (cin_g * kh * kw > MAX_REDUCE)
 		return ane__ox_why(L, "%lld products per output; the engine sums at most %d",
 				   (long long)(cin_g * kh * kw), MAX_REDUCE);
-	err = get_window(L, n, &x->dims[2], &w->dims[2], &win);
+	err = get_window(L, n, nsp, &x->dims[2], &w->dims[2], &win, in_hw);
+	out_hw[0] = nsp == 2 ? y->dims[2] : 1;
+	out_hw[1] = y->dims[y->rank - 1];
 	if (!err)
-		err = check_window(L, &win, &x->dims[2], &y->dims[2]);
+		err = check_window(L, &win, in_hw, out_hw);
 	if (err)
 		return err;
+	x4[0] = (uint32_t)x->dims[0];
+	x4[1] = (uint32_t)x->dims[1];
+	x4[2] = (uint32_t)in_hw[0];
+	x4[3] = (uint32_t)in_hw[1];
+	ane__ox_want(L, 0, x4);
 	L->absorbed = 0;
 	k = ane__ox_sole_next(L, n);
 	if (k >= 0 && bn_params(L, &L->c->g->nodes[k], bn, (size_t)cout) == 0)
@@ -245,7 +266,7 @@ int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 
 		cp.act = (enum ane_net_act)ane__ox_fuse_act(L, last);
 	}
-	xid = ane__ox_get(L, n->in[0], NULL);
+	xid = ane__ox_get(L, n->in[0], x4);
 	wid = ane_net_const(ox_net(L), L->c->g->t[n->in[1]].name, (uint32_t)cout,
 			    (uint32_t)cin_g, (uint32_t)kh, (uint32_t)kw, wf);
 	bid = ane_net_const(ox_net(L), "bias", 1, (uint32_t)cout, 1, 1, bf);
@@ -412,19 +433,26 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 	struct ane_net_pool_params pp = { 0 };
 	const struct ox_attr *ks = ane__ox_attr(n, "kernel_shape");
 	struct window win;
-	int64_t k[2];
-	int err;
+	int64_t k[2], in_hw[2], out_hw[2];
+	uint32_t x4[4];
+	int err, nsp;
 
 	err = ane__ox_check_float(L, n, 0);
 	if (!err)
 		err = ane__ox_out_ok(L, n);
 	if (err)
 		return err;
-	if (x->rank != 4)
-		return ane__ox_why(L, "%d-D pooling; the engine's is 2-D", x->rank - 2);
+	if (x->rank != 4 && x->rank != 3)
+		return ane__ox_why(L, "%d-D pooling; the engine's is 1-D or 2-D",
+				   x->rank - 2);
+	nsp = x->rank - 2;
+	in_hw[0] = nsp == 2 ? x->dims[2] : 1;
+	in_hw[1] = x->dims[x->rank - 1];
+	out_hw[0] = nsp == 2 ? y->dims[2] : 1;
+	out_hw[1] = y->dims[y->rank - 1];
 	if (global) {
-		k[0] = x->dims[2];
-		k[1] = x->dims[3];
+		k[0] = in_hw[0];
+		k[1] = in_hw[1];
 		if (k[0] > MAX_KERNEL || k[1] > MAX_KERNEL)
 			return ane__ox_why(L, "a global pool over %lldx%lld; the engine's window is at most %dx%d",
 					   (long long)k[0], (long long)k[1],
@@ -434,11 +462,9 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 		win.k[1] = (uint32_t)k[1];
 		win.s[0] = win.s[1] = win.d[0] = win.d[1] = 1;
 	} else {
-		if (!ks || ks->n != 2)
-			return ane__ox_why(L, "a kernel_shape of other than 2 values");
-		k[0] = ks->ints[0];
-		k[1] = ks->ints[1];
-		err = get_window(L, n, &x->dims[2], k, &win);
+		if (!ks || ks->n != (size_t)nsp)
+			return ane__ox_why(L, "a kernel_shape of other than %d values", nsp);
+		err = get_window(L, n, nsp, &x->dims[2], ks->ints, &win, in_hw);
 		if (err)
 			return err;
 		if (win.d[0] != 1 || win.d[1] != 1)
@@ -446,9 +472,14 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 		if (ane__ox_attr_i(n, "storage_order", 0))
 			return ane__ox_why(L, "storage_order 1");
 	}
-	err = check_window(L, &win, &x->dims[2], &y->dims[2]);
+	err = check_window(L, &win, in_hw, out_hw);
 	if (err)
 		return err;
+	x4[0] = (uint32_t)x->dims[0];
+	x4[1] = (uint32_t)x->dims[1];
+	x4[2] = (uint32_t)in_hw[0];
+	x4[3] = (uint32_t)in_hw[1];
+	ane__ox_want(L, 0, x4);
 	if (L->dry)
 		return 0;
 	pp.kind = avg ? ANE_NET_POOL_AVG : ANE_NET_POOL_MAX;
@@ -463,7 +494,7 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 	pp.count_pad = avg && ane__ox_attr_i(n, "count_include_pad", 0);
 	pp.act = (enum ane_net_act)ane__ox_fuse_act(L, n);
 	return ane__ox_done(L, n, ane_net_pool(ox_net(L),
-					       ane__ox_get(L, n->in[0], NULL), &pp));
+					       ane__ox_get(L, n->in[0], x4), &pp));
 }
 
 /* ------------------------------------------------------------ batchnorm */
