@@ -288,14 +288,14 @@ $(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/an
 $(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(NETRUN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned -o $@ $< \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(ONNX_INC) -I$(SRC) -I$(SRC)/tools/aned -o $@ $< \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 $(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) \
 		$(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(ONNX_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
 		-o $@ $< $(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) \
 		$(call LIBANE_LINK,$(B)/san/lib/libane.a) -lm
 
