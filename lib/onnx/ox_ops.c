@@ -46,6 +46,12 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_binary,
 	&ane__ox_ops_shape,
 	&ane__ox_ops_move,
+	&ane__ox_ops_index,
+	&ane__ox_ops_reduce,
+	&ane__ox_ops_conv,
+	&ane__ox_ops_pool,
+	&ane__ox_ops_norm,
+	&ane__ox_ops_loss,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)

@@ -135,6 +135,31 @@ void ane__ox_it_next(struct ox_it *it);
 /* Row-major strides of a shape, in elements. */
 void ane__ox_strides(int rank, const int64_t *dims, int64_t *st);
 
+/*
+ * The window geometry of a convolution or a pool over @s spatial dims:
+ * kernel, strides, dilations, pads (begin, end) and the output's size,
+ * from the attributes (kernel_shape, strides, dilations, pads, auto_pad,
+ * ceil_mode) and the input's spatial dims.
+ */
+#define OX_MAX_SPATIAL	(OX_MAX_RANK - 2)
+struct ox_geom {
+	int s;
+	int64_t in[OX_MAX_SPATIAL], k[OX_MAX_SPATIAL], st[OX_MAX_SPATIAL];
+	int64_t dil[OX_MAX_SPATIAL], pb[OX_MAX_SPATIAL], pe[OX_MAX_SPATIAL];
+	int64_t out[OX_MAX_SPATIAL];
+};
+/* @k: the kernel from the weights (NULL: attribute 'kernel_shape'). */
+int ane__ox_geom(struct ox_ctx *c, const struct ox_node *n,
+		 const struct ox_tensor *x, const int64_t *k, int ceil_ok,
+		 struct ox_geom *g);
+/*
+ * For each position p of @from (spatial dims) and kernel position q, the
+ * flat position p * st - pb + q * dil in @to, or -1 outside it; malloc'd
+ * (count(from) * count(k) entries), NULL if out of memory.
+ */
+int64_t *ane__ox_win_table(const struct ox_geom *g, const int64_t *from,
+			   const int64_t *to, size_t *np, size_t *nk);
+
 /* ------------------------------------------------------------ values */
 
 /* Element @i of @v as uint64 (for uint64 math); others as get_i. */
@@ -163,6 +188,10 @@ void ane__ox_copy_view(struct ox_value *dst, int rank, const int64_t *dims,
 		       const int64_t *st);
 /* @dst's bytes from @src (same dtype and count). */
 void ane__ox_copy_all(struct ox_value *dst, const struct ox_value *src);
+/* Softmax (@log_out: its log) of @d doubles @st apart, in place. */
+void ane__ox_softmax(double *x, int64_t d, int64_t st, int log_out);
+/* rint(@v) + @zp saturated to @dtype's range (a quantized value). */
+int64_t ane__ox_quant(double v, int64_t zp, int dtype);
 /* "out of memory" for node @n. */
 int ane__ox_nomem(struct ox_ctx *c, const struct ox_node *n);
 
@@ -178,7 +207,9 @@ extern const struct ox_op_table ane__ox_ops_binary;
 extern const struct ox_op_table ane__ox_ops_shape;
 extern const struct ox_op_table ane__ox_ops_move;
 extern const struct ox_op_table ane__ox_ops_index;
-extern const struct ox_op_table ane__ox_ops_nn;
+extern const struct ox_op_table ane__ox_ops_conv;
+extern const struct ox_op_table ane__ox_ops_norm;
+extern const struct ox_op_table ane__ox_ops_loss;
 extern const struct ox_op_table ane__ox_ops_pool;
 extern const struct ox_op_table ane__ox_ops_reduce;
 extern const struct ox_op_table ane__ox_ops_linalg;

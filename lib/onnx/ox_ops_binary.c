@@ -193,6 +193,14 @@ static int check_b(struct ox_ctx *c, const struct ox_node *n,
 	       ane__ox_same_dtype(c, n, 1, 0);
 }
 
+/* Opset < 7's PRelu: a slope of X's channel count applies along dim 1. */
+static int prelu_channels(int64_t opset, const struct binop *b, int xrank,
+			  const int64_t *xd, int srank, const int64_t *sd)
+{
+	return opset < 7 && !strcmp(b->op, "PRelu") && srank == 1 && xrank >= 2 &&
+	       sd[0] == xd[1] && sd[0] != 1;
+}
+
 static int infer_binary(struct ox_ctx *c, const struct ox_node *n)
 {
 	const struct binop *b = find_binop(n);
@@ -217,6 +225,8 @@ static int infer_binary(struct ox_ctx *c, const struct ox_node *n)
 		return ane__ox_set_out(c, n, 0, b->cmp ? OX_BOOL : x->dtype,
 				       x->rank, x->dims);
 	}
+	if (prelu_channels(OX_OPSET(c), b, x->rank, x->dims, y->rank, y->dims))
+		return ane__ox_out_like(c, n, 0, 0);
 	err = ane__ox_bcast(c, n, x->rank, x->dims, y->rank, y->dims, &rank,
 			    dims);
 	if (err)
@@ -279,8 +289,16 @@ static int run_binary(struct ox_ctx *c, const struct ox_node *n,
 {
 	const struct binop *b = find_binop(n);
 	struct ox_value view;
+	int k;
 
-	if (b->legacy && OX_OPSET(c) < 7 && ane__ox_attr_i(n, "broadcast", 0)) {
+	if (prelu_channels(OX_OPSET(c), b, in[0]->rank, in[0]->dims, in[1]->rank,
+			   in[1]->dims)) {
+		view = *in[1];
+		view.rank = in[0]->rank;
+		for (k = 0; k < view.rank; k++)
+			view.dims[k] = k == 1 ? in[1]->dims[0] : 1;
+		bin_loop(b, in[0], &view, out[0]);
+	} else if (b->legacy && OX_OPSET(c) < 7 && ane__ox_attr_i(n, "broadcast", 0)) {
 		legacy_view(n, in[0], in[1], &view);
 		bin_loop(b, in[0], &view, out[0]);
 	} else {

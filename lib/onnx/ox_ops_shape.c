@@ -252,27 +252,6 @@ static int run_eyelike(struct ox_ctx *c, const struct ox_node *n,
 
 /* ------------------------------------------------------------ Shape, Size */
 
-static int infer_shape(struct ox_ctx *c, const struct ox_node *n)
-{
-	struct ox_tensor *x = ane__ox_in(c, n, 0);
-	int64_t s, e, len;
-	int err = ane__ox_n_in(c, n, 1, 1) ?:
-		  ane__ox_chk_in(c, n, 0, "data", OXM_ALL, 0, OX_MAX_RANK) ?:
-		  ane__ox_a_int(c, n, "start", 0, INT64_MIN, INT64_MAX, &s) ?:
-		  ane__ox_a_int(c, n, "end", x->rank, INT64_MIN, INT64_MAX, &e);
-
-	if (err)
-		return err;
-	if (!strcmp(n->op_type, "Size"))
-		return ane__ox_set_out(c, n, 0, OX_INT64, 0, NULL);
-	s = s < 0 ? s + x->rank : s;
-	e = e < 0 ? e + x->rank : e;
-	s = s < 0 ? 0 : s > x->rank ? x->rank : s;
-	e = e < 0 ? 0 : e > x->rank ? x->rank : e;
-	len = e > s ? e - s : 0;
-	return ane__ox_set_out(c, n, 0, OX_INT64, 1, &len);
-}
-
 static int run_shape(struct ox_ctx *c, const struct ox_node *n,
 		     const struct ox_value *const *in,
 		     struct ox_value *const *out)
@@ -291,6 +270,52 @@ static int run_shape(struct ox_ctx *c, const struct ox_node *n,
 	for (i = 0; i < out[0]->count; i++)
 		ane__ox_set_i(out[0], i, in[0]->dims[s + (int64_t)i]);
 	return 0;
+}
+
+/*
+ * Shape and Size read only the input's static shape: their output is a
+ * constant as soon as it is inferred, so that the shapes computed from it
+ * (Shape -> Gather -> Concat -> Reshape) fold.  The value is made here.
+ */
+static int shape_konst(struct ox_ctx *c, const struct ox_node *n,
+		       const struct ox_tensor *x)
+{
+	struct ox_tensor *y = ane__ox_out(c, n, 0);
+	struct ox_value xv = { .dtype = x->dtype, .rank = x->rank }, *v;
+	const struct ox_value *in[1] = { &xv };
+
+	xv.count = (size_t)ane__ox_shape_count(x->rank, x->dims);
+	memcpy(xv.dims, x->dims, sizeof(xv.dims));
+	v = ane__ox_value_new(y->dtype, y->rank, y->dims);
+	if (!v)
+		return ane__ox_nomem(c, n);
+	run_shape(c, n, in, &v);
+	ane__ox_value_free(y->konst);
+	y->konst = v;
+	return 0;
+}
+
+static int infer_shape(struct ox_ctx *c, const struct ox_node *n)
+{
+	struct ox_tensor *x = ane__ox_in(c, n, 0);
+	int64_t s, e, len = 0;
+	int err = ane__ox_n_in(c, n, 1, 1) ?:
+		  ane__ox_chk_in(c, n, 0, "data", OXM_ALL, 0, OX_MAX_RANK) ?:
+		  ane__ox_a_int(c, n, "start", 0, INT64_MIN, INT64_MAX, &s) ?:
+		  ane__ox_a_int(c, n, "end", x->rank, INT64_MIN, INT64_MAX, &e);
+
+	if (err)
+		return err;
+	if (!strcmp(n->op_type, "Size"))
+		return ane__ox_set_out(c, n, 0, OX_INT64, 0, NULL) ?:
+		       shape_konst(c, n, x);
+	s = s < 0 ? s + x->rank : s;
+	e = e < 0 ? e + x->rank : e;
+	s = s < 0 ? 0 : s > x->rank ? x->rank : s;
+	e = e < 0 ? 0 : e > x->rank ? x->rank : e;
+	len = e > s ? e - s : 0;
+	return ane__ox_set_out(c, n, 0, OX_INT64, 1, &len) ?:
+	       shape_konst(c, n, x);
 }
 
 /* ------------------------------------------------------------ Reshape */

@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,4 +495,17 @@ void ane__ox_copy_all(struct ox_value *dst, const struct ox_value *src)
 	if (src->count)
 		memcpy(dst->data, src->data,
 		       src->count * ane__ox_dtype_size(src->dtype));
+}
+
+int64_t ane__ox_quant(double v, int64_t zp, int dtype)
+{
+	double lo = dtype == OX_INT8 ? -128 : dtype == OX_UINT8 ? 0 :
+		    dtype == OX_INT32 ? -2147483648.0 : -9.2e18;
+	double hi = dtype == OX_INT8 ? 127 : dtype == OX_UINT8 ? 255 :
+		    dtype == OX_INT32 ? 2147483647.0 : 9.2e18;
+
+	v = nearbyint(v) + (double)zp;
+	if (v != v)
+		return 0;
+	return (int64_t)(v < lo ? lo : v > hi ? hi : v);
 }

@@ -114,7 +114,9 @@ static int exec_node(struct interp *ip, int i)
 	for (k = 0; k < n->n_out; k++) {
 		if (!out[k])
 			continue;
-		if (folded && n->domain[0] == '\0')
+		if (ip->g->t[n->out[k]].konst)	/* infer() made it (Shape) */
+			ane__ox_value_free(out[k]);
+		else if (folded && n->domain[0] == '\0')
 			ip->g->t[n->out[k]].konst = out[k];
 		else
 			ip->val[n->out[k]] = out[k];
