@@ -10,10 +10,12 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "libane.h"
 #include "ox.h"
 #include "ox_graph.h"
 
@@ -112,6 +114,51 @@ static float *as_f32(const struct ox_value *v, int *copied)
 	return f;
 }
 
+/*
+ * The numeric guard (onnx.rst, "Numeric guard"): fp16 keeps 11 bits, so
+ * values that differ by less than fp16's spacing at their magnitude lose
+ * their differences at the segment's door (10000 and 10001 are both 10000
+ * in fp16), and a value beyond 65504 becomes infinite.  The guard trips
+ * when, in some row (the elements along the last axis), the rounding moves
+ * an element by more than 1/64 of the row's spread (max - min), or makes a
+ * finite value infinite.
+ */
+static int guard_trips(const float *x, size_t n, size_t row, double *err_out,
+		       double *spread)
+{
+	size_t i, j;
+
+	if (!row)
+		return 0;
+	for (i = 0; i + row <= n; i += row) {
+		double lo = x[i], hi = x[i], worst = 0;
+
+		for (j = i; j < i + row; j++) {
+			float h = ane_float_from_fp16(ane_fp16_from_float(x[j]));
+
+			if (x[j] != x[j])
+				continue;
+			if (isinf(h) && !isinf(x[j])) {
+				*err_out = INFINITY;
+				*spread = 0;
+				return 1;
+			}
+			if (x[j] < lo)
+				lo = x[j];
+			if (x[j] > hi)
+				hi = x[j];
+			if (fabs((double)h - x[j]) > worst)
+				worst = fabs((double)h - x[j]);
+		}
+		if (worst > (hi - lo) / 64.0 && hi > lo) {
+			*err_out = worst;
+			*spread = hi - lo;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int run_seg(struct ox_ctx *c, struct run_state *r,
 		   const struct ox_seg *s, ox_exec_fn exec, void *exec_ctx)
 {
@@ -136,6 +183,18 @@ static int run_seg(struct ox_ctx *c, struct run_state *r,
 			err = ane__ox_fail(c, n0, ENOMEM, "out of memory");
 			goto out;
 		}
+	}
+	for (i = 0; i < s->n_in; i++) {
+		const struct ox_value *v = r->val[s->in_t[i]];
+		double e, spread;
+
+		if (!guard_trips(in[i], v->count,
+				 v->rank ? (size_t)v->dims[v->rank - 1] : 1, &e, &spread))
+			continue;
+		err = ane__ox_fail(c, n0, ERANGE,
+				   "engine input '%s' does not survive fp16: rounding moves a value by %g where its row spans %g (onnx.rst, \"Numeric guard\")",
+				   c->g->t[s->in_t[i]].name, e, spread);
+		goto out;
 	}
 	for (i = 0; i < s->n_out; i++) {
 		err = new_out(c, r, n0, s->out_t[i]);
@@ -232,6 +291,13 @@ int ane__ox_run(struct ox_ctx *c, const struct ox_plan *p,
 				goto out;
 			}
 			err = run_seg(c, &r, s, exec, exec_ctx);
+			/* Tripped guard: the segment's nodes on the CPU, if allowed. */
+			if (err == -ERANGE && !(p->flags & OX_PLAN_ENGINE_ONLY)) {
+				int k;
+
+				for (k = s->first, err = 0; k <= s->last && !err; k++)
+					err = run_cpu(c, &r, &g->nodes[k]);
+			}
 			if (err)
 				goto out;
 			drop_dead(&r, g, s->first, s->last);

@@ -8,7 +8,8 @@
  * engine's own arithmetic).  Each run is one of
  *
  *   passed   every output within the tolerance (onnx.rst, "Tolerance")
- *   refused  the load said why (an op, a dtype, a shape it does not take)
+ *   refused  the load said why (an op, a dtype, a shape it does not take),
+ *            or the run did (engine-only: the numeric guard, -ERANGE)
  *   wrong    it ran, and an output is outside the tolerance or has
  *            another shape, dtype, or the run failed
  *   crashed  a signal, or no answer within the time limit
@@ -380,6 +381,13 @@ static void run_model(const char *dir, int engine_only, struct report *rep)
 		r = ane_model_run(m, NULL, tin, tout);
 		if (r)
 			snprintf(rep->msg, sizeof(rep->msg), "run: %s", ane_model_errmsg(m));
+		/* The numeric guard refuses, engine-only, what fp16 cannot hold. */
+		if (r == -ERANGE) {
+			for (i = 0; i < n_want; i++)
+				free(tout[i].data);
+			rep->result = R_REFUSED;
+			goto out;
+		}
 		for (i = 0; !r && i < n_want; i++)
 			if (compare(want[i], &tout[i], st.engine_nodes > 0, rep->msg,
 				    sizeof(rep->msg)))
