@@ -279,15 +279,31 @@ static int lw_neg_abs(struct lower *L, const struct ox_node *n)
 }
 
 /*
- * LeakyRelu and PRelu with slopes in [0, 1]: max(x, slope * x).
+ * LeakyRelu and PRelu with slopes in [0, 1]: max(x, slope * x).  A PRelu
+ * slope of one value per channel (opset 6's, or any [C] or [C, 1, ..]) is
+ * read per channel of x viewed as N x C x R x 1.
  */
+static int per_channel(const struct ox_tensor *x, const struct ox_tensor *s)
+{
+	int i;
+
+	if (x->rank < 2 || !s->konst || s->konst->count != (size_t)x->dims[1] ||
+	    s->rank < 1 || s->dims[0] != x->dims[1])
+		return 0;
+	for (i = 1; i < s->rank; i++)
+		if (s->dims[i] != 1)
+			return 0;
+	return 1;
+}
+
 static int lw_leaky(struct lower *L, const struct ox_node *n)
 {
 	const int prelu = !strcmp(n->op_type, "PRelu");
+	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_tensor *s = prelu ? ane__ox_in(L->c, n, 1) : NULL;
 	float alpha = ane__ox_attr_f(n, "alpha", 0.01f);
-	uint32_t a[4];
-	int err = ane__ox_check_float(L, n, 0), x, m, moved;
+	uint32_t a[4], x4[4], *xv = NULL;
+	int err = ane__ox_check_float(L, n, 0), xid, m, moved, chan = 0;
 	size_t i;
 
 	if (!err)
@@ -303,20 +319,28 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 			if (!(v >= 0.0 && v <= 1.0))
 				return ane__ox_why(L, "a PRelu slope outside [0, 1] is not on the engine");
 		}
-		err = aligned4(L, n, 1, a, &moved);
-		if (err)
+		chan = per_channel(x, s) && !ane__ox_channel_view(x, x4) &&
+		       (L->c->g->opset < 7 || s->rank == x->rank - 1 || s->rank == 1);
+		if (chan) {
+			memset(a, 0, sizeof(a));
+			a[0] = a[2] = a[3] = 1;
+			a[1] = x4[1];
+			xv = x4;
+			ane__ox_want(L, 0, x4);
+		} else if ((err = aligned4(L, n, 1, a, &moved))) {
 			return err;
+		}
 	} else if (!(alpha >= 0.0f && alpha <= 1.0f)) {
 		return ane__ox_why(L, "LeakyRelu alpha %g outside [0, 1] is not on the engine",
 				   alpha);
 	}
 	if (L->dry)
 		return 0;
-	x = ane__ox_get(L, n->in[0], NULL);
-	m = ane_net_eltwise(ox_net(L), ANE_NET_MUL, x,
+	xid = ane__ox_get(L, n->in[0], xv);
+	m = ane_net_eltwise(ox_net(L), ANE_NET_MUL, xid,
 			    prelu ? ane__ox_get(L, n->in[1], a) : ane__ox_lit(L, alpha),
 			    ANE_NET_ACT_NONE);
-	return ane__ox_done(L, n, ane_net_eltwise(ox_net(L), ANE_NET_MAX, x, m,
+	return ane__ox_done(L, n, ane_net_eltwise(ox_net(L), ANE_NET_MAX, xid, m,
 						  ANE_NET_ACT_NONE));
 }
 

@@ -499,12 +499,39 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 
 /* ------------------------------------------------------------ batchnorm */
 
+/*
+ * The engine's view of a tensor with channels at axis 1: N x C x R x 1,
+ * R the product of the remaining dimensions (a per-channel constant is
+ * then 1 x C x 1 x 1 whatever the rank).  -1 if a dimension is too large.
+ */
+int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4])
+{
+	int64_t r = 1;
+	int i;
+
+	if (x->rank < 2)
+		return -1;
+	for (i = 2; i < x->rank; i++) {
+		if (x->dims[i] < 1 || r > (1ll << 24) / x->dims[i])
+			return -1;
+		r *= x->dims[i];
+	}
+	if (x->dims[0] > (1ll << 24) || x->dims[1] > (1ll << 24) ||
+	    x->dims[0] < 1 || x->dims[1] < 1)
+		return -1;
+	v[0] = (uint32_t)x->dims[0];
+	v[1] = (uint32_t)x->dims[1];
+	v[2] = (uint32_t)r;
+	v[3] = 1;
+	return 0;
+}
+
 /* y = x * g + (B - mean * g), g = scale / sqrt(var + eps), per channel. */
 int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const float *bn[4];
-	uint32_t c4[4] = { 1, 1, 1, 1 };
+	uint32_t c4[4] = { 1, 1, 1, 1 }, x4[4];
 	float *g, *sh;
 	int64_t c, i;
 	int err, id;
@@ -514,12 +541,13 @@ int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 		err = ane__ox_out_ok(L, n);
 	if (err)
 		return err;
-	if (x->rank < 2 || x->rank > 4)
+	if (ane__ox_channel_view(x, x4))
 		return ane__ox_why(L, "a batch normalization of rank %d", x->rank);
 	c = x->dims[1];
 	if (bn_params(L, n, bn, (size_t)c))
 		return ane__ox_why(L, "computed, training-mode or non-spatial parameters");
-	c4[1 + 4 - x->rank] = (uint32_t)c;
+	c4[1] = (uint32_t)c;
+	ane__ox_want(L, 0, x4);
 	g = malloc(sizeof(float) * (size_t)c);
 	sh = malloc(sizeof(float) * (size_t)c);
 	if (!g || !sh) {
@@ -538,7 +566,7 @@ int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 		err = ane__ox_why(L, "its scale or shift is beyond fp16's range");
 	} else if (!L->dry) {
 		id = ane_net_eltwise(ox_net(L), ANE_NET_MUL,
-				     ane__ox_get(L, n->in[0], NULL),
+				     ane__ox_get(L, n->in[0], x4),
 				     ane_net_const(ox_net(L), "bn_scale", c4[0], c4[1],
 						   c4[2], c4[3], g),
 				     ANE_NET_ACT_NONE);
