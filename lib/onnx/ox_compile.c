@@ -282,6 +282,44 @@ static int escaping(const struct lower *L, int last, int *list)
 	return k;
 }
 
+/*
+ * Ops whose result is a difference of their inputs' values, which fp16
+ * loses first when the values are large and close (onnx.rst, "Numeric
+ * guard").
+ */
+static int differences(const char *op)
+{
+	static const char *const ops[] = {
+		"Sub", "Add", "Sum", "Mean", "Softmax", "LogSoftmax",
+		"LayerNormalization", "InstanceNormalization",
+		"MeanVarianceNormalization", "BatchNormalization",
+		"ReduceLogSumExp",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(op, ops[i]))
+			return 1;
+	return 0;
+}
+
+static void mark_guards(struct lower *L, struct ox_seg *s)
+{
+	const struct ox_graph *g = L->c->g;
+	int i, j, k;
+
+	for (i = 0; i < s->n_in; i++)
+		for (k = s->first; k <= s->last && !s->guard[i]; k++) {
+			const struct ox_node *n = &g->nodes[k];
+
+			if (!differences(n->op_type))
+				continue;
+			for (j = 0; j < n->n_in; j++)
+				if (n->in[j] == s->in_t[i])
+					s->guard[i] = 1;
+		}
+}
+
 static int close_seg(struct lower *L)
 {
 	struct ox_seg *s = L->s;
@@ -291,6 +329,7 @@ static int close_seg(struct lower *L)
 	if (!s)
 		return 0;
 	n = escaping(L, s->last, out);
+	mark_guards(L, s);
 	L->s = NULL;
 	if (n > OX_SEG_MAX_IO)
 		return ane__ox_fail(c, &c->g->nodes[s->last], E2BIG,

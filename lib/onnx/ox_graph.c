@@ -52,6 +52,21 @@ static int64_t out_bytes(const struct ox_graph *g, const struct ox_node *n)
 	return sum;
 }
 
+/* Every present output's value is known already. */
+static int outputs_known(const struct ox_graph *g, const struct ox_node *n)
+{
+	int j, k = 0;
+
+	for (j = 0; j < n->n_out; j++) {
+		if (n->out[j] < 0)
+			continue;
+		if (!g->t[n->out[j]].konst)
+			return 0;
+		k++;
+	}
+	return k > 0;
+}
+
 /* Run @n on the CPU now: its inputs are all constants. */
 static int fold(struct ox_ctx *c, const struct ox_op *op, struct ox_node *n)
 {
@@ -139,6 +154,11 @@ int ane__ox_infer(struct ox_ctx *c)
 				return ane__ox_fail(c, n, EINVAL,
 						    "output %d '%s': no valid shape or dtype inferred",
 						    j, t->name);
+		}
+		if (outputs_known(g, n)) {
+			/* infer() knew the values (a Shape of a static tensor). */
+			n->placement = OX_PLACE_FOLDED;
+			continue;
 		}
 		if (all_const && !nondeterministic(n->op_type) &&
 		    out_bytes(g, n) >= 0 && out_bytes(g, n) <= OX_FOLD_MAX_BYTES) {

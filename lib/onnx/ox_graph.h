@@ -38,6 +38,8 @@ struct ox_seg {
 	const void *image;	/* owned by @net */
 	size_t image_size;
 	int n_in, in_t[OX_SEG_MAX_IO];
+	/* Input i feeds a node that differences it (the numeric guard). */
+	unsigned char guard[OX_SEG_MAX_IO];
 	int n_out, out_t[OX_SEG_MAX_IO];
 	int first, last;	/* node range */
 	int n_nodes;

@@ -31,7 +31,8 @@ int ane__ox_out_ok(struct lower *L, const struct ox_node *n)
 	if (!y)
 		return ane__ox_why(L, "output 0 is omitted");
 	for (j = 1; j < n->n_out; j++)
-		if (n->out[j] >= 0 && L->c->g->t[n->out[j]].n_uses)
+		if (n->out[j] >= 0 && (L->c->g->t[n->out[j]].n_uses ||
+				       L->c->g->t[n->out[j]].is_output))
 			return ane__ox_why(L, "its output %d is used; the engine computes only output 0",
 					   j);
 	if (y->dtype != OX_FLOAT && y->dtype != OX_FLOAT16)
@@ -198,6 +199,56 @@ static int elt_kind(const char *op)
 	return -1;
 }
 
+/*
+ * Max, Min, Sum and Mean of any number of inputs of the output's shape
+ * (or constants that broadcast to it): a chain of the engine's binary
+ * operations, Mean's sum times 1/n.  One input is a copy.
+ */
+static int lw_variadic(struct lower *L, const struct ox_node *n)
+{
+	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+	const int mean = !strcmp(n->op_type, "Mean");
+	int kind = mean ? ANE_NET_ADD : elt_kind(n->op_type), err, i, k, id = -1;
+	uint32_t y4[4], a4[4];
+
+	if (kind < 0 || (kind == ANE_NET_SUB) || !strcmp(n->op_type, "Div") ||
+	    !strcmp(n->op_type, "Mul") || n->n_in < 1)
+		return ane__ox_why(L, "%d inputs: the engine's %s takes two", n->n_in,
+				   n->op_type);
+	err = ane__ox_out_ok(L, n);
+	if (err)
+		return err;
+	ane__ox_shape4(y->rank, y->dims, y4);
+	for (i = 0; i < n->n_in; i++) {
+		const struct ox_tensor *t = ane__ox_in(L->c, n, i);
+
+		err = ane__ox_check_float(L, n, i);
+		if (err)
+			return err;
+		if (y->rank > 4 || t->rank > 4)
+			return ane__ox_why(L, "broadcasting beyond rank 4 is not on the engine");
+		ane__ox_shape4(t->rank, t->dims, a4);
+		for (k = 0; k < 4; k++)
+			if (a4[k] != y4[k] && (a4[k] != 1 || !t->konst))
+				return ane__ox_why(L, "input '%s' is not of the output's shape",
+						   t->name);
+		if (t->konst && (err = ane__ox_check_const_f16(L, n, t->konst, t->name)))
+			return err;
+	}
+	if (L->dry)
+		return 0;
+	id = ane__ox_get(L, n->in[0], NULL);
+	for (i = 1; i < n->n_in; i++)
+		id = ane_net_eltwise(ox_net(L), (enum ane_net_eltwise_op)kind, id,
+				     ane__ox_get(L, n->in[i], NULL), ANE_NET_ACT_NONE);
+	if (n->n_in == 1)
+		id = ane_net_activation(ox_net(L), id, ANE_NET_ACT_NONE);
+	if (mean)
+		id = ane_net_eltwise(ox_net(L), ANE_NET_MUL, id,
+				     ane__ox_lit(L, 1.0f / (float)n->n_in), ANE_NET_ACT_NONE);
+	return ane__ox_done(L, n, id);
+}
+
 /* A divisor's reciprocal, a new constant with @a's dims. */
 static int reciprocal(struct lower *L, const struct ox_value *v,
 		      const uint32_t a[4])
@@ -221,12 +272,8 @@ static int lw_eltwise(struct lower *L, const struct ox_node *n)
 	const int is_div = !strcmp(n->op_type, "Div");
 	uint32_t a[2][4];
 
-	if (n->n_in == 1 && (!strcmp(n->op_type, "Max") ||
-			     !strcmp(n->op_type, "Min") || !strcmp(n->op_type, "Sum")))
-		return ane__ox_why(L, "a one-input %s is a copy", n->op_type);
 	if (n->n_in != 2)
-		return ane__ox_why(L, "%d inputs: the engine's elementwise operations take two",
-				   n->n_in);
+		return lw_variadic(L, n);
 	err = ane__ox_out_ok(L, n);
 	for (i = 0; i < 2 && !err; i++) {
 		err = ane__ox_check_float(L, n, i);
@@ -384,6 +431,98 @@ static int lw_alias(struct lower *L, const struct ox_node *n)
 	return 0;
 }
 
+/* Cast and CastLike between fp32 and fp16: the engine's values are fp16. */
+static int lw_cast(struct lower *L, const struct ox_node *n)
+{
+	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+
+	if (y->dtype != OX_FLOAT && y->dtype != OX_FLOAT16)
+		return ane__ox_why(L, "a cast to %s", ane__ox_dtype_name(y->dtype));
+	return lw_alias(L, n);
+}
+
+/*
+ * ReduceSum and ReduceMean over one block of consecutive axes (all of
+ * them when none are given): x viewed as 1 x A x R x S (A the axes before
+ * the block, R the block, S those after) times a row of R ones (1/R for a
+ * mean) on the left, a matrix product the engine accumulates in fp32:
+ * 1 x A x 1 x S.
+ */
+static int lw_reduce(struct lower *L, const struct ox_node *n)
+{
+	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
+	const int mean = !strcmp(n->op_type, "ReduceMean");
+	int64_t ax[OX_MAX_RANK], a = 1, r = 1, sz = 1;
+	int na = 0, i, err, lo = OX_MAX_RANK, hi = -1, id;
+	uint32_t x4[4], o4[4] = { 1, 1, 1, 1 };
+	unsigned char on[OX_MAX_RANK] = { 0 };
+	const struct ox_attr *at;
+	float *ones;
+
+	err = ane__ox_check_float(L, n, 0);
+	if (!err)
+		err = ane__ox_out_ok(L, n);
+	if (err)
+		return err;
+	if (!strcmp(n->op_type, "ReduceSum") && L->c->g->opset >= 13) {
+		const struct ox_tensor *t = ane__ox_in(L->c, n, 1);
+
+		if (t && !t->konst)
+			return ane__ox_why(L, "computed axes");
+		for (i = 0; t && i < (int)t->konst->count && na < OX_MAX_RANK; i++)
+			ax[na++] = ane__ox_get_i(t->konst, (size_t)i);
+		if (!na && ane__ox_attr_i(n, "noop_with_empty_axes", 0))
+			return ane__ox_why(L, "an empty reduction is a copy");
+	} else if ((at = ane__ox_attr(n, "axes"))) {
+		for (i = 0; i < (int)at->n && na < OX_MAX_RANK; i++)
+			ax[na++] = at->ints[i];
+	}
+	if (!na)
+		for (i = 0; i < x->rank; i++)
+			ax[na++] = i;
+	for (i = 0; i < na; i++) {
+		int64_t k = ax[i] < 0 ? ax[i] + x->rank : ax[i];
+
+		if (k < 0 || k >= x->rank)
+			return ane__ox_why(L, "axis %lld", (long long)ax[i]);
+		on[k] = 1;
+		lo = (int)k < lo ? (int)k : lo;
+		hi = (int)k > hi ? (int)k : hi;
+	}
+	for (i = 0; i < x->rank; i++) {
+		if (i >= lo && i <= hi && !on[i])
+			return ane__ox_why(L, "a reduction over axes that are not consecutive");
+		if (i < lo)
+			a *= x->dims[i];
+		else if (i <= hi)
+			r *= x->dims[i];
+		else
+			sz *= x->dims[i];
+	}
+	if (r > 16384 || a > (1 << 24) || sz > (1 << 24))
+		return ane__ox_why(L, "a reduction of %lld elements; the engine sums at most 16384",
+				   (long long)r);
+	x4[0] = 1;
+	x4[1] = (uint32_t)a;
+	x4[2] = (uint32_t)r;
+	x4[3] = (uint32_t)sz;
+	ane__ox_want(L, 0, x4);
+	if (L->dry)
+		return 0;
+	ones = malloc(sizeof(float) * (size_t)r);
+	if (!ones)
+		return -ENOMEM;
+	for (i = 0; i < r; i++)
+		ones[i] = mean ? 1.0f / (float)r : 1.0f;
+	o4[3] = (uint32_t)r;
+	id = ane_net_const(ox_net(L), mean ? "mean" : "ones", o4[0], o4[1], o4[2],
+			   o4[3], ones);
+	free(ones);
+	id = ane_net_matmul(ox_net(L), id, ane__ox_get(L, n->in[0], x4), 0,
+			    (enum ane_net_act)ane__ox_fuse_act(L, n));
+	return ane__ox_done(L, n, id);
+}
+
 /* ------------------------------------------------------------ softmax, norms */
 
 static int norm_axis(struct lower *L, const struct ox_node *n, int def)
@@ -486,7 +625,7 @@ static const struct {
 } lowerings[] = {
 	{ "Add", lw_eltwise }, { "Sub", lw_eltwise }, { "Mul", lw_eltwise },
 	{ "Div", lw_eltwise }, { "Max", lw_eltwise }, { "Min", lw_eltwise },
-	{ "Sum", lw_eltwise },
+	{ "Sum", lw_eltwise }, { "Mean", lw_variadic },
 	{ "Relu", lw_act }, { "Sigmoid", lw_act }, { "Tanh", lw_act },
 	{ "Clip", lw_act },
 	{ "Neg", lw_neg_abs }, { "Abs", lw_neg_abs },
@@ -495,6 +634,8 @@ static const struct {
 	{ "Reshape", lw_alias }, { "Flatten", lw_alias },
 	{ "Squeeze", lw_alias }, { "Unsqueeze", lw_alias },
 	{ "Softmax", lw_softmax },
+	{ "Cast", lw_cast }, { "CastLike", lw_cast },
+	{ "ReduceSum", lw_reduce }, { "ReduceMean", lw_reduce },
 	{ "LayerNormalization", lw_layernorm },
 	{ "Conv", ane__ox_lw_conv },
 	{ "Gemm", ane__ox_lw_gemm }, { "MatMul", ane__ox_lw_matmul },

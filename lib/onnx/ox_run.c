@@ -118,10 +118,12 @@ static float *as_f32(const struct ox_value *v, int *copied)
  * The numeric guard (onnx.rst, "Numeric guard"): fp16 keeps 11 bits, so
  * values that differ by less than fp16's spacing at their magnitude lose
  * their differences at the segment's door (10000 and 10001 are both 10000
- * in fp16), and a value beyond 65504 becomes infinite.  The guard trips
- * when, in some row (the elements along the last axis), the rounding moves
- * an element by more than 1/64 of the row's spread (max - min), or makes a
- * finite value infinite.
+ * in fp16), and a value beyond 65504 becomes infinite.  For an input
+ * that an op of the segment differences (Sub, softmax, normalizations:
+ * ox_compile.c marks them), the guard trips when, in some row (the
+ * elements along the last axis), the rounding moves an element by more
+ * than 1/64 of the row's spread (max - min), or makes a finite value
+ * infinite.
  */
 static int guard_trips(const float *x, size_t n, size_t row, double *err_out,
 		       double *spread)
@@ -188,7 +190,7 @@ static int run_seg(struct ox_ctx *c, struct run_state *r,
 		const struct ox_value *v = r->val[s->in_t[i]];
 		double e, spread;
 
-		if (!guard_trips(in[i], v->count,
+		if (!s->guard[i] || !guard_trips(in[i], v->count,
 				 v->rank ? (size_t)v->dims[v->rank - 1] : 1, &e, &spread))
 			continue;
 		err = ane__ox_fail(c, n0, ERANGE,
