@@ -84,8 +84,9 @@ fi
 # broker); or when it says so of "a selector" or "the methods" in general
 # while no selector has the stub and every method is handled.  A
 # refusal by design (LoadFirmware's -EOPNOTSUPP) may be called "not
-# implemented", never "not yet".  ANE_DOCS_ROOT checks another tree's
-# documentation against this tree's driver.
+# implemented", never "not yet".  A phrase in double quotes is not a
+# claim.  ANE_DOCS_ROOT checks another tree's documentation against this
+# tree's driver.
 if ! command -v python3 >/dev/null; then
 	nok "claims guard: python3 missing (make deps installs it)"
 elif out=$(python3 - "$top" "${ANE_DOCS_ROOT:-$top}" <<'PY'
@@ -292,7 +293,8 @@ for path in [os.path.join(docs, "README.md")] + pages + mans:
              units_man(text) if re.search(r'\.\d$', path) else units_rst(text))
     rel = os.path.relpath(path, docs)
     for line, u in units:
-        fut, absn = FUTURE.search(u), ABSENT.search(u)
+        said = re.sub(r'"[^"]*"', '""', u)    # a quoted phrase is named, not said
+        fut, absn = FUTURE.search(said), ABSENT.search(said)
         if not fut and not absn:
             continue
         named = [(lab, st) for pat, lab, st in items if pat.search(u)]
