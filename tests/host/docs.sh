@@ -8,7 +8,11 @@
 # toctree names exists.  No sentence of README.md, the pages or the
 # manual pages says a selector or a method is not implemented (yet) when
 # the driver's selector table and method switches implement it (the
-# claims guard below).  make lint runs this too.
+# claims guard below).  Every program `make install` installs has a
+# manual page and every manual page is installed; libane(3) names every
+# function lib/libane.h exports and every environment variable lib/
+# reads; README.md names every instruction set of the engine.  make lint
+# runs this too.
 # Last line: "docs: N passed, N failed".
 top=$(cd "$(dirname "$0")/../.." && pwd)
 doc=$top/Documentation/accel/ane
@@ -325,6 +329,84 @@ PY
 else
 	nok "pages claim that implemented selectors or methods are not:"
 	printf '%s\n' "$out" | sed 's/^/#   /'
+fi
+
+# Every program `make install` installs has a manual page, and every
+# manual page is in one of the Makefile's MAN lists, which the install
+# target installs.
+man=$doc/man
+mk=$top/Makefile
+progs="$(sed -n 's/^TOOLS := //p' "$mk") aned"
+mans=$(sed -n 's/^MAN[0-9] := //p' "$mk" | tr '\n' ' ')
+nopage=
+for t in $progs; do
+	ls "$man/$t".[0-9] >/dev/null 2>&1 || nopage="$nopage $t"
+done
+if [ -z "$nopage" ]; then
+	ok "every installed program has a manual page ($(echo $progs))"
+else
+	nok "installed programs without a manual page:$nopage"
+fi
+uninst=
+for p in "$man"/*.[0-9]; do
+	n=$(basename "$p")
+	sec=${n##*.}
+	echo " $mans " | grep -qF " $n " || { uninst="$uninst $n"; continue; }
+	grep "^MAN$sec := " "$mk" | tr ' ' '\n' | grep -qxF "$n" ||
+		uninst="$uninst $n(not in MAN$sec)"
+	sed -n '/^install:/,/^$/p' "$mk" | grep -qF ",\$(MAN$sec))" ||
+		uninst="$uninst $n(install has no \$(MAN$sec))"
+done
+if [ -z "$uninst" ]; then
+	ok "every manual page is installed ($(echo $mans))"
+else
+	nok "manual pages the Makefile does not install:$uninst"
+fi
+
+# libane(3) names every function lib/libane.h exports and every
+# environment variable lib/ reads.
+hdr=$top/lib/libane.h
+fns=$(tr '\n' ' ' <"$hdr" | grep -o 'LIBANE_EXPORT [^;(]*(' |
+	sed -n 's/.*[ *]\(ane_[a-z0-9_]*\)($/\1/p' | sort -u)
+nfns=$(printf '%s\n' "$fns" | grep -c .)
+unnamed=
+for f in $fns; do
+	grep -qw "$f" "$man/libane.3" || unnamed="$unnamed $f"
+done
+vars=$(cat "$top"/lib/*.c | sed -n 's/.*getenv(\([A-Z_"]*\)).*/\1/p' | tr -d '"' | sort -u)
+evars=
+for v in $vars; do
+	case $v in
+	*_ENV) v=$(sed -n "s/^#define $v[[:space:]]*\"\(.*\)\"/\1/p" "$hdr") ;;
+	esac
+	[ -n "$v" ] || continue
+	evars="$evars $v"
+	grep -qw "$v" "$man/libane.3" || unnamed="$unnamed \$$v"
+done
+if [ "$nfns" -lt 50 ]; then
+	nok "libane(3): cannot read lib/libane.h's exports ($nfns)"
+elif [ -z "$unnamed" ]; then
+	ok "libane(3) names all $nfns exported functions and$evars"
+else
+	nok "libane(3) does not name:$unnamed"
+fi
+
+# README.md names every instruction set the engine has.
+isas=$(sed -n 's/^[[:space:]]*ANE_MATH_ISA_\([A-Z0-9_]*\) = .*/\1/p' \
+	"$top/firmware/engine/ane_math.h")
+noisa=
+for i in $isas; do
+	case $i in
+	AVX512) w=AVX-512 ;;
+	AVX2_FMA) w=AVX2 ;;
+	*) w=$i ;;
+	esac
+	grep -qF "$w" "$top/README.md" || noisa="$noisa $w"
+done
+if [ -n "$isas" ] && [ -z "$noisa" ]; then
+	ok "README.md names the engine's instruction sets ($(echo $isas))"
+else
+	nok "README.md does not name the engine's instruction sets:$noisa"
 fi
 
 echo "docs: $pass passed, $fail failed"
