@@ -377,7 +377,7 @@ vars=$(cat "$top"/lib/*.c | sed -n 's/.*getenv(\([A-Z_"]*\)).*/\1/p' | tr -d '"'
 evars=
 for v in $vars; do
 	case $v in
-	*_ENV) v=$(sed -n "s/^#define $v[[:space:]]*\"\(.*\)\"/\1/p" "$hdr") ;;
+	*_ENV) v=$(sed -n "s/^#define ${v}[[:space:]]*\"\(.*\)\"/\1/p" "$hdr") ;;
 	esac
 	[ -n "$v" ] || continue
 	evars="$evars $v"
