@@ -5,8 +5,8 @@
 #   make            build ane.ko, libane (shared, static, .pc), tools, tests
 #   make run        set up what is missing, build, boot the VM, run the demo
 #   make check      host tests, KUnit and VM tests; last line "N passed, N failed"
-#   make lint       checkpatch --strict, sparse and kernel-doc over kernel code
-#   make install    install libane, headers, tools, udev rule, manual pages
+#   make lint       docs checks; checkpatch --strict, sparse, kernel-doc over kernel code
+#   make install    install libane, headers, tools, aned and its units, udev rule, manual pages
 #                   and the module source for DKMS (DESTDIR, PREFIX)
 #
 # KDIR defaults to the running kernel's build directory, and falls back to
@@ -367,8 +367,10 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/ru
 SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,/etc/systemd/system)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
-MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-netbench.1
+MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-mathbench.1 ane-netbench.1 ane-fuzz.1
 MAN3 := libane.3
+MAN5 := aned-policy.conf.5
+MAN8 := aned.8
 MODSRC_FILES := Kbuild Kconfig dkms.conf \
 	$(patsubst $(SRC)/%,%,$(wildcard $(SRC)/driver/*.[ch] \
 	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/uapi/drm/*.h \
@@ -378,6 +380,7 @@ install: lib tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/ane
 	install -m 0755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libane.so.$(ANE_VERSION) $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION)
@@ -399,6 +402,10 @@ install: lib tools
 		$(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN3)) \
 		$(DESTDIR)$(MANDIR)/man3/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN5)) \
+		$(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN8)) \
+		$(DESTDIR)$(MANDIR)/man8/
 	cd $(SRC) && for f in $(MODSRC_FILES); do \
 		install -D -m 0644 $$f $(DESTDIR)$(MODSRCDIR)/$$f || exit 1; \
 	done
@@ -417,7 +424,9 @@ uninstall:
 		$(DESTDIR)$(SYSTEMDUNITDIR)/aned.socket \
 		$(DESTDIR)$(DATADIR)/ane/aned-policy.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1)) \
-		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3))
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(MAN5)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(MAN8))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(INCLUDEDIR)/libane 2>/dev/null
 	-rmdir $(DESTDIR)$(DATADIR)/ane 2>/dev/null
 	rm -rf $(DESTDIR)$(MODSRCDIR)
