@@ -204,7 +204,7 @@ tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
 # Tools link libane statically so they run anywhere (including the VM).
 $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # anectl's commands are in three files (anectl.c, anectl_doctor.c, anectl_top.c).
 ANECTL_SRCS := $(addprefix $(SRC)/tools/,anectl.c anectl_doctor.c anectl_top.c)
@@ -241,7 +241,7 @@ ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
 $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
-		$(B)/lib/libane.a $(SYSTEMD_LIBS) -lm
+		$(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
@@ -319,7 +319,7 @@ $(B)/tests/onnx-suite: $(SRC)/tests/onnx/onnx_suite.c $(B)/lib/libane.a $(ENGINE
 
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- run/check
 # The console only when something failed, or with V=1.

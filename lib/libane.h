@@ -675,6 +675,12 @@ struct ane_model;
 /* ane_model_options.flags */
 #define ANE_MODEL_ENGINE_ONLY	0x1u	/* refuse a node the engine cannot run */
 #define ANE_MODEL_CPU_ONLY	0x2u	/* every node on the CPU (a baseline) */
+/*
+ * With ENGINE_ONLY: the model must compile to one program image whose
+ * inputs and outputs are the graph's, in the graph's order (what a broker
+ * loads and evaluates by index); else a refusal that says why.
+ */
+#define ANE_MODEL_ONE_PROGRAM	0x4u
 
 /*
  * A tensor given to or read from a model: ONNX's element type
@@ -931,6 +937,17 @@ LIBANE_EXPORT int ane_broker_compile(struct ane_broker *b,
 				     unsigned int n, enum ane_qos qos,
 				     uint32_t flags, void **image, size_t *size,
 				     uint64_t *model);
+
+/*
+ * Compile an ONNX model's bytes in aned's sandboxed compiler (CompileOnnx):
+ * engine-only, one program with the graph's inputs and outputs in order
+ * (ANE_MODEL_ONE_PROGRAM); the results as ane_broker_compile()'s.
+ */
+LIBANE_EXPORT int ane_broker_compile_onnx(struct ane_broker *b,
+					  const void *bytes, size_t len,
+					  enum ane_qos qos, uint32_t flags,
+					  void **image, size_t *size,
+					  uint64_t *model);
 
 /*
  * Hand @model off to the direct path: *@export_fd is its PROGRAM_EXPORT

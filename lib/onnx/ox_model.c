@@ -87,6 +87,36 @@ static int bind_consts(struct ox_ctx *c, const struct ane_model_options *o)
 	return 0;
 }
 
+/* ANE_MODEL_ONE_PROGRAM: one segment, the graph's inputs and outputs. */
+static int one_program(struct ox_ctx *c, const struct ox_plan *p)
+{
+	const struct ox_graph *g = c->g;
+	const struct ox_seg *s = p->segs;
+	int i;
+
+	if (p->n_segs != 1)
+		return ane__ox_fail(c, NULL, EOPNOTSUPP,
+				    "one program: the model compiles to %d engine segments (a tensor the engine reads with other dims cuts it: onnx.rst, \"Partitioning\")",
+				    p->n_segs);
+	if (s->n_in != g->n_inputs || s->n_out != g->n_outputs)
+		return ane__ox_fail(c, NULL, EOPNOTSUPP,
+				    "one program: the program has %d inputs and %d outputs, the graph %d and %d",
+				    s->n_in, s->n_out, g->n_inputs, g->n_outputs);
+	for (i = 0; i < s->n_in; i++)
+		if (s->in_t[i] != g->inputs[i])
+			return ane__ox_fail(c, NULL, EOPNOTSUPP,
+					    "one program: the program's input %d is '%s', the graph's '%s'",
+					    i, g->t[s->in_t[i]].name,
+					    g->t[g->inputs[i]].name);
+	for (i = 0; i < s->n_out; i++)
+		if (s->out_t[i] != g->outputs[i])
+			return ane__ox_fail(c, NULL, EOPNOTSUPP,
+					    "one program: the program's output %d is '%s', the graph's '%s'",
+					    i, g->t[s->out_t[i]].name,
+					    g->t[g->outputs[i]].name);
+	return 0;
+}
+
 int ane_model_load_onnx(const void *bytes, size_t len,
 			const struct ane_model_options *opt,
 			struct ane_model **out, char *err, size_t err_len)
@@ -104,11 +134,14 @@ int ane_model_load_onnx(const void *bytes, size_t len,
 	if (opt && opt->n_shapes > 64)
 		return copy_msg(err, err_len, "ane_model_load_onnx: more than 64 shapes",
 				-E2BIG);
-	if ((opt && opt->flags & ~(ANE_MODEL_ENGINE_ONLY | ANE_MODEL_CPU_ONLY)) ||
+	if ((opt && opt->flags & ~(ANE_MODEL_ENGINE_ONLY | ANE_MODEL_CPU_ONLY |
+				   ANE_MODEL_ONE_PROGRAM)) ||
 	    (opt && (opt->flags & ANE_MODEL_ENGINE_ONLY) &&
-	     (opt->flags & ANE_MODEL_CPU_ONLY)))
+	     (opt->flags & ANE_MODEL_CPU_ONLY)) ||
+	    (opt && (opt->flags & ANE_MODEL_ONE_PROGRAM) &&
+	     !(opt->flags & ANE_MODEL_ENGINE_ONLY)))
 		return copy_msg(err, err_len,
-				"ane_model_load_onnx: flags: unknown bits, or ENGINE_ONLY with CPU_ONLY",
+				"ane_model_load_onnx: flags: unknown bits, ENGINE_ONLY with CPU_ONLY, or ONE_PROGRAM without ENGINE_ONLY",
 				-EINVAL);
 	m = calloc(1, sizeof(*m));
 	if (!m)
@@ -146,6 +179,8 @@ int ane_model_load_onnx(const void *bytes, size_t len,
 				 OX_PLAN_CPU_ONLY : 0);
 		r = ane__ox_plan(&c, &m->plan);
 	}
+	if (!r && opt && (opt->flags & ANE_MODEL_ONE_PROGRAM))
+		r = one_program(&c, &m->plan);
 	if (r) {
 		copy_msg(err, err_len, m->err, r);
 		ane_model_destroy(m);

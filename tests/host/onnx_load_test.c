@@ -21,142 +21,7 @@
 
 #include "harness.h"
 #include "libane.h"
-#include "onnx.pb-c.h"
-
-/* ------------------------------------------------------------ making models */
-
-struct mk {
-	Onnx__ModelProto model;
-	Onnx__GraphProto graph;
-	Onnx__OperatorSetIdProto opset, *opsets[1];
-	Onnx__NodeProto node[8], *nodes[8];
-	Onnx__ValueInfoProto vi[8], *ins[4], *outs[4];
-	Onnx__TypeProto tp[8];
-	Onnx__TypeProto__Tensor tt[8];
-	Onnx__TensorShapeProto shp[8];
-	Onnx__TensorShapeProto__Dimension dim[8][4], *dims[8][4];
-	Onnx__TensorProto init[4], *inits[4];
-	Onnx__AttributeProto attr[8], *attrs[8][2];
-	char *in_names[8][4], *out_names[8][4];
-	int n_vi;
-};
-
-static void mk_init(struct mk *m, int64_t opset)
-{
-	memset(m, 0, sizeof(*m));
-	onnx__model_proto__init(&m->model);
-	onnx__graph_proto__init(&m->graph);
-	onnx__operator_set_id_proto__init(&m->opset);
-	m->model.has_ir_version = 1;
-	m->model.ir_version = 8;
-	m->opset.domain = "";
-	m->opset.has_version = 1;
-	m->opset.version = opset;
-	m->opsets[0] = &m->opset;
-	m->model.n_opset_import = 1;
-	m->model.opset_import = m->opsets;
-	m->model.graph = &m->graph;
-	m->graph.name = "test";
-	m->graph.node = m->nodes;
-	m->graph.input = m->ins;
-	m->graph.output = m->outs;
-	m->graph.initializer = m->inits;
-}
-
-/* A float tensor value-info of @rank dims (-1: a dim_param "batch"). */
-static Onnx__ValueInfoProto *mk_vi(struct mk *m, const char *name, int rank,
-				   const int64_t *d)
-{
-	int k = m->n_vi++, i;
-	Onnx__ValueInfoProto *v = &m->vi[k];
-
-	onnx__value_info_proto__init(v);
-	onnx__type_proto__init(&m->tp[k]);
-	onnx__type_proto__tensor__init(&m->tt[k]);
-	onnx__tensor_shape_proto__init(&m->shp[k]);
-	v->name = (char *)name;
-	v->type = &m->tp[k];
-	m->tp[k].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	m->tp[k].tensor_type = &m->tt[k];
-	m->tt[k].has_elem_type = 1;
-	m->tt[k].elem_type = 1;
-	m->tt[k].shape = &m->shp[k];
-	m->shp[k].n_dim = (size_t)rank;
-	m->shp[k].dim = m->dims[k];
-	for (i = 0; i < rank; i++) {
-		onnx__tensor_shape_proto__dimension__init(&m->dim[k][i]);
-		m->dims[k][i] = &m->dim[k][i];
-		if (d[i] < 0) {
-			m->dim[k][i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-			m->dim[k][i].dim_param = "batch";
-		} else {
-			m->dim[k][i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			m->dim[k][i].dim_value = d[i];
-		}
-	}
-	return v;
-}
-
-static void mk_input(struct mk *m, const char *name, int rank, const int64_t *d)
-{
-	m->ins[m->graph.n_input++] = mk_vi(m, name, rank, d);
-}
-
-static void mk_output(struct mk *m, const char *name, int rank, const int64_t *d)
-{
-	m->outs[m->graph.n_output++] = mk_vi(m, name, rank, d);
-}
-
-static Onnx__NodeProto *mk_node(struct mk *m, const char *op, const char *in0,
-				const char *in1, const char *out0)
-{
-	int k = (int)m->graph.n_node++;
-	Onnx__NodeProto *n = &m->node[k];
-
-	onnx__node_proto__init(n);
-	m->nodes[k] = n;
-	n->op_type = (char *)op;
-	n->name = (char *)op;
-	m->in_names[k][0] = (char *)in0;
-	m->in_names[k][1] = (char *)in1;
-	n->n_input = in1 ? 2 : 1;
-	n->input = m->in_names[k];
-	m->out_names[k][0] = (char *)out0;
-	n->n_output = 1;
-	n->output = m->out_names[k];
-	return n;
-}
-
-/* A float initializer of @n values at @v (raw_data). */
-static Onnx__TensorProto *mk_init_f(struct mk *m, const char *name, int rank,
-				    const int64_t *d, const float *v, size_t n)
-{
-	int k = (int)m->graph.n_initializer++;
-	Onnx__TensorProto *t = &m->init[k];
-
-	onnx__tensor_proto__init(t);
-	m->inits[k] = t;
-	t->name = (char *)name;
-	t->has_data_type = 1;
-	t->data_type = 1;
-	t->n_dims = (size_t)rank;
-	t->dims = (int64_t *)d;
-	t->has_raw_data = 1;
-	t->raw_data.len = n * sizeof(float);
-	t->raw_data.data = (uint8_t *)v;
-	return t;
-}
-
-static uint8_t *mk_pack(struct mk *m, size_t *len)
-{
-	uint8_t *buf;
-
-	*len = onnx__model_proto__get_packed_size(&m->model);
-	buf = malloc(*len ? *len : 1);
-	if (buf)
-		onnx__model_proto__pack(&m->model, buf);
-	return buf;
-}
+#include "onnx_models.h"
 
 /* x [2, 3] -> Relu -> y, then y + c (a [3] initializer) -> z. */
 static const int64_t d23[2] = { 2, 3 }, d3[1] = { 3 };
@@ -457,6 +322,43 @@ static void engine_only_lists_the_cpu_nodes(void)
 	ane_model_destroy(mo);
 }
 
+/* ONE_PROGRAM: one image with the graph's inputs and outputs, or why not. */
+static void one_program_is_the_graph(void)
+{
+	static const int64_t d32[2] = { 3, 2 }, d22[2] = { 2, 2 };
+	static const float w[6] = { 1, 0, 0, 1, 1, 1 };
+	struct ane_model_options o = {
+		.flags = ANE_MODEL_ENGINE_ONLY | ANE_MODEL_ONE_PROGRAM,
+	};
+	struct ane_model *mo = NULL;
+	const void *img;
+	size_t size;
+	struct mk m;
+	char err[1024];
+
+	mk_init(&m, 13);
+	mk_input(&m, "a", 2, d23);
+	mk_output(&m, "y", 2, d22);
+	mk_node(&m, "MatMul", "a", "w", "p");
+	mk_node(&m, "Relu", "p", NULL, "y");
+	mk_init_f(&m, "w", 2, d32, w, 6);
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
+	T_CHECK(mo, "%s", err);
+	if (mo) {
+		T_EQ(ane_model_num_segments(mo), 1);
+		T_EQ(ane_model_segment_image(mo, 0, &img, &size), 0);
+		ane_model_destroy(mo);
+	}
+	/* Without ENGINE_ONLY the flag is refused. */
+	o.flags = ANE_MODEL_ONE_PROGRAM;
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), -EINVAL);
+	/* Two graph outputs, one of them an input's copy: not the graph's I/O. */
+	o.flags = ANE_MODEL_ENGINE_ONLY | ANE_MODEL_ONE_PROGRAM;
+	mk_output(&m, "p", 2, d22);
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
+	ane_model_destroy(mo);
+}
+
 /* Mutated models: each byte flipped, dropped or duplicated, seeded. */
 static void mutated_models_never_crash(void)
 {
@@ -560,6 +462,7 @@ int main(void)
 	T_RUN(an_unknown_op_is_named);
 	T_RUN(external_data_is_read_and_confined);
 	T_RUN(engine_only_lists_the_cpu_nodes);
+	T_RUN(one_program_is_the_graph);
 	T_RUN(mutated_models_never_crash);
 	T_RUN(mutated_test_models_never_crash);
 	return t_summary("onnx-load");
