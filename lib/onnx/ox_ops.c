@@ -52,6 +52,9 @@ static const struct ox_op_table *const tables[] = {
 	&ane__ox_ops_pool,
 	&ane__ox_ops_norm,
 	&ane__ox_ops_loss,
+	&ane__ox_ops_linalg,
+	&ane__ox_ops_misc,
+	&ane__ox_ops_resize,
 };
 
 const struct ox_op *ane__ox_find_op(const char *op_type)

@@ -214,6 +214,7 @@ extern const struct ox_op_table ane__ox_ops_pool;
 extern const struct ox_op_table ane__ox_ops_reduce;
 extern const struct ox_op_table ane__ox_ops_linalg;
 extern const struct ox_op_table ane__ox_ops_misc;
+extern const struct ox_op_table ane__ox_ops_resize;
 extern const struct ox_op_table ane__ox_ops_rnn;
 
 #define OX_TABLE(name, arr) \
