@@ -476,6 +476,59 @@ static int refuse_cpu_nodes(struct ox_ctx *c, const struct ox_plan *p)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * Ops whose result jumps when their input moves a little: rounding,
+ * casts to integers, comparisons, quantization.  An fp16 result of the
+ * engine feeding one (directly or through other ops) may come out one
+ * step off, so such a node's whole upstream runs on the CPU in fp32
+ * (onnx.rst, "Exact results").
+ */
+static int discontinuous(const struct ox_graph *g, const struct ox_node *n)
+{
+	static const char *const ops[] = {
+		"Round", "Floor", "Ceil", "Sign", "Equal", "Less", "Greater",
+		"LessOrEqual", "GreaterOrEqual", "QuantizeLinear",
+		"DynamicQuantizeLinear", "Mod", "IsInf", "IsNaN",
+	};
+	const struct ox_tensor *y;
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(n->op_type, ops[i]))
+			return 1;
+	if (strcmp(n->op_type, "Cast") && strcmp(n->op_type, "CastLike"))
+		return 0;
+	y = n->n_out > 0 && n->out[0] >= 0 ? &g->t[n->out[0]] : NULL;
+	return y && y->dtype != OX_FLOAT && y->dtype != OX_FLOAT16 &&
+	       y->dtype != OX_DOUBLE && y->dtype != OX_BFLOAT16;
+}
+
+/* exact[node]: the index of the discontinuous node it feeds, else -1. */
+static void mark_exact(const struct ox_graph *g, int *exact)
+{
+	int i, j, k, *by_t = malloc(sizeof(int) * ((size_t)g->n_t + 1));
+
+	if (!by_t)
+		return;
+	for (i = 0; i < g->n_t; i++)
+		by_t[i] = -1;
+	for (i = g->n_nodes - 1; i >= 0; i--) {
+		const struct ox_node *n = &g->nodes[i];
+		int why = discontinuous(g, n) ? i : -1;
+
+		for (j = 0; j < n->n_out && why < 0; j++)
+			if (n->out[j] >= 0 && by_t[n->out[j]] >= 0)
+				why = by_t[n->out[j]];
+		exact[i] = why >= 0 && why != i ? why : -1;
+		if (why < 0)
+			continue;
+		for (k = 0; k < n->n_in; k++)
+			if (n->in[k] >= 0 && by_t[n->in[k]] < 0)
+				by_t[n->in[k]] = why;
+	}
+	free(by_t);
+}
+
 int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 {
 	struct ox_graph *g = c->g;
@@ -492,6 +545,12 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 		goto out;
 	}
 	ane__ox_liveness(g);
+	L.exact = calloc((size_t)g->n_nodes + 1, sizeof(int));
+	if (!L.exact) {
+		err = ane__ox_fail(c, NULL, ENOMEM, "out of memory");
+		goto out;
+	}
+	mark_exact(g, L.exact);
 	for (i = 0; i < g->n_nodes; i++) {
 		struct ox_node *n = &g->nodes[i];
 		ox_lower_fn fn;
@@ -509,6 +568,11 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 		} else if (!fn) {
 			snprintf(p->why[i], sizeof(p->why[i]),
 				 "the engine has no %s", n->op_type);
+			err = -EOPNOTSUPP;
+		} else if (L.exact[i] >= 0) {
+			snprintf(p->why[i], sizeof(p->why[i]),
+				 "its result feeds node %d (%s), whose result jumps with a small change: computed in fp32",
+				 L.exact[i], g->nodes[L.exact[i]].op_type);
 			err = -EOPNOTSUPP;
 		} else {
 			L.dry = 1;
@@ -547,6 +611,7 @@ out:
 	free(L.nt);
 	free(L.alias);
 	free(L.d4);
+	free(L.exact);
 	if (err)
 		ane__ox_plan_free(p);
 	return err;

@@ -26,6 +26,7 @@ struct lower {
 	int *nt;		/* graph tensor -> builder tensor */
 	unsigned char *alias;	/* graph tensor shares another's builder tensor */
 	uint32_t (*d4)[4];	/* the dims of nt[t] */
+	int *exact;		/* per node: the discontinuous node it feeds, or -1 */
 	/* The dims the node being lowered reads each input with (dry run). */
 	uint32_t want[OX_MAX_IO][4];
 	unsigned char has_want[OX_MAX_IO];
