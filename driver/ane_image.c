@@ -287,6 +287,12 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 				goto out;
 			}
 		}
+		if (td->words[ANE_TD_OP] && td->words[ANE_TD_OP] < ANE_OP_COUNT &&
+		    ane_td_bad_word(td) >= 0) {
+			ret = ane_img_bad(c, "td[%u].words[%d]", pr->first_td + i,
+					  ane_td_bad_word(td));
+			goto out;
+		}
 		if (ane_image_td_desc(td, &descs[i])) {
 			ret = ane_img_bad(c, "td[%u]", pr->first_td + i);
 			goto out;
@@ -298,6 +304,8 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 		u32 n = pr->first_rw + k;
 		const struct ane_img_bar *b;
 		struct ane_tensor *t;
+		__u64 reach;
+		__s64 first;
 		u64 off, len;
 
 		if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds) {
@@ -338,9 +346,20 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 		}
 		t = ane_td_operand(&descs[i], rw->reg);
 		/* the whole (strided) extent inside the binding */
-		if (ane_td_span(t) > len || !ane_td_span(t)) {
+		reach = ane_td_reach(&descs[i], rw->reg, &first);
+		if (!reach) {
+			ret = ane_img_bad(c, "td[%u] (operand %u's view is out of range)",
+					  rw->td, rw->reg);
+			goto out;
+		}
+		if (first < 0) {
+			ret = ane_img_bad(c, "td[%u] (operand %u reaches element %lld, before its binding)",
+					  rw->td, rw->reg, first);
+			goto out;
+		}
+		if (reach > len) {
 			ret = ane_img_bad(c, "rw[%u].length (operand reaches %llu bytes)",
-					  n, ane_td_span(t));
+					  n, reach);
 			goto out;
 		}
 		ane_td_bind(t, rw->bar, off, len);

@@ -248,7 +248,7 @@ static const struct bad_case bad_cases[] = {
 	CASE(td_layout_plane_short, "td[0].dst_layout"),
 	CASE(td_layout_absent, "td[0].bias_layout"),
 	CASE(td_layout_past, "rw[0].length (operand reaches 14 bytes)"),
-	CASE(td_unused_word, "td[0]"),
+	CASE(td_unused_word, "td[0].words[13]"),
 	CASE(td_bad_shape, "td[0] (operation)"),
 	CASE(td_bad_act, "td[1] (operation)"),
 	CASE(rw_td_outside, "rw[4].td"),
