@@ -242,6 +242,30 @@ static int ane_img_check_exec_order(struct ane_img_check *c, u32 p,
 	return 0;
 }
 
+/*
+ * Register write @n binds operand @rw->reg of task @d to @len bytes: the
+ * whole extent it reaches -- dense, strided or a copy's view, computed
+ * with every product checked -- lies inside the binding.
+ */
+static int ane_img_check_reach(struct ane_img_check *c, u32 n,
+			       const struct ane_img_rw *rw,
+			       const struct ane_op_desc *d, u64 len)
+{
+	__s64 first;
+	__u64 reach = ane_td_reach(d, rw->reg, &first);
+
+	if (!reach)
+		return ane_img_bad(c, "td[%u] (operand %u's view is out of range)",
+				   rw->td, rw->reg);
+	if (first < 0)
+		return ane_img_bad(c, "td[%u] (operand %u reaches element %lld before its binding)",
+				   rw->td, rw->reg, first);
+	if (reach > len)
+		return ane_img_bad(c, "rw[%u].length (operand reaches %llu bytes)",
+				   n, reach);
+	return 0;
+}
+
 /* One procedure: its TDs decode, its register writes bind every operand. */
 static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 				   const struct ane_img_procedure *pr)
@@ -304,8 +328,6 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 		u32 n = pr->first_rw + k;
 		const struct ane_img_bar *b;
 		struct ane_tensor *t;
-		__u64 reach;
-		__s64 first;
 		u64 off, len;
 
 		if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds) {
@@ -345,23 +367,9 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 			goto out;
 		}
 		t = ane_td_operand(&descs[i], rw->reg);
-		/* the whole (strided) extent inside the binding */
-		reach = ane_td_reach(&descs[i], rw->reg, &first);
-		if (!reach) {
-			ret = ane_img_bad(c, "td[%u] (operand %u's view is out of range)",
-					  rw->td, rw->reg);
+		ret = ane_img_check_reach(c, n, rw, &descs[i], len);
+		if (ret)
 			goto out;
-		}
-		if (first < 0) {
-			ret = ane_img_bad(c, "td[%u] (operand %u reaches element %lld, before its binding)",
-					  rw->td, rw->reg, first);
-			goto out;
-		}
-		if (reach > len) {
-			ret = ane_img_bad(c, "rw[%u].length (operand reaches %llu bytes)",
-					  n, reach);
-			goto out;
-		}
 		ane_td_bind(t, rw->bar, off, len);
 		bound[i] |= BIT(rw->reg);
 	}

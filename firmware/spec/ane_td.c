@@ -147,7 +147,7 @@ __u64 ane_td_reach(const struct ane_op_desc *d, u32 reg, __s64 *first)
 	const struct ane_tensor *t = reg == ANE_TD_REG_SRC0 ? &d->src[0] :
 				     reg == ANE_TD_REG_SRC1 ? &d->src[1] :
 				     reg == ANE_TD_REG_BIAS ? &d->bias : &d->dst;
-	int64_t lo, hi;
+	s64 lo, hi;
 
 	*first = 0;
 	if (d->op != ANE_OP_COPY)

@@ -442,6 +442,65 @@ static void test_copy_task_descriptor_words(void)
 	ane_net_destroy(net);
 }
 
+/*
+ * The kernel's validator (driver/ane_image.c, built here through the
+ * kshim) on a copy's words: one broken field at a time of a built
+ * image, each refused naming it.
+ */
+static void test_broken_copy_images_are_refused(void)
+{
+	struct ane_net *net = new_net();
+	struct ane_img_header *h;
+	struct ane_img_td *td;
+	struct ane_img_rw *rw;
+	char field[ANE_IMG_FIELD_LEN];
+	const void *img;
+	uint8_t *copy;
+	size_t size;
+	int t;
+
+	t = ane_net_input(net, "x", 1, 2, 3, 8);
+	t = ane_net_activation(net, t, ANE_NET_ACT_RELU);
+	/* td 1: W reversed, into a new tensor; td 2: a copy into the output */
+	t = ane_net_slice(net, t, (const int64_t[4]){ 0, 0, 0, 7 },
+			  (const int64_t[4]){ 1, 1, 1, -1 }, (const uint32_t[4]){ 1, 2, 3, 8 });
+	ane_net_output(net, ane_net_copy(net, t, NULL, -1, NULL));
+	T_EQ(ane_net_build(net, &img, &size), 0);
+	T_EQ(ane_image_validate(img, size, field), 0);
+	copy = malloc(size);
+
+#define BREAK(stmt, expect) do { \
+	memcpy(copy, img, size); \
+	h = (struct ane_img_header *)copy; \
+	rw = (struct ane_img_rw *)(copy + h->rws_offset); \
+	td = (struct ane_img_td *)(copy + h->tds_offset); \
+	(void)rw; \
+	stmt; \
+	T_EQ(ane_image_validate(copy, size, field), -EINVAL); \
+	T_CHECK(!strcmp(field, expect), "field %s, expected %s", field, expect); \
+} while (0)
+
+	T_EQ(((const struct ane_img_td *)((const uint8_t *)img +
+		((const struct ane_img_header *)img)->tds_offset))[1].words[ANE_TD_OP], 8);
+	BREAK(td[1].words[ANE_TD_COPY_DST_STRIDE + 1] = (uint32_t)-24, "td[1].words[10]");
+	BREAK(td[1].words[14] = 1, "td[1].words[14]");
+	BREAK(td[1].words[ANE_TD_FLAGS] = 1, "td[1].words[3]");
+	BREAK(td[1].words[ANE_TD_COPY_SRC_OFFSET] = 6, "td[1] (operand 0 reaches element -1 before its binding)");
+	BREAK(td[1].words[ANE_TD_COPY_SRC_OFFSET] = 8, "rw[2].length (operand reaches 98 bytes)");
+	BREAK(td[1].words[ANE_TD_COPY_DST_OFFSET] = 1, "rw[3].length (operand reaches 98 bytes)");
+	BREAK(td[1].words[ANE_TD_COPY_DST_STRIDE + 2] = 4, "td[1] (operation)");	/* overlaps */
+	BREAK(td[1].words[ANE_TD_SRC0_DIMS + 3] = 4, "td[1] (operation)");	/* extents differ */
+	BREAK(td[1].words[ANE_TD_ACT] = ANE_NET_ACT_RELU, "td[1] (operation)");
+	BREAK(td[1].words[ANE_TD_DST_LAYOUT] = 8, "td[1].dst_layout");
+	BREAK(td[1].words[ANE_TD_SRC0_DIMS] = 1u << 25; td[1].words[ANE_TD_DST_DIMS] = 1u << 25,
+	      "td[1] (operand 0's view is out of range)");
+	/* the destination read-only: the copy into the input's bar */
+	BREAK(rw[3].bar = 0, "rw[3].bar (destination is read-only)");
+#undef BREAK
+	free(copy);
+	ane_net_destroy(net);
+}
+
 /* Each call's refusals name the call, the op and what is wrong. */
 static void test_refusals_name_the_field(void)
 {
@@ -581,6 +640,7 @@ int main(void)
 {
 	T_RUN(test_copy_task_descriptor_words);
 	T_RUN(test_refusals_name_the_field);
+	T_RUN(test_broken_copy_images_are_refused);
 	T_RUN(test_transpose_every_permutation);
 	T_RUN(test_slice_with_steps);
 	T_RUN(test_concat_along_every_axis);
