@@ -61,7 +61,8 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # The compute engine's math (firmware/engine/) builds here as plain
 # userspace C for the host tests and ane-mathbench, with what the kernel's
 # CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
-# (ane_math_plan.c) is built without FPU registers, as in the kernel.  On
+# (ane_math_plan.c, ane_math_check.c, ane_math_split.c and the strided
+# copy, ane_math_copy.c) is built without FPU registers, as in the kernel.  On
 # x86_64 the GEMM's AVX2 path (ane_math_avx2.c) is built with
 # -mavx2 -mfma -mf16c and ane_math.c and ane_math_gemm.c with
 # -DANE_MATH_AVX2 to call it, and its AVX-512 path (ane_math_avx512.c)
@@ -89,6 +90,8 @@ ENGINE_CFLAGS_ane_math_avx512 := -msse2 -mavx2 -mfma -mf16c -mavx512f -mavx512bw
 ENGINE_CFLAGS_ane_math_conv_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_conv1_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math_check := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math_copy := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_split := -mgeneral-regs-only
 endif
 # The kernel's program-image validator and task-descriptor decoder, built
@@ -389,7 +392,7 @@ install: lib tools
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(ANE_VERSION)|' \
 	    $(SRC)/lib/libane.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libane.pc
-	install -m 0644 $(SRC)/lib/libane.h $(DESTDIR)$(INCLUDEDIR)/libane/
+	install -m 0644 $(SRC)/lib/libane.h $(SRC)/lib/libane_net.h $(DESTDIR)$(INCLUDEDIR)/libane/
 	install -m 0644 $(SRC)/uapi/drm/ane_accel.h $(DESTDIR)$(INCLUDEDIR)/libane/drm/
 	install -m 0755 $(addprefix $(B)/tools/,$(TOOLS)) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(SRC)/tools/udev/70-ane.rules $(DESTDIR)$(UDEVRULESDIR)/
@@ -417,6 +420,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libane.so $(DESTDIR)$(LIBDIR)/libane.a \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/libane.pc \
 		$(DESTDIR)$(INCLUDEDIR)/libane/libane.h \
+		$(DESTDIR)$(INCLUDEDIR)/libane/libane_net.h \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm/ane_accel.h \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
 		$(DESTDIR)$(UDEVRULESDIR)/70-ane.rules \

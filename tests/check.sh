@@ -71,7 +71,7 @@ layer_host() {
 # on this machine's CPU, whose widest path (AVX-512 if it has it) the
 # engine must pick; that run is left out only when the filter matches
 # none of its suites.
-um_suites=(ane_engine ane_engine_isa)
+um_suites=(ane_engine ane_engine_isa ane_engine_ops)
 layer_kunit() {
 	local s
 	run_suite kunit "$top/tools/kunit/run-kunit.sh" \
@@ -98,6 +98,7 @@ layer_vm() {
 		--bin "$B/tests/vm/fw_test" \
 		--bin "$B/tests/vm/recovery_test" \
 		--bin "$B/tests/vm/net_test" \
+		--bin "$B/tests/vm/ops_test" \
 		--bin "$B/tests/vm/coreioctl_test" \
 		--bin "$B/tests/vm/caps_test" \
 		--bin "$B/tests/vm/limits_test" \
