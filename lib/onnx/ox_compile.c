@@ -82,26 +82,6 @@ int ane__ox_check_const_f16(struct lower *L, const struct ox_node *n,
 	return 0;
 }
 
-/* The dims graph tensor @t is read with by the node's input @i. */
-static void wanted(const struct lower *L, const struct ox_node *n, int i,
-		   uint32_t d[4])
-{
-	const struct ox_tensor *t = &L->c->g->t[n->in[i]];
-
-	if (i < OX_MAX_IO && L->has_want[i])
-		memcpy(d, L->want[i], sizeof(L->want[i]));
-	else if (ane__ox_shape4(t->rank, t->dims, d))
-		memset(d, 0, sizeof(uint32_t) * 4);
-}
-
-void ane__ox_want(struct lower *L, int i, const uint32_t d4[4])
-{
-	if (i >= 0 && i < OX_MAX_IO) {
-		memcpy(L->want[i], d4, sizeof(L->want[i]));
-		L->has_want[i] = 1;
-	}
-}
-
 int ane__ox_get(struct lower *L, int t, const uint32_t *d4)
 {
 	struct ox_tensor *tt = &L->c->g->t[t];
@@ -132,8 +112,10 @@ int ane__ox_get(struct lower *L, int t, const uint32_t *d4)
 		}
 		return id;
 	}
-	/* In this segment with other dims: the partitioner cuts first. */
-	if (L->nt[t] >= 0 || L->s->n_in == OX_SEG_MAX_IO)
+	/* In this segment with other dims: a reshape, no task, no copy. */
+	if (L->nt[t] >= 0)
+		return ane_net_reshape(net, L->nt[t], d[0], d[1], d[2], d[3]);
+	if (L->s->n_in == OX_SEG_MAX_IO)
 		return -EXDEV;
 	id = ane_net_input(net, tt->name, d[0], d[1], d[2], d[3]);
 	if (id >= 0) {
@@ -158,10 +140,10 @@ void ane__ox_set(struct lower *L, int t, int id)
 	}
 }
 
-void ane__ox_alias(struct lower *L, int t, int src)
+void ane__ox_alias(struct lower *L, int t, int id, const uint32_t d4[4])
 {
-	L->nt[t] = L->nt[src];
-	memcpy(L->d4[t], L->d4[src], sizeof(L->d4[t]));
+	L->nt[t] = id;
+	memcpy(L->d4[t], d4, sizeof(L->d4[t]));
 	L->alias[t] = 1;
 }
 
@@ -378,30 +360,6 @@ static int new_inputs(const struct lower *L, const struct ox_node *n)
 	return k;
 }
 
-/*
- * Does node @n read a tensor of the open segment with other dims than it
- * has there?  Then the segment ends before @n, and the tensor comes back
- * in as an input of the next one with the dims @n wants: the data is the
- * same row-major sequence either way.
- */
-static int other_dims(const struct lower *L, const struct ox_node *n)
-{
-	const struct ox_graph *g = L->c->g;
-	uint32_t d[4];
-	int j;
-
-	for (j = 0; j < n->n_in; j++) {
-		int t = n->in[j];
-
-		if (t < 0 || g->t[t].konst || L->nt[t] < 0)
-			continue;
-		wanted(L, n, j, d);
-		if (memcmp(d, L->d4[t], sizeof(d)))
-			return 1;
-	}
-	return 0;
-}
-
 static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 {
 	struct ox_graph *g = L->c->g;
@@ -409,8 +367,7 @@ static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 	int err, j;
 
 	if (L->s && (L->s->n_in + new_inputs(L, n) > OX_SEG_MAX_IO ||
-		     escaping(L, i - 1, NULL) + n->n_out > OX_SEG_MAX_IO ||
-		     other_dims(L, n))) {
+		     escaping(L, i - 1, NULL) + n->n_out > OX_SEG_MAX_IO)) {
 		err = close_seg(L);
 		if (err)
 			return err;
@@ -576,7 +533,6 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 			err = -EOPNOTSUPP;
 		} else {
 			L.dry = 1;
-			memset(L.has_want, 0, sizeof(L.has_want));
 			err = fn(&L, n);
 			if (err)
 				snprintf(p->why[i], sizeof(p->why[i]), "%s",

@@ -373,7 +373,6 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 			a[0] = a[2] = a[3] = 1;
 			a[1] = x4[1];
 			xv = x4;
-			ane__ox_want(L, 0, x4);
 		} else if ((err = aligned4(L, n, 1, a, &moved))) {
 			return err;
 		}
@@ -395,9 +394,8 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 
 /*
  * Identity, Dropout at inference, Reshape, Flatten, Squeeze, Unsqueeze:
- * the output is the input's data, no copy.  The input is read with the
- * output's dims: in the open segment with others, it comes in again
- * (ane__ox_want()).
+ * the output is the input's data, no copy: the builder's reshape, or a
+ * new input of the segment with the output's dims.
  */
 static int lw_alias(struct lower *L, const struct ox_node *n)
 {
@@ -421,13 +419,12 @@ static int lw_alias(struct lower *L, const struct ox_node *n)
 			return ane__ox_why(L, "Dropout in training mode");
 	}
 	ane__ox_shape4(y->rank, y->dims, b);
-	ane__ox_want(L, 0, b);
 	if (L->dry)
 		return 0;
 	id = ane__ox_get(L, n->in[0], b);
 	if (id < 0)
 		return id;
-	ane__ox_alias(L, n->out[0], n->in[0]);
+	ane__ox_alias(L, n->out[0], id, b);
 	return 0;
 }
 
@@ -506,7 +503,6 @@ static int lw_reduce(struct lower *L, const struct ox_node *n)
 	x4[1] = (uint32_t)a;
 	x4[2] = (uint32_t)r;
 	x4[3] = (uint32_t)sz;
-	ane__ox_want(L, 0, x4);
 	if (L->dry)
 		return 0;
 	ones = malloc(sizeof(float) * (size_t)r);

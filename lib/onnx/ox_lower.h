@@ -27,9 +27,6 @@ struct lower {
 	unsigned char *alias;	/* graph tensor shares another's builder tensor */
 	uint32_t (*d4)[4];	/* the dims of nt[t] */
 	int *exact;		/* per node: the discontinuous node it feeds, or -1 */
-	/* The dims the node being lowered reads each input with (dry run). */
-	uint32_t want[OX_MAX_IO][4];
-	unsigned char has_want[OX_MAX_IO];
 	char why[160];		/* why the last node cannot be lowered */
 	int dry;		/* check only: emit nothing */
 	int node;		/* index of the node being lowered */
@@ -56,15 +53,6 @@ int ane__ox_why(struct lower *L, const char *fmt, ...);
 int ane__ox_shape4(int rank, const int64_t *dims, uint32_t d[4]);
 
 /*
- * Input @i of the node being lowered is read with dims @d4 rather than
- * its own N, C, H, W (the same elements in the same order: a 1-D conv's
- * [N, C, L] as N x C x 1 x L).  Said in the dry run, so that the
- * partitioner can start a new segment when the tensor is in the open one
- * with other dims.
- */
-void ane__ox_want(struct lower *L, int i, const uint32_t d4[4]);
-
-/*
  * The builder tensor of graph tensor @t with dims @d4 (NULL: its own):
  * made in this segment, a constant (stored now, fp16), or a new input of
  * the segment.  Only when !L->dry.
@@ -73,8 +61,11 @@ int ane__ox_get(struct lower *L, int t, const uint32_t *d4);
 
 /* Graph tensor @t is builder tensor @id (an op's result) from now on. */
 void ane__ox_set(struct lower *L, int t, int id);
-/* Graph tensor @t is the same data as graph tensor @src (no copy). */
-void ane__ox_alias(struct lower *L, int t, int src);
+/*
+ * Graph tensor @t is builder tensor @id with dims @d4, the data of
+ * another graph tensor (no copy): an output of the segment copies it.
+ */
+void ane__ox_alias(struct lower *L, int t, int id, const uint32_t d4[4]);
 
 /* Checks for the dry run: a float tensor the engine can hold. */
 int ane__ox_check_float(struct lower *L, const struct ox_node *n, int i);

@@ -217,7 +217,6 @@ int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 	x4[1] = (uint32_t)x->dims[1];
 	x4[2] = (uint32_t)in_hw[0];
 	x4[3] = (uint32_t)in_hw[1];
-	ane__ox_want(L, 0, x4);
 	L->absorbed = 0;
 	k = ane__ox_sole_next(L, n);
 	if (k >= 0 && bn_params(L, &L->c->g->nodes[k], bn, (size_t)cout) == 0)
@@ -479,7 +478,6 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 	x4[1] = (uint32_t)x->dims[1];
 	x4[2] = (uint32_t)in_hw[0];
 	x4[3] = (uint32_t)in_hw[1];
-	ane__ox_want(L, 0, x4);
 	if (L->dry)
 		return 0;
 	pp.kind = avg ? ANE_NET_POOL_AVG : ANE_NET_POOL_MAX;
@@ -547,7 +545,6 @@ int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 	if (bn_params(L, n, bn, (size_t)c))
 		return ane__ox_why(L, "computed, training-mode or non-spatial parameters");
 	c4[1] = (uint32_t)c;
-	ane__ox_want(L, 0, x4);
 	g = malloc(sizeof(float) * (size_t)c);
 	sh = malloc(sizeof(float) * (size_t)c);
 	if (!g || !sh) {

@@ -96,7 +96,7 @@ static int one_program(struct ox_ctx *c, const struct ox_plan *p)
 
 	if (p->n_segs != 1)
 		return ane__ox_fail(c, NULL, EOPNOTSUPP,
-				    "one program: the model compiles to %d engine segments (a tensor the engine reads with other dims cuts it: onnx.rst, \"Partitioning\")",
+				    "one program: the model compiles to %d engine segments (a node on the CPU, or more than 16 inputs or outputs, ends a segment)",
 				    p->n_segs);
 	if (s->n_in != g->n_inputs || s->n_out != g->n_outputs)
 		return ane__ox_fail(c, NULL, EOPNOTSUPP,
