@@ -648,5 +648,5 @@ ox_lower_fn ane__ox_lower_find(const char *op_type)
 	for (i = 0; i < sizeof(lowerings) / sizeof(lowerings[0]); i++)
 		if (!strcmp(lowerings[i].op, op_type))
 			return lowerings[i].fn;
-	return NULL;
+	return ane__ox_lower_find_move(op_type);
 }

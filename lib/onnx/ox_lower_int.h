@@ -24,6 +24,9 @@ int ane__ox_done(struct lower *L, const struct ox_node *n, int id);
 /* N x C x (the rest) x 1, for per-channel operands; -1 if too large. */
 int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 
+/* The data-movement lowerings (ox_lower_move.c), or NULL. */
+ox_lower_fn ane__ox_lower_find_move(const char *op_type);
+
 int ane__ox_lw_conv(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_matmul(struct lower *L, const struct ox_node *n);
