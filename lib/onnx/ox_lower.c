@@ -633,7 +633,7 @@ static const struct {
 	{ "Cast", lw_cast }, { "CastLike", lw_cast },
 	{ "ReduceSum", lw_reduce }, { "ReduceMean", lw_reduce },
 	{ "LayerNormalization", lw_layernorm },
-	{ "Conv", ane__ox_lw_conv },
+	{ "Conv", ane__ox_lw_conv }, { "ConvTranspose", ane__ox_lw_convtranspose },
 	{ "Gemm", ane__ox_lw_gemm }, { "MatMul", ane__ox_lw_matmul },
 	{ "MaxPool", ane__ox_lw_pool }, { "AveragePool", ane__ox_lw_pool },
 	{ "GlobalMaxPool", ane__ox_lw_pool },

@@ -28,6 +28,7 @@ int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 ox_lower_fn ane__ox_lower_find_move(const char *op_type);
 
 int ane__ox_lw_conv(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_matmul(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_pool(struct lower *L, const struct ox_node *n);

@@ -170,10 +170,50 @@ static int bn_params(struct lower *L, const struct ox_node *m, const float **p,
 	return ane__ox_out_ok(L, m) ? -1 : 0;
 }
 
+static void conv_params(const struct window *win, uint32_t groups,
+			struct ane_net_conv_params *cp)
+{
+	memset(cp, 0, sizeof(*cp));
+	cp->stride_h = win->s[0];
+	cp->stride_w = win->s[1];
+	cp->dilation_h = win->d[0];
+	cp->dilation_w = win->d[1];
+	cp->pad_top = win->pad[0];
+	cp->pad_bottom = win->pad[1];
+	cp->pad_left = win->pad[2];
+	cp->pad_right = win->pad[3];
+	cp->groups = groups;
+}
+
+/*
+ * A convolution whose weights or bias are computed (graph inputs, other
+ * nodes' results): the engine reads them as they come, fp16, with no
+ * BatchNormalization folded into them.
+ */
+static int conv_computed(struct lower *L, const struct ox_node *n,
+			 const struct window *win, const uint32_t *x4, uint32_t cout,
+			 uint32_t cin_g, uint32_t kh, uint32_t kw)
+{
+	const uint32_t w4[4] = { cout, cin_g, kh, kw }, b4[4] = { 1, cout, 1, 1 };
+	struct ane_net_conv_params cp;
+	int xid, wid, bid = -1;
+
+	if (L->dry)
+		return 0;
+	conv_params(win, x4[1] / cin_g, &cp);
+	cp.act = (enum ane_net_act)ane__ox_fuse_act(L, n);
+	xid = ane__ox_get(L, n->in[0], x4);
+	wid = ane__ox_get(L, n->in[1], w4);
+	if (n->n_in > 2 && n->in[2] >= 0)
+		bid = ane__ox_get(L, n->in[2], b4);
+	return ane__ox_done(L, n, ane_net_conv(ox_net(L), xid, wid, bid, &cp));
+}
+
 int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+	const struct ox_tensor *wt = ane__ox_in(L->c, n, 1);
 	const struct ox_value *w = konst_in(L, n, 1), *b = konst_in(L, n, 2);
 	struct ane_net_conv_params cp = { 0 };
 	const float *bn[4] = { 0 };
@@ -192,21 +232,24 @@ int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 	if (x->rank != 4 && x->rank != 3)
 		return ane__ox_why(L, "a %d-D convolution; the engine's are 1-D and 2-D",
 				   x->rank - 2);
-	if (!w || w->rank != x->rank)
-		return ane__ox_why(L, "computed weights are not on the engine");
-	if (n->n_in > 2 && n->in[2] >= 0 && (!b || b->rank != 1))
-		return ane__ox_why(L, "a computed bias is not on the engine");
+	if (wt->rank != x->rank)
+		return ane__ox_why(L, "weights of another rank than the input");
+	if (!w && (err = ane__ox_check_float(L, n, 1)))
+		return err;
+	if (n->n_in > 2 && n->in[2] >= 0 &&
+	    ((err = ane__ox_check_float(L, n, 2)) || ane__ox_in(L->c, n, 2)->rank != 1))
+		return err ? err : ane__ox_why(L, "a bias of rank other than 1");
 	nsp = x->rank - 2;
-	cout = w->dims[0];
-	cin_g = w->dims[1];
-	kh = nsp == 2 ? w->dims[2] : 1;
-	kw = w->dims[x->rank - 1];
+	cout = wt->dims[0];
+	cin_g = wt->dims[1];
+	kh = nsp == 2 ? wt->dims[2] : 1;
+	kw = wt->dims[x->rank - 1];
 	if (g < 1 || x->dims[1] % g || cout % g || cin_g * g != x->dims[1])
 		return ane__ox_why(L, "groups %lld do not match the channels", (long long)g);
 	if (cin_g * kh * kw > MAX_REDUCE)
 		return ane__ox_why(L, "%lld products per output; the engine sums at most %d",
 				   (long long)(cin_g * kh * kw), MAX_REDUCE);
-	err = get_window(L, n, nsp, &x->dims[2], &w->dims[2], &win, in_hw);
+	err = get_window(L, n, nsp, &x->dims[2], &wt->dims[2], &win, in_hw);
 	out_hw[0] = nsp == 2 ? y->dims[2] : 1;
 	out_hw[1] = y->dims[y->rank - 1];
 	if (!err)
@@ -218,6 +261,9 @@ int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 	x4[2] = (uint32_t)in_hw[0];
 	x4[3] = (uint32_t)in_hw[1];
 	L->absorbed = 0;
+	if (!w || (n->n_in > 2 && n->in[2] >= 0 && !b))
+		return conv_computed(L, n, &win, x4, (uint32_t)cout, (uint32_t)cin_g,
+				     (uint32_t)kh, (uint32_t)kw);
 	k = ane__ox_sole_next(L, n);
 	if (k >= 0 && bn_params(L, &L->c->g->nodes[k], bn, (size_t)cout) == 0)
 		L->absorbed = 1;
@@ -250,15 +296,7 @@ int ane__ox_lw_conv(struct lower *L, const struct ox_node *n)
 		L->absorbed = 0;
 		goto out;
 	}
-	cp.stride_h = win.s[0];
-	cp.stride_w = win.s[1];
-	cp.dilation_h = win.d[0];
-	cp.dilation_w = win.d[1];
-	cp.pad_top = win.pad[0];
-	cp.pad_bottom = win.pad[1];
-	cp.pad_left = win.pad[2];
-	cp.pad_right = win.pad[3];
-	cp.groups = (uint32_t)g;
+	conv_params(&win, (uint32_t)g, &cp);
 	{
 		/* The activation after the conv, or after its folded BN. */
 		const struct ox_node *last = &L->c->g->nodes[L->node + L->absorbed];
@@ -575,5 +613,161 @@ int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 	}
 	free(g);
 	free(sh);
+	return err;
+}
+
+/* ------------------------------------------------------------ conv transpose */
+
+/*
+ * ConvTranspose as a convolution: x spread out with zeros between its
+ * elements (the stride) and around them (the kernel's extent less the
+ * pads, plus output_padding at the end) -- an ane_net_empty() tensor, a
+ * fill of 0 and a strided copy -- then a stride-1 convolution with the
+ * kernel flipped and its channel axes swapped per group.
+ */
+struct tconv {
+	int nsp;
+	int64_t g, cin, cout_g, k[2], s[2], d[2], pb[2], pe[2], in[2];
+};
+
+static int tconv_geometry(struct lower *L, const struct ox_node *n,
+			  const struct ox_tensor *x, const struct ox_value *w,
+			  const struct ox_tensor *y, struct tconv *t)
+{
+	const struct ox_attr *st = ane__ox_attr(n, "strides");
+	const struct ox_attr *dl = ane__ox_attr(n, "dilations");
+	const struct ox_attr *pd = ane__ox_attr(n, "pads");
+	const struct ox_attr *op = ane__ox_attr(n, "output_padding");
+	int i, off;
+
+	t->nsp = x->rank - 2;
+	if (ane__ox_attr(n, "output_shape") ||
+	    strcmp(ane__ox_attr_s(n, "auto_pad", "NOTSET"), "NOTSET"))
+		return ane__ox_why(L, "output_shape or auto_pad");
+	t->g = ane__ox_attr_i(n, "group", 1);
+	t->cin = x->dims[1];
+	t->cout_g = w->dims[1];
+	if (t->g < 1 || t->cin % t->g || w->dims[0] != t->cin)
+		return ane__ox_why(L, "groups %lld do not match the channels", (long long)t->g);
+	off = 2 - t->nsp;
+	for (i = 0; i < 2; i++) {
+		t->k[i] = 1;
+		t->s[i] = t->d[i] = 1;
+		t->pb[i] = t->pe[i] = 0;
+		t->in[i] = 1;
+	}
+	for (i = 0; i < t->nsp; i++) {
+		int64_t pbeg = pd && pd->n == (size_t)(2 * t->nsp) ? pd->ints[i] : 0;
+		int64_t pend = pd && pd->n == (size_t)(2 * t->nsp) ? pd->ints[t->nsp + i] : 0;
+		int64_t opad = op && op->n == (size_t)t->nsp ? op->ints[i] : 0;
+		int a = off + i;
+
+		t->k[a] = w->dims[2 + i];
+		t->in[a] = x->dims[2 + i];
+		t->s[a] = st && st->n == (size_t)t->nsp ? st->ints[i] : 1;
+		t->d[a] = dl && dl->n == (size_t)t->nsp ? dl->ints[i] : 1;
+		if (t->s[a] < 1 || t->s[a] > 64 || t->d[a] < 1 || t->d[a] > 64 ||
+		    t->k[a] < 1 || t->k[a] > 64)
+			return ane__ox_why(L, "a kernel, stride or dilation outside 1..64");
+		t->pb[a] = t->d[a] * (t->k[a] - 1) - pbeg;
+		t->pe[a] = t->d[a] * (t->k[a] - 1) - pend + opad;
+		if (t->pb[a] < 0 || t->pe[a] < 0 || opad < 0)
+			return ane__ox_why(L, "pads beyond the kernel's extent (a crop)");
+		if ((t->in[a] - 1) * t->s[a] + 1 + t->pb[a] + t->pe[a] -
+		    t->d[a] * (t->k[a] - 1) != y->dims[2 + i])
+			return ane__ox_why(L, "an output size the spread-out convolution does not give");
+	}
+	if ((t->cin / t->g) * t->k[0] * t->k[1] > MAX_REDUCE)
+		return ane__ox_why(L, "too many products per output");
+	return 0;
+}
+
+int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n)
+{
+	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
+	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+	const struct ox_value *w = konst_in(L, n, 1), *b = konst_in(L, n, 2);
+	struct ane_net_conv_params cp = { 0 };
+	struct ane_net_view_desc dv;
+	int64_t cout, hz, wz, o, i, ky, kx, cin_g;
+	float *wf = NULL, *bf = NULL;
+	struct tconv t = { 0 };
+	int err, xz, id;
+
+	err = ane__ox_check_float(L, n, 0);
+	if (!err)
+		err = ane__ox_out_ok(L, n);
+	if (err)
+		return err;
+	if (x->rank != 4 && x->rank != 3)
+		return ane__ox_why(L, "a %d-D transposed convolution", x->rank - 2);
+	if (!w || w->rank != x->rank || (n->n_in > 2 && n->in[2] >= 0 && !b))
+		return ane__ox_why(L, "computed weights or bias");
+	err = tconv_geometry(L, n, x, w, y, &t);
+	if (err)
+		return err;
+	cin_g = t.cin / t.g;
+	cout = t.cout_g * t.g;
+	hz = (t.in[0] - 1) * t.s[0] + 1 + t.pb[0] + t.pe[0];
+	wz = (t.in[1] - 1) * t.s[1] + 1 + t.pb[1] + t.pe[1];
+	if (hz > (1 << 24) || wz > (1 << 24))
+		return ane__ox_why(L, "a spread-out input too large");
+	wf = malloc(sizeof(float) * (size_t)(cout * cin_g * t.k[0] * t.k[1]));
+	bf = calloc((size_t)cout, sizeof(float));
+	if (!wf || !bf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* W'[g*Cout/g + o][i][y][x] = W[g*Cin/g + i][o][kh-1-y][kw-1-x]. */
+	for (o = 0; o < cout; o++)
+		for (i = 0; i < cin_g; i++)
+			for (ky = 0; ky < t.k[0]; ky++)
+				for (kx = 0; kx < t.k[1]; kx++) {
+					int64_t gi = o / t.cout_g, oo = o % t.cout_g;
+					int64_t src = (((gi * cin_g + i) * t.cout_g + oo) *
+						       t.k[0] + (t.k[0] - 1 - ky)) * t.k[1] +
+						      (t.k[1] - 1 - kx);
+
+					wf[((o * cin_g + i) * t.k[0] + ky) * t.k[1] + kx] =
+						(float)ane__ox_get_f(w, (size_t)src);
+				}
+	for (o = 0; b && o < cout; o++)
+		bf[o] = (float)ane__ox_get_f(b, (size_t)o);
+	if (!f16_ok(wf, (size_t)(cout * cin_g * t.k[0] * t.k[1])) ||
+	    !f16_ok(bf, (size_t)cout)) {
+		err = ane__ox_why(L, "weights or bias beyond fp16's range (65504)");
+		goto out;
+	}
+	if (L->dry)
+		goto out;
+	xz = ane_net_empty(ox_net(L), "spread", (uint32_t)x->dims[0], (uint32_t)t.cin,
+			   (uint32_t)hz, (uint32_t)wz);
+	xz = ane_net_fill(ox_net(L), xz, NULL, 0.0f);
+	dv = (struct ane_net_view_desc){
+		.dim = { (uint32_t)x->dims[0], (uint32_t)t.cin, (uint32_t)t.in[0],
+			 (uint32_t)t.in[1] },
+		.stride = { t.cin * hz * wz, hz * wz, t.s[0] * wz, t.s[1] },
+		.offset = t.pb[0] * wz + t.pb[1],
+	};
+	{
+		uint32_t x4[4] = { (uint32_t)x->dims[0], (uint32_t)t.cin,
+				   (uint32_t)t.in[0], (uint32_t)t.in[1] };
+
+		xz = ane_net_copy(ox_net(L), ane__ox_get(L, n->in[0], x4), NULL, xz, &dv);
+	}
+	cp.dilation_h = (uint32_t)t.d[0];
+	cp.dilation_w = (uint32_t)t.d[1];
+	cp.groups = (uint32_t)t.g;
+	cp.act = (enum ane_net_act)ane__ox_fuse_act(L, n);
+	id = ane_net_conv(ox_net(L), xz,
+			  ane_net_const(ox_net(L), "flipped", (uint32_t)cout,
+					(uint32_t)cin_g, (uint32_t)t.k[0],
+					(uint32_t)t.k[1], wf),
+			  ane_net_const(ox_net(L), "bias", 1, (uint32_t)cout, 1, 1, bf),
+			  &cp);
+	err = ane__ox_done(L, n, id);
+out:
+	free(wf);
+	free(bf);
 	return err;
 }
