@@ -215,16 +215,6 @@ $(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(B)/lib/libane.a $(LIB_
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
-# ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
-# ane-run-npy.c) with engine segments on the device, the CPU reference
-# or the engine's userspace build (--engine host: the netrun objects).
-ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
-$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
-		$(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) \
-		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
-
 # ane-bench: ane-bench.c and its benchmarks in tools/bench/ (bench.h says which).
 BENCH_SRCS := $(SRC)/tools/ane-bench.c $(wildcard $(SRC)/tools/bench/*.c)
 $(B)/tools/ane-bench: $(BENCH_SRCS) $(SRC)/tools/bench/bench.h $(B)/lib/libane.a $(LIB_HDRS)
@@ -283,6 +273,16 @@ $(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS
 		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $< $(NETRUN_OBJ) \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
+# ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
+# ane-run-npy.c) with engine segments on the device, the CPU reference
+# or the engine's userspace build (--engine host: the netrun objects).
+ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
+$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
+		$(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests

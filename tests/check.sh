@@ -55,6 +55,7 @@ layer_host() {
 	run_suite tools-cli "$top/tests/host/tools-cli.sh"
 	# ONNX's own test models through the ONNX front end (onnx.rst).
 	run_suite onnx-suite "$B/tests/onnx-suite" --log "$logdir/onnx-suite-models.log"
+	run_suite real-nets "$top/tests/onnx/real-nets.sh"
 	for t in "$B"/tests/host/*; do
 		[ -x "$t" ] && run_suite "host-$(basename "$t")" "$t"
 	done

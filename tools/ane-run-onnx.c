@@ -7,10 +7,12 @@
  *   ane-run MODEL.onnx [--input NAME=FILE.npy]... [--output-dir DIR]
  *           [--shape NAME=AxBxC]... [--const NAME=FILE.npy]...
  *           [--engine device|host|reference] [--engine-only | --cpu-only]
- *           [--runs N] [--node N] [--seed S] [--quiet]
+ *           [--runs N] [--threads N] [--node N] [--seed S] [--quiet]
  *
  * Inputs not given are generated (uniform in [-1, 1) from --seed, or
- * small integers for integer inputs).  Engine segments run on the device
+ * small integers for integer inputs).  --threads splits each engine
+ * operation over that many threads on --engine host, as the kernel's
+ * engine splits it over its cores.  Engine segments run on the device
  * (the default), on the engine's userspace build (--engine host: the
  * engine's own arithmetic, tools/ane_netrun.c, which is why this file is
  * GPL) or on libane's CPU reference executor (--engine reference).
@@ -41,6 +43,7 @@ struct onnx_opts {
 	unsigned int flags;
 	unsigned int runs;
 	unsigned int seed;
+	unsigned int threads;
 	int quiet;
 	struct { const char *name, *file; } in[MAX_ARGS], cst[MAX_ARGS];
 	unsigned int n_in, n_cst;
@@ -54,7 +57,7 @@ static void onnx_usage(FILE *f)
 		"usage: ane-run MODEL.onnx [--input NAME=FILE.npy]... [--output-dir DIR]\n"
 		"               [--shape NAME=AxBxC]... [--const NAME=FILE.npy]...\n"
 		"               [--engine device|host|reference] [--engine-only | --cpu-only]\n"
-		"               [--runs N] [--node N] [--seed S] [--quiet]\n");
+		"               [--runs N] [--threads N] [--node N] [--seed S] [--quiet]\n");
 }
 
 static int bad(const char *what, const char *arg, const char *why)
@@ -127,6 +130,7 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -137,8 +141,9 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 	o->engine = "device";
 	o->runs = 1;
 	o->seed = 1;
+	o->threads = 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:s:c:e:r:n:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:s:c:e:r:n:t:qh", lopts, NULL)) != -1) {
 		const char *v;
 
 		switch (c) {
@@ -189,6 +194,10 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 		case 'S':
 			if (parse_uint(optarg, &o->seed, 0xffffffffu))
 				return bad("--seed", optarg, "is a number");
+			break;
+		case 't':
+			if (parse_uint(optarg, &o->threads, 256) || !o->threads)
+				return bad("--threads", optarg, "is a count from 1 to 256");
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -335,7 +344,7 @@ int ane_run_onnx(int argc, char **argv)
 			goto out;
 	}
 	if (!strcmp(o.engine, "host")) {
-		cache = ane_netrun_cache_new(1);
+		cache = ane_netrun_cache_new(o.threads);
 		ane_model_set_executor(m, ane_netrun_exec, cache);
 	} else if (!strcmp(o.engine, "device") && ane_model_num_segments(m)) {
 		if (ane_open(o.node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {

@@ -2,7 +2,8 @@
 /*
  * The engine's userspace build as an executor of a model's engine
  * segments (ane_model_set_executor()): each segment's image is loaded
- * once into an ane_netrun and run on every call.  For ane-run --engine
+ * once into an ane_netrun and run on every call, on the widest
+ * instruction-set path of the engine this CPU runs.  For ane-run --engine
  * host and the ONNX suite runner; GPL because it links the engine.
  *
  * Copyright (C) 2026 The ane authors
@@ -14,7 +15,9 @@
 #include <string.h>
 
 #include "libane.h"
+#include "ane_math.h"
 #include "ane_netrun.h"
+#include "engine_host.h"
 
 struct ane_netrun_cache {
 	struct ane_netrun **seg;
@@ -25,6 +28,13 @@ struct ane_netrun_cache {
 struct ane_netrun_cache *ane_netrun_cache_new(unsigned int threads)
 {
 	struct ane_netrun_cache *c = calloc(1, sizeof(*c));
+	int isa = engine_isa_best();
+
+	/* The widest path this CPU runs ($ANE_MATH_ISA may narrow it). */
+	if (isa >= 0 && ane_math_set_isa((uint32_t)isa)) {
+		free(c);
+		return NULL;
+	}
 
 	if (c)
 		c->threads = threads;

@@ -386,6 +386,8 @@ static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 		return ane__ox_fail(L->c, n, -err, "lowering to the engine failed: %s",
 				    L->why[0] ? L->why : ane_net_errmsg(ox_net(L)));
 	for (j = 1; j <= L->absorbed; j++) {
+		if (g->nodes[i + j].placement == OX_PLACE_FOLDED)
+			continue;	/* a Constant between fused nodes */
 		g->nodes[i + j].placement = OX_PLACE_ENGINE;
 		g->nodes[i + j].segment = n->segment;
 	}

@@ -266,7 +266,7 @@ static int reciprocal(struct lower *L, const struct ox_value *v,
 	return id;
 }
 
-static int lw_eltwise(struct lower *L, const struct ox_node *n)
+int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n)
 {
 	int kind = elt_kind(n->op_type), err, i, moved[2], id[2];
 	const int is_div = !strcmp(n->op_type, "Div");
@@ -445,7 +445,7 @@ static int lw_cast(struct lower *L, const struct ox_node *n)
  * mean) on the left, a matrix product the engine accumulates in fp32:
  * 1 x A x 1 x S.
  */
-static int lw_reduce(struct lower *L, const struct ox_node *n)
+int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const int mean = !strcmp(n->op_type, "ReduceMean");
@@ -619,9 +619,9 @@ static const struct {
 	const char *op;
 	ox_lower_fn fn;
 } lowerings[] = {
-	{ "Add", lw_eltwise }, { "Sub", lw_eltwise }, { "Mul", lw_eltwise },
-	{ "Div", lw_eltwise }, { "Max", lw_eltwise }, { "Min", lw_eltwise },
-	{ "Sum", lw_eltwise }, { "Mean", lw_variadic },
+	{ "Add", ane__ox_lw_eltwise }, { "Sub", ane__ox_lw_eltwise }, { "Mul", ane__ox_lw_eltwise },
+	{ "Div", ane__ox_lw_div }, { "Max", ane__ox_lw_eltwise }, { "Min", ane__ox_lw_eltwise },
+	{ "Sum", ane__ox_lw_eltwise }, { "Mean", lw_variadic },
 	{ "Relu", lw_act }, { "Sigmoid", lw_act }, { "Tanh", lw_act },
 	{ "Clip", lw_act },
 	{ "Neg", lw_neg_abs }, { "Abs", lw_neg_abs },
@@ -631,7 +631,7 @@ static const struct {
 	{ "Squeeze", lw_alias }, { "Unsqueeze", lw_alias },
 	{ "Softmax", lw_softmax },
 	{ "Cast", lw_cast }, { "CastLike", lw_cast },
-	{ "ReduceSum", lw_reduce }, { "ReduceMean", lw_reduce },
+	{ "ReduceSum", ane__ox_lw_reduce }, { "ReduceMean", ane__ox_lw_reducemean },
 	{ "LayerNormalization", lw_layernorm },
 	{ "Conv", ane__ox_lw_conv }, { "ConvTranspose", ane__ox_lw_convtranspose },
 	{ "Gemm", ane__ox_lw_gemm }, { "MatMul", ane__ox_lw_matmul },

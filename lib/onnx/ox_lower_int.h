@@ -27,6 +27,12 @@ int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 /* The data-movement lowerings (ox_lower_move.c), or NULL. */
 ox_lower_fn ane__ox_lower_find_move(const char *op_type);
 
+int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n);
+/* ox_lower_fuse.c: LayerNorm and GELU as exported in primitives. */
+int ane__ox_lw_reducemean(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_div(struct lower *L, const struct ox_node *n);
+
 int ane__ox_lw_conv(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n);
