@@ -501,6 +501,13 @@ struct ane_model_options {
 	 */
 	const struct ane_model_tensor *consts;
 	unsigned int n_consts;
+	/*
+	 * Most estimated FLOPs in one engine segment (0: no limit): each
+	 * segment is one request, and the firmware aborts a request at its
+	 * ~2 s deadline (-ETIMEDOUT), so a slow engine (an emulated one
+	 * under QEMU's TCG) runs a large model as more, smaller requests.
+	 */
+	double max_segment_flops;
 };
 
 /* Where a node runs (ane_model_node()). */

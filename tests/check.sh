@@ -118,6 +118,8 @@ layer_vm() {
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
 		-- run-all.sh
+	# Real networks from ONNX through the driver (onnx.rst).
+	run_suite vm-onnx "$top/tests/onnx/vm-nets.sh"
 	# The fuzzer (tools/ane-fuzz): fixed seeds, bounded time; as root with
 	# the fault-injection knobs, then with unprivileged workers, then with
 	# the devices unbound and bound again under the workers.

@@ -8,11 +8,17 @@
  *           [--shape NAME=AxBxC]... [--const NAME=FILE.npy]...
  *           [--engine device|host|reference] [--engine-only | --cpu-only]
  *           [--runs N] [--threads N] [--node N] [--seed S] [--quiet]
+ *           [--expect NAME=FILE.npy]... [--segment-mflops N]
  *
  * Inputs not given are generated (uniform in [-1, 1) from --seed, or
  * small integers for integer inputs).  --threads splits each engine
  * operation over that many threads on --engine host, as the kernel's
- * engine splits it over its cores.  Engine segments run on the device
+ * engine splits it over its cores.  --expect compares an output with an
+ * array within onnx.rst's engine tolerance (2e-2 of the array's largest
+ * magnitude plus 2e-2 of each element's) and ends with "check: PASS" or
+ * "check: FAIL" (exit 1).  On the device each engine segment is one
+ * request, which the firmware aborts at its ~2 s deadline: segments hold
+ * at most --segment-mflops million FLOPs there (default 64; 0: no limit).  Engine segments run on the device
  * (the default), on the engine's userspace build (--engine host: the
  * engine's own arithmetic, tools/ane_netrun.c, which is why this file is
  * GPL) or on libane's CPU reference executor (--engine reference).
@@ -22,6 +28,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +51,10 @@ struct onnx_opts {
 	unsigned int runs;
 	unsigned int seed;
 	unsigned int threads;
+	double seg_flops;
 	int quiet;
-	struct { const char *name, *file; } in[MAX_ARGS], cst[MAX_ARGS];
-	unsigned int n_in, n_cst;
+	struct { const char *name, *file; } in[MAX_ARGS], cst[MAX_ARGS], exp[MAX_ARGS];
+	unsigned int n_in, n_cst, n_exp;
 	struct ane_model_tensor shapes[MAX_ARGS];
 	unsigned int n_shapes;
 };
@@ -57,7 +65,8 @@ static void onnx_usage(FILE *f)
 		"usage: ane-run MODEL.onnx [--input NAME=FILE.npy]... [--output-dir DIR]\n"
 		"               [--shape NAME=AxBxC]... [--const NAME=FILE.npy]...\n"
 		"               [--engine device|host|reference] [--engine-only | --cpu-only]\n"
-		"               [--runs N] [--threads N] [--node N] [--seed S] [--quiet]\n");
+		"               [--runs N] [--threads N] [--node N] [--seed S] [--quiet]\n"
+		"               [--expect NAME=FILE.npy]... [--segment-mflops N]\n");
 }
 
 static int bad(const char *what, const char *arg, const char *why)
@@ -131,6 +140,8 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 		{ "node", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "expect", required_argument, NULL, 'x' },
+		{ "segment-mflops", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -142,24 +153,29 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 	o->runs = 1;
 	o->seed = 1;
 	o->threads = 1;
+	o->seg_flops = 64e6;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:s:c:e:r:n:t:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:s:c:e:r:n:t:x:qh", lopts, NULL)) != -1) {
 		const char *v;
 
 		switch (c) {
 		case 'i':
 		case 'c':
+		case 'x':
 			if (!(v = split_eq(optarg)))
-				return bad(c == 'i' ? "--input" : "--const", optarg,
-					   "takes NAME=FILE.npy");
-			if ((c == 'i' ? o->n_in : o->n_cst) == MAX_ARGS)
-				return bad("--input/--const", optarg, "too many");
+				return bad(c == 'i' ? "--input" : c == 'c' ? "--const" : "--expect",
+					   optarg, "takes NAME=FILE.npy");
+			if ((c == 'i' ? o->n_in : c == 'c' ? o->n_cst : o->n_exp) == MAX_ARGS)
+				return bad("--input/--const/--expect", optarg, "too many");
 			if (c == 'i') {
 				o->in[o->n_in].name = optarg;
 				o->in[o->n_in++].file = v;
-			} else {
+			} else if (c == 'c') {
 				o->cst[o->n_cst].name = optarg;
 				o->cst[o->n_cst++].file = v;
+			} else {
+				o->exp[o->n_exp].name = optarg;
+				o->exp[o->n_exp++].file = v;
 			}
 			break;
 		case 's':
@@ -195,6 +211,15 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 			if (parse_uint(optarg, &o->seed, 0xffffffffu))
 				return bad("--seed", optarg, "is a number");
 			break;
+		case 'm': {
+			unsigned int mf;
+
+			if (parse_uint(optarg, &mf, 1000000000))
+				return bad("--segment-mflops", optarg,
+					   "is a count of millions of FLOPs (0: no limit)");
+			o->seg_flops = mf * 1e6;
+			break;
+		}
 		case 't':
 			if (parse_uint(optarg, &o->threads, 256) || !o->threads)
 				return bad("--threads", optarg, "is a count from 1 to 256");
@@ -271,6 +296,42 @@ static void print_tensor(const struct ane_model_tensor *t)
 	printf("%s\n", n > show ? " ..." : "");
 }
 
+/* --expect: output @t against @file within the engine tolerance. */
+static int expect(const struct ane_model_tensor *t, const char *file)
+{
+	struct ane_model_tensor e;
+	double peak = 0, worst = 0, over = 0;
+	char err[512];
+	size_t i, n;
+
+	if (ane_npy_read(file, &e, err, sizeof(err))) {
+		fprintf(stderr, "ane-run: --expect %s: %s\n", t->name, err);
+		return -1;
+	}
+	n = ane_npy_count(t);
+	if (ane_npy_count(&e) != n) {
+		fprintf(stderr, "ane-run: --expect %s: %zu elements, the output has %zu\n",
+			t->name, ane_npy_count(&e), n);
+		free(e.data);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (fabs(ane_npy_get(&e, i)) > peak)
+			peak = fabs(ane_npy_get(&e, i));
+	for (i = 0; i < n; i++) {
+		double w = ane_npy_get(&e, i), d = fabs(ane_npy_get(t, i) - w);
+
+		if (d > worst)
+			worst = d;
+		if (!(d <= 2e-2 * peak + 2e-2 * fabs(w)))
+			over++;
+	}
+	free(e.data);
+	printf("expect %s: max error %.4g of peak %.4g, %.0f elements outside the tolerance\n",
+	       t->name, worst, peak, over);
+	return over ? 1 : 0;
+}
+
 int ane_run_onnx(int argc, char **argv)
 {
 	struct ane_model_tensor in[256], out[256], cst[MAX_ARGS] = { { 0 } };
@@ -301,6 +362,9 @@ int ane_run_onnx(int argc, char **argv)
 	mo.n_shapes = o.n_shapes;
 	mo.consts = cst;
 	mo.n_consts = o.n_cst;
+	/* On the device each segment is a request the firmware times out. */
+	if (!strcmp(o.engine, "device"))
+		mo.max_segment_flops = o.seg_flops;
 	if (ane_model_load_onnx_file(o.model, &mo, &m, err, sizeof(err))) {
 		fprintf(stderr, "ane-run: %s\n", err);
 		goto out;
@@ -381,6 +445,19 @@ int ane_run_onnx(int argc, char **argv)
 		}
 	}
 	rc = 0;
+	for (j = 0; j < o.n_exp; j++) {
+		for (i = 0; i < n_out && strcmp(out[i].name, o.exp[j].name); i++)
+			;
+		if (i == n_out) {
+			fprintf(stderr, "ane-run: --expect names '%s', which is not an output\n",
+				o.exp[j].name);
+			rc = 1;
+		} else if (expect(&out[i], o.exp[j].file)) {
+			rc = 1;
+		}
+	}
+	if (o.n_exp)
+		printf("check: %s\n", rc ? "FAIL" : "PASS");
 out:
 	for (i = 0; i < n_in; i++)
 		free(in[i].data);

@@ -367,7 +367,9 @@ static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 	int err, j;
 
 	if (L->s && (L->s->n_in + new_inputs(L, n) > OX_SEG_MAX_IO ||
-		     escaping(L, i - 1, NULL) + n->n_out > OX_SEG_MAX_IO)) {
+		     escaping(L, i - 1, NULL) + n->n_out > OX_SEG_MAX_IO ||
+		     (L->p->max_flops > 0 &&
+		      L->s->flops + n->flops > L->p->max_flops))) {
 		err = close_seg(L);
 		if (err)
 			return err;
@@ -393,6 +395,8 @@ static int place_engine(struct lower *L, int i, ox_lower_fn fn)
 	}
 	L->s->last = i + L->absorbed;
 	L->s->n_nodes += 1 + L->absorbed;
+	for (j = 0; j <= L->absorbed; j++)
+		L->s->flops += g->nodes[i + j].flops;
 	return L->absorbed;
 }
 
@@ -510,11 +514,12 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 		goto out;
 	}
 	mark_exact(g, L.exact);
+	for (i = 0; i < g->n_nodes; i++)
+		g->nodes[i].flops = node_flops(c, &g->nodes[i]);
 	for (i = 0; i < g->n_nodes; i++) {
 		struct ox_node *n = &g->nodes[i];
 		ox_lower_fn fn;
 
-		n->flops = node_flops(c, n);
 		if (n->placement == OX_PLACE_FOLDED)
 			continue;
 		n->placement = OX_PLACE_CPU;
@@ -557,12 +562,6 @@ int ane__ox_plan(struct ox_ctx *c, struct ox_plan *p)
 	err = close_seg(&L);
 	if (err)
 		goto out;
-	for (i = 0; i < p->n_segs; i++) {
-		int j;
-
-		for (j = p->segs[i].first; j <= p->segs[i].last; j++)
-			p->segs[i].flops += g->nodes[j].flops;
-	}
 	if (p->flags & OX_PLAN_ENGINE_ONLY)
 		err = refuse_cpu_nodes(c, p);
 out:

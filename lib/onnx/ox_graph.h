@@ -52,6 +52,7 @@ struct ox_plan {
 	struct ox_seg *segs;
 	int n_segs;
 	unsigned int flags;	/* OX_PLAN_* */
+	double max_flops;	/* per segment; 0: no limit */
 	/* Why each CPU node is not on the engine ("" for the others). */
 	char (*why)[160];
 };

@@ -177,6 +177,8 @@ int ane_model_load_onnx(const void *bytes, size_t len,
 				 OX_PLAN_ENGINE_ONLY : 0) |
 				(opt && (opt->flags & ANE_MODEL_CPU_ONLY) ?
 				 OX_PLAN_CPU_ONLY : 0);
+		m->plan.max_flops = opt && opt->max_segment_flops > 0 ?
+				    opt->max_segment_flops : 0;
 		r = ane__ox_plan(&c, &m->plan);
 	}
 	if (!r && opt && (opt->flags & ANE_MODEL_ONE_PROGRAM))
