@@ -5,8 +5,8 @@
 #   make            build ane.ko, libane (shared, static, .pc), tools, tests
 #   make run        set up what is missing, build, boot the VM, run the demo
 #   make check      host tests, KUnit and VM tests; last line "N passed, N failed"
-#   make lint       checkpatch --strict, sparse and kernel-doc over kernel code
-#   make install    install libane, headers, tools, udev rule, manual pages
+#   make lint       docs checks; checkpatch --strict, sparse, kernel-doc over kernel code
+#   make install    install libane, headers, tools, aned and its units, udev rule, manual pages
 #                   and the module source for DKMS (DESTDIR, PREFIX)
 #
 # KDIR defaults to the running kernel's build directory, and falls back to
@@ -61,7 +61,8 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # The compute engine's math (firmware/engine/) builds here as plain
 # userspace C for the host tests and ane-mathbench, with what the kernel's
 # CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
-# (ane_math_plan.c) is built without FPU registers, as in the kernel.  On
+# (ane_math_plan.c, ane_math_check.c, ane_math_split.c and the strided
+# copy, ane_math_copy.c) is built without FPU registers, as in the kernel.  On
 # x86_64 the GEMM's AVX2 path (ane_math_avx2.c) is built with
 # -mavx2 -mfma -mf16c and ane_math.c and ane_math_gemm.c with
 # -DANE_MATH_AVX2 to call it, and its AVX-512 path (ane_math_avx512.c)
@@ -89,6 +90,8 @@ ENGINE_CFLAGS_ane_math_avx512 := -msse2 -mavx2 -mfma -mf16c -mavx512f -mavx512bw
 ENGINE_CFLAGS_ane_math_conv_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_conv1_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math_check := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math_copy := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_split := -mgeneral-regs-only
 endif
 # The kernel's program-image validator and task-descriptor decoder, built
@@ -204,7 +207,7 @@ tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
 # Tools link libane statically so they run anywhere (including the VM).
 $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # anectl's commands are in three files (anectl.c, anectl_doctor.c, anectl_top.c).
 ANECTL_SRCS := $(addprefix $(SRC)/tools/,anectl.c anectl_doctor.c anectl_top.c)
@@ -231,7 +234,7 @@ ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
 $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
-		$(B)/lib/libane.a $(SYSTEMD_LIBS) -lm
+		$(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
@@ -245,8 +248,9 @@ $(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(B)/tools/engine_host.o 
 # tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
 # (KIMAGE_OBJS) and the engine (GPL: the engine is linked here, never into
 # libane).  The host tests link the runner too (netrun_test).
-NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/engine_host.o
-NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/engine_host.o
+NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/ane_netrun_exec.o $(B)/tools/engine_host.o
+NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/ane_netrun_exec.o \
+	$(B)/san/tools/engine_host.o
 
 # The engine's userspace build on the host: ISA choice, threads.
 $(B)/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
@@ -257,11 +261,11 @@ $(B)/san/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_hos
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -c -o $@ $<
 
-$(B)/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_OBJ)): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -c -o $@ $<
 
-$(B)/san/tools/ane_netrun.o: $(SRC)/tools/ane_netrun.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
 
@@ -271,8 +275,18 @@ $(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $< $(NETRUN_OBJ) \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
+# ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
+# ane-run-npy.c) with engine segments on the device, the CPU reference
+# or the engine's userspace build (--engine host: the netrun objects).
+ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
+$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
+		$(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
 # ---------------------------------------------------------------- tests
-tests: $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
+tests: $(B)/tests/onnx-suite $(addprefix $(B)/tests/host/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/host-san/,$(HOST_TESTS)) \
 	$(addprefix $(B)/tests/vm/,$(VM_TESTS))
 
@@ -287,20 +301,28 @@ $(B)/san/kshim/%.o: $(SRC)/%.c $(SRC)/driver/ane_image.h $(SRC)/firmware/spec/an
 $(B)/tests/host/%: $(SRC)/tests/host/%.c $(B)/lib/libane.a $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(NETRUN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned -o $@ $< \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(ONNX_INC) -I$(SRC) -I$(SRC)/tools/aned -o $@ $< \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 $(B)/tests/host-san/%: $(SRC)/tests/host/%.c $(B)/san/lib/libane.a $(ENGINE_SAN_OBJS) \
 		$(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(ONNX_INC) -I$(SRC) -I$(SRC)/tools/aned $(SAN_FLAGS) \
 		-o $@ $< $(ENGINE_SAN_OBJS) $(KIMAGE_SAN_OBJS) $(NETRUN_SAN_OBJ) \
 		$(call LIBANE_LINK,$(B)/san/lib/libane.a) -lm
 
+# ONNX's own test suite on the engine's userspace build (tests/onnx/).
+$(B)/tests/onnx-suite: $(SRC)/tests/onnx/onnx_suite.c $(B)/lib/libane.a $(ENGINE_OBJS) \
+		$(KIMAGE_OBJS) $(NETRUN_OBJ) $(LIB_HDRS) $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -Wno-format-truncation $(ENGINE_INC) $(ONNX_INC) -I$(SRC) -o $@ $< \
+		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- run/check
 # The console only when something failed, or with V=1.
@@ -348,8 +370,10 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/ru
 SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,/etc/systemd/system)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
-MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-netbench.1
+MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-mathbench.1 ane-netbench.1 ane-fuzz.1
 MAN3 := libane.3
+MAN5 := aned-policy.conf.5
+MAN8 := aned.8
 MODSRC_FILES := Kbuild Kconfig dkms.conf \
 	$(patsubst $(SRC)/%,%,$(wildcard $(SRC)/driver/*.[ch] \
 	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/uapi/drm/*.h \
@@ -359,6 +383,7 @@ install: lib tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/ane
 	install -m 0755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libane.so.$(ANE_VERSION) $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_SOVERSION)
@@ -367,7 +392,7 @@ install: lib tools
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(ANE_VERSION)|' \
 	    $(SRC)/lib/libane.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libane.pc
-	install -m 0644 $(SRC)/lib/libane.h $(DESTDIR)$(INCLUDEDIR)/libane/
+	install -m 0644 $(SRC)/lib/libane.h $(SRC)/lib/libane_net.h $(DESTDIR)$(INCLUDEDIR)/libane/
 	install -m 0644 $(SRC)/uapi/drm/ane_accel.h $(DESTDIR)$(INCLUDEDIR)/libane/drm/
 	install -m 0755 $(addprefix $(B)/tools/,$(TOOLS)) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(SRC)/tools/udev/70-ane.rules $(DESTDIR)$(UDEVRULESDIR)/
@@ -380,6 +405,10 @@ install: lib tools
 		$(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN3)) \
 		$(DESTDIR)$(MANDIR)/man3/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN5)) \
+		$(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN8)) \
+		$(DESTDIR)$(MANDIR)/man8/
 	cd $(SRC) && for f in $(MODSRC_FILES); do \
 		install -D -m 0644 $$f $(DESTDIR)$(MODSRCDIR)/$$f || exit 1; \
 	done
@@ -391,6 +420,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libane.so $(DESTDIR)$(LIBDIR)/libane.a \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/libane.pc \
 		$(DESTDIR)$(INCLUDEDIR)/libane/libane.h \
+		$(DESTDIR)$(INCLUDEDIR)/libane/libane_net.h \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm/ane_accel.h \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
 		$(DESTDIR)$(UDEVRULESDIR)/70-ane.rules \
@@ -398,7 +428,9 @@ uninstall:
 		$(DESTDIR)$(SYSTEMDUNITDIR)/aned.socket \
 		$(DESTDIR)$(DATADIR)/ane/aned-policy.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1)) \
-		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3))
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(MAN5)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(MAN8))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(INCLUDEDIR)/libane 2>/dev/null
 	-rmdir $(DESTDIR)$(DATADIR)/ane 2>/dev/null
 	rm -rf $(DESTDIR)$(MODSRCDIR)

@@ -242,6 +242,30 @@ static int ane_img_check_exec_order(struct ane_img_check *c, u32 p,
 	return 0;
 }
 
+/*
+ * Register write @n binds operand @rw->reg of task @d to @len bytes: the
+ * whole extent it reaches -- dense, strided or a copy's view, computed
+ * with every product checked -- lies inside the binding.
+ */
+static int ane_img_check_reach(struct ane_img_check *c, u32 n,
+			       const struct ane_img_rw *rw,
+			       const struct ane_op_desc *d, u64 len)
+{
+	__s64 first;
+	__u64 reach = ane_td_reach(d, rw->reg, &first);
+
+	if (!reach)
+		return ane_img_bad(c, "td[%u] (operand %u's view is out of range)",
+				   rw->td, rw->reg);
+	if (first < 0)
+		return ane_img_bad(c, "td[%u] (operand %u reaches element %lld before its binding)",
+				   rw->td, rw->reg, first);
+	if (reach > len)
+		return ane_img_bad(c, "rw[%u].length (operand reaches %llu bytes)",
+				   n, reach);
+	return 0;
+}
+
 /* One procedure: its TDs decode, its register writes bind every operand. */
 static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 				   const struct ane_img_procedure *pr)
@@ -286,6 +310,12 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 						  ane_td_layout_name[k]);
 				goto out;
 			}
+		}
+		if (td->words[ANE_TD_OP] && td->words[ANE_TD_OP] < ANE_OP_COUNT &&
+		    ane_td_bad_word(td) >= 0) {
+			ret = ane_img_bad(c, "td[%u].words[%d]", pr->first_td + i,
+					  ane_td_bad_word(td));
+			goto out;
 		}
 		if (ane_image_td_desc(td, &descs[i])) {
 			ret = ane_img_bad(c, "td[%u]", pr->first_td + i);
@@ -337,12 +367,9 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 			goto out;
 		}
 		t = ane_td_operand(&descs[i], rw->reg);
-		/* the whole (strided) extent inside the binding */
-		if (ane_td_span(t) > len || !ane_td_span(t)) {
-			ret = ane_img_bad(c, "rw[%u].length (operand reaches %llu bytes)",
-					  n, ane_td_span(t));
+		ret = ane_img_check_reach(c, n, rw, &descs[i], len);
+		if (ret)
 			goto out;
-		}
 		ane_td_bind(t, rw->bar, off, len);
 		bound[i] |= BIT(rw->reg);
 	}

@@ -350,14 +350,42 @@ int ane_broker_instantiate(struct ane_broker *b, uint64_t base, const void *weig
 	return ane_broker_instantiate_ex(b, base, weights, size, qos, 0, model);
 }
 
+/* Call @what and read its (ay image, t model) answer. */
+static int image_reply(struct ane_broker *b, const char *what, sd_bus_message *m,
+		       void **image, size_t *size, uint64_t *model)
+{
+	sd_bus_message *reply;
+	const void *p;
+	size_t len;
+	int ret;
+
+	ret = do_call(b, what, m, &reply);
+	if (ret)
+		return ret;
+	ret = sd_bus_message_read_array(reply, 'y', &p, &len);
+	if (ret >= 0)
+		ret = sd_bus_message_read(reply, "t", model);
+	if (ret >= 0 && len) {
+		*image = malloc(len);
+		if (!*image)
+			ret = -ENOMEM;
+		else
+			memcpy(*image, p, len);
+		*size = len;
+	}
+	sd_bus_message_unref(reply);
+	if (ret < 0)
+		return bfail(b, ret == -ENOMEM ? ENOMEM : EPROTO, "aned: a malformed reply to %s",
+			     what);
+	return 0;
+}
+
 int ane_broker_compile(struct ane_broker *b, const struct ane_broker_net_rec *recs,
 		       unsigned int n, enum ane_qos qos, uint32_t flags, void **image,
 		       size_t *size, uint64_t *model)
 {
-	sd_bus_message *m, *reply;
-	const void *p;
+	sd_bus_message *m;
 	unsigned int i;
-	size_t len;
 	int ret;
 
 	if (!b || (n && !recs) || !image || !size || !model)
@@ -395,24 +423,32 @@ int ane_broker_compile(struct ane_broker *b, const struct ane_broker_net_rec *re
 		sd_bus_message_unref(m);
 		return bfail(b, -ret, "Compile: net: %s", strerror(-ret));
 	}
-	ret = do_call(b, "Compile", m, &reply);
+	return image_reply(b, "Compile", m, image, size, model);
+}
+
+int ane_broker_compile_onnx(struct ane_broker *b, const void *bytes, size_t len,
+			    enum ane_qos qos, uint32_t flags, void **image,
+			    size_t *size, uint64_t *model)
+{
+	sd_bus_message *m;
+	int ret;
+
+	if (!b || !bytes || !len || !image || !size || !model)
+		return -EINVAL;
+	*image = NULL;
+	*size = 0;
+	*model = 0;
+	ret = new_call(b, "CompileOnnx", &m);
 	if (ret)
 		return ret;
-	ret = sd_bus_message_read_array(reply, 'y', &p, &len);
+	ret = sd_bus_message_append_array(m, 'y', bytes, len);
 	if (ret >= 0)
-		ret = sd_bus_message_read(reply, "t", model);
-	if (ret >= 0 && len) {
-		*image = malloc(len);
-		if (!*image)
-			ret = -ENOMEM;
-		else
-			memcpy(*image, p, len);
-		*size = len;
+		ret = sd_bus_message_append(m, "uu", (uint32_t)qos, flags);
+	if (ret < 0) {
+		sd_bus_message_unref(m);
+		return bfail(b, -ret, "CompileOnnx: model: %s", strerror(-ret));
 	}
-	sd_bus_message_unref(reply);
-	if (ret < 0)
-		return bfail(b, ret == -ENOMEM ? ENOMEM : EPROTO, "aned: a malformed reply to Compile");
-	return 0;
+	return image_reply(b, "CompileOnnx", m, image, size, model);
 }
 
 int ane_broker_handoff(struct ane_broker *b, uint64_t model, uint32_t flags,

@@ -217,7 +217,7 @@ enum ane__tensor_kind {
 	ANE__T_INPUT = 0,
 	ANE__T_CONST = 1,
 	ANE__T_OP = 2,
-	ANE__T_VIEW = 3,		/* columns of another tensor, in place */
+	ANE__T_VIEW = 3,		/* another tensor's storage, in place */
 };
 
 struct ane__tensor {
@@ -229,11 +229,19 @@ struct ane__tensor {
 	uint16_t *data;			/* ANE__T_CONST: fp16 values */
 	int last_use;			/* last op that reads it, -1 none */
 	uint64_t offset;		/* build: offset in its bar */
-	/* ANE__T_VIEW: element [n][c][h][w] of @parent's storage at
-	 * voff + n * C * plane + c * plane + h * row + w */
+	/*
+	 * ANE__T_VIEW: element [n][c][h][w] of @parent's storage at
+	 * voff + n * C * plane + c * plane + h * row + w (ane_net_view(),
+	 * a strided view that only matmuls and copies read), or with @row
+	 * and @plane 0 at voff + the dense NCHW index of [n][c][h][w] (a
+	 * dense view: ane_net_reshape(), read by every operation).  A view's
+	 * parent is never a view.
+	 */
 	int parent;			/* the tensor holding the storage */
 	uint32_t voff;			/* first element, in elements */
-	uint32_t row, plane;		/* strides in elements */
+	uint32_t row, plane;		/* strides in elements; 0, 0: dense */
+	/* ANE__T_OP: made by ane_net_empty(), written by copies and fills */
+	int empty;
 };
 
 /* The tensor whose storage @id is: itself, or a view's parent. */
@@ -256,6 +264,15 @@ struct ane__op {
 	int src[2];			/* tensor ids, -1 none */
 	int bias;
 	int dst;
+	/*
+	 * ANE__OP_COPY: the source's (0) and destination's (1) views, in
+	 * elements of their storage tensors (ane__storage()): strides and
+	 * the element of view element [0][0][0][0].  The destination is
+	 * @dst's storage, written in place; the source @src[0]'s.
+	 */
+	int64_t vstride[2][4];
+	int64_t voff[2];
+	uint32_t vdim[4];		/* the views' extents */
 };
 
 /* TD op words (enum ane_td_word's ANE_TD_OP values). */
@@ -266,6 +283,7 @@ struct ane__op {
 #define ANE__OP_POOL		5
 #define ANE__OP_SOFTMAX		6
 #define ANE__OP_NORM		7
+#define ANE__OP_COPY		8
 
 struct ane_net {
 	struct ane__tensor *t;
@@ -289,11 +307,96 @@ static inline uint64_t ane__elems(const uint32_t *dim)
 	return (uint64_t)dim[0] * dim[1] * dim[2] * dim[3];
 }
 
+/* ------------------------------------------------------------ builder
+ *
+ * The builder is four files: ane_builder.c (the net, its tensors, what
+ * every operation shares: messages, operands, appending an operation),
+ * ane_builder_ops.c (the compute operations), ane_builder_move.c (data
+ * movement: copies, views, reshapes, fills) and ane_builder_image.c
+ * (liveness, placement, fusion and the program image).
+ */
+
+/* The engine's limits (firmware/spec/ane_isa.h). */
+#define ANE__MAX_DIM		(1u << 24)	/* any one dimension */
+#define ANE__MAX_REDUCE		(1u << 14)	/* terms in one dot product */
+#define ANE__MAX_SOFTMAX	(1u << 16)	/* channels of a softmax */
+#define ANE__MAX_KERNEL		64u		/* window side, stride, dilation */
+#define ANE__NUM_ACTS		7u
+
+extern const char ane__dim_name[4];
+
+/* "<fn>: op <i>" for messages. */
+struct ane__op_ctx {
+	struct ane_net *net;
+	const char *fn;
+	size_t idx;
+};
+
+struct ane__shape_str {
+	char s[64];
+};
+
+/* "NxCxHxW" of @d. */
+struct ane__shape_str ane__shp(const uint32_t *d);
+
+/* A failure that leaves the net as it was (queries, build). */
+__attribute__((format(printf, 3, 4)))
+int ane__net_err(struct ane_net *net, int err, const char *fmt, ...);
+void ane__net_ok(struct ane_net *net);
+/* Any change drops the last image. */
+void ane__net_changed(struct ane_net *net);
+/* Room for one more tensor, zeroed, not yet counted; NULL if out of memory. */
+struct ane__tensor *ane__new_tensor(struct ane_net *net);
+/* Extents 1 .. 2^24 and at most 1 GiB of fp16; @what names the tensor. */
+int ane__check_dims(struct ane_net *net, const char *what, const uint32_t *d);
+/* Tensor @x of @net for @fn; -EINVAL (recorded) if there is none. */
+int ane__net_tensor(struct ane_net *net, const char *fn, int x);
+
+/* A failed operation: "<fn>: op <i>: <message>", -EINVAL. */
+__attribute__((format(printf, 2, 3)))
+int ane__op_fail(const struct ane__op_ctx *o, const char *fmt, ...);
+/* An operand: a tensor of this net, any view included. */
+int ane__get_operand_view(const struct ane__op_ctx *o, const char *role, int id,
+			  const struct ane__tensor **t);
+/*
+ * An operand of anything but a matmul or a copy: a tensor of this net
+ * that is dense NCHW in its storage, a reshape (a dense view) included,
+ * but no strided view (ane_net_view()).
+ */
+int ane__get_operand(const struct ane__op_ctx *o, const char *role, int id,
+		     const struct ane__tensor **t);
+int ane__check_act(const struct ane__op_ctx *o, uint32_t act);
+int ane__check_range(const struct ane__op_ctx *o, const char *what, uint32_t v);
+/* Append @op with a new result tensor of shape @d; returns its id. */
+int ane__add_op(const struct ane__op_ctx *o, struct ane__op *op, const uint64_t *d);
+/* Append @op writing into @op->dst, an existing tensor; returns its id. */
+int ane__add_op_into(const struct ane__op_ctx *o, struct ane__op *op);
+void ane__op_init(struct ane__op *op, uint32_t kind);
+/*
+ * A dense copy of tensor @id, a strided view (ane_builder_move.c), by a
+ * COPY appended now; its id, or -errno (recorded, naming @fn).
+ */
+int ane__materialize(struct ane_net *net, const char *fn, int id);
+
+/* Whether tensor @t is a strided view (ane_net_view()), not a dense one. */
+static inline int ane__is_strided_view(const struct ane__tensor *t)
+{
+	return t->kind == ANE__T_VIEW && (t->row || t->plane);
+}
+
 /* Record a net error (ane_builder.c); returns -@err. */
 __attribute__((format(printf, 3, 4)))
 int ane__net_fail(struct ane_net *net, int err, const char *fmt, ...);
 
-/* Fill t[].last_use from the ops (ane_builder.c). */
+/*
+ * The reference executor's COPY (ane_reference_move.c): @op's views of
+ * the storages of its source and destination, in @val (one float array
+ * per tensor, a storage's its whole).
+ */
+void ane__ref_copy(const struct ane__op *op, const struct ane__tensor *t,
+		   float *const *val);
+
+/* Fill t[].last_use from the ops (ane_builder_image.c). */
 void ane__net_liveness(struct ane_net *net);
 
 #endif /* LIBANE_INTERNAL_H */

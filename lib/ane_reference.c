@@ -458,6 +458,15 @@ static void move_view(const struct ane__tensor *t, int id, float *const *val,
 	uint64_t plane = v->plane ? v->plane : (uint64_t)v->dim[2] * v->row;
 	uint64_t n, c, h, w, i = 0, o;
 
+	if (!v->row && !v->plane) {	/* a dense view: a reshape */
+		uint64_t e = ane__elems(v->dim);
+
+		if (scatter)
+			memcpy(p + v->voff, val[id], e * sizeof(float));
+		else
+			memcpy(val[id], p + v->voff, e * sizeof(float));
+		return;
+	}
 	for (n = 0; n < v->dim[0]; n++)
 		for (c = 0; c < v->dim[1]; c++)
 			for (h = 0; h < v->dim[2]; h++)
@@ -525,7 +534,7 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 		const struct ane__tensor *t = &net->t[i];
 		uint64_t n = ane__elems(t->dim);
 
-		val[i] = malloc(n * sizeof(float));
+		val[i] = calloc(n, sizeof(float));
 		if (!val[i])
 			goto nomem;
 		if (t->kind == ANE__T_INPUT) {
@@ -550,10 +559,17 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 		const struct ane__op *op = &net->ops[i];
 		unsigned int k;
 
-		for (k = 0; k < 2; k++)
-			if (op->src[k] >= 0 && net->t[op->src[k]].kind == ANE__T_VIEW)
-				move_view(net->t, op->src[k], val, 0);
+		for (k = 0; k < 3 && op->op != ANE__OP_COPY; k++) {
+			int id = k < 2 ? op->src[k] : op->bias;
+
+			if (id >= 0 && net->t[id].kind == ANE__T_VIEW)
+				move_view(net->t, id, val, 0);
+		}
 		switch (op->op) {
+		case ANE__OP_COPY:
+			/* on the storage itself, in place */
+			ane__ref_copy(op, net->t, val);
+			break;
 		case ANE__OP_CONV:
 			run_conv(op, net->t, val);
 			break;
@@ -576,12 +592,14 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 			run_unary(op, net->t, val);
 			break;
 		}
-		if (net->t[op->dst].kind == ANE__T_VIEW)
+		if (net->t[op->dst].kind == ANE__T_VIEW && op->op != ANE__OP_COPY)
 			move_view(net->t, op->dst, val, 1);
 	}
 	for (i = 0; i < net->n_outputs; i++) {
 		int id = net->outputs[i];
 
+		if (net->t[id].kind == ANE__T_VIEW)	/* a reshape of a result */
+			move_view(net->t, id, val, 0);
 		memcpy(outputs[i], val[id], ane__elems(net->t[id].dim) * sizeof(float));
 	}
 	net->err[0] = '\0';

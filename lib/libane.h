@@ -172,218 +172,10 @@ LIBANE_EXPORT void ane_float_from_fp16_array(float *dst, const uint16_t *src,
 
 /* ------------------------------------------------------------------ builder
  *
- * A net is a list of tensors (dense NCHW fp16 on the engine) and of
- * operations in execution order.  Every function that adds a tensor
- * returns its id (>= 0) or a negative errno; on failure the net keeps a
- * message naming the call, the op index and the mismatch, e.g.
- * "ane_net_matmul: op 3: inner dimensions differ: a is 2x3, b is 4x2",
- * readable with ane_net_errmsg().  Failures are sticky: later calls may be
- * made without checking each one (an id < 0 passed on is reported as
- * such), and ane_net_build() and ane_net_reference() refuse a net that
- * had a failure, quoting the first.
+ * The net builder: lib/libane_net.h, installed next to this header and
+ * included here (it needs LIBANE_EXPORT and the fp16 functions above).
  */
-struct ane_net;
-
-/* Activations: the task descriptor's ACT word. */
-enum ane_net_act {
-	ANE_NET_ACT_NONE = 0,
-	ANE_NET_ACT_RELU = 1,		/* max(x, 0) */
-	ANE_NET_ACT_RELU6 = 2,		/* min(max(x, 0), 6) */
-	ANE_NET_ACT_SIGMOID = 3,
-	ANE_NET_ACT_TANH = 4,
-	ANE_NET_ACT_GELU = 5,		/* x * Phi(x), the exact form */
-	ANE_NET_ACT_GELU_TANH = 6,	/* the tanh approximation */
-};
-
-/* Elementwise operations: dst = a OP b (the TD's SUBOP word). */
-enum ane_net_eltwise_op {
-	ANE_NET_ADD = 0,
-	ANE_NET_SUB = 1,		/* a - b */
-	ANE_NET_MUL = 2,
-	ANE_NET_MAX = 3,		/* NaN if either is NaN */
-	ANE_NET_MIN = 4,
-};
-
-enum ane_net_pool_kind {
-	ANE_NET_POOL_MAX = 0,
-	ANE_NET_POOL_AVG = 1,
-};
-
-/* ane_net_matmul() flags. */
-#define ANE_NET_TRANSPOSE_B	0x1u	/* b is [.., N, K] */
-
-/* The shape of a tensor. */
-struct ane_net_shape {
-	uint32_t n, c, h, w;
-};
-
-/*
- * Convolution parameters.  Zero strides, dilations and groups mean 1, so
- * an all-zero struct is a stride-1, unpadded, ungrouped convolution.
- */
-struct ane_net_conv_params {
-	uint32_t stride_h, stride_w;		/* 1 .. 64 */
-	uint32_t dilation_h, dilation_w;	/* 1 .. 64 */
-	uint32_t pad_top, pad_bottom;		/* < dilated kernel height */
-	uint32_t pad_left, pad_right;		/* < dilated kernel width */
-	uint32_t groups;			/* divides Cin and Cout */
-	enum ane_net_act act;			/* fused, after the bias */
-};
-
-/*
- * Pooling parameters.  Zero strides mean the window's size.  Padding
- * never wins a max; an average divides by the real elements of the
- * window, or by KH * KW (padding counting as zeros) with @count_pad.
- */
-struct ane_net_pool_params {
-	enum ane_net_pool_kind kind;
-	uint32_t kernel_h, kernel_w;		/* 1 .. 64 */
-	uint32_t stride_h, stride_w;		/* 1 .. 64 */
-	uint32_t pad_top, pad_bottom;		/* < kernel_h */
-	uint32_t pad_left, pad_right;		/* < kernel_w */
-	uint32_t count_pad;			/* average pooling only */
-	enum ane_net_act act;			/* fused */
-};
-
-/* A new, empty net; -ENOMEM if out of memory. */
-LIBANE_EXPORT int ane_net_create(struct ane_net **out);
-
-/* Free a net and its image.  NULL is a no-op. */
-LIBANE_EXPORT void ane_net_destroy(struct ane_net *net);
-
-/* The message of the last failed call, "" if the last call succeeded. */
-LIBANE_EXPORT const char *ane_net_errmsg(const struct ane_net *net);
-
-/*
- * The next input of the program (input index = call order, at most 16),
- * [n, c, h, w].  @name (NULL for "input<i>") appears in messages.
- */
-LIBANE_EXPORT int ane_net_input(struct ane_net *net, const char *name,
-				uint32_t n, uint32_t c, uint32_t h, uint32_t w);
-
-/*
- * A constant tensor [n, c, h, w] (weights, bias, an elementwise operand),
- * @data dense NCHW fp32, rounded to fp16 now and stored in the image's
- * weights section.  A finite value that overflows fp16 is refused.
- */
-LIBANE_EXPORT int ane_net_const(struct ane_net *net, const char *name,
-				uint32_t n, uint32_t c, uint32_t h, uint32_t w,
-				const float *data);
-
-/*
- * Convolution: @x [N, Cin, H, W], @weights [Cout, Cin/groups, KH, KW],
- * @bias [1, Cout, 1, 1] or -1 for none.  Result [N, Cout, Ho, Wo] with
- * Ho = (H + pad_top + pad_bottom - dilation_h * (KH - 1) - 1) / stride_h + 1.
- * @p NULL: stride 1, no padding, no activation.
- */
-LIBANE_EXPORT int ane_net_conv(struct ane_net *net, int x, int weights,
-			       int bias, const struct ane_net_conv_params *p);
-
-/*
- * Batched matrix product: @a [Na, Ca, M, K] times @b [Nb, Cb, K, N]
- * ([Nb, Cb, N, K] with ANE_NET_TRANSPOSE_B); each batch dimension equal
- * or 1 (broadcast).  Result [max(Na, Nb), max(Ca, Cb), M, N].
- */
-LIBANE_EXPORT int ane_net_matmul(struct ane_net *net, int a, int b,
-				 uint32_t flags, enum ane_net_act act);
-
-/*
- * A view of @x [N, C, H, W] that ane_net_matmul() reads in place, without
- * a copy: its columns [@col, @col + @heads * @width).  @heads 1: the view
- * is [N, C, H, @width], element [n][c][h][w] = x[n][c][h][col + w].
- * @heads > 1 (x is [1, 1, H, W]): the columns split into @heads blocks of
- * @width as channels, [1, heads, H, width], element [0][c][h][w] =
- * x[0][0][h][col + c * width + w] -- the heads of one fused Q/K/V
- * projection.  @col is a multiple of 8 (16-byte aligned) and x's W at
- * most 65535 (the engine's row stride); x is no view.  Only
- * ane_net_matmul() takes a view as an operand; the view keeps x alive.
- */
-LIBANE_EXPORT int ane_net_view(struct ane_net *net, int x, uint32_t col,
-			       uint32_t width, uint32_t heads);
-
-/*
- * The heads of @x [1, C, H, W] side by side, [1, 1, H, C * W]: element
- * [0][0][h][c * W + w] = x[0][c][h][w], without a copy.  @x must be the
- * result of an ane_net_matmul() that nothing has read yet and no output:
- * that matmul writes its planes in place into the result's column blocks
- * (a strided destination), and @x is from then on a view of the result
- * (ane_net_view()'s rules: only ane_net_matmul() reads it).  W is a
- * multiple of 8 and C * W at most 65535.  Returns the result's id.
- */
-LIBANE_EXPORT int ane_net_merge_heads(struct ane_net *net, int x);
-
-/*
- * Elementwise @a OP @b, then @act.  Each dimension of each operand is the
- * result's or 1 (broadcast): [1, C, 1, 1] is per channel, [1, 1, 1, 1] a
- * scalar.
- */
-LIBANE_EXPORT int ane_net_eltwise(struct ane_net *net,
-				  enum ane_net_eltwise_op op, int a, int b,
-				  enum ane_net_act act);
-
-/* @act applied to @x (ANE_NET_ACT_NONE copies). */
-LIBANE_EXPORT int ane_net_activation(struct ane_net *net, int x,
-				     enum ane_net_act act);
-
-/* Max or average pooling of @x over H and W. */
-LIBANE_EXPORT int ane_net_pool(struct ane_net *net, int x,
-			       const struct ane_net_pool_params *p);
-
-/* Softmax of @x over its channels (C at most 65536). */
-LIBANE_EXPORT int ane_net_softmax(struct ane_net *net, int x);
-
-/* ane_net_norm() kinds: over W, at every (n, c, h). */
-enum ane_net_norm_kind {
-	ANE_NET_NORM_SOFTMAX = 0,	/* softmax over W */
-	ANE_NET_NORM_LAYER = 1,		/* (x - mean) / sqrt(var + 1e-5) */
-};
-
-/*
- * Softmax or layer normalization of @x over W, its last axis (W at most
- * 65536): attention scores, a transformer's LayerNorm (its scale and shift
- * are an ane_net_eltwise() MUL and ADD by [1, 1, 1, W] constants).
- */
-LIBANE_EXPORT int ane_net_norm(struct ane_net *net, int x,
-			       enum ane_net_norm_kind kind);
-
-/*
- * Make the result of an operation the next output of the program (output
- * index = call order, at most 16).  Returns the output index.
- */
-LIBANE_EXPORT int ane_net_output(struct ane_net *net, int tensor);
-
-/* Introspection.  Counts are 0 for a NULL net. */
-LIBANE_EXPORT unsigned int ane_net_num_inputs(const struct ane_net *net);
-LIBANE_EXPORT unsigned int ane_net_num_outputs(const struct ane_net *net);
-LIBANE_EXPORT unsigned int ane_net_num_ops(const struct ane_net *net);
-/* Tensor id of input / output @i, or -EINVAL. */
-LIBANE_EXPORT int ane_net_input_tensor(const struct ane_net *net, unsigned int i);
-LIBANE_EXPORT int ane_net_output_tensor(const struct ane_net *net, unsigned int i);
-/* Shape of tensor @tensor; -EINVAL if there is no such tensor. */
-LIBANE_EXPORT int ane_net_shape(const struct ane_net *net, int tensor,
-				struct ane_net_shape *shape);
-
-/*
- * Compile the net into one program image with one procedure: a task
- * descriptor per operation in order; one input bar per input
- * (io_index = input index), one output bar per output, every constant in
- * one weights bar, every other result in one intermediate bar whose space
- * is reused once a result is dead.  The image belongs to the net and
- * stays valid until the net is changed or destroyed.
- */
-LIBANE_EXPORT int ane_net_build(struct ane_net *net, const void **image,
-				size_t *size);
-
-/*
- * Run the net on the CPU as the engine would: inputs rounded to fp16,
- * every operation computed in double precision from fp16 operands and its
- * result rounded to fp16.  @inputs[i] and @outputs[j] are dense NCHW fp32
- * arrays of input i and output j.  See Documentation/accel/ane/libane.rst
- * for how closely the engine agrees.
- */
-LIBANE_EXPORT int ane_net_reference(struct ane_net *net,
-				    const float *const *inputs,
-				    float *const *outputs);
+#include "libane_net.h"
 
 /* ------------------------------------------------------------------ run
  *
@@ -655,6 +447,144 @@ LIBANE_EXPORT int ane_net_run(struct ane_dev *dev, struct ane_net *net,
 			      const float *const *inputs,
 			      float *const *outputs);
 
+/* ------------------------------------------------------------ models
+ *
+ * ONNX models (Documentation/accel/ane/onnx.rst).  ane_model_load_onnx()
+ * reads a ModelProto, infers every shape (static: a dynamic dimension is
+ * fixed by the caller), folds what is constant, and splits the graph: the
+ * nodes the engine runs are compiled into program images (segments), the
+ * others run on the CPU between them -- unless ANE_MODEL_ENGINE_ONLY asks
+ * for a refusal listing every such node.  ane_model_run() runs it: the
+ * engine segments on a device, or with dev NULL on libane's CPU reference
+ * executor (ane_net_reference()), or through the caller's executor.
+ * Failures return a negative errno and a message that names the node, its
+ * op type and the field (ane_model_errmsg(), or @err at load).
+ */
+struct ane_model;
+
+#define ANE_MODEL_MAX_RANK	8
+
+/* ane_model_options.flags */
+#define ANE_MODEL_ENGINE_ONLY	0x1u	/* refuse a node the engine cannot run */
+#define ANE_MODEL_CPU_ONLY	0x2u	/* every node on the CPU (a baseline) */
+/*
+ * With ENGINE_ONLY: the model must compile to one program image whose
+ * inputs and outputs are the graph's, in the graph's order (what a broker
+ * loads and evaluates by index); else a refusal that says why.
+ */
+#define ANE_MODEL_ONE_PROGRAM	0x4u
+
+/*
+ * A tensor given to or read from a model: ONNX's element type
+ * (TensorProto.DataType: 1 float, 7 int64, 9 bool, 10 float16, ...),
+ * shape and dense row-major data of @size bytes.
+ */
+struct ane_model_tensor {
+	const char *name;
+	int32_t dtype;
+	uint32_t rank;
+	int64_t dims[ANE_MODEL_MAX_RANK];
+	void *data;
+	size_t size;
+};
+
+struct ane_model_options {
+	uint32_t flags;			/* ANE_MODEL_* */
+	/* Directory of external data files (the model file's when NULL). */
+	const char *base_dir;
+	/* Shapes of graph inputs whose dimensions are dynamic (data unused). */
+	const struct ane_model_tensor *shapes;
+	unsigned int n_shapes;
+	/*
+	 * Graph inputs fixed to a value (with data): an input that sets a
+	 * shape (a Reshape's target fed as an input) becomes a constant.
+	 */
+	const struct ane_model_tensor *consts;
+	unsigned int n_consts;
+	/*
+	 * Most estimated FLOPs in one engine segment (0: no limit): each
+	 * segment is one request, and the firmware aborts a request at its
+	 * ~2 s deadline (-ETIMEDOUT), so a slow engine (an emulated one
+	 * under QEMU's TCG) runs a large model as more, smaller requests.
+	 */
+	double max_segment_flops;
+};
+
+/* Where a node runs (ane_model_node()). */
+enum ane_model_place {
+	ANE_MODEL_FOLDED = -1,		/* computed at load: constant inputs */
+	ANE_MODEL_CPU = 0,
+	ANE_MODEL_ENGINE = 1,
+};
+
+struct ane_model_node_info {
+	const char *name;
+	const char *op_type;
+	int place;			/* enum ane_model_place */
+	int segment;			/* engine segment, or -1 */
+	double flops;			/* estimated */
+	const char *why;		/* CPU: why not the engine; else "" */
+};
+
+struct ane_model_stats {
+	unsigned int nodes, engine_nodes, cpu_nodes, folded_nodes;
+	unsigned int segments;
+	double flops, engine_flops;
+};
+
+/* @opt may be NULL (defaults).  On failure *@out is NULL and @err says why. */
+LIBANE_EXPORT int ane_model_load_onnx(const void *bytes, size_t len,
+				      const struct ane_model_options *opt,
+				      struct ane_model **out, char *err,
+				      size_t err_len);
+LIBANE_EXPORT int ane_model_load_onnx_file(const char *path,
+					   const struct ane_model_options *opt,
+					   struct ane_model **out, char *err,
+					   size_t err_len);
+LIBANE_EXPORT void ane_model_destroy(struct ane_model *m);
+LIBANE_EXPORT const char *ane_model_errmsg(const struct ane_model *m);
+LIBANE_EXPORT unsigned int ane_model_num_inputs(const struct ane_model *m);
+LIBANE_EXPORT unsigned int ane_model_num_outputs(const struct ane_model *m);
+/* Name, dtype, rank, dims and size in bytes of input / output @i. */
+LIBANE_EXPORT int ane_model_input(const struct ane_model *m, unsigned int i,
+				  struct ane_model_tensor *info);
+LIBANE_EXPORT int ane_model_output(const struct ane_model *m, unsigned int i,
+				   struct ane_model_tensor *info);
+LIBANE_EXPORT unsigned int ane_model_num_nodes(const struct ane_model *m);
+LIBANE_EXPORT int ane_model_node(const struct ane_model *m, unsigned int i,
+				 struct ane_model_node_info *info);
+LIBANE_EXPORT void ane_model_get_stats(const struct ane_model *m,
+				       struct ane_model_stats *st);
+/* Engine segments and their program images (owned by the model). */
+LIBANE_EXPORT unsigned int ane_model_num_segments(const struct ane_model *m);
+LIBANE_EXPORT int ane_model_segment_image(const struct ane_model *m,
+					  unsigned int seg, const void **image,
+					  size_t *size);
+
+/*
+ * Run an engine segment's image: @in[i] and @out[j] are its inputs and
+ * outputs as dense fp32 (ane_net_run()'s convention).  0 or a negative
+ * errno with a message in @err.
+ */
+typedef int (*ane_model_exec_fn)(void *ctx, unsigned int seg,
+				 const void *image, size_t size,
+				 const float *const *in, float *const *out,
+				 char *err, size_t err_len);
+/* Run engine segments through @fn (NULL: back to the default). */
+LIBANE_EXPORT void ane_model_set_executor(struct ane_model *m,
+					  ane_model_exec_fn fn, void *ctx);
+
+/*
+ * Run the model once.  @inputs[i] is input i (its dtype and shape, @size
+ * bytes); @outputs[j].data receives output j (@size at least the output's
+ * bytes; the shape and dtype are filled in).  Engine segments run on @dev
+ * (a control handle), or with @dev NULL on the CPU reference executor,
+ * unless an executor is set.
+ */
+LIBANE_EXPORT int ane_model_run(struct ane_model *m, struct ane_dev *dev,
+				const struct ane_model_tensor *inputs,
+				struct ane_model_tensor *outputs);
+
 /* ------------------------------------------------------------ broker
  *
  * The client side of aned, the broker daemon (Documentation/accel/ane/
@@ -806,6 +736,17 @@ LIBANE_EXPORT int ane_broker_compile(struct ane_broker *b,
 				     unsigned int n, enum ane_qos qos,
 				     uint32_t flags, void **image, size_t *size,
 				     uint64_t *model);
+
+/*
+ * Compile an ONNX model's bytes in aned's sandboxed compiler (CompileOnnx):
+ * engine-only, one program with the graph's inputs and outputs in order
+ * (ANE_MODEL_ONE_PROGRAM); the results as ane_broker_compile()'s.
+ */
+LIBANE_EXPORT int ane_broker_compile_onnx(struct ane_broker *b,
+					  const void *bytes, size_t len,
+					  enum ane_qos qos, uint32_t flags,
+					  void **image, size_t *size,
+					  uint64_t *model);
 
 /*
  * Hand @model off to the direct path: *@export_fd is its PROGRAM_EXPORT

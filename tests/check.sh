@@ -53,6 +53,9 @@ layer_host() {
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
 	run_suite tools-cli "$top/tests/host/tools-cli.sh"
+	# ONNX's own test models through the ONNX front end (onnx.rst).
+	run_suite onnx-suite "$B/tests/onnx-suite" --log "$logdir/onnx-suite-models.log"
+	run_suite real-nets "$top/tests/onnx/real-nets.sh"
 	for t in "$B"/tests/host/*; do
 		[ -x "$t" ] && run_suite "host-$(basename "$t")" "$t"
 	done
@@ -69,7 +72,7 @@ layer_host() {
 # on this machine's CPU, whose widest path (AVX-512 if it has it) the
 # engine must pick; that run is left out only when the filter matches
 # none of its suites.
-um_suites=(ane_engine ane_engine_isa)
+um_suites=(ane_engine ane_engine_isa ane_engine_ops)
 layer_kunit() {
 	local s
 	run_suite kunit "$top/tools/kunit/run-kunit.sh" \
@@ -96,6 +99,7 @@ layer_vm() {
 		--bin "$B/tests/vm/fw_test" \
 		--bin "$B/tests/vm/recovery_test" \
 		--bin "$B/tests/vm/net_test" \
+		--bin "$B/tests/vm/ops_test" \
 		--bin "$B/tests/vm/coreioctl_test" \
 		--bin "$B/tests/vm/caps_test" \
 		--bin "$B/tests/vm/limits_test" \
@@ -114,6 +118,8 @@ layer_vm() {
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
 		-- run-all.sh
+	# Real networks from ONNX through the driver (onnx.rst).
+	run_suite vm-onnx "$top/tests/onnx/vm-nets.sh"
 	# The fuzzer (tools/ane-fuzz): fixed seeds, bounded time; as root with
 	# the fault-injection knobs, then with unprivileged workers, then with
 	# the devices unbound and bound again under the workers.

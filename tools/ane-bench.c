@@ -15,7 +15,8 @@
  *                      p50 and p99, vs a pipe ping-pong between two
  *                      processes, p50 and p99, with where the time goes
  *   ane-bench chain    a 100-step resident loop, chained vs selector 2
- *   ane-bench load     1, 8 and 64 processes submitting at once: aggregate
+ *   ane-bench load     1, 2, 4, 7, 8, 16, 32 and 64 processes submitting
+ *                      at once (ANE_BENCH_LOAD picks others): aggregate
  *                      throughput, fairness between the processes and the
  *                      busy retries libane made, vs the best of 1 and 8
  *   ane-bench broker   an Evaluate round trip through aned (running, at
@@ -263,7 +264,7 @@ static const struct {
 	{ "fw", bench_fw, "no-op firmware round trip vs a pipe round trip" },
 	{ "request", bench_request, "no-op request round trip p50/p99 vs a pipe ping-pong" },
 	{ "chain", bench_chain, "a 100-step resident loop, chained vs selector 2" },
-	{ "load", bench_load, "1, 8 and 64 processes at once: throughput, fairness" },
+	{ "load", bench_load, "1, 2, 4, 7, 8, 16, 32 and 64 processes at once: throughput, fairness" },
 	{ "broker", bench_broker, "an evaluate through aned vs the same request direct" },
 };
 

@@ -466,7 +466,7 @@ static double time_runs(struct bench *b, struct ane_netrun *r, double min_s)
 static void profile(struct bench *b, struct ane_netrun *r, unsigned int runs)
 {
 	static const char *const op_name[] = { "?", "conv", "matmul", "eltwise",
-		"act", "pool", "softmax", "norm" };
+		"act", "pool", "softmax", "norm", "copy" };
 	uint32_t n = ane_netrun_tasks(r), i, op = 0;
 	double *best = calloc(n, sizeof(double)), sum = 0;
 	unsigned int k;
@@ -487,7 +487,8 @@ static void profile(struct bench *b, struct ane_netrun *r, unsigned int runs)
 	for (i = 0; i < n; i++) {
 		ane_netrun_run_task(r, i, &op);
 		printf("%-8s task %2u %-8s %8.3f ms %5.1f%%\n", b->name, i,
-		       op < 8 ? op_name[op] : "?", best[i] * 1e3, 100 * best[i] / sum);
+		       op < sizeof(op_name) / sizeof(op_name[0]) ? op_name[op] : "?",
+		       best[i] * 1e3, 100 * best[i] / sum);
 	}
 	free(best);
 }

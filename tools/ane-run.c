@@ -5,6 +5,7 @@
  *
  *   ane-run [--direct | --socket PATH] [--node N] [--timeout MS] [mlp|conv]
  *   ane-run [--node N] [--timeout MS] --resident STEPS [rnn]
+ *   ane-run MODEL.onnx [options]            (ane-run-onnx.c)
  *
  *   mlp   sigmoid(relu(x W1 + b1) W2 + b2): a batch of 4 rows of 64,
  *         W1 64x32, W2 32x10 (matmul, broadcast bias add, relu, sigmoid)
@@ -51,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ane-run.h"
 #include "demo_nets.h"
 #include "libane.h"
 
@@ -456,6 +458,13 @@ int main(int argc, char **argv)
 	int xt, ret = EXIT_NOT_RUN, st, oom = 0;
 	unsigned long resident = 0;
 
+	/* A model file: the ONNX front end (ane-run-onnx.c). */
+	for (i = 1; i < (unsigned int)argc; i++) {
+		size_t l = strlen(argv[i]);
+
+		if (l > 5 && !strcmp(argv[i] + l - 5, ".onnx"))
+			return ane_run_onnx(argc, argv);
+	}
 	for (i = 1; i < (unsigned int)argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);

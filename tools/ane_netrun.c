@@ -4,7 +4,7 @@
  * task-descriptor decoding and the engine's operations, the way the
  * engine model runs a queue (firmware/hw/ane_engine_job.c) but without
  * the DART and the staging copies: every bar is a host buffer and each
- * operand a dense view into it at its register write's offset.
+ * operand a view into it at its register write's offset.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -139,14 +139,18 @@ static int bind_task(struct ane_netrun *r, const struct ane_img_header *h,
 		uint64_t off = (uint64_t)rw->offset_hi << 32 | rw->offset_lo;
 		uint64_t bytes = (uint64_t)rw->length_hi << 32 | rw->length_lo;
 		struct ane_tensor *t;
+		__s64 first;
 
 		if (rw->td != td)
 			continue;
 		t = ane_td_operand(d, rw->reg);
-		/* strides as decoded: dense, or the operand's layout word */
+		/*
+		 * strides as decoded: dense, the operand's layout word, or a
+		 * copy's view in its binding
+		 */
 		t->base = r->buf[rw->bar] + off;
-		t->size = ane_td_span(t);
-		if (!t->size || t->size > bytes)
+		t->size = ane_td_reach(d, rw->reg, &first);
+		if (!t->size || first < 0 || t->size > bytes)
 			return fail(err, len, "task %u: operand %u needs %llu bytes, its binding allows %llu",
 				    i, rw->reg, (unsigned long long)t->size,
 				    (unsigned long long)bytes);

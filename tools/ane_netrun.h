@@ -48,4 +48,17 @@ void ane_netrun_set_threads(struct ane_netrun *r, unsigned int threads);
 
 void ane_netrun_free(struct ane_netrun *r);
 
+/*
+ * A model's engine segments on the engine's userspace build
+ * (ane_netrun_exec.c): an ane_model_exec_fn whose ctx is a cache made by
+ * ane_netrun_cache_new(); each segment's image is loaded at its first run.
+ * The bars are exactly the segment's tensors (the builder's sizes).
+ */
+struct ane_netrun_cache;
+struct ane_netrun_cache *ane_netrun_cache_new(unsigned int threads);
+void ane_netrun_cache_free(struct ane_netrun_cache *c);
+int ane_netrun_exec(void *ctx, unsigned int seg, const void *image,
+		    size_t size, const float *const *in, float *const *out,
+		    char *err, size_t err_len);
+
 #endif /* ANE_NETRUN_H */

@@ -4,7 +4,10 @@
 # make lint: checkpatch --strict (from the unpacked linux-source-6.12 the
 # KUnit runner caches), sparse (an out-of-tree build with C=2) and
 # kernel-doc -none -Wall over the kernel code and the uapi header, and
-# the include graph of the three parts (tools/check-includes.sh).
+# the include graph of the three parts (tools/check-includes.sh), and the
+# documentation against the tree (tests/host/docs.sh: among its checks, no
+# page says a selector or method is not implemented when the driver's
+# selector table and method switches implement it).
 # Prints every finding and exits non-zero if there is any.
 set -uo pipefail
 
@@ -22,6 +25,13 @@ portable=firmware/spec/ane_isa.h
 mapfile -t kfiles < <(printf '%s\n' "${kfiles[@]}" | grep -vxF "$portable")
 
 step() { printf '=== lint: %s\n' "$*"; }
+
+# First: it needs no kernel tree, so a missing one does not hide it.
+step "documentation (tests/host/docs.sh)"
+out=$("$top/tests/host/docs.sh" 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -v '^ok - '
+[ $rc -eq 0 ] || fail=1
 
 step "checkpatch --strict"
 src=$("$top/tools/kunit/run-kunit.sh" --print-srcdir) || {

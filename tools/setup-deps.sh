@@ -23,6 +23,7 @@ PKGS=(
 	sparse perl
 	libopenblas-dev libdnnl-dev
 	libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
+	python3-numpy python3-torch python3-torchvision
 )
 # Kernel packages: backports only.  Resolved through the metapackages so
 # the image and the headers are exactly the same version.

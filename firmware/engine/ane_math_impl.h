@@ -105,6 +105,7 @@
 #define ANE_COST_SOFTMAX	128u	/* one softmax element */
 #define ANE_COST_POOL		24u	/* one pooling window element */
 #define ANE_COST_DIRECT		16u	/* one direct-convolution tap */
+#define ANE_COST_COPY		8u	/* one element of a COPY */
 
 /*
  * Convolutions with at most this many output channels per group
@@ -191,6 +192,19 @@ static inline uint64_t ane_plan_c_off(const struct ane_plan *p)
 }
 
 /*
+ * Everything ane_op_validate() checks but the workspace (ane_math_check.c):
+ * 0 or a negative ANE_MATH_E* code.
+ */
+int ane_check_shapes(const struct ane_op_desc *d);
+
+/*
+ * Bytes from @t's base to one past its last element, its strides taken
+ * as unsigned (ane_math_check.c): 0, or -ANE_MATH_EINVAL (an extent out of
+ * range) or -ANE_MATH_EOVERFLOW.
+ */
+int ane_tensor_extent(const struct ane_tensor *t, uint64_t *bytes);
+
+/*
  * Derive the plan of a descriptor whose shapes have been checked (by
  * ane_op_workspace_size() or ane_op_validate()).  Pure integer arithmetic.
  * It does not depend on the ISA selected.
@@ -222,6 +236,13 @@ struct ane_gemm_at {
 /* Decode @chunk of GEMM plan @p (integer only, ane_math_plan.c). */
 void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
 		      struct ane_gemm_at *at);
+
+/*
+ * The chunks of a COPY's ROWS plan (ane_math_copy.c): integer only, so
+ * callable anywhere, though ane_op_run() calls it as it calls the others.
+ */
+void ane_run_copy(const struct ane_op_desc *d, const struct ane_plan *p,
+		  uint64_t chunk);
 
 /* The ISA ane_op_run() uses (enum ane_math_isa); see ane_math_set_isa(). */
 extern uint32_t ane_math_isa;

@@ -81,6 +81,7 @@ static uint32_t ane_split_axis(const struct ane_op_desc *d, uint32_t *axis,
 	case ANE_OP_SOFTMAX:
 	case ANE_OP_ELTWISE:
 	case ANE_OP_ACT:
+	case ANE_OP_COPY:
 		/* any dimension but softmax's C: the outermost that splits */
 		for (k = 0; k < ANE_NDIM; k++)
 			if (dim[k] > 1 && !(d->op == ANE_OP_SOFTMAX && k == 1)) {
@@ -164,6 +165,15 @@ int ane_op_split(const struct ane_op_desc *d, uint32_t part, uint32_t parts,
 	lo = u0 * unit;
 	len = (u1 - u0) * unit;
 
+	if (d->op == ANE_OP_COPY) {
+		/* the views move inside their buffers: the offsets, signed */
+		sub->p.copy.src_offset += (uint64_t)((int64_t)lo *
+						     (int64_t)d->src[0].stride[axis]);
+		sub->p.copy.dst_offset += (uint64_t)lo * d->dst.stride[axis];
+		sub->src[0].dim[axis] = len;
+		sub->dst.dim[axis] = len;
+		return 0;
+	}
 	ane_split_view(&sub->dst, axis, lo, len, whole);
 	if (d->op != ANE_OP_CONV) {
 		/* sources follow the output along the axis unless they broadcast */

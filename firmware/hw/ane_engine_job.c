@@ -118,34 +118,54 @@ static int ane_engine_operand_dma(struct ane_engine_job *j,
 }
 
 /*
- * The destination @t (staged at t->base, @len bytes) back to memory: in
- * one piece when it is dense, else row by row, so that the elements
- * between a strided destination's rows -- another operation's, perhaps
- * another request's -- are never written.
+ * The destination of @d (staged at its base) back to memory: exactly the
+ * elements its view reaches, so that the elements between a strided
+ * destination's rows, or around a copy's view in its binding -- another
+ * operation's, perhaps another request's -- are never written.  The view
+ * is cut into the longest runs that are contiguous in memory (the inner
+ * dimensions whose strides chain, extents of 1 skipped): one DMA for a
+ * dense destination, one per row for a matmul's strided one, one per
+ * element for a copy whose innermost stride is not 1.
  */
 static int ane_engine_dst_back(struct ane_engine_job *j,
 			       const struct ane_tdb_operand *o,
-			       const struct ane_tensor *t, bool dense, size_t len)
+			       const struct ane_op_desc *d)
 {
-	u64 n, c, h, at;
+	const struct ane_tensor *t = &d->dst;
+	u64 off = d->op == ANE_OP_COPY ? d->p.copy.dst_offset : 0;
+	u64 run = 1, idx[ANE_NDIM] = { 0 }, at;
+	int k, inner = ANE_W;
 	int st;
 
-	if (dense)
-		return ane_engine_operand_dma(j, o, t->base, len, true);
-	for (n = 0; n < t->dim[ANE_N]; n++)
-		for (c = 0; c < t->dim[ANE_C]; c++)
-			for (h = 0; h < t->dim[ANE_H]; h++) {
-				at = 2 * (n * t->stride[ANE_N] +
-					  c * t->stride[ANE_C] +
-					  h * t->stride[ANE_H]);
-				st = ane_engine_operand_dma_at(j, o, at,
-							       (u8 *)t->base + at,
-							       2 * (size_t)t->dim[ANE_W],
-							       true);
-				if (st)
-					return st;
-			}
-	return ANE_ENG_E_NONE;
+	/* the run: dimensions from W inwards-out while each chains */
+	for (k = ANE_W; k >= ANE_N; k--) {
+		if (t->dim[k] == 1) {
+			inner = k - 1;
+			continue;
+		}
+		if (t->stride[k] != run)
+			break;
+		run *= t->dim[k];
+		inner = k - 1;
+	}
+	for (;;) {
+		at = off;
+		for (k = ANE_N; k <= inner; k++)
+			at += idx[k] * t->stride[k];
+		st = ane_engine_operand_dma_at(j, o, 2 * at,
+					       (u8 *)t->base + 2 * at,
+					       2 * (size_t)run, true);
+		if (st)
+			return st;
+		/* the next run: an odometer over the dimensions outside it */
+		for (k = inner; k >= ANE_N; k--) {
+			if (++idx[k] < t->dim[k])
+				break;
+			idx[k] = 0;
+		}
+		if (k < ANE_N)
+			return ANE_ENG_E_NONE;
+	}
 }
 
 static void ane_engine_release(struct ane_engine_job *j)
@@ -169,6 +189,7 @@ static void ane_engine_release(struct ane_engine_job *j)
 static int ane_engine_plan(const struct ane_tdb_task *task,
 			   struct ane_op_desc *d, u64 *bytes, u64 *total)
 {
+	__s64 first;
 	u32 k;
 
 	if (ane_image_td_desc(&task->td, d))
@@ -185,10 +206,11 @@ static int ane_engine_plan(const struct ane_tdb_task *task,
 			continue;
 		/*
 		 * The engine reaches exactly the operand's extent, dense or
-		 * strided (its layout word); stage that.
+		 * strided (its layout word, a copy's view from the binding's
+		 * start); stage that.
 		 */
-		bytes[k] = ane_td_span(ane_td_operand(d, k));
-		if (!bytes[k] || bytes[k] > task->op[k].len)
+		bytes[k] = ane_td_reach(d, k, &first);
+		if (!bytes[k] || first < 0 || bytes[k] > task->op[k].len)
 			return ANE_ENG_E_INVALID;
 		if (bytes[k] > ANE_ENGINE_STAGE_MAX - *total)
 			return ANE_ENG_E_TOO_BIG;
@@ -252,9 +274,7 @@ static int ane_engine_task(struct ane_engine_job *j)
 	st = ane_engine_op(j, &d);
 	if (st)
 		return st;
-	return ane_engine_dst_back(j, &ops[ANE_TD_REG_DST], &d.dst,
-				   ane_td_dense(&j->task.td, ANE_TD_REG_DST),
-				   j->len[ANE_TD_REG_DST]);
+	return ane_engine_dst_back(j, &ops[ANE_TD_REG_DST], &d);
 }
 
 /*
@@ -265,7 +285,6 @@ static int ane_engine_bh_task(struct ane_engine_job *j, u32 i)
 {
 	struct ane_engine_bh_task *t = &j->tasks[i];
 	const struct ane_tdb_operand *ops = t->rec.op;
-	struct ane_tensor *dst;
 	u32 k;
 	int st;
 
@@ -287,10 +306,7 @@ static int ane_engine_bh_task(struct ane_engine_job *j, u32 i)
 	st = ane_engine_op(j, &t->d);
 	if (st)
 		return st;
-	dst = ane_td_operand(&t->d, ANE_TD_REG_DST);
-	return ane_engine_dst_back(j, &ops[ANE_TD_REG_DST], dst,
-				   ane_td_dense(&t->rec.td, ANE_TD_REG_DST),
-				   t->bytes[ANE_TD_REG_DST]);
+	return ane_engine_dst_back(j, &ops[ANE_TD_REG_DST], &t->d);
 }
 
 /*

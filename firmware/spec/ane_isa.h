@@ -38,6 +38,7 @@
 #define ANE_MATH_MAX_SOFTMAX	(1u << 16)	/* channels of a softmax */
 #define ANE_MATH_MAX_KERNEL	64u	/* conv/pool window side, stride, dilation */
 #define ANE_MATH_MAX_ELEMS	(1ull << 40)	/* elements in one tensor */
+#define ANE_MATH_MAX_COPY_OFFSET (1ull << 40)	/* a COPY view's element offset */
 
 /* Default chunk size, in multiply-add equivalents (see ane_op_desc). */
 #define ANE_MATH_CHUNK_WORK_DEFAULT	(1ull << 21)
@@ -86,6 +87,7 @@ enum ane_op {
 	ANE_OP_POOL,		/* max / average pooling */
 	ANE_OP_SOFTMAX,		/* softmax over C */
 	ANE_OP_NORM,		/* softmax or layer normalization over W */
+	ANE_OP_COPY,		/* strided copy of a view, the bits unchanged */
 	ANE_OP_COUNT,
 };
 
@@ -234,21 +236,51 @@ struct ane_norm_params {
 };
 
 /**
+ * struct ane_copy_params - ANE_OP_COPY
+ * @src_offset: element index, counted from src[0].base, of the source
+ *	view's element [0][0][0][0]; at most ANE_MATH_MAX_COPY_OFFSET.
+ * @dst_offset: element index, counted from dst.base, of the destination
+ *	view's element [0][0][0][0]; at most ANE_MATH_MAX_COPY_OFFSET.
+ *
+ * dst[n][c][h][w] = src[0][n][c][h][w] with the fp16 bits unchanged (a
+ * NaN's payload and the sign of a zero included); the two views have the
+ * same extents.  Unlike every other operation's, a COPY's tensors start
+ * where their buffers start and name their first element by an offset:
+ * source element [n][c][h][w] is at src[0].base + 2 * (src_offset +
+ * n*sN + c*sC + h*sH + w*sW), its strides read as signed (int64_t, two's
+ * complement in the uint64_t fields): a negative stride walks backwards (a
+ * reversed slice, a reflection), 0 repeats one element (a broadcast, a
+ * fill from a single value).  The destination's strides are
+ * non-negative and no two of its elements share memory.  Every element
+ * either view reaches -- from the least to the greatest index over the
+ * signed strides, computed with every product and sum checked for
+ * overflow -- lies inside [base, base + size) of its tensor; the
+ * elements of the destination's buffer the view does not reach are left
+ * as they were.  The byte ranges the two views span must not overlap.
+ * act is ANE_ACT_NONE; src[1] and bias are all zero.
+ */
+struct ane_copy_params {
+	uint64_t src_offset;
+	uint64_t dst_offset;
+};
+
+/**
  * struct ane_op_desc - one operation, plain data
  * @op: enum ane_op.
  * @act: enum ane_act, fused into the result of CONV, MATMUL, ELTWISE and
- *	POOL; the operation itself for ACT; must be NONE for SOFTMAX and
+ *	POOL; the operation itself for ACT; must be NONE for SOFTMAX, COPY and
  *	NORM.
  * @chunk_work: target size of one chunk in multiply-add equivalents; 0
  *	means ANE_MATH_CHUNK_WORK_DEFAULT.  It changes only how the work is
  *	split, never the result (bit for bit).
  * @src: inputs.  CONV: input, weights.  MATMUL: A, B.  ELTWISE: a, b.
- *	ACT, POOL, SOFTMAX, NORM: src[0] only; src[1] must be all zero.
+ *	ACT, POOL, SOFTMAX, NORM, COPY: src[0] only; src[1] must be all zero.
  * @bias: CONV and MATMUL, optional (base NULL for none); otherwise all
  *	zero.  CONV: [1, Cout, 1, 1], added before the activation in fp32;
  *	MATMUL: broadcast onto dst, see ane_matmul_params.
  * @dst: the output.  It must not overlap any input, except that ELTWISE,
  *	ACT, SOFTMAX and NORM may run in place on an input of identical view.
+ *	(A COPY's tensors are its buffers, see &struct ane_copy_params.)
  * @work: scratch memory of at least ane_op_workspace_size() bytes,
  *	ANE_MATH_WORK_ALIGN-aligned; may be NULL when that size is 0.  The
  *	chunks of one run keep state in it, so it is not shared between
@@ -271,6 +303,7 @@ struct ane_op_desc {
 		struct ane_eltwise_params eltwise;
 		struct ane_pool_params pool;
 		struct ane_norm_params norm;
+		struct ane_copy_params copy;
 	} p;
 };
 
@@ -310,6 +343,25 @@ int ane_op_validate(const struct ane_op_desc *d);
  * Return: the chunk count, at least 1.
  */
 uint64_t ane_op_chunks(const struct ane_op_desc *d);
+
+/**
+ * ane_view_range() - the least and greatest element a strided view reaches
+ * @t: the view's extents and strides (its base and size are not looked at).
+ * @offset: the element index of view element [0][0][0][0], at most
+ *	ANE_MATH_MAX_COPY_OFFSET.
+ * @is_signed: nonzero: the strides are signed (int64_t in the uint64_t
+ *	fields, a COPY's source); zero: each must be non-negative.
+ * @lo: set to the least element index reached (negative: before index 0).
+ * @hi: set to the greatest.
+ *
+ * Every product and sum is checked for overflow.
+ *
+ * Return: 0, -ANE_MATH_EINVAL (an extent outside 1 .. ANE_MATH_MAX_DIM, or
+ * a negative stride where @is_signed is zero) or -ANE_MATH_EOVERFLOW (the
+ * offset or the view too large, more than ANE_MATH_MAX_ELEMS elements).
+ */
+int ane_view_range(const struct ane_tensor *t, uint64_t offset, int is_signed,
+		   int64_t *lo, int64_t *hi);
 
 /**
  * ane_tensor_dense() - describe a dense NCHW tensor

@@ -32,6 +32,8 @@ static u32 ane_td_param_words(u32 op)
 		return BIT(ANE_TD_SUBOP) | BIT(ANE_TD_FLAGS) |
 		       GENMASK(ANE_TD_PAD_RIGHT, ANE_TD_STRIDE_H) |
 		       BIT(ANE_TD_KERNEL_H) | BIT(ANE_TD_KERNEL_W);
+	case ANE_OP_COPY:
+		return GENMASK(ANE_TD_COPY_DST_OFFSET, ANE_TD_COPY_SRC_STRIDE);
 	default:
 		return 0;
 	}
@@ -44,7 +46,8 @@ static const u8 ane_td_dims_word[] = {
 
 /*
  * The extents of operand @reg, and its strides: dense, or as its layout
- * word says (ane_td_layout_ok() has passed).
+ * word says (ane_td_layout_ok() has passed), or a copy's stride words
+ * (the source's sign-extended).
  */
 static void ane_td_dims(struct ane_tensor *t, const u32 *w, u32 reg)
 {
@@ -57,6 +60,14 @@ static void ane_td_dims(struct ane_tensor *t, const u32 *w, u32 reg)
 		t->dim[i] = dim[i];
 	if (!(dim[0] | dim[1] | dim[2] | dim[3]))
 		return;		/* absent: all zero */
+	if (w[ANE_TD_OP] == ANE_OP_COPY) {
+		u32 first = reg == ANE_TD_REG_DST ? ANE_TD_COPY_DST_STRIDE :
+			    ANE_TD_COPY_SRC_STRIDE;
+
+		for (i = 0; i < ANE_NDIM; i++)
+			t->stride[i] = (u64)(s64)(s32)w[first + i];
+		return;
+	}
 	row = ANE_TD_LAYOUT_ROW(lw) ? ANE_TD_LAYOUT_ROW(lw) : dim[ANE_W];
 	plane = ANE_TD_LAYOUT_PLANE(lw) ? ANE_TD_LAYOUT_PLANE(lw) :
 		row * dim[ANE_H];
@@ -119,6 +130,38 @@ __u64 ane_td_span(const struct ane_tensor *t)
 }
 
 /**
+ * ane_td_reach() - the elements of its binding a decoded operand reaches
+ * @d: the decoded task (ane_image_td_desc()).
+ * @reg: &enum ane_td_operand, at most %ANE_TD_REG_DST, a present operand.
+ * @first: set to the least element index, from the binding's start, the
+ *	operand reaches: 0 but for a copy, whose views start at an offset
+ *	and whose source may walk backwards (then negative: before the
+ *	binding).
+ *
+ * Return: the bytes from the binding's start to the end of the last
+ * element the operand reaches, or 0 if that overflows or a copy's view
+ * is out of range.
+ */
+__u64 ane_td_reach(const struct ane_op_desc *d, u32 reg, __s64 *first)
+{
+	const struct ane_tensor *t = reg == ANE_TD_REG_SRC0 ? &d->src[0] :
+				     reg == ANE_TD_REG_SRC1 ? &d->src[1] :
+				     reg == ANE_TD_REG_BIAS ? &d->bias : &d->dst;
+	s64 lo, hi;
+
+	*first = 0;
+	if (d->op != ANE_OP_COPY)
+		return ane_td_span(t);
+	if (reg == ANE_TD_REG_DST ?
+	    ane_view_range(t, d->p.copy.dst_offset, 0, &lo, &hi) :
+	    ane_view_range(t, d->p.copy.src_offset, 1, &lo, &hi))
+		return 0;
+	*first = lo;
+	/* |hi| is below 2^62 (ANE_MATH_MAX_COPY_OFFSET and the extents) */
+	return hi < 0 ? 0 : 2 * ((__u64)hi + 1);
+}
+
+/**
  * ane_td_dense() - whether an operand's layout word is zero
  * @td: the task descriptor.
  * @reg: &enum ane_td_operand, at most %ANE_TD_REG_DST.
@@ -131,28 +174,50 @@ bool ane_td_dense(const struct ane_img_td *td, u32 reg)
 }
 
 /**
+ * ane_td_bad_word() - the first word of a task descriptor that is wrong
+ * @td: the task descriptor, of a known operation (1 .. %ANE_OP_COUNT - 1).
+ *
+ * A word of 2 .. 14 the operation does not use must be zero; a copy's
+ * destination strides are non-negative.
+ *
+ * Return: the word's index, or -1 if none is.
+ */
+int ane_td_bad_word(const struct ane_img_td *td)
+{
+	const u32 *w = td->words;
+	u32 used = ane_td_param_words(w[ANE_TD_OP]), i;
+
+	for (i = ANE_TD_SUBOP; i < ANE_TD_SRC0_DIMS; i++)
+		if (!(used & BIT(i)) && w[i])
+			return i;
+	if (w[ANE_TD_OP] == ANE_OP_COPY)
+		for (i = 0; i < ANE_NDIM; i++)
+			if ((s32)w[ANE_TD_COPY_DST_STRIDE + i] < 0)
+				return ANE_TD_COPY_DST_STRIDE + i;
+	return -1;
+}
+
+/**
  * ane_image_td_desc() - decode a task descriptor into an engine descriptor
  * @td: the task descriptor.
  * @d: filled with the operation, its parameters, the tensors' extents
  *	and their strides (dense, or as a matmul operand's layout word says);
  *	tensor bases and sizes are left to the caller.
  *
- * Return: 0, or -EINVAL if the operation is unknown, a word the operation
- * does not use is not zero, a layout word is malformed
- * (ane_td_layout_ok()), or the padding is not zero.
+ * Return: 0, or -EINVAL if the operation is unknown, a word is wrong
+ * (ane_td_bad_word()), a layout word is malformed (ane_td_layout_ok()),
+ * or the padding is not zero.
  */
 int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 {
 	const u32 *w = td->words;
-	u32 used, i;
+	u32 i;
 
 	memset(d, 0, sizeof(*d));
 	if (td->pad || !w[ANE_TD_OP] || w[ANE_TD_OP] >= ANE_OP_COUNT)
 		return -EINVAL;
-	used = ane_td_param_words(w[ANE_TD_OP]);
-	for (i = ANE_TD_SUBOP; i < ANE_TD_SRC0_DIMS; i++)
-		if (!(used & BIT(i)) && w[i])
-			return -EINVAL;
+	if (ane_td_bad_word(td) >= 0)
+		return -EINVAL;
 	for (i = ANE_TD_REG_SRC0; i <= ANE_TD_REG_DST; i++)
 		if (!ane_td_layout_ok(td, i))
 			return -EINVAL;
@@ -187,6 +252,10 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 		d->p.pool.stride[1] = w[ANE_TD_STRIDE_W];
 		for (i = 0; i < 4; i++)
 			d->p.pool.pad[i] = w[ANE_TD_PAD_TOP + i];
+		break;
+	case ANE_OP_COPY:
+		d->p.copy.src_offset = w[ANE_TD_COPY_SRC_OFFSET];
+		d->p.copy.dst_offset = w[ANE_TD_COPY_DST_OFFSET];
 		break;
 	}
 	for (i = ANE_TD_REG_SRC0; i <= ANE_TD_REG_DST; i++)

@@ -114,6 +114,13 @@ struct ox_attr {
 
 #define OX_MAX_IO	64	/* inputs or outputs of one node */
 
+/* Where a node runs: set by shape inference (folded) and the partitioner. */
+enum ox_place {
+	OX_PLACE_FOLDED = -1,	/* computed at load time: its inputs are constant */
+	OX_PLACE_CPU = 0,
+	OX_PLACE_ENGINE = 1,
+};
+
 struct ox_node {
 	char *name;		/* "" if the model gave none */
 	char *op_type;
@@ -124,8 +131,7 @@ struct ox_node {
 	int out[OX_MAX_IO];	/* -1 for an omitted optional output */
 	struct ox_attr *attrs;
 	int n_attrs;
-	/* Set by the partitioner: 1 on the engine, 0 on the CPU, -1 folded. */
-	int placement;
+	int placement;		/* enum ox_place */
 	int segment;		/* engine segment index, or -1 */
 	double flops;		/* multiply-adds * 2 and the like, estimated */
 };

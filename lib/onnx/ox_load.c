@@ -29,8 +29,7 @@
 #define OX_MAX_TENSORS	(1 << 20)
 #define OX_MAX_NODES	(1 << 20)
 
-__attribute__((format(printf, 3, 4)))
-static int load_fail(struct ox_ctx *c, int err, const char *fmt, ...)
+int ane__ox_load_fail(struct ox_ctx *c, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -45,265 +44,6 @@ static int load_fail(struct ox_ctx *c, int err, const char *fmt, ...)
 static char *dup_str(const char *s)
 {
 	return strdup(s ? s : "");
-}
-
-/* ------------------------------------------------------------ tensors */
-
-static int check_dims(struct ox_ctx *c, const char *what, const char *name,
-		      size_t n_dims, const int64_t *dims)
-{
-	size_t i;
-
-	if (n_dims > OX_MAX_RANK)
-		return load_fail(c, EOPNOTSUPP,
-				 "%s '%s': rank %zu, more than the %d supported",
-				 what, name, n_dims, OX_MAX_RANK);
-	for (i = 0; i < n_dims; i++)
-		if (dims[i] < 0)
-			return load_fail(c, EINVAL,
-					 "%s '%s': dims[%zu] is %lld, negative",
-					 what, name, i, (long long)dims[i]);
-	if (ane__ox_shape_count((int)n_dims, dims) < 0)
-		return load_fail(c, EOVERFLOW,
-				 "%s '%s': its element count overflows", what,
-				 name);
-	return 0;
-}
-
-/* Read @len bytes at @off of the external data file @loc under @dir. */
-static int read_external(struct ox_ctx *c, const struct ox_load_opts *o,
-			 const char *name, const char *loc, uint64_t off,
-			 uint64_t len, void *dst)
-{
-	char path[4096];
-	struct stat st;
-	ssize_t got;
-	size_t done = 0;
-	int fd;
-
-	if (!o || !o->base_dir)
-		return load_fail(c, EINVAL,
-				 "initializer '%s': its data is in the external file '%s', and the model was not loaded from a file (no directory to look in)",
-				 name, loc);
-	if (loc[0] == '/' || strstr(loc, "..") || !loc[0])
-		return load_fail(c, EPERM,
-				 "initializer '%s': external data location '%s' is not a relative path inside the model's directory",
-				 name, loc);
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", o->base_dir, loc) >=
-	    sizeof(path))
-		return load_fail(c, ENAMETOOLONG,
-				 "initializer '%s': external data path too long",
-				 name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return load_fail(c, errno,
-				 "initializer '%s': cannot open its external data '%s': %s",
-				 name, path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    off > (uint64_t)st.st_size || len > (uint64_t)st.st_size - off) {
-		close(fd);
-		return load_fail(c, EINVAL,
-				 "initializer '%s': external data '%s' has no %llu bytes at offset %llu",
-				 name, path, (unsigned long long)len,
-				 (unsigned long long)off);
-	}
-	while (done < len) {
-		got = pread(fd, (char *)dst + done, len - done, (off_t)(off + done));
-		if (got <= 0) {
-			close(fd);
-			return load_fail(c, EIO,
-					 "initializer '%s': reading '%s' failed",
-					 name, path);
-		}
-		done += (size_t)got;
-	}
-	close(fd);
-	return 0;
-}
-
-static int external_field(struct ox_ctx *c, const Onnx__TensorProto *tp,
-			  const char **loc, uint64_t *off, uint64_t *len,
-			  int *has_len)
-{
-	size_t i;
-	char *end;
-
-	*loc = NULL;
-	*off = 0;
-	*has_len = 0;
-	for (i = 0; i < tp->n_external_data; i++) {
-		const char *k = tp->external_data[i]->key;
-		const char *v = tp->external_data[i]->value;
-
-		if (!k || !v)
-			continue;
-		if (!strcmp(k, "location")) {
-			*loc = v;
-		} else if (!strcmp(k, "offset") || !strcmp(k, "length")) {
-			unsigned long long x;
-
-			errno = 0;
-			x = strtoull(v, &end, 10);
-			if (errno || *end || end == v)
-				return load_fail(c, EINVAL,
-						 "initializer '%s': external_data %s '%s' is not a number",
-						 tp->name, k, v);
-			if (!strcmp(k, "offset")) {
-				*off = x;
-			} else {
-				*len = x;
-				*has_len = 1;
-			}
-		}
-	}
-	if (!*loc)
-		return load_fail(c, EINVAL,
-				 "initializer '%s': external data without a location",
-				 tp->name);
-	return 0;
-}
-
-int ane__ox_tensor_from_proto(struct ox_ctx *c, const void *proto,
-			      const struct ox_load_opts *o,
-			      struct ox_value **out)
-{
-	const Onnx__TensorProto *tp = proto;
-	const char *name = tp->name && tp->name[0] ? tp->name : "(unnamed)";
-	int dtype = tp->has_data_type ? tp->data_type : OX_UNDEFINED;
-	size_t esize = ane__ox_dtype_size(dtype), i, n_typed;
-	struct ox_value *v;
-	int err;
-
-	*out = NULL;
-	if (dtype == OX_STRING)
-		return load_fail(c, EOPNOTSUPP,
-				 "tensor '%s': string tensors are not supported",
-				 name);
-	if (!esize)
-		return load_fail(c, EOPNOTSUPP,
-				 "tensor '%s': data_type %d (%s) is not supported",
-				 name, dtype, ane__ox_dtype_name(dtype));
-	err = check_dims(c, "tensor", name, tp->n_dims, tp->dims);
-	if (err)
-		return err;
-	if (tp->segment)
-		return load_fail(c, EOPNOTSUPP,
-				 "tensor '%s': segmented tensors are not supported",
-				 name);
-	v = ane__ox_value_new(dtype, (int)tp->n_dims, tp->dims);
-	if (!v)
-		return load_fail(c, ENOMEM,
-				 "tensor '%s': %lld elements of %s do not fit in memory",
-				 name,
-				 (long long)ane__ox_shape_count((int)tp->n_dims, tp->dims),
-				 ane__ox_dtype_name(dtype));
-
-	if (tp->has_data_location &&
-	    tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
-		const char *loc;
-		uint64_t off, len = 0;
-		int has_len;
-
-		err = external_field(c, tp, &loc, &off, &len, &has_len);
-		if (!err && has_len && len != v->count * esize)
-			err = load_fail(c, EINVAL,
-					"initializer '%s': external data length %llu, but %zu elements of %s are %zu bytes",
-					name, (unsigned long long)len, v->count,
-					ane__ox_dtype_name(dtype), v->count * esize);
-		if (!err)
-			err = read_external(c, o, name, loc, off,
-					    v->count * esize, v->data);
-		if (err) {
-			ane__ox_value_free(v);
-			return err;
-		}
-		*out = v;
-		return 0;
-	}
-
-	if (tp->has_raw_data) {
-		if (tp->raw_data.len != v->count * esize) {
-			err = load_fail(c, EINVAL,
-					"tensor '%s': raw_data has %zu bytes, its %zu elements of %s need %zu",
-					name, tp->raw_data.len, v->count,
-					ane__ox_dtype_name(dtype), v->count * esize);
-			ane__ox_value_free(v);
-			return err;
-		}
-		if (v->count)
-			memcpy(v->data, tp->raw_data.data, tp->raw_data.len);
-		*out = v;
-		return 0;
-	}
-
-	switch (dtype) {
-	case OX_FLOAT:
-		n_typed = tp->n_float_data;
-		break;
-	case OX_DOUBLE:
-		n_typed = tp->n_double_data;
-		break;
-	case OX_INT64:
-		n_typed = tp->n_int64_data;
-		break;
-	case OX_UINT32:
-	case OX_UINT64:
-		n_typed = tp->n_uint64_data;
-		break;
-	default:
-		n_typed = tp->n_int32_data;
-		break;
-	}
-	if (n_typed != v->count) {
-		err = load_fail(c, EINVAL,
-				"tensor '%s': %zu values for its %zu elements",
-				name, n_typed, v->count);
-		ane__ox_value_free(v);
-		return err;
-	}
-	for (i = 0; i < v->count; i++) {
-		switch (dtype) {
-		case OX_FLOAT:
-			((float *)v->data)[i] = tp->float_data[i];
-			break;
-		case OX_DOUBLE:
-			((double *)v->data)[i] = tp->double_data[i];
-			break;
-		case OX_INT64:
-			((int64_t *)v->data)[i] = tp->int64_data[i];
-			break;
-		case OX_UINT32:
-		case OX_UINT64:
-			ane__ox_set_i(v, i, (int64_t)tp->uint64_data[i]);
-			break;
-		case OX_FLOAT16:
-		case OX_BFLOAT16:
-			((uint16_t *)v->data)[i] = (uint16_t)tp->int32_data[i];
-			break;
-		default:
-			ane__ox_set_i(v, i, tp->int32_data[i]);
-			break;
-		}
-	}
-	*out = v;
-	return 0;
-}
-
-int ane__ox_tensor_parse(const void *buf, size_t len, struct ox_value **out,
-			 char *err, size_t err_len)
-{
-	struct ox_ctx c = { .err = err, .err_len = err_len };
-	Onnx__TensorProto *tp;
-	int r;
-
-	*out = NULL;
-	tp = onnx__tensor_proto__unpack(NULL, len, buf);
-	if (!tp)
-		return load_fail(&c, EBADMSG,
-				 "not a TensorProto (the protobuf does not parse: truncated or another message)");
-	r = ane__ox_tensor_from_proto(&c, tp, NULL, out);
-	onnx__tensor_proto__free_unpacked(tp, NULL);
-	return r;
 }
 
 /* ------------------------------------------------------------ graph */
@@ -394,13 +134,13 @@ static int add_tensor(struct ox_ctx *c, struct name_map *m, const char *name)
 	struct ox_tensor *t;
 
 	if (g->n_t >= OX_MAX_TENSORS)
-		return load_fail(c, E2BIG, "more than %d tensors", OX_MAX_TENSORS);
+		return ane__ox_load_fail(c, E2BIG, "more than %d tensors", OX_MAX_TENSORS);
 	if (g->n_t == g->cap_t) {
 		int cap = g->cap_t ? g->cap_t * 2 : 64;
 		void *p = realloc(g->t, sizeof(*g->t) * (size_t)cap);
 
 		if (!p)
-			return load_fail(c, ENOMEM, "out of memory");
+			return ane__ox_load_fail(c, ENOMEM, "out of memory");
 		g->t = p;
 		g->cap_t = cap;
 	}
@@ -408,7 +148,7 @@ static int add_tensor(struct ox_ctx *c, struct name_map *m, const char *name)
 	memset(t, 0, sizeof(*t));
 	t->name = dup_str(name);
 	if (!t->name)
-		return load_fail(c, ENOMEM, "out of memory");
+		return ane__ox_load_fail(c, ENOMEM, "out of memory");
 	t->rank = -1;
 	t->producer = -1;
 	t->last_use = -1;
@@ -424,10 +164,10 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 
 	a->name = dup_str(ap->name);
 	if (!a->name)
-		return load_fail(c, ENOMEM, "out of memory");
+		return ane__ox_load_fail(c, ENOMEM, "out of memory");
 	a->type = ap->has_type ? (int)ap->type : OX_ATTR_UNDEFINED;
 	if (ap->ref_attr_name && ap->ref_attr_name[0])
-		return load_fail(c, EOPNOTSUPP,
+		return ane__ox_load_fail(c, EOPNOTSUPP,
 				 "node %d '%s' (%s): attribute '%s' refers to a function attribute",
 				 idx, np->name ? np->name : "", np->op_type, a->name);
 	switch (a->type) {
@@ -440,7 +180,7 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 	case OX_ATTR_STRING:
 		a->s = malloc(ap->s.len + 1);
 		if (!a->s)
-			return load_fail(c, ENOMEM, "out of memory");
+			return ane__ox_load_fail(c, ENOMEM, "out of memory");
 		if (ap->s.len)
 			memcpy(a->s, ap->s.data, ap->s.len);
 		a->s[ap->s.len] = '\0';
@@ -450,7 +190,7 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 		a->n = ap->n_floats;
 		a->floats = malloc(sizeof(float) * (a->n ? a->n : 1));
 		if (!a->floats)
-			return load_fail(c, ENOMEM, "out of memory");
+			return ane__ox_load_fail(c, ENOMEM, "out of memory");
 		for (i = 0; i < a->n; i++)
 			a->floats[i] = ap->floats[i];
 		break;
@@ -458,7 +198,7 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 		a->n = ap->n_ints;
 		a->ints = malloc(sizeof(int64_t) * (a->n ? a->n : 1));
 		if (!a->ints)
-			return load_fail(c, ENOMEM, "out of memory");
+			return ane__ox_load_fail(c, ENOMEM, "out of memory");
 		for (i = 0; i < a->n; i++)
 			a->ints[i] = ap->ints[i];
 		break;
@@ -466,11 +206,11 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 		a->strings = calloc(ap->n_strings ? ap->n_strings : 1,
 				    sizeof(char *));
 		if (!a->strings)
-			return load_fail(c, ENOMEM, "out of memory");
+			return ane__ox_load_fail(c, ENOMEM, "out of memory");
 		for (i = 0; i < ap->n_strings; i++) {
 			a->strings[i] = malloc(ap->strings[i].len + 1);
 			if (!a->strings[i])
-				return load_fail(c, ENOMEM, "out of memory");
+				return ane__ox_load_fail(c, ENOMEM, "out of memory");
 			a->n = i + 1;
 			if (ap->strings[i].len)
 				memcpy(a->strings[i], ap->strings[i].data,
@@ -480,7 +220,7 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 		break;
 	case OX_ATTR_TENSOR:
 		if (!ap->t)
-			return load_fail(c, EINVAL,
+			return ane__ox_load_fail(c, EINVAL,
 					 "node %d '%s' (%s): attribute '%s' is a tensor without one",
 					 idx, np->name ? np->name : "", np->op_type,
 					 a->name);
@@ -489,7 +229,7 @@ static int conv_attr(struct ox_ctx *c, const Onnx__NodeProto *np, int idx,
 			char tmp[512];
 
 			snprintf(tmp, sizeof(tmp), "%s", c->err);
-			return load_fail(c, -err,
+			return ane__ox_load_fail(c, -err,
 					 "node %d '%s' (%s): attribute '%s': %s",
 					 idx, np->name ? np->name : "",
 					 np->op_type, a->name, tmp);
@@ -515,23 +255,23 @@ static int add_node(struct ox_ctx *c, const Onnx__NodeProto *np, int idx)
 	n->op_type = dup_str(np->op_type);
 	n->domain = dup_str(np->domain);
 	if (!n->name || !n->op_type || !n->domain)
-		return load_fail(c, ENOMEM, "out of memory");
+		return ane__ox_load_fail(c, ENOMEM, "out of memory");
 	if (!np->op_type || !np->op_type[0])
-		return load_fail(c, EINVAL, "node %d '%s': op_type is empty",
+		return ane__ox_load_fail(c, EINVAL, "node %d '%s': op_type is empty",
 				 idx, n->name);
 	if (np->n_input > OX_MAX_IO || np->n_output > OX_MAX_IO)
-		return load_fail(c, E2BIG,
+		return ane__ox_load_fail(c, E2BIG,
 				 "node %d '%s' (%s): %zu inputs and %zu outputs, more than %d",
 				 idx, n->name, n->op_type, np->n_input,
 				 np->n_output, OX_MAX_IO);
 	if (np->n_attribute > 1024)
-		return load_fail(c, E2BIG,
+		return ane__ox_load_fail(c, E2BIG,
 				 "node %d '%s' (%s): %zu attributes",
 				 idx, n->name, n->op_type, np->n_attribute);
 	n->attrs = calloc(np->n_attribute ? np->n_attribute : 1,
 			  sizeof(*n->attrs));
 	if (!n->attrs)
-		return load_fail(c, ENOMEM, "out of memory");
+		return ane__ox_load_fail(c, ENOMEM, "out of memory");
 	for (i = 0; i < np->n_attribute; i++) {
 		n->n_attrs = (int)i + 1;
 		err = conv_attr(c, np, idx, np->attribute[i], &n->attrs[i]);
@@ -561,7 +301,7 @@ static int topo_sort(struct ox_ctx *c)
 	cons = calloc(edges + 1, sizeof(int));
 	sorted = calloc(nn, sizeof(*sorted));
 	if (!indeg || !order || !remap || !first || !cons || !sorted) {
-		err = load_fail(c, ENOMEM, "out of memory");
+		err = ane__ox_load_fail(c, ENOMEM, "out of memory");
 		goto out;
 	}
 	/* The consumers of each tensor, as compressed rows. */
@@ -580,7 +320,7 @@ static int topo_sort(struct ox_ctx *c)
 		int *fill = calloc(nt, sizeof(int));
 
 		if (!fill) {
-			err = load_fail(c, ENOMEM, "out of memory");
+			err = ane__ox_load_fail(c, ENOMEM, "out of memory");
 			goto out;
 		}
 		for (i = 0; i < g->n_nodes; i++)
@@ -612,7 +352,7 @@ static int topo_sort(struct ox_ctx *c)
 	if (done < g->n_nodes) {
 		for (i = 0; i < g->n_nodes && indeg[i] == 0; i++)
 			;
-		err = load_fail(c, ELOOP,
+		err = ane__ox_load_fail(c, ELOOP,
 				"node %d '%s' (%s): the graph has a cycle through it (its inputs depend on its own outputs)",
 				i, g->nodes[i].name, g->nodes[i].op_type);
 		goto out;
@@ -659,18 +399,18 @@ static int input_type(struct ox_ctx *c, const Onnx__ValueInfoProto *vi,
 
 	if (!vi->type || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
 	    !vi->type->tensor_type)
-		return load_fail(c, EOPNOTSUPP,
+		return ane__ox_load_fail(c, EOPNOTSUPP,
 				 "input '%s': not a tensor (sequence, map, optional and sparse inputs are not supported)",
 				 t->name);
 	tt = vi->type->tensor_type;
 	t->dtype = tt->has_elem_type ? tt->elem_type : OX_UNDEFINED;
 	if (!ane__ox_dtype_size(t->dtype))
-		return load_fail(c, EOPNOTSUPP,
+		return ane__ox_load_fail(c, EOPNOTSUPP,
 				 "input '%s': elem_type %d (%s) is not supported",
 				 t->name, t->dtype, ane__ox_dtype_name(t->dtype));
 	if (fix) {
 		if (tt->shape && tt->shape->n_dim != (size_t)fix->rank)
-			return load_fail(c, EINVAL,
+			return ane__ox_load_fail(c, EINVAL,
 					 "input '%s': the given shape has rank %d, the model says %zu",
 					 t->name, fix->rank, tt->shape->n_dim);
 		for (i = 0; tt->shape && i < tt->shape->n_dim; i++) {
@@ -678,21 +418,21 @@ static int input_type(struct ox_ctx *c, const Onnx__ValueInfoProto *vi,
 
 			if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
 			    d->dim_value != fix->dims[i])
-				return load_fail(c, EINVAL,
+				return ane__ox_load_fail(c, EINVAL,
 						 "input '%s': the given dims[%zu] is %lld, the model fixes it at %lld",
 						 t->name, i, (long long)fix->dims[i],
 						 (long long)d->dim_value);
 		}
 		t->rank = fix->rank;
 		memcpy(t->dims, fix->dims, sizeof(t->dims));
-		return check_dims(c, "input", t->name, (size_t)t->rank, t->dims);
+		return ane__ox_check_dims(c, "input", t->name, (size_t)t->rank, t->dims);
 	}
 	if (!tt->shape)
-		return load_fail(c, EINVAL,
+		return ane__ox_load_fail(c, EINVAL,
 				 "input '%s': the model gives no shape; fix one (ane-run --shape %s=1x3x224x224)",
 				 t->name, t->name);
 	if (tt->shape->n_dim > OX_MAX_RANK)
-		return load_fail(c, EOPNOTSUPP,
+		return ane__ox_load_fail(c, EOPNOTSUPP,
 				 "input '%s': rank %zu, more than the %d supported",
 				 t->name, tt->shape->n_dim, OX_MAX_RANK);
 	t->rank = (int)tt->shape->n_dim;
@@ -704,13 +444,13 @@ static int input_type(struct ox_ctx *c, const Onnx__ValueInfoProto *vi,
 				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
 				d->dim_param ? d->dim_param : "?";
 
-			return load_fail(c, EINVAL,
+			return ane__ox_load_fail(c, EINVAL,
 					 "input '%s': dims[%zu] is dynamic ('%s'); shapes must be static: fix it (ane-run --shape %s=...)",
 					 t->name, i, p, t->name);
 		}
 		t->dims[i] = d->dim_value;
 	}
-	return check_dims(c, "input", t->name, (size_t)t->rank, t->dims);
+	return ane__ox_check_dims(c, "input", t->name, (size_t)t->rank, t->dims);
 }
 
 static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
@@ -730,17 +470,17 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 	m.names = calloc(m.cap, sizeof(*m.names));
 	m.idx = calloc(m.cap, sizeof(*m.idx));
 	if (!m.names || !m.idx) {
-		err = load_fail(c, ENOMEM, "out of memory");
+		err = ane__ox_load_fail(c, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (gp->n_node > OX_MAX_NODES || gp->n_input > 256 || gp->n_output > 256) {
-		err = load_fail(c, E2BIG,
+		err = ane__ox_load_fail(c, E2BIG,
 				"the graph has %zu nodes, %zu inputs and %zu outputs (at most %d, 256, 256)",
 				gp->n_node, gp->n_input, gp->n_output, OX_MAX_NODES);
 		goto out;
 	}
 	if (gp->n_sparse_initializer) {
-		err = load_fail(c, EOPNOTSUPP,
+		err = ane__ox_load_fail(c, EOPNOTSUPP,
 				"sparse initializers are not supported (%s)",
 				gp->sparse_initializer[0]->values &&
 				gp->sparse_initializer[0]->values->name ?
@@ -753,11 +493,11 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 		const Onnx__TensorProto *tp = gp->initializer[i];
 
 		if (!tp->name || !tp->name[0]) {
-			err = load_fail(c, EINVAL, "initializer %zu has no name", i);
+			err = ane__ox_load_fail(c, EINVAL, "initializer %zu has no name", i);
 			goto out;
 		}
 		if (map_find(&m, tp->name) >= 0) {
-			err = load_fail(c, EINVAL,
+			err = ane__ox_load_fail(c, EINVAL,
 					"initializer '%s' is given twice", tp->name);
 			goto out;
 		}
@@ -781,13 +521,13 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 		const Onnx__ValueInfoProto *vi = gp->input[i];
 
 		if (!vi->name || !vi->name[0]) {
-			err = load_fail(c, EINVAL, "graph input %zu has no name", i);
+			err = ane__ox_load_fail(c, EINVAL, "graph input %zu has no name", i);
 			goto out;
 		}
 		idx = map_find(&m, vi->name);
 		if (idx >= 0) {
 			if (g->t[idx].is_input) {
-				err = load_fail(c, EINVAL,
+				err = ane__ox_load_fail(c, EINVAL,
 						"input '%s' is listed twice", vi->name);
 				goto out;
 			}
@@ -808,7 +548,7 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 		for (i = 0; i < o->n_shapes; i++) {
 			idx = map_find(&m, o->shapes[i].name);
 			if (idx < 0 || !g->t[idx].is_input) {
-				err = load_fail(c, ENOENT,
+				err = ane__ox_load_fail(c, ENOENT,
 						"--shape names '%s', which is not an input of the graph",
 						o->shapes[i].name);
 				goto out;
@@ -819,7 +559,7 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 	/* Nodes: their outputs first, so inputs may name later nodes. */
 	g->nodes = calloc(gp->n_node ? gp->n_node : 1, sizeof(*g->nodes));
 	if (!g->nodes) {
-		err = load_fail(c, ENOMEM, "out of memory");
+		err = ane__ox_load_fail(c, ENOMEM, "out of memory");
 		goto out;
 	}
 	g->cap_nodes = (int)gp->n_node;
@@ -839,7 +579,7 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 			}
 			idx = map_find(&m, name);
 			if (idx >= 0) {
-				err = load_fail(c, EINVAL,
+				err = ane__ox_load_fail(c, EINVAL,
 						"node %zu '%s' (%s): output %zu '%s' is already %s",
 						i, g->nodes[i].name, g->nodes[i].op_type, j, name,
 						g->t[idx].producer >= 0 ? "the output of another node" :
@@ -867,7 +607,7 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 			}
 			idx = map_find(&m, name);
 			if (idx < 0) {
-				err = load_fail(c, ENOENT,
+				err = ane__ox_load_fail(c, ENOENT,
 						"node %zu '%s' (%s): input %zu '%s' is no graph input, initializer or node output",
 						i, g->nodes[i].name, g->nodes[i].op_type, j, name);
 				goto out;
@@ -882,7 +622,7 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 
 		idx = name ? map_find(&m, name) : -1;
 		if (idx < 0) {
-			err = load_fail(c, ENOENT,
+			err = ane__ox_load_fail(c, ENOENT,
 					"graph output %zu '%s' is no input, initializer or node output",
 					i, name ? name : "");
 			goto out;
@@ -891,7 +631,7 @@ static int build_graph(struct ox_ctx *c, const Onnx__ModelProto *mp,
 		g->outputs[g->n_outputs++] = idx;
 	}
 	if (!g->n_outputs)
-		err = load_fail(c, EINVAL, "the graph has no outputs");
+		err = ane__ox_load_fail(c, EINVAL, "the graph has no outputs");
 	else
 		err = topo_sort(c);
 out:
@@ -912,20 +652,20 @@ int ane__ox_load(const void *buf, size_t len, const struct ox_load_opts *o,
 	if (err && err_len)
 		err[0] = '\0';
 	if (!buf || !len)
-		return load_fail(&c, EINVAL, "not an ONNX model: the file is empty");
+		return ane__ox_load_fail(&c, EINVAL, "not an ONNX model: the file is empty");
 	mp = onnx__model_proto__unpack(NULL, len, buf);
 	if (!mp)
-		return load_fail(&c, EBADMSG,
+		return ane__ox_load_fail(&c, EBADMSG,
 				 "not an ONNX model: the protobuf does not parse as a ModelProto (truncated, or another kind of file)");
 	if (!mp->graph) {
 		onnx__model_proto__free_unpacked(mp, NULL);
-		return load_fail(&c, EBADMSG,
+		return ane__ox_load_fail(&c, EBADMSG,
 				 "not an ONNX model: the ModelProto has no graph");
 	}
 	c.g = calloc(1, sizeof(*c.g));
 	if (!c.g) {
 		onnx__model_proto__free_unpacked(mp, NULL);
-		return load_fail(&c, ENOMEM, "out of memory");
+		return ane__ox_load_fail(&c, ENOMEM, "out of memory");
 	}
 	c.g->ir_version = mp->has_ir_version ? mp->ir_version : 0;
 	c.g->opset = -1;
@@ -940,11 +680,11 @@ int ane__ox_load(const void *buf, size_t len, const struct ox_load_opts *o,
 	if (c.g->opset < 0)
 		c.g->opset = mp->n_opset_import ? 0 : 1;
 	if (c.g->opset < ANE_OX_OPSET_MIN || c.g->opset > ANE_OX_OPSET_MAX)
-		r = load_fail(&c, EOPNOTSUPP,
+		r = ane__ox_load_fail(&c, EOPNOTSUPP,
 			      "the model imports opset %lld of the default domain; opsets %d to %d are supported",
 			      (long long)c.g->opset, ANE_OX_OPSET_MIN, ANE_OX_OPSET_MAX);
 	else if (mp->n_functions)
-		r = load_fail(&c, EOPNOTSUPP,
+		r = ane__ox_load_fail(&c, EOPNOTSUPP,
 			      "the model defines %zu local functions ('%s'); they are not supported",
 			      mp->n_functions, mp->functions[0]->name);
 	else

@@ -44,4 +44,11 @@ int ane__ox_tensor_from_proto(struct ox_ctx *c, const void *proto,
 			      const struct ox_load_opts *o,
 			      struct ox_value **out);
 
+/* The loader's message (no node): -@err (ox_load.c). */
+__attribute__((format(printf, 3, 4)))
+int ane__ox_load_fail(struct ox_ctx *c, int err, const char *fmt, ...);
+/* @n_dims dims, none negative, their product no overflow (ox_tensor.c). */
+int ane__ox_check_dims(struct ox_ctx *c, const char *what, const char *name,
+		       size_t n_dims, const int64_t *dims);
+
 #endif /* ANE_OX_LOAD_H */

@@ -234,4 +234,16 @@ extern const struct ox_op_table ane__ox_ops_rnn;
 #define OX_TABLE(name, arr) \
 	const struct ox_op_table name = { arr, sizeof(arr) / sizeof(arr[0]) }
 
+/*
+ * A Slice node's window of an input of @rank @dims: per axis the first
+ * element, the step and the output extent (ox_ops_move.c; the lowering to
+ * the engine's copy reads it too).
+ */
+struct ox_slice {
+	int64_t start[OX_MAX_RANK], step[OX_MAX_RANK], dims[OX_MAX_RANK];
+};
+
+int ane__ox_slice_params(struct ox_ctx *c, const struct ox_node *n, int rank,
+			 const int64_t *dims, struct ox_slice *s);
+
 #endif /* ANE_OX_OPS_H */

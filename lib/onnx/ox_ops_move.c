@@ -15,10 +15,6 @@
 
 /* ------------------------------------------------------------ Slice */
 
-struct slice {
-	int64_t start[OX_MAX_RANK], step[OX_MAX_RANK], dims[OX_MAX_RANK];
-};
-
 /* starts/ends/axes/steps: attributes before opset 10, inputs from it. */
 static int slice_lists(struct ox_ctx *c, const struct ox_node *n,
 		       int64_t (*v)[OX_MAX_RANK], size_t *cnt)
@@ -60,8 +56,8 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-static int slice_params(struct ox_ctx *c, const struct ox_node *n, int rank,
-			const int64_t *dims, struct slice *s)
+int ane__ox_slice_params(struct ox_ctx *c, const struct ox_node *n, int rank,
+			 const int64_t *dims, struct ox_slice *s)
 {
 	int64_t v[4][OX_MAX_RANK];
 	unsigned int seen = 0;
@@ -112,7 +108,7 @@ static int slice_params(struct ox_ctx *c, const struct ox_node *n, int rank,
 static int infer_slice(struct ox_ctx *c, const struct ox_node *n)
 {
 	struct ox_tensor *x = ane__ox_in(c, n, 0);
-	struct slice s;
+	struct ox_slice s;
 	int i, err = OX_OPSET(c) >= 10 ? ane__ox_n_in(c, n, 3, 5) :
 		     ane__ox_n_in(c, n, 1, 1);
 
@@ -126,7 +122,7 @@ static int infer_slice(struct ox_ctx *c, const struct ox_node *n)
 	    (!ane__ox_attr(n, "starts") || !ane__ox_attr(n, "ends")))
 		err = ane__ox_fail(c, n, EINVAL, "attributes 'starts' and 'ends' are required");
 	if (!err)
-		err = slice_params(c, n, x->rank, x->dims, &s);
+		err = ane__ox_slice_params(c, n, x->rank, x->dims, &s);
 	return err ? err : ane__ox_set_out(c, n, 0, x->dtype, x->rank, s.dims);
 }
 
@@ -136,8 +132,8 @@ static int run_slice(struct ox_ctx *c, const struct ox_node *n,
 {
 	int64_t st[OX_MAX_RANK], vst[OX_MAX_RANK];
 	size_t base = 0;
-	struct slice s;
-	int k, err = slice_params(c, n, in[0]->rank, in[0]->dims, &s);
+	struct ox_slice s;
+	int k, err = ane__ox_slice_params(c, n, in[0]->rank, in[0]->dims, &s);
 
 	if (err)
 		return err;

@@ -966,7 +966,7 @@ static void checker_refuses_broken_images(void)
 	BREAK(rw[1].offset_lo = 8, "rw[1].offset");
 	BREAK(rw[0].length_lo -= 2, "rw[0].length (operand reaches 12 bytes)");
 	BREAK(rw[4].reg = ANE_TD_REG_SRC1, "rw[4].reg");
-	BREAK(td[1].words[ANE_TD_GROUPS] = 1, "td[1]");
+	BREAK(td[1].words[ANE_TD_GROUPS] = 1, "td[1].words[12]");
 	BREAK(td[0].words[ANE_TD_DST_DIMS + 3] = 3, "rw[2].length (operand reaches 12 bytes)");
 	BREAK(td[0].words[ANE_TD_DST_DIMS + 1] = 2, "rw[2].length (operand reaches 16 bytes)");
 	BREAK(td[0].words[ANE_TD_SRC1_DIMS + 2] = 2, "td[0] (operation)");

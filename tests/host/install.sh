@@ -25,7 +25,8 @@ rm -f "$stage.log"
 missing=
 for f in usr/lib/libane.so.$ver usr/lib/libane.so.0 usr/lib/libane.so \
 	 usr/lib/libane.a usr/lib/pkgconfig/libane.pc \
-	 usr/include/libane/libane.h usr/include/libane/drm/ane_accel.h \
+	 usr/include/libane/libane.h usr/include/libane/libane_net.h \
+	 usr/include/libane/drm/ane_accel.h \
 	 usr/bin/anectl usr/bin/ane-run usr/bin/ane-bench \
 	 usr/lib/udev/rules.d/70-ane.rules \
 	 usr/sbin/aned usr/lib/systemd/system/aned.service \

@@ -113,6 +113,27 @@ static void set_order(struct img *m, u32 n, u32 first, u32 count,
 static const u32 order3[] = { ANE_IMG_EXEC(0, 2), ANE_IMG_EXEC(0, 0),
 			      ANE_IMG_EXEC(1, 1) };
 
+/*
+ * Task 1 as a copy (minor version 3) of the intermediate's 2 x 2 into
+ * the output: the source's H and W reversed (strides -2 and -1 from
+ * element 3), the destination dense.
+ */
+static void to_copy(struct img *m)
+{
+	u32 *w = m->td[1].words;
+	static const s32 src[4] = { 4, 4, -2, -1 }, dst[4] = { 4, 4, 2, 1 };
+	unsigned int i;
+
+	w[ANE_TD_OP] = ANE_OP_COPY;
+	w[ANE_TD_ACT] = 0;
+	for (i = 0; i < 4; i++) {
+		w[ANE_TD_COPY_SRC_STRIDE + i] = (u32)src[i];
+		w[ANE_TD_COPY_DST_STRIDE + i] = (u32)dst[i];
+	}
+	w[ANE_TD_COPY_SRC_OFFSET] = 3;
+	w[ANE_TD_COPY_DST_OFFSET] = 0;
+}
+
 struct bad_case {
 	const char *desc;
 	void (*mutate)(struct img *m);
@@ -196,6 +217,23 @@ BAD(rw_flags, m->rw[2].flags = 1)
 BAD(rw_reserved, m->rw[2].reserved[2] = 1)
 BAD(operand_unbound, { m->h->num_rws = 4; m->p->num_rws = 4; })
 BAD(operand_short, m->rw[2].length_lo = 4)
+BAD(copy_dst_stride_negative, { to_copy(m);
+	m->td[1].words[ANE_TD_COPY_DST_STRIDE + 2] = (u32)-2; })
+BAD(copy_word14, { to_copy(m); m->td[1].words[14] = 1; })
+BAD(copy_subop, { to_copy(m); m->td[1].words[ANE_TD_SUBOP] = 1; })
+BAD(copy_src_before, { to_copy(m); m->td[1].words[ANE_TD_COPY_SRC_OFFSET] = 2; })
+BAD(copy_src_past, { to_copy(m); m->td[1].words[ANE_TD_COPY_SRC_OFFSET] = 4; })
+BAD(copy_dst_past, { to_copy(m); m->td[1].words[ANE_TD_COPY_DST_OFFSET] = 4; })
+BAD(copy_view_huge, { to_copy(m); m->td[1].words[ANE_TD_SRC0_DIMS] = 1u << 25;
+	m->td[1].words[ANE_TD_DST_DIMS] = 1u << 25; })
+BAD(copy_act, { to_copy(m); m->td[1].words[ANE_TD_ACT] = 1; })
+BAD(copy_layout, { to_copy(m); m->td[1].words[ANE_TD_SRC0_LAYOUT] = 1; })
+BAD(copy_dst_self_overlap, { to_copy(m);
+	m->td[1].words[ANE_TD_COPY_DST_STRIDE + 2] = 1; })
+BAD(copy_dims_differ, { to_copy(m); m->td[1].words[ANE_TD_DST_DIMS + 2] = 1;
+	m->td[1].words[ANE_TD_DST_DIMS + 3] = 4; })
+BAD(copy_ranges_overlap, { to_copy(m); m->rw[4].bar = 7; })
+BAD(copy_src1_bound, { to_copy(m); m->rw[4].reg = ANE_TD_REG_SRC1; })
 
 static const struct bad_case bad_cases[] = {
 	CASE(magic, "header.magic"),
@@ -248,7 +286,7 @@ static const struct bad_case bad_cases[] = {
 	CASE(td_layout_plane_short, "td[0].dst_layout"),
 	CASE(td_layout_absent, "td[0].bias_layout"),
 	CASE(td_layout_past, "rw[0].length (operand reaches 14 bytes)"),
-	CASE(td_unused_word, "td[0]"),
+	CASE(td_unused_word, "td[0].words[13]"),
 	CASE(td_bad_shape, "td[0] (operation)"),
 	CASE(td_bad_act, "td[1] (operation)"),
 	CASE(rw_td_outside, "rw[4].td"),
@@ -266,6 +304,19 @@ static const struct bad_case bad_cases[] = {
 	CASE(rw_reserved, "rw[2].reserved"),
 	CASE(operand_unbound, "td[1] (operand 3 not bound)"),
 	CASE(operand_short, "rw[2].length (operand reaches 8 bytes)"),
+	CASE(copy_dst_stride_negative, "td[1].words[11]"),
+	CASE(copy_word14, "td[1].words[14]"),
+	CASE(copy_subop, "td[1].words[2]"),
+	CASE(copy_src_before, "td[1] (operand 0 reaches element -1 before its binding)"),
+	CASE(copy_src_past, "rw[3].length (operand reaches 10 bytes)"),
+	CASE(copy_dst_past, "rw[4].length (operand reaches 16 bytes)"),
+	CASE(copy_view_huge, "td[1] (operand 0's view is out of range)"),
+	CASE(copy_act, "td[1] (operation)"),
+	CASE(copy_layout, "td[1].src0_layout"),
+	CASE(copy_dst_self_overlap, "td[1] (operation)"),
+	CASE(copy_dims_differ, "td[1] (operation)"),
+	CASE(copy_ranges_overlap, "td[1] (operation)"),
+	CASE(copy_src1_bound, "rw[4].reg"),
 };
 
 static void bad_case_desc(const struct bad_case *c, char *desc)
@@ -299,6 +350,16 @@ static void ane_image_good_image_is_accepted(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, field, "rw[2].length (operand reaches 12 bytes)");
 	m.td[0].words[ANE_TD_DST_LAYOUT] = 0;
 	m.rw[2].length_lo = 8;
+	/* a copy (minor 3): reversed, then within one bar, disjoint */
+	build(test, &m);
+	to_copy(&m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	m.rw[4].bar = 7;
+	m.rw[4].offset_lo = 16;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	build(test, &m);
 	/* an execute order: 1 and ANE_IMG_MAX_EXEC_ORDER entries (n) */
 	set_order(&m, 3, 0, 3, order3);
 	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);

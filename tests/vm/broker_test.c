@@ -38,6 +38,7 @@
 
 #include "harness.h"
 #include "libane.h"
+#include "onnx_models.h"
 #include "vm/vm_util.h"
 /* after vm_util.h, whose helpers take a node argument */
 #include "vm/prog_util.h"
@@ -1321,6 +1322,75 @@ static void the_compiler_service_is_gated(void)
 	ane_broker_close(b);
 }
 
+/*
+ * CompileOnnx: the same matmul network as an ONNX model (MatMul by a
+ * constant, Relu), compiled and loaded in aned's sandboxed child; a file
+ * that is no model and a model the engine cannot run alone are refused
+ * with the front end's message.
+ */
+static void compile_onnx_child(void *arg)
+{
+	static const int64_t d23[2] = { 2, 3 }, d32[2] = { 3, 2 }, d22[2] = { 2, 2 };
+	static const int OUT_C[4] = { 4, 5, 10, 11 };
+	static const char junk[] = "not a model";
+	struct ane_broker *b = conn();
+	void *image = NULL, *bytes;
+	int restricted = *(int *)arg;
+	size_t size = 0, len;
+	uint64_t m = 0;
+	struct mk mk;
+
+	T_CHECK(b, "connect");
+	if (!b)
+		return;
+	mk_init(&mk, 13);
+	mk_input(&mk, "a", 2, d23);
+	mk_output(&mk, "y", 2, d22);
+	mk_node(&mk, "MatMul", "a", "w", "p");
+	mk_node(&mk, "Relu", "p", NULL, "y");
+	mk_init_f(&mk, "w", 2, d32, W_F, 6);
+	bytes = mk_pack(&mk, &len);
+	if (restricted) {
+		T_EQ(ane_broker_compile_onnx(b, bytes, len, ANE_QOS_DEFAULT, 0, &image, &size,
+					     &m), -EACCES);
+		T_CHECK(msg_has(b, "lacks the entitlement compiler-service"), "names it");
+		goto out;
+	}
+	T_OK(ane_broker_compile_onnx(b, bytes, len, ANE_QOS_DEFAULT, 0, &image, &size, &m));
+	T_CHECK(image && size > 0 && m == 0, "an image, not loaded");
+	free(image);
+	image = NULL;
+	T_OK(ane_broker_compile_onnx(b, bytes, len, ANE_QOS_DEFAULT, ANE_BROKER_COMPILE_LOAD,
+				     &image, &size, &m));
+	T_CHECK(m && !image, "loaded, no image returned");
+	T_OK(eval(b, m, ANE_QOS_DEFAULT, OUT_C));
+	T_EQ(ane_broker_compile_onnx(b, junk, sizeof(junk), ANE_QOS_DEFAULT, 0, &image, &size,
+				     &m), -EINVAL);
+	T_CHECK(msg_has(b, "CompileOnnx: model: not an ONNX model"), "the loader's message");
+	free(bytes);
+	/* a / a: a division by a computed tensor is not on the engine. */
+	mk.nodes[0]->op_type = "Div";
+	mk.in_names[0][1] = "a";
+	mk.graph.n_initializer = 0;
+	mk.outs[0] = mk_vi(&mk, "y", 2, d23);
+	bytes = mk_pack(&mk, &len);
+	T_EQ(ane_broker_compile_onnx(b, bytes, len, ANE_QOS_DEFAULT, 0, &image, &size, &m),
+	     -EINVAL);
+	T_CHECK(msg_has(b, "engine-only: 1 of 2 nodes cannot run on the engine"),
+		"lists the CPU nodes");
+out:
+	free(bytes);
+	ane_broker_close(b);
+}
+
+static void compile_onnx_is_gated_and_sandboxed(void)
+{
+	int restricted = 1, unrestricted = 0;
+
+	as_user(U_RESTRICTED, compile_onnx_child, &restricted);
+	as_user(U_UNRESTRICTED, compile_onnx_child, &unrestricted);
+}
+
 /* ------------------------------------------------------------ SIGHUP */
 
 static void sighup_child(void *arg)
@@ -1603,6 +1673,7 @@ int main(int argc, char **argv)
 	T_RUN(contention_lowers_the_depth);
 	T_RUN(cache_counts_kept_surfaces);
 	T_RUN(the_compiler_service_is_gated);
+	T_RUN(compile_onnx_is_gated_and_sandboxed);
 	T_RUN(sighup_reloads_the_policy);
 	T_RUN(aned_killed_with_concurrent_evaluations);
 	T_RUN(malformed_messages_are_refused);

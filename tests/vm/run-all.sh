@@ -138,6 +138,9 @@ suite broker "" broker_test
 # Networks end to end through libane: results against the CPU reference,
 # malformed images refused, instances with their own weights.
 suite net "" net_test
+# The engine's newer operations end to end: copies, transposes, paddings,
+# concatenations, reshapes, reductions, elementwise math.
+suite ops "" ops_test
 # Memory limits: quotas, the memory cgroup, bursts without the OOM killer.
 suite limits "" limits_test
 # libane on a firmware left dead: bounded, sleeping, a clear error.

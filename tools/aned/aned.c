@@ -163,6 +163,7 @@ static const sd_bus_vtable broker_vtable[] = {
 	SD_BUS_METHOD("Adopt", "t", "t", m_adopt, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Instantiate", "tayuu", "t", m_instantiate, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Compile", "a(uauay)uu", "ayt", m_compile, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("CompileOnnx", "ayuu", "ayt", m_compile_onnx, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("HandOff", "tu", "hah", m_handoff, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Purge", "u", "u", m_purge, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Diagnostics", "", "s", m_diagnostics, SD_BUS_VTABLE_UNPRIVILEGED),

@@ -180,6 +180,7 @@ struct compile {
 	pid_t pid;
 	int memfd;
 	uint32_t qos, flags;
+	const char *what;		/* "Compile" or "CompileOnnx" */
 	sd_event_source *child_src, *timer_src;
 };
 
@@ -253,5 +254,6 @@ int m_purge(sd_bus_message *msg, void *ud, sd_bus_error *err);
 int m_diagnostics(sd_bus_message *msg, void *ud, sd_bus_error *err);
 void compile_free(struct compile *cp);
 int m_compile(sd_bus_message *msg, void *ud, sd_bus_error *err);
+int m_compile_onnx(sd_bus_message *msg, void *ud, sd_bus_error *err);
 
 #endif /* ANED_H */

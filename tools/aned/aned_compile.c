@@ -2,7 +2,8 @@
 /*
  * aned: the compiler service: Compile takes a network as records, one
  * per libane builder call, checks them, and builds the image in a child
- * process with a time limit.
+ * process with a time limit; CompileOnnx takes an ONNX model's bytes and
+ * compiles them in the same sandboxed child with libane's ONNX front end.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -147,8 +148,8 @@ static int on_compile_timeout(sd_event_source *s, uint64_t usec, void *ud)
 	(void)usec;
 	kill(cp->pid, SIGKILL);
 	if (cp->msg) {
-		reply_errno(cp->msg, ETIMEDOUT, "Compile: not done within %llu s: stopped",
-			    (unsigned long long)(opt.compile_timeout_us / 1000000));
+		reply_errno(cp->msg, ETIMEDOUT, "%s: not done within %llu s: stopped",
+			    cp->what, (unsigned long long)(opt.compile_timeout_us / 1000000));
 		cp->msg = sd_bus_message_unref(cp->msg);
 	}
 	return 0;
@@ -170,7 +171,7 @@ static int on_compile_done(sd_event_source *s, const siginfo_t *si, void *ud)
 		goto out;
 	if (fstat(cp->memfd, &st) || st.st_size < 0 || (uint64_t)st.st_size > ANE_IMG_MAX_SIZE ||
 	    !(buf = malloc((size_t)st.st_size + 1))) {
-		reply_errno(cp->msg, EIO, "Compile: the compiler's output is unreadable");
+		reply_errno(cp->msg, EIO, "%s: the compiler's output is unreadable", cp->what);
 		goto out;
 	}
 	while (got < (size_t)st.st_size) {
@@ -181,20 +182,21 @@ static int on_compile_done(sd_event_source *s, const siginfo_t *si, void *ud)
 		got += (size_t)n;
 	}
 	if (si->si_code != CLD_EXITED || (si->si_status != 0 && si->si_status != 1)) {
-		reply_errno(cp->msg, EIO, "Compile: the compiler %s %d",
+		reply_errno(cp->msg, EIO, "%s: the compiler %s %d", cp->what,
 			    si->si_code == CLD_EXITED ? "exited with" : "was killed by signal",
 			    si->si_status);
 		goto out;
 	}
 	if (si->si_status == 1) {
 		buf[got] = '\0';
-		reply_errno(cp->msg, EINVAL, "Compile: net: %s", (char *)buf);
+		reply_errno(cp->msg, EINVAL, "%s: %s: %s", cp->what,
+			    strcmp(cp->what, "Compile") ? "model" : "net", (char *)buf);
 		goto out;
 	}
 	stats.compiles++;
 	if (got > aned_tier_max_image(cp->c->rule.tier, opt.max_image)) {
-		reply_errno(cp->msg, E2BIG, "Compile: the image: %zu bytes, above the %s tier's %" PRIu64,
-			    got, aned_tier_name(cp->c->rule.tier),
+		reply_errno(cp->msg, E2BIG, "%s: the image: %zu bytes, above the %s tier's %" PRIu64,
+			    cp->what, got, aned_tier_name(cp->c->rule.tier),
 			    aned_tier_max_image(cp->c->rule.tier, opt.max_image));
 		goto out;
 	}
@@ -223,14 +225,105 @@ out:
 	return 0;
 }
 
+/*
+ * Check @qos and @flags, then run @build(@arg, 3) in a child process with
+ * nothing of the daemon's but the output file (descriptor 3), as nobody,
+ * with a CPU time limit; the reply goes out when it ends
+ * (on_compile_done()).  1 when started, else a refusal.
+ */
+static int start_compile(struct client *c, sd_bus_message *msg, uint32_t qos,
+			 uint32_t flags, const char *what,
+			 int (*build)(const void *arg, int out), const void *arg,
+			 sd_bus_error *err)
+{
+	struct compile *cp;
+	unsigned int depth;
+	int ret;
+
+	ret = check_qos(c, qos, what, err);
+	if (!ret && (flags & ~(ANE_BROKER_COMPILE_LOAD | LOAD_FLAGS) ||
+		     (!(flags & ANE_BROKER_COMPILE_LOAD) && flags)))
+		ret = deny(err, EINVAL, "%s: flags: 0x%x: ANE_BROKER_COMPILE_LOAD, with Load's flags",
+			   what, flags);
+	if (!ret && (flags & ANE_BROKER_COMPILE_LOAD))
+		ret = check_flags(c, flags & ~ANE_BROKER_COMPILE_LOAD, LOAD_FLAGS, what, &depth, err);
+	if (!ret && n_compiles >= MAX_COMPILES)
+		ret = deny(err, EBUSY, "%s: %u compiles are running, the daemon's limit: try again",
+			   what, n_compiles);
+	if (ret)
+		return ret;
+	cp = calloc(1, sizeof(*cp));
+	if (!cp)
+		return deny(err, ENOMEM, "%s: out of memory", what);
+	cp->memfd = memfd_create("aned-compile", MFD_CLOEXEC);
+	if (cp->memfd < 0) {
+		ret = deny(err, errno, "%s: memfd_create: %s", what, strerror(errno));
+		free(cp);
+		return ret;
+	}
+	fflush(stderr);
+	cp->pid = fork();
+	if (cp->pid == 0) {
+		struct rlimit cpu = { opt.compile_timeout_us / 1000000 + 1,
+				      opt.compile_timeout_us / 1000000 + 1 };
+		sigset_t all;
+
+		/* Nothing of the daemon's but the output file; nobody's identity. */
+		sigfillset(&all);
+		sigprocmask(SIG_UNBLOCK, &all, NULL);
+		if (dup2(cp->memfd, 3) != 3)
+			_exit(4);
+		close_range(4, ~0u, 0);
+		setrlimit(RLIMIT_CPU, &cpu);
+		if (!geteuid() && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+				   setresuid(65534, 65534, 65534)))
+			_exit(5);
+		_exit(build(arg, 3));
+	}
+	if (cp->pid < 0) {
+		ret = deny(err, errno, "%s: fork: %s", what, strerror(errno));
+		close(cp->memfd);
+		free(cp);
+		return ret;
+	}
+	cp->msg = sd_bus_message_ref(msg);
+	cp->c = c;
+	cp->qos = qos;
+	cp->flags = flags;
+	cp->what = what;
+	n_compiles++;
+	cp->next = compiles;
+	compiles = cp;
+	if (sd_event_add_child(event, &cp->child_src, cp->pid, WEXITED, on_compile_done, cp) < 0 ||
+	    sd_event_add_time(event, &cp->timer_src, CLOCK_MONOTONIC,
+			      now_us() + opt.compile_timeout_us, 0, on_compile_timeout, cp) < 0) {
+		kill(cp->pid, SIGKILL);
+		waitpid(cp->pid, NULL, 0);
+		compile_free(cp);
+		return deny(err, EIO, "%s: the event sources could not be set up", what);
+	}
+	return 1;	/* answered when the child ends */
+}
+
+struct records {
+	const struct net_rec *r;
+	unsigned int n;
+};
+
+static int build_records(const void *arg, int out)
+{
+	const struct records *rs = arg;
+
+	return net_build(rs->r, rs->n, out);
+}
+
 int m_compile(sd_bus_message *msg, void *ud, sd_bus_error *err)
 {
 	struct client *c = ud;
 	struct net_rec *r = NULL;
-	struct compile *cp;
 	uint64_t data_bytes = 0, max;
 	uint32_t qos, flags;
-	unsigned int n = 0, depth, i;
+	unsigned int n = 0, i;
 	int ret;
 
 	ret = admit(c, ANED_ENT_COMPILER, "Compile", err);
@@ -336,71 +429,81 @@ int m_compile(sd_bus_message *msg, void *ud, sd_bus_error *err)
 		ret = deny(err, EINVAL, "Compile: qos, flags: not two uint32");
 		goto out;
 	}
-	ret = check_qos(c, qos, "Compile", err);
-	if (!ret && (flags & ~(ANE_BROKER_COMPILE_LOAD | LOAD_FLAGS) ||
-		     (!(flags & ANE_BROKER_COMPILE_LOAD) && flags)))
-		ret = deny(err, EINVAL, "Compile: flags: 0x%x: ANE_BROKER_COMPILE_LOAD, with Load's flags", flags);
-	if (!ret && (flags & ANE_BROKER_COMPILE_LOAD))
-		ret = check_flags(c, flags & ~ANE_BROKER_COMPILE_LOAD, LOAD_FLAGS, "Compile", &depth, err);
-	if (!ret && n_compiles >= MAX_COMPILES)
-		ret = deny(err, EBUSY, "Compile: %u compiles are running, the daemon's limit: try again",
-			   n_compiles);
-	if (ret)
-		goto out;
-	cp = calloc(1, sizeof(*cp));
-	if (!cp) {
-		ret = deny(err, ENOMEM, "Compile: out of memory");
-		goto out;
-	}
-	cp->memfd = memfd_create("aned-compile", MFD_CLOEXEC);
-	if (cp->memfd < 0) {
-		ret = deny(err, errno, "Compile: memfd_create: %s", strerror(errno));
-		free(cp);
-		goto out;
-	}
-	fflush(stderr);
-	cp->pid = fork();
-	if (cp->pid == 0) {
-		struct rlimit cpu = { opt.compile_timeout_us / 1000000 + 1,
-				      opt.compile_timeout_us / 1000000 + 1 };
-		sigset_t all;
-
-		/* Nothing of the daemon's but the output file; nobody's identity. */
-		sigfillset(&all);
-		sigprocmask(SIG_UNBLOCK, &all, NULL);
-		if (dup2(cp->memfd, 3) != 3)
-			_exit(4);
-		close_range(4, ~0u, 0);
-		setrlimit(RLIMIT_CPU, &cpu);
-		if (!geteuid() && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-				   setresuid(65534, 65534, 65534)))
-			_exit(5);
-		_exit(net_build(r, n, 3));
-	}
-	if (cp->pid < 0) {
-		ret = deny(err, errno, "Compile: fork: %s", strerror(errno));
-		close(cp->memfd);
-		free(cp);
-		goto out;
-	}
-	cp->msg = sd_bus_message_ref(msg);
-	cp->c = c;
-	cp->qos = qos;
-	cp->flags = flags;
-	n_compiles++;
-	cp->next = compiles;
-	compiles = cp;
-	if (sd_event_add_child(event, &cp->child_src, cp->pid, WEXITED, on_compile_done, cp) < 0 ||
-	    sd_event_add_time(event, &cp->timer_src, CLOCK_MONOTONIC,
-			      now_us() + opt.compile_timeout_us, 0, on_compile_timeout, cp) < 0) {
-		kill(cp->pid, SIGKILL);
-		waitpid(cp->pid, NULL, 0);
-		compile_free(cp);
-		ret = deny(err, EIO, "Compile: the event sources could not be set up");
-		goto out;
-	}
-	ret = 1;	/* answered when the child ends */
+	ret = start_compile(c, msg, qos, flags, "Compile", build_records,
+			    &(struct records){ r, n }, err);
 out:
 	free(r);
 	return ret;
+}
+
+/* ------------------------------------------------------------ ONNX */
+
+struct onnx_bytes {
+	const void *p;
+	size_t len;
+};
+
+/* Write @len bytes to @out; 0, or 3 when the pipe fails. */
+static int write_all(int out, const void *p, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t k = write(out, (const uint8_t *)p + done, len - done);
+
+		if (k <= 0)
+			return 3;
+		done += (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * In the child: the model through libane's ONNX front end, engine-only,
+ * as one program whose inputs and outputs are the graph's in the graph's
+ * order (ANE_MODEL_ONE_PROGRAM: Evaluate exchanges them by index).
+ */
+static int onnx_build(const void *arg, int out)
+{
+	const struct onnx_bytes *ob = arg;
+	struct ane_model_options o = {
+		.flags = ANE_MODEL_ENGINE_ONLY | ANE_MODEL_ONE_PROGRAM,
+	};
+	struct ane_model *m = NULL;
+	char msg[2048];
+	const void *img;
+	size_t size;
+	int ret;
+
+	if (ane_model_load_onnx(ob->p, ob->len, &o, &m, msg, sizeof(msg)))
+		return write_all(out, msg, strlen(msg)) ? 3 : 1;
+	if (ane_model_segment_image(m, 0, &img, &size)) {
+		ane_model_destroy(m);
+		return write_all(out, "no program", 10) ? 3 : 1;
+	}
+	ret = write_all(out, img, size);
+	ane_model_destroy(m);
+	return ret;
+}
+
+int m_compile_onnx(sd_bus_message *msg, void *ud, sd_bus_error *err)
+{
+	struct client *c = ud;
+	struct onnx_bytes ob;
+	uint32_t qos, flags;
+	int ret;
+
+	ret = admit(c, ANED_ENT_COMPILER, "CompileOnnx", err);
+	if (ret)
+		return ret;
+	if (sd_bus_message_read_array(msg, 'y', &ob.p, &ob.len) < 0)
+		return deny(err, EINVAL, "CompileOnnx: model: not a byte array");
+	if (!ob.len)
+		return deny(err, EINVAL, "CompileOnnx: model: empty");
+	if (ob.len > 2 * aned_tier_max_image(c->rule.tier, opt.max_image))
+		return deny(err, E2BIG, "CompileOnnx: model: %zu bytes, above twice the %s tier's image size",
+			    ob.len, aned_tier_name(c->rule.tier));
+	if (sd_bus_message_read(msg, "uu", &qos, &flags) < 0)
+		return deny(err, EINVAL, "CompileOnnx: qos, flags: not two uint32");
+	return start_compile(c, msg, qos, flags, "CompileOnnx", onnx_build, &ob, err);
 }

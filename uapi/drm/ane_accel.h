@@ -1204,11 +1204,12 @@ struct drm_ane_program_attach {
 #define ANE_IMG_VERSION_MAJOR		1
 /*
  * Minor 1 adds the execute orders, minor 2 the operand layouts of a
- * matmul (ANE_TD_SRC0_LAYOUT ..), each in fields that were reserved
- * (zero) before.
+ * matmul (ANE_TD_SRC0_LAYOUT ..), minor 3 the strided copy (op 8,
+ * ANE_TD_COPY_SRC_STRIDE ..), each in fields or values that were reserved
+ * (zero, or refused) before.
  */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
-#define ANE_IMG_VERSION_MINOR		2
+#define ANE_IMG_VERSION_MINOR		3
 /** @ANE_IMG_MAX_SIZE: largest image. */
 #define ANE_IMG_MAX_SIZE		(256u << 20)
 /** @ANE_IMG_MAX_PROCEDURES: procedure ids are below 288 (ch. 30). */
@@ -1321,7 +1322,8 @@ struct ane_img_procedure {
 /**
  * enum ane_td_word - the words of a task descriptor's register block
  * @ANE_TD_OP: the operation (1 conv, 2 matmul, 3 elementwise,
- *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W).
+ *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W,
+ *	8 strided copy (minor version 3)).
  * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
  *	4 tanh, 5 gelu, 6 gelu with the tanh form).
  * @ANE_TD_SUBOP: elementwise operation, pooling kind or normalization
@@ -1348,6 +1350,16 @@ struct ane_img_procedure {
  * @ANE_TD_SRC1_LAYOUT: the second source's.
  * @ANE_TD_BIAS_LAYOUT: the bias's.
  * @ANE_TD_DST_LAYOUT: the destination's.
+ * @ANE_TD_COPY_SRC_STRIDE: a copy's source strides N, C, H, W, in
+ *	elements, each a __s32 (4 words, 4-7; minor version 3): negative
+ *	walks backwards, 0 repeats an element.
+ * @ANE_TD_COPY_SRC_OFFSET: the element of the source's binding at which
+ *	its view's element [0][0][0][0] is (word 8).
+ * @ANE_TD_COPY_DST_STRIDE: a copy's destination strides N, C, H, W, each
+ *	0 .. 2^31 - 1 as a __s32, no two elements at one address (4 words,
+ *	9-12).
+ * @ANE_TD_COPY_DST_OFFSET: the element of the destination's binding at
+ *	which its view's element [0][0][0][0] is (word 13).
  *
  * Unused words must be zero.  Tensors are NCHW fp16, dense unless a
  * matmul's operand names a layout: its row stride R (elements between
@@ -1356,6 +1368,18 @@ struct ane_img_procedure {
  * then at n * C * P + c * P + h * R + w.  Only a matmul's operands have
  * a layout; an absent operand's word is zero.  Where each operand starts
  * is bound by the procedure's register-write records.
+ *
+ * A copy (op 8) moves the elements of a view of its source's binding
+ * into a view of its destination's, the fp16 bits unchanged: destination
+ * element [n][c][h][w] (its extents ANE_TD_DST_DIMS, equal to
+ * ANE_TD_SRC0_DIMS) is at element D + n * dN + c * dC + h * dH + w * dW
+ * of the destination's binding, and takes source element S + n * sN +
+ * c * sC + h * sH + w * sW of the source's, S and D the offset words and
+ * the strides the stride words, the source's signed.  Every element
+ * either view reaches lies inside its register write's length, and the
+ * destination's elements outside the view are not written.  Its ACT,
+ * SUBOP, FLAGS and word 14 are zero, and it has no second source, bias or
+ * layout words.
  */
 enum ane_td_word {
 	ANE_TD_OP = 0,
@@ -1380,7 +1404,11 @@ enum ane_td_word {
 	ANE_TD_SRC0_LAYOUT = 31,
 	ANE_TD_SRC1_LAYOUT = 32,
 	ANE_TD_BIAS_LAYOUT = 33,
-	ANE_TD_DST_LAYOUT = 34
+	ANE_TD_DST_LAYOUT = 34,
+	ANE_TD_COPY_SRC_STRIDE = 4,
+	ANE_TD_COPY_SRC_OFFSET = 8,
+	ANE_TD_COPY_DST_STRIDE = 9,
+	ANE_TD_COPY_DST_OFFSET = 13
 };
 
 /**

@@ -25,6 +25,7 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
+typedef int64_t s64;
 typedef uint64_t phys_addr_t;
 
 #define BIT(n)			(1UL << (n))

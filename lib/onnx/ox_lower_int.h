@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libane's ONNX front end: helpers the lowering files share
+ * (ox_lower.c, ox_lower_nn.c).
+ *
+ * Copyright (C) 2026 The ane authors
+ */
+#ifndef ANE_OX_LOWER_INT_H
+#define ANE_OX_LOWER_INT_H
+
+#include "ox_lower.h"
+
+/* A 1 x 1 x 1 x 1 constant. */
+int ane__ox_lit(struct lower *L, float v);
+/* Output 0 is float and fits the engine; no other output is read. */
+int ane__ox_out_ok(struct lower *L, const struct ox_node *n);
+/* The ANE_NET_ACT_* of an activation node, or -1. */
+int ane__ox_act_of(struct lower *L, const struct ox_node *m);
+/* The activation fused after @n (L->absorbed counts it), or NONE. */
+int ane__ox_fuse_act(struct lower *L, const struct ox_node *n);
+/* Record builder tensor @id as the result of @n and what it absorbed. */
+int ane__ox_done(struct lower *L, const struct ox_node *n, int id);
+
+/* N x C x (the rest) x 1, for per-channel operands; -1 if too large. */
+int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
+
+/* The data-movement lowerings (ox_lower_move.c), or NULL. */
+ox_lower_fn ane__ox_lower_find_move(const char *op_type);
+
+int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n);
+/* ox_lower_fuse.c: LayerNorm and GELU as exported in primitives. */
+int ane__ox_lw_reducemean(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_div(struct lower *L, const struct ox_node *n);
+
+int ane__ox_lw_conv(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_matmul(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_pool(struct lower *L, const struct ox_node *n);
+int ane__ox_lw_bn(struct lower *L, const struct ox_node *n);
+
+#endif /* ANE_OX_LOWER_INT_H */
