@@ -51,19 +51,13 @@ int ane__ox_out_ok(struct lower *L, const struct ox_node *n)
  * ANE_NET_ACT_*, or -1.  Clip is one when its bounds are constant 0 and
  * 6 (relu6) or 0 and none (relu).
  */
-int ane__ox_act_of(struct lower *L, const struct ox_node *m)
+/* A Clip's bounds (-inf, inf where absent); -1 if one is computed. */
+static int clip_bounds(struct lower *L, const struct ox_node *m, double *lo_out,
+		       double *hi_out)
 {
 	const struct ox_value *lo = NULL, *hi = NULL;
 	double a = -INFINITY, b = INFINITY;
 
-	if (!strcmp(m->op_type, "Relu"))
-		return ANE_NET_ACT_RELU;
-	if (!strcmp(m->op_type, "Sigmoid"))
-		return ANE_NET_ACT_SIGMOID;
-	if (!strcmp(m->op_type, "Tanh"))
-		return ANE_NET_ACT_TANH;
-	if (strcmp(m->op_type, "Clip"))
-		return -1;
 	if (L->c->g->opset < 11) {
 		a = ane__ox_attr_f(m, "min", -INFINITY);
 		b = ane__ox_attr_f(m, "max", INFINITY);
@@ -82,6 +76,23 @@ int ane__ox_act_of(struct lower *L, const struct ox_node *m)
 		if (hi)
 			b = ane__ox_get_f(hi, 0);
 	}
+	*lo_out = a;
+	*hi_out = b;
+	return 0;
+}
+
+int ane__ox_act_of(struct lower *L, const struct ox_node *m)
+{
+	double a, b;
+
+	if (!strcmp(m->op_type, "Relu"))
+		return ANE_NET_ACT_RELU;
+	if (!strcmp(m->op_type, "Sigmoid"))
+		return ANE_NET_ACT_SIGMOID;
+	if (!strcmp(m->op_type, "Tanh"))
+		return ANE_NET_ACT_TANH;
+	if (strcmp(m->op_type, "Clip") || clip_bounds(L, m, &a, &b))
+		return -1;
 	if (a == 0.0 && b == 6.0)
 		return ANE_NET_ACT_RELU6;
 	if (a == 0.0 && b == INFINITY)
@@ -125,15 +136,37 @@ int ane__ox_done(struct lower *L, const struct ox_node *n, int id)
 
 static int lw_act(struct lower *L, const struct ox_node *n)
 {
-	int act = ane__ox_act_of(L, n), err;
+	int act = ane__ox_act_of(L, n), err, id;
+	double lo, hi;
 
-	if (act < 0)
-		return ane__ox_why(L, "Clip bounds other than 0..6 or 0..inf are not on the engine");
+	if (act < 0 && clip_bounds(L, n, &lo, &hi)) {
+		int i = ane__ox_in(L->c, n, 1) && !ane__ox_in(L->c, n, 1)->konst ? 1 : 2;
+
+		return ane__ox_why(L, "input %d '%s' must be a constant: the engine's Clip bounds are",
+				   i, ane__ox_in(L->c, n, i)->name);
+	}
 	err = ane__ox_check_float(L, n, 0);
 	if (!err)
 		err = ane__ox_out_ok(L, n);
 	if (err || L->dry)
 		return err;
+	if (act < 0) {
+		/*
+		 * Any other bounds: a MAX and a MIN with them (each skipped
+		 * where it is beyond fp16's range), which pass a NaN on as
+		 * Clip does; the values are the input's or a bound's.
+		 */
+		id = ane__ox_get(L, n->in[0], NULL);
+		if (lo >= -65504.0)
+			id = ane_net_eltwise(ox_net(L), ANE_NET_MAX, id,
+					     ane__ox_lit(L, (float)lo), ANE_NET_ACT_NONE);
+		if (hi <= 65504.0)
+			id = ane_net_eltwise(ox_net(L), ANE_NET_MIN, id,
+					     ane__ox_lit(L, (float)hi), ANE_NET_ACT_NONE);
+		if (lo < -65504.0 && hi > 65504.0)
+			id = ane_net_activation(ox_net(L), id, ANE_NET_ACT_NONE);
+		return ane__ox_done(L, n, id);
+	}
 	return ane__ox_done(L, n,
 			    ane_net_activation(ox_net(L), ane__ox_get(L, n->in[0], NULL),
 					       (enum ane_net_act)act));

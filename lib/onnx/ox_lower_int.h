@@ -26,6 +26,10 @@ int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 
 /* The data-movement lowerings (ox_lower_move.c), or NULL. */
 ox_lower_fn ane__ox_lower_find_move(const char *op_type);
+/* DepthToSpace, SpaceToDepth, Tile (ox_lower_shape.c), or NULL. */
+ox_lower_fn ane__ox_lower_find_shape(const char *op_type);
+/* A Resize as products with interpolation matrices (ox_lower_shape.c). */
+int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n);
 
 int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n);

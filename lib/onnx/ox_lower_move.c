@@ -3,7 +3,7 @@
  * libane's ONNX front end: data movement lowered to the engine's COPY
  * task through libane's builder -- Transpose, Concat, Slice, Split, Pad,
  * Expand, Gather of constant indices and nearest Resize by whole factors
- * -- each a strided view of one tensor copied
+ * (any other Resize: ox_lower_shape.c) -- each a strided view of one tensor copied
  * into a view of another, the fp16 bits unchanged.  Shapes of rank 4 or
  * less, right-aligned into N, C, H, W.
  *
@@ -45,13 +45,89 @@ static int axis4(int64_t axis, int rank)
 	return axis < 0 || axis >= rank ? -1 : (int)axis + 4 - rank;
 }
 
+/*
+ * A Transpose of rank 5 to 8: the output's smallest axes but four are
+ * looped over (64 combinations at most), each combination one copy of a
+ * 4-D view, the input's strides permuted.
+ */
+static int transpose_high(struct lower *L, const struct ox_node *n)
+{
+	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
+	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+	const struct ox_attr *a = ane__ox_attr(n, "perm");
+	int64_t xs[OX_MAX_RANK], ys[OX_MAX_RANK], p[OX_MAX_RANK], combos = 1;
+	int r = x->rank, k, j, loop[OX_MAX_RANK] = { 0 }, nloop = 0, id, xid;
+	uint32_t y4[4];
+
+	for (k = 0; k < r; k++) {
+		p[k] = a && a->n == (size_t)r ? a->ints[k] : r - 1 - k;
+		if (p[k] < 0 || p[k] >= r)
+			return ane__ox_why(L, "perm[%d] is %lld", k, (long long)p[k]);
+	}
+	ane__ox_strides(r, x->dims, xs);
+	ane__ox_strides(r, y->dims, ys);
+	/* loop over the r - 4 output axes of least extent */
+	while (nloop < r - 4) {
+		int best = -1;
+
+		for (k = 0; k < r; k++)
+			if (!loop[k] && (best < 0 || y->dims[k] < y->dims[best]))
+				best = k;
+		loop[best] = 1;
+		combos *= y->dims[best];
+		nloop++;
+	}
+	if (combos > 64)
+		return ane__ox_why(L, "a Transpose of rank %d that takes %lld copies; the engine's take 64 at most",
+				   r, (long long)combos);
+	if (L->dry)
+		return 0;
+	ane__ox_shape4(y->rank, y->dims, y4);
+	xid = ane__ox_get(L, n->in[0], NULL);
+	id = ane_net_empty(ox_net(L), "transpose", y4[0], y4[1], y4[2], y4[3]);
+	for (j = 0; j < combos && id >= 0; j++) {
+		struct ane_net_view_desc sv = { .offset = 0 }, dv = { .offset = 0 };
+		int64_t rest = j;
+		int v = 0;
+
+		for (k = r - 1; k >= 0; k--) {
+			if (!loop[k])
+				continue;
+			sv.offset += rest % y->dims[k] * xs[p[k]];
+			dv.offset += rest % y->dims[k] * ys[k];
+			rest /= y->dims[k];
+		}
+		for (k = 0; k < r; k++) {
+			if (loop[k])
+				continue;
+			sv.dim[v] = dv.dim[v] = (uint32_t)y->dims[k];
+			sv.stride[v] = xs[p[k]];
+			dv.stride[v++] = ys[k];
+		}
+		id = ane_net_copy(ox_net(L), xid, &sv, id, &dv);
+	}
+	return ane__ox_done(L, n, id);
+}
+
 static int lw_transpose(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_attr *a = ane__ox_attr(n, "perm");
 	uint32_t x4[4], y4[4], perm[4] = { 0, 1, 2, 3 };
-	int err = move_ok(L, n, x4, y4), k, off;
+	int err, k, off;
 
+	if (x && x->rank > 4 && x->rank <= OX_MAX_RANK) {
+		uint32_t d[4];
+
+		err = ane__ox_check_float(L, n, 0);
+		if (!err)
+			err = ane__ox_out_ok(L, n);
+		if (!err && (ane__ox_shape4(x->rank, x->dims, d) ||
+			     ane__ox_shape4(x->rank, ane__ox_out(L->c, n, 0)->dims, d)))
+			err = ane__ox_why(L, "a Transpose the engine cannot hold");
+		return err ? err : transpose_high(L, n);
+	}
+	err = move_ok(L, n, x4, y4);
 	if (err)
 		return err;
 	off = 4 - x->rank;
@@ -325,15 +401,16 @@ static int lw_resize(struct lower *L, const struct ox_node *n)
 
 	if (err)
 		return err;
+	/* Anything but nearest by whole factors: matrix products. */
 	if (strcmp(mode, "nearest"))
-		return ane__ox_why(L, "mode '%s'; the engine's resize is nearest", mode);
+		return ane__ox_lw_resize_mm(L, n);
 	for (k = 0; k < 4; k++) {
 		if (y4[k] % x4[k] || (k < 2 && y4[k] != x4[k]))
-			return ane__ox_why(L, "a factor that is not whole, or along N or C");
+			return ane__ox_lw_resize_mm(L, n);
 		f[k] = y4[k] / x4[k];
 	}
 	if (f[2] * f[3] > 64)
-		return ane__ox_why(L, "a factor of %ux%u", f[2], f[3]);
+		return ane__ox_lw_resize_mm(L, n);
 	/*
 	 * With whole factors the engine copies x[floor(o / f)]: what opset
 	 * 10's Resize and Upsample pick, an asymmetric transform with floor
@@ -346,8 +423,7 @@ static int lw_resize(struct lower *L, const struct ox_node *n)
 
 		if (!(half && strncmp(nm, "round_prefer_", 13) == 0) &&
 		    !(!strcmp(ctm, "asymmetric") && !strcmp(nm, "floor")))
-			return ane__ox_why(L, "coordinate_transformation_mode '%s' with nearest_mode '%s'",
-					   ctm, nm);
+			return ane__ox_lw_resize_mm(L, n);
 	}
 	if (L->dry)
 		return 0;
@@ -385,5 +461,5 @@ ox_lower_fn ane__ox_lower_find_move(const char *op_type)
 	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
 		if (!strcmp(moves[i].op, op_type))
 			return moves[i].fn;
-	return NULL;
+	return ane__ox_lower_find_shape(op_type);
 }

@@ -229,6 +229,9 @@ extern const struct ox_op_table ane__ox_ops_reduce;
 extern const struct ox_op_table ane__ox_ops_linalg;
 extern const struct ox_op_table ane__ox_ops_misc;
 extern const struct ox_op_table ane__ox_ops_resize;
+/* A Resize's interpolation matrix along dim @d, out x in (ox_ops_resize.c). */
+int ane__ox_resize_matrix(struct ox_ctx *c, const struct ox_node *n, int rank,
+			  const int64_t *dims, int d, float *m);
 extern const struct ox_op_table ane__ox_ops_rnn;
 
 #define OX_TABLE(name, arr) \

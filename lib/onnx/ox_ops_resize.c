@@ -219,6 +219,44 @@ static int rs_taps(const struct rs *r, int d, int64_t o, int64_t in,
 	return nt;
 }
 
+/*
+ * The interpolation matrix of dim @d of a Resize or Upsample whose input
+ * has the dims @dims (rank @rank): @m[o * in + i] the weight output
+ * coordinate o gives input coordinate i, what the engine's matrix
+ * products apply (ox_lower_shape.c).  -ERANGE where an output coordinate
+ * takes the extrapolation value and that is not 0 (no product gives it).
+ */
+int ane__ox_resize_matrix(struct ox_ctx *c, const struct ox_node *n, int rank,
+			  const int64_t *dims, int d, float *m)
+{
+	const struct ox_tensor *rt = !strcmp(n->op_type, "Resize") && OX_OPSET(c) >= 11 &&
+				     n->n_in > 1 ? ane__ox_in(c, n, 1) : NULL;
+	double roi[2 * OX_MAX_RANK], w[4];
+	int64_t idx[4], o, in = dims[d];
+	struct rs r;
+	int k, nt, err = rs_params(c, n, rank, dims, &r);
+
+	if (err)
+		return err;
+	if (rt && rt->konst && rt->konst->count && rt->konst->count != (size_t)(2 * rank))
+		return -EINVAL;
+	for (k = 0; k < 2 * rank; k++)
+		roi[k] = rt && rt->konst && rt->konst->count ?
+			 ane__ox_get_f(rt->konst, (size_t)k) : k < rank ? 0 : 1;
+	if (rt && !rt->konst && r.coord == C_TF_CROP)
+		return -EINVAL;
+	for (o = 0; o < r.out[d]; o++) {
+		for (k = 0; k < in; k++)
+			m[o * in + k] = 0;
+		nt = rs_taps(&r, d, o, in, roi, idx, w);
+		if (!nt && r.extrap != 0)
+			return -ERANGE;
+		for (k = 0; k < nt; k++)
+			m[o * in + idx[k]] += (float)w[k];
+	}
+	return 0;
+}
+
 static int run_resize(struct ox_ctx *c, const struct ox_node *n,
 		      const struct ox_value *const *in, struct ox_value *const *out)
 {
