@@ -384,6 +384,7 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 	float alpha = ane__ox_attr_f(n, "alpha", 0.01f);
 	uint32_t a[4], x4[4], *xv = NULL;
 	int err = ane__ox_check_float(L, n, 0), xid, m, moved, chan = 0;
+	int unit = 1;	/* every slope in [0, 1]: max(x, s x) */
 	size_t i;
 
 	if (!err)
@@ -391,14 +392,18 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 	if (err)
 		return err;
 	if (prelu) {
-		if (!s || !s->konst)
-			return ane__ox_why(L, "a PRelu slope that is computed is not on the engine");
-		for (i = 0; i < s->konst->count; i++) {
+		if (!s)
+			return ane__ox_why(L, "a PRelu without a slope");
+		if (!s->konst && (err = ane__ox_check_float(L, n, 1)))
+			return err;
+		for (i = 0; s->konst && i < s->konst->count; i++) {
 			double v = ane__ox_get_f(s->konst, i);
 
-			if (!(v >= 0.0 && v <= 1.0))
-				return ane__ox_why(L, "a PRelu slope outside [0, 1] is not on the engine");
+			unit &= v >= 0.0 && v <= 1.0;
 		}
+		if (s->konst && (err = ane__ox_check_const_f16(L, n, s->konst, s->name)))
+			return err;
+		unit &= s->konst != NULL;
 		chan = per_channel(x, s) && !ane__ox_channel_view(x, x4) &&
 		       (L->c->g->opset < 7 || s->rank == x->rank - 1 || s->rank == 1);
 		if (chan) {
@@ -409,18 +414,33 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 		} else if ((err = aligned4(L, n, 1, a, &moved))) {
 			return err;
 		}
-	} else if (!(alpha >= 0.0f && alpha <= 1.0f)) {
-		return ane__ox_why(L, "LeakyRelu alpha %g outside [0, 1] is not on the engine",
-				   alpha);
+	} else {
+		if (!(alpha >= -65504.0f && alpha <= 65504.0f))
+			return ane__ox_why(L, "LeakyRelu alpha %g is beyond fp16's range", alpha);
+		unit = alpha >= 0.0f && alpha <= 1.0f;
 	}
 	if (L->dry)
 		return 0;
 	xid = ane__ox_get(L, n->in[0], xv);
-	m = ane_net_eltwise(ox_net(L), ANE_NET_MUL, xid,
+	if (unit) {
+		m = ane_net_eltwise(ox_net(L), ANE_NET_MUL, xid,
+				    prelu ? ane__ox_get(L, n->in[1], a) : ane__ox_lit(L, alpha),
+				    ANE_NET_ACT_NONE);
+		return ane__ox_done(L, n, ane_net_eltwise(ox_net(L), ANE_NET_MAX, xid, m,
+							  ANE_NET_ACT_NONE));
+	}
+	/*
+	 * Any other slope: relu(x) + s min(x, 0), one of the two terms 0,
+	 * so the sum is the rounded product or x itself.
+	 */
+	m = ane_net_eltwise(ox_net(L), ANE_NET_MIN, xid, ane__ox_lit(L, 0.0f), ANE_NET_ACT_NONE);
+	m = ane_net_eltwise(ox_net(L), ANE_NET_MUL, m,
 			    prelu ? ane__ox_get(L, n->in[1], a) : ane__ox_lit(L, alpha),
 			    ANE_NET_ACT_NONE);
-	return ane__ox_done(L, n, ane_net_eltwise(ox_net(L), ANE_NET_MAX, xid, m,
-						  ANE_NET_ACT_NONE));
+	return ane__ox_done(L, n, ane_net_eltwise(ox_net(L), ANE_NET_ADD,
+						  ane_net_activation(ox_net(L), xid,
+								     ANE_NET_ACT_RELU),
+						  m, ANE_NET_ACT_NONE));
 }
 
 /* ------------------------------------------------------------ views */

@@ -15,6 +15,7 @@
 
 #include "ox_lower.h"
 #include "ox_lower_int.h"
+#include "ox_ops.h"
 
 #define MAX_KERNEL	64
 #define MAX_REDUCE	16384
@@ -387,11 +388,7 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 		return err;
 	if (a->rank != 2 || b->rank != 2)
 		return ane__ox_why(L, "Gemm operands of rank other than 2");
-	if (ta && !a->konst)
-		return ane__ox_why(L, "a transposed A that is computed");
-	if (ta)
-		return ane__ox_why(L, "a transposed constant A");
-	k = a->dims[1];
+	k = a->dims[ta ? 0 : 1];
 	if (k > MAX_REDUCE)
 		return ane__ox_why(L, "an inner dimension of %lld; at most %d",
 				   (long long)k, MAX_REDUCE);
@@ -404,11 +401,11 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 		for (i = 2; i < 4; i++)
 			if (c4[i] != y4[i] && c4[i] != 1)
 				return ane__ox_why(L, "a C that does not broadcast");
-		if (!cc->konst && beta != 1.0f)
-			return ane__ox_why(L, "beta %g on a computed C", beta);
+		if (!cc->konst && !(beta >= -65504.0f && beta <= 65504.0f))
+			return ane__ox_why(L, "beta %g beyond fp16's range", beta);
 	}
-	if (!b->konst && alpha != 1.0f)
-		return ane__ox_why(L, "alpha %g on a computed B", alpha);
+	if (!b->konst && !(alpha >= -65504.0f && alpha <= 65504.0f))
+		return ane__ox_why(L, "alpha %g beyond fp16's range", alpha);
 	if (b->konst) {
 		bf = to_f32(b->konst);
 		if (!bf)
@@ -440,9 +437,17 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 		return 0;
 	}
 	aid = ane__ox_get(L, n->in[0], NULL);
+	if (ta) {	/* A^T: a copy */
+		static const uint32_t swap[4] = { 0, 1, 3, 2 };
+
+		aid = ane_net_transpose(ox_net(L), aid, swap);
+	}
 	bid = bf ? ane_net_const(ox_net(L), b->name, 1, 1, (uint32_t)b->dims[0],
 				 (uint32_t)b->dims[1], bf) :
 		   ane__ox_get(L, n->in[1], NULL);
+	if (!bf && alpha != 1.0f)	/* a computed B: alpha B first */
+		bid = ane_net_eltwise(ox_net(L), ANE_NET_MUL, bid, ane__ox_lit(L, alpha),
+				      ANE_NET_ACT_NONE);
 	act = ane__ox_fuse_act(L, n);
 	id = ane_net_matmul(ox_net(L), aid, bid, tb ? ANE_NET_TRANSPOSE_B : 0,
 			    cc ? ANE_NET_ACT_NONE : (enum ane_net_act)act);
@@ -451,6 +456,9 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 					     c4[2], c4[3], cf) :
 			  ane__ox_get(L, n->in[2], NULL);
 
+		if (!cf && beta != 1.0f)	/* a computed C: beta C first */
+			cid = ane_net_eltwise(ox_net(L), ANE_NET_MUL, cid, ane__ox_lit(L, beta),
+					      ANE_NET_ACT_NONE);
 		id = ane_net_eltwise(ox_net(L), ANE_NET_ADD, id, cid,
 				     (enum ane_net_act)act);
 	}
@@ -631,19 +639,16 @@ struct tconv {
 };
 
 static int tconv_geometry(struct lower *L, const struct ox_node *n,
-			  const struct ox_tensor *x, const struct ox_value *w,
+			  const struct ox_tensor *x, const struct ox_tensor *w,
 			  const struct ox_tensor *y, struct tconv *t)
 {
-	const struct ox_attr *st = ane__ox_attr(n, "strides");
-	const struct ox_attr *dl = ane__ox_attr(n, "dilations");
-	const struct ox_attr *pd = ane__ox_attr(n, "pads");
 	const struct ox_attr *op = ane__ox_attr(n, "output_padding");
+	struct ox_geom g;
 	int i, off;
 
 	t->nsp = x->rank - 2;
-	if (ane__ox_attr(n, "output_shape") ||
-	    strcmp(ane__ox_attr_s(n, "auto_pad", "NOTSET"), "NOTSET"))
-		return ane__ox_why(L, "output_shape or auto_pad");
+	if (ane__ox_convt_geom(L->c, n, x, w->dims + 2, &g))
+		return ane__ox_why(L, "its geometry");
 	t->g = ane__ox_attr_i(n, "group", 1);
 	t->cin = x->dims[1];
 	t->cout_g = w->dims[1];
@@ -657,20 +662,19 @@ static int tconv_geometry(struct lower *L, const struct ox_node *n,
 		t->in[i] = 1;
 	}
 	for (i = 0; i < t->nsp; i++) {
-		int64_t pbeg = pd && pd->n == (size_t)(2 * t->nsp) ? pd->ints[i] : 0;
-		int64_t pend = pd && pd->n == (size_t)(2 * t->nsp) ? pd->ints[t->nsp + i] : 0;
 		int64_t opad = op && op->n == (size_t)t->nsp ? op->ints[i] : 0;
 		int a = off + i;
 
-		t->k[a] = w->dims[2 + i];
+		t->k[a] = g.k[i];
 		t->in[a] = x->dims[2 + i];
-		t->s[a] = st && st->n == (size_t)t->nsp ? st->ints[i] : 1;
-		t->d[a] = dl && dl->n == (size_t)t->nsp ? dl->ints[i] : 1;
+		t->s[a] = g.st[i];
+		t->d[a] = g.dil[i];
 		if (t->s[a] < 1 || t->s[a] > 64 || t->d[a] < 1 || t->d[a] > 64 ||
 		    t->k[a] < 1 || t->k[a] > 64)
 			return ane__ox_why(L, "a kernel, stride or dilation outside 1..64");
-		t->pb[a] = t->d[a] * (t->k[a] - 1) - pbeg;
-		t->pe[a] = t->d[a] * (t->k[a] - 1) - pend + opad;
+		/* the spread-out input's zeros: the kernel's extent less the pads */
+		t->pb[a] = t->d[a] * (t->k[a] - 1) - g.pb[i];
+		t->pe[a] = t->d[a] * (t->k[a] - 1) - g.pe[i] + opad;
 		if (t->pb[a] < 0 || t->pe[a] < 0 || opad < 0)
 			return ane__ox_why(L, "pads beyond the kernel's extent (a crop)");
 		if ((t->in[a] - 1) * t->s[a] + 1 + t->pb[a] + t->pe[a] -
@@ -686,24 +690,30 @@ int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+	const struct ox_tensor *wt = ane__ox_in(L->c, n, 1);
+	const struct ox_tensor *bt = n->n_in > 2 ? ane__ox_in(L->c, n, 2) : NULL;
 	const struct ox_value *w = konst_in(L, n, 1), *b = konst_in(L, n, 2);
 	struct ane_net_conv_params cp = { 0 };
 	struct ane_net_view_desc dv;
 	int64_t cout, hz, wz, o, i, ky, kx, cin_g;
 	float *wf = NULL, *bf = NULL;
 	struct tconv t = { 0 };
-	int err, xz, id;
+	int err, xz, id, wid, bid;
 
 	err = ane__ox_check_float(L, n, 0);
+	if (!err && !w)
+		err = ane__ox_check_float(L, n, 1);
+	if (!err && bt && !b)
+		err = ane__ox_check_float(L, n, 2);
 	if (!err)
 		err = ane__ox_out_ok(L, n);
 	if (err)
 		return err;
 	if (x->rank != 4 && x->rank != 3)
 		return ane__ox_why(L, "a %d-D transposed convolution", x->rank - 2);
-	if (!w || w->rank != x->rank || (n->n_in > 2 && n->in[2] >= 0 && !b))
-		return ane__ox_why(L, "computed weights or bias");
-	err = tconv_geometry(L, n, x, w, y, &t);
+	if (!wt || wt->rank != x->rank)
+		return ane__ox_why(L, "weights of rank %d", wt ? wt->rank : 0);
+	err = tconv_geometry(L, n, x, wt, y, &t);
 	if (err)
 		return err;
 	cin_g = t.cin / t.g;
@@ -712,6 +722,9 @@ int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n)
 	wz = (t.in[1] - 1) * t.s[1] + 1 + t.pb[1] + t.pe[1];
 	if (hz > (1 << 24) || wz > (1 << 24))
 		return ane__ox_why(L, "a spread-out input too large");
+	if (!w && t.g > 64)
+		return ane__ox_why(L, "computed weights in %lld groups; the engine flips 64 at most",
+				   (long long)t.g);
 	wf = malloc(sizeof(float) * (size_t)(cout * cin_g * t.k[0] * t.k[1]));
 	bf = calloc((size_t)cout, sizeof(float));
 	if (!wf || !bf) {
@@ -719,7 +732,7 @@ int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n)
 		goto out;
 	}
 	/* W'[g*Cout/g + o][i][y][x] = W[g*Cin/g + i][o][kh-1-y][kw-1-x]. */
-	for (o = 0; o < cout; o++)
+	for (o = 0; w && o < cout; o++)
 		for (i = 0; i < cin_g; i++)
 			for (ky = 0; ky < t.k[0]; ky++)
 				for (kx = 0; kx < t.k[1]; kx++) {
@@ -733,7 +746,7 @@ int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n)
 				}
 	for (o = 0; b && o < cout; o++)
 		bf[o] = (float)ane__ox_get_f(b, (size_t)o);
-	if (!f16_ok(wf, (size_t)(cout * cin_g * t.k[0] * t.k[1])) ||
+	if ((w && !f16_ok(wf, (size_t)(cout * cin_g * t.k[0] * t.k[1]))) ||
 	    !f16_ok(bf, (size_t)cout)) {
 		err = ane__ox_why(L, "weights or bias beyond fp16's range (65504)");
 		goto out;
@@ -759,12 +772,43 @@ int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n)
 	cp.dilation_w = (uint32_t)t.d[1];
 	cp.groups = (uint32_t)t.g;
 	cp.act = (enum ane_net_act)ane__ox_fuse_act(L, n);
-	id = ane_net_conv(ox_net(L), xz,
-			  ane_net_const(ox_net(L), "flipped", (uint32_t)cout,
-					(uint32_t)cin_g, (uint32_t)t.k[0],
-					(uint32_t)t.k[1], wf),
-			  ane_net_const(ox_net(L), "bias", 1, (uint32_t)cout, 1, 1, bf),
-			  &cp);
+	if (w) {
+		wid = ane_net_const(ox_net(L), "flipped", (uint32_t)cout, (uint32_t)cin_g,
+				    (uint32_t)t.k[0], (uint32_t)t.k[1], wf);
+	} else {
+		/* the same flip and swap as one copy of a view per group */
+		int64_t kk = t.k[0] * t.k[1], gi;
+		uint32_t w4[4] = { (uint32_t)t.cin, (uint32_t)t.cout_g, (uint32_t)t.k[0],
+				   (uint32_t)t.k[1] };
+		int src = ane__ox_get(L, n->in[1], w4);
+
+		wid = ane_net_empty(ox_net(L), "flipped", (uint32_t)cout, (uint32_t)cin_g,
+				    (uint32_t)t.k[0], (uint32_t)t.k[1]);
+		for (gi = 0; gi < t.g && wid >= 0; gi++) {
+			struct ane_net_view_desc sv = {
+				.dim = { (uint32_t)t.cout_g, (uint32_t)cin_g,
+					 (uint32_t)t.k[0], (uint32_t)t.k[1] },
+				.stride = { kk, t.cout_g * kk, -t.k[1], -1 },
+				.offset = gi * cin_g * t.cout_g * kk + kk - 1,
+			};
+			struct ane_net_view_desc wv = {
+				.dim = { (uint32_t)t.cout_g, (uint32_t)cin_g,
+					 (uint32_t)t.k[0], (uint32_t)t.k[1] },
+				.stride = { cin_g * kk, kk, t.k[1], 1 },
+				.offset = gi * t.cout_g * cin_g * kk,
+			};
+
+			wid = ane_net_copy(ox_net(L), src, &sv, wid, &wv);
+		}
+	}
+	if (bt && !b) {
+		uint32_t b4[4] = { 1, (uint32_t)cout, 1, 1 };
+
+		bid = ane__ox_get(L, n->in[2], b4);
+	} else {
+		bid = ane_net_const(ox_net(L), "bias", 1, (uint32_t)cout, 1, 1, bf);
+	}
+	id = ane_net_conv(ox_net(L), xz, wid, bid, &cp);
 	err = ane__ox_done(L, n, id);
 out:
 	free(wf);

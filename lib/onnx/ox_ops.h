@@ -166,6 +166,12 @@ int ane__ox_geom(struct ox_ctx *c, const struct ox_node *n,
 		 const struct ox_tensor *x, const int64_t *k, int ceil_ok,
 		 struct ox_geom *g);
 /*
+ * A ConvTranspose's: its pads after auto_pad and output_shape, which
+ * give @g->out (the output's spatial dims).
+ */
+int ane__ox_convt_geom(struct ox_ctx *c, const struct ox_node *n,
+		       const struct ox_tensor *x, const int64_t *k, struct ox_geom *g);
+/*
  * For each position p of @from (spatial dims) and kernel position q, the
  * flat position p * st - pb + q * dil in @to, or -1 outside it; malloc'd
  * (count(from) * count(k) entries), NULL if out of memory.

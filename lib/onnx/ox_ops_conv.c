@@ -419,8 +419,8 @@ static int run_qlconv(struct ox_ctx *c, const struct ox_node *n,
 
 /* ------------------------------------------------------------ ConvTranspose */
 
-static int ct_geom(struct ox_ctx *c, const struct ox_node *n,
-		   const struct ox_tensor *x, const int64_t *k, struct ox_geom *g)
+int ane__ox_convt_geom(struct ox_ctx *c, const struct ox_node *n,
+		       const struct ox_tensor *x, const int64_t *k, struct ox_geom *g)
 {
 	int64_t op[OX_MAX_SPATIAL], os[OX_MAX_SPATIAL];
 	int ap = PAD_NOTSET, i;
@@ -463,7 +463,7 @@ static int infer_convt(struct ox_ctx *c, const struct ox_node *n)
 		  conv_check(c, n, 0, 1, OXM_FLOAT, 1, &group) ?:
 		  ane__ox_same_dtype(c, n, 1, 0) ?:
 		  conv_bias(c, n, 2, OXM_FLOAT, ane__ox_in(c, n, 1)->dims[1] * group) ?:
-		  ct_geom(c, n, x, w->dims + 2, &g);
+		  ane__ox_convt_geom(c, n, x, w->dims + 2, &g);
 
 	if (err)
 		return err;
@@ -489,7 +489,7 @@ static int run_convt(struct ox_ctx *c, const struct ox_node *n,
 	int err;
 
 	memcpy(xt.dims, xv->dims, sizeof(xt.dims));
-	err = ct_geom(c, n, &xt, wv->dims + 2, &g);
+	err = ane__ox_convt_geom(c, n, &xt, wv->dims + 2, &g);
 	if (!err && x && w && y)
 		tab = ane__ox_win_table(&g, xv->dims + 2, out[0]->dims + 2, &P, &K);
 	if (!err && !tab)
