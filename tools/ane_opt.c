@@ -129,7 +129,7 @@ int ane_opt_operands(int argc, char **argv, int min, int max, const char *what)
 	int n = argc - optind;
 
 	if (n < min)
-		return ane_usage_error("%s is missing", what);
+		return ane_usage_error("missing %s", what);
 	if (n > max)
 		return ane_usage_error("unexpected operand '%s'", argv[optind + max]);
 	return 0;

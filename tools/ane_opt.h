@@ -56,8 +56,8 @@ int ane_opt_double(const char *name, const char *val, double min, double max,
 /*
  * The operands left after getopt_long() (argv[optind..argc-1]): between
  * @min and @max of them, else the usage error naming the first extra one
- * ("unexpected operand 'X'") or saying what is missing (@what, e.g.
- * "a BENCH"); 0 or ANE_OPT_USAGE.
+ * ("unexpected operand 'X'") or what is missing ("missing @what", @what
+ * e.g. "BENCH"); 0 or ANE_OPT_USAGE.
  */
 int ane_opt_operands(int argc, char **argv, int min, int max, const char *what);
 
