@@ -114,7 +114,7 @@ int ane_opt_double(const char *name, const char *val, double min, double max,
 	double v;
 	char *end;
 
-	snprintf(range, sizeof(range), " from %g to %g", min, max);
+	snprintf(range, sizeof(range), " from %.15g to %.15g", min, max);
 	errno = 0;
 	v = val ? strtod(val, &end) : 0;
 	if (!val || !*val || errno || *end || !isfinite(v) || v < min || v > max ||
