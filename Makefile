@@ -288,11 +288,16 @@ $(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(SRC)/tool
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
 
-$(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
+# ane-netbench: the networks and their runs (ane-netbench.c), its JSON
+# (ane-netbench-json.c).
+NETBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-netbench.c ane-netbench-json.c)
+$(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/ane-netbench.h $(NETRUN_OBJ) \
+		$(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $< $(NETRUN_OBJ) \
-		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $(NETBENCH_SRCS) \
+		$(NETRUN_OBJ) $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
 # ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
 # ane-run-npy.c) with engine segments on the device, the CPU reference
