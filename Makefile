@@ -304,9 +304,9 @@ $(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/ane-netbench.h $(NETRUN_O
 # or the engine's userspace build (--engine host: the netrun objects).
 ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
 $(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
-		$(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
+		$(NETRUN_OBJ) $(OPT_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) $(OPT_OBJ) \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests
