@@ -344,9 +344,11 @@ $(B)/tests/onnx-suite: $(SRC)/tests/onnx/onnx_suite.c $(B)/lib/libane.a $(ENGINE
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
+# json-c for the test that parses anectl --json (top_test).
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) \
+		-Wl,--as-needed $(JSONC_LIBS) -Wl,--no-as-needed -lm
 
 # ---------------------------------------------------------------- run/check
 # The console only when something failed, or with V=1.
