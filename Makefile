@@ -204,6 +204,17 @@ $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 # ---------------------------------------------------------------- tools
 tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
 
+# Every tool parses its arguments through tools/ane_opt.c (getopt_long,
+# the usage error, numbers with their range); the tools with --json
+# (anectl and the benches) write and read it through tools/ane_json.c and
+# json-c (libjson-c-dev).  libane itself never links json-c.
+JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
+OPT_OBJ := $(B)/tools/ane_opt.o
+JSON_OBJ := $(B)/tools/ane_json.o
+$(OPT_OBJ) $(JSON_OBJ): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/%.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -c -o $@ $<
+
 # Tools link libane statically so they run anywhere (including the VM).
 $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -211,38 +222,46 @@ $(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
 
 # anectl's commands are in three files (anectl.c, anectl_doctor.c, anectl_top.c).
 ANECTL_SRCS := $(addprefix $(SRC)/tools/,anectl.c anectl_doctor.c anectl_top.c)
-$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(OPT_OBJ) $(JSON_OBJ) \
+		$(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(OPT_OBJ) $(JSON_OBJ) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
 # ane-bench: ane-bench.c and its benchmarks in tools/bench/ (bench.h says which).
 BENCH_SRCS := $(SRC)/tools/ane-bench.c $(wildcard $(SRC)/tools/bench/*.c)
-$(B)/tools/ane-bench: $(BENCH_SRCS) $(SRC)/tools/bench/bench.h $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/ane-bench: $(BENCH_SRCS) $(SRC)/tools/bench/bench.h $(OPT_OBJ) $(JSON_OBJ) \
+		$(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
-		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
+		$(OPT_OBJ) $(JSON_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
 # ane-fuzz: ane-fuzz.c and its parts in tools/fuzz/ (fuzz.h says which).
 FUZZ_SRCS := $(SRC)/tools/ane-fuzz.c $(wildcard $(SRC)/tools/fuzz/*.c)
-$(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
-		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
+		$(OPT_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # The broker daemon (Documentation/accel/ane/broker.rst).
 ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
-$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h \
+		$(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
-		$(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
+		$(OPT_OBJ) $(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
-$(B)/tools/ane-mathbench: $(SRC)/tools/ane-mathbench.c $(B)/tools/engine_host.o \
-		$(SRC)/tools/engine_host.h $(ENGINE_OBJS) $(ENGINE_HDRS)
+# Its parts: ane-mathbench.c (the kernels), ane-mathbench-json.c (their
+# --json), ane-mathbench-cores.c (one operation over threads).
+MATHBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-mathbench.c ane-mathbench-json.c ane-mathbench-cores.c)
+$(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/ane-mathbench.h $(B)/tools/engine_host.o \
+		$(OPT_OBJ) $(JSON_OBJ) $(SRC)/tools/engine_host.h $(ENGINE_OBJS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -o $@ $< \
-		$(B)/tools/engine_host.o $(ENGINE_OBJS) $(OPENBLAS_LIBS) -ldnnl -lgomp -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -I$(SRC)/tools -o $@ \
+		$(MATHBENCH_SRCS) $(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) \
+		$(OPENBLAS_LIBS) -ldnnl -lgomp $(JSONC_LIBS) -lm
 
 # Real networks on the engine's userspace build: libane builds the image,
 # tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
@@ -269,20 +288,25 @@ $(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(SRC)/tool
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
 
-$(B)/tools/ane-netbench: $(SRC)/tools/ane-netbench.c $(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
+# ane-netbench: the networks and their runs (ane-netbench.c), its JSON
+# (ane-netbench-json.c).
+NETBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-netbench.c ane-netbench-json.c)
+$(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/ane-netbench.h $(NETRUN_OBJ) \
+		$(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $< $(NETRUN_OBJ) \
-		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $(NETBENCH_SRCS) \
+		$(NETRUN_OBJ) $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
+		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
 # ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
 # ane-run-npy.c) with engine segments on the device, the CPU reference
 # or the engine's userspace build (--engine host: the netrun objects).
 ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
 $(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
-		$(NETRUN_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
+		$(NETRUN_OBJ) $(OPT_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) $(OPT_OBJ) \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests
@@ -320,9 +344,11 @@ $(B)/tests/onnx-suite: $(SRC)/tests/onnx/onnx_suite.c $(B)/lib/libane.a $(ENGINE
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(NETRUN_OBJ) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
+# json-c for the test that parses anectl --json (top_test).
 $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) \
+		-Wl,--as-needed $(JSONC_LIBS) -Wl,--no-as-needed -lm
 
 # ---------------------------------------------------------------- run/check
 # The console only when something failed, or with V=1.

@@ -24,11 +24,13 @@
  *                      the same program's request round trip on the device
  *
  * With --json FILE the figures (and the latency quantiles) are also
- * written to FILE as one JSON object, for tools/perf-report.
+ * written to FILE as one JSON object (json-c), for tools/perf-report.
  *
  * Copyright (C) 2026 The ane authors
  */
 
+#include "ane_json.h"
+#include "ane_opt.h"
 #include "bench.h"
 
 double now_s(void)
@@ -48,23 +50,12 @@ int die(const char *what)
 
 /* ---------------------------------------------------- results as JSON */
 
-static FILE *json;		/* --json FILE, or NULL */
-
-static const char *json_sep = "";
-
-static void json_key(const char *key)
-{
-	if (json) {
-		fprintf(json, "%s\n    \"%s\": ", json_sep, key);
-		json_sep = ",";
-	}
-}
+static struct json_object *results;	/* --json FILE's "results", or NULL */
 
 void json_num(const char *key, double v)
 {
-	json_key(key);
-	if (json)
-		fprintf(json, "%.6g", v);
+	if (results)
+		ane_json_add_num(results, key, v, "%.6g");
 }
 
 /* json_num() under the key "@prefix_@n" (one figure per process count). */
@@ -83,28 +74,24 @@ void json_num_at(const char *prefix, unsigned int n, double v)
  */
 int json_target(const char *key, double v, double target)
 {
-	int met = v <= target;
-
-	json_key(key);
-	if (json)
-		fprintf(json, "{ \"value\": %.6g, \"target\": %.6g, \"met\": %s }",
-			v, target, met ? "true" : "false");
-	return met;
+	if (results)
+		json_object_object_add(results, key, ane_json_target(v, "%.6g", target, "%.6g"));
+	return v <= target;
 }
 
 /* @v[@n] sorted ascending, in ns: the 0th..100th percentiles in us. */
 void json_cdf(const char *key, const uint64_t *v, unsigned int n)
 {
+	struct json_object *a;
 	unsigned int q;
 
-	json_key(key);
-	if (!json)
+	if (!results)
 		return;
-	fputc('[', json);
+	a = json_object_new_array();
 	for (q = 0; q <= 100; q++)
-		fprintf(json, "%s%.3f", q ? ", " : "",
-			(double)v[(unsigned int)((double)q / 100 * (n - 1) + 0.5)] / 1e3);
-	fputc(']', json);
+		json_object_array_add(a, ane_json_num(
+			(double)v[(unsigned int)((double)q / 100 * (n - 1) + 0.5)] / 1e3, "%.3f"));
+	json_object_object_add(results, key, a);
 }
 
 /* The debugfs directory of @node: /sys/kernel/debug/accel/<device>. */
@@ -268,58 +255,76 @@ static const struct {
 	{ "broker", bench_broker, "an evaluate through aned vs the same request direct" },
 };
 
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "usage: ane-bench [--json FILE] BENCH [NODE]\n"
+		"       ane-bench --help | --version\n\nbenches:\n");
+	for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
+		fprintf(f, "  %-8s %s\n", benches[i].name, benches[i].help);
+	fprintf(f, "\nNODE: the device node (default: the first ane node)\n"
+		"--json FILE: the figures also as one JSON object in FILE\n"
+		"load: ANE_BENCH_LOAD=\"1 8 64\" runs only those process counts,\n"
+		"      ANE_BENCH_DEPTH=D keeps D (1..16) requests in flight per process\n");
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *json_path = NULL;
+	struct json_object *doc;
 	char node[64];
 	unsigned int i;
-	int ret;
+	int ret, o;
 
-	if (argc >= 3 && !strcmp(argv[1], "--json")) {
-		json_path = argv[2];
-		argv += 2;
-		argc -= 2;
+	ane_opt_init("ane-bench");
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'j':
+			json_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("ane-bench (libane) %s\n", ane_version());
+			return 0;
+		default:
+			return ane_opt_bad(o, argv);
+		}
 	}
-	if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
-		printf("ane-bench (libane) %s\n", ane_version());
-		return 0;
-	}
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		FILE *f = argc < 2 ? stderr : stdout;
-
-		fprintf(f, "usage: ane-bench [--json FILE] BENCH [NODE]\n"
-			"       ane-bench --help | --version\n\nbenches:\n");
-		for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
-			fprintf(f, "  %-8s %s\n", benches[i].name, benches[i].help);
-		fprintf(f, "\nNODE: the device node (default: the first ane node)\n"
-			"load: ANE_BENCH_LOAD=\"1 8 64\" runs only those process counts,\n"
-			"      ANE_BENCH_DEPTH=D keeps D (1..16) requests in flight per process\n");
-		return argc < 2 ? 2 : 0;
-	}
-	if (argc > 2)
-		snprintf(node, sizeof(node), "%s", argv[2]);
+	if (ane_opt_operands(argc, argv, 1, 2, "BENCH (ane-bench --help lists them)"))
+		return 2;
+	/* the arguments first: an unknown bench is named before any device */
+	for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
+		if (!strcmp(argv[optind], benches[i].name))
+			break;
+	if (i == sizeof(benches) / sizeof(benches[0]))
+		return ane_usage_error("unknown bench '%s' (ane-bench --help lists them)",
+				       argv[optind]);
+	if (optind + 1 < argc)
+		snprintf(node, sizeof(node), "%s", argv[optind + 1]);
 	else if (ane_find_node(0, node, sizeof(node))) {
 		fprintf(stderr, "ane-bench: no /dev/accel node is bound to ane (is ane.ko loaded?)\n");
 		return 1;
 	}
-	for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
-		if (!strcmp(argv[1], benches[i].name))
-			break;
-	if (i == sizeof(benches) / sizeof(benches[0])) {
-		fprintf(stderr, "ane-bench: unknown bench '%s'\n", argv[1]);
-		return 2;
-	}
-	if (json_path) {
-		json = fopen(json_path, "w");
-		if (!json)
-			return die(json_path);
-		fprintf(json, "{\n  \"tool\": \"ane-bench\", \"version\": \"%s\", \"bench\": \"%s\",\n  \"results\": {",
-			ane_version(), benches[i].name);
-	}
+	if (json_path)
+		results = json_object_new_object();
 	ret = benches[i].fn(node);
-	if (json) {
-		fprintf(json, "\n  },\n  \"exit\": %d\n}\n", ret);
-		if (fclose(json))
+	if (results) {
+		doc = json_object_new_object();
+		json_object_object_add(doc, "tool", json_object_new_string("ane-bench"));
+		json_object_object_add(doc, "version", json_object_new_string(ane_version()));
+		json_object_object_add(doc, "bench", json_object_new_string(benches[i].name));
+		json_object_object_add(doc, "results", results);
+		json_object_object_add(doc, "exit", json_object_new_int(ret));
+		if (ane_json_write(doc, NULL, json_path))
 			return die(json_path);
 	}
 	return ret;

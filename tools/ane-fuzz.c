@@ -87,7 +87,7 @@ static void dump_task(int tid)
 		close(fd);
 		if (n > 0) {
 			buf[n] = 0;
-			printf("ane-fuzz: task %d waits in %s\n", tid, buf);
+			fprintf(stderr, "ane-fuzz: task %d waits in %s\n", tid, buf);
 		}
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stack", tid);
@@ -97,7 +97,7 @@ static void dump_task(int tid)
 		close(fd);
 		if (n > 0) {
 			buf[n] = 0;
-			printf("ane-fuzz: kernel stack of task %d:\n%s", tid, buf);
+			fprintf(stderr, "ane-fuzz: kernel stack of task %d:\n%s", tid, buf);
 		}
 	}
 }
@@ -118,20 +118,20 @@ static void report_failure(int id)
 {
 	struct wslot *sl = &shm->w[id];
 
-	printf("ane-fuzz: FAIL: worker %d (pid %d, tid %d) %s", id, sl->pid, sl->tid,
+	fprintf(stderr, "ane-fuzz: FAIL: worker %d (pid %d, tid %d) %s", id, sl->pid, sl->tid,
 	       fail_kind(sl->fail));
 	if (sl->fail_sig)
-		printf(" (signal %d, %s)", sl->fail_sig, strsignal(sl->fail_sig));
-	printf(" in operation #%" PRIu64 " %s: %s\n", sl->nops ? sl->nops - 1 : 0,
+		fprintf(stderr, " (signal %d, %s)", sl->fail_sig, strsignal(sl->fail_sig));
+	fprintf(stderr, " in operation #%" PRIu64 " %s: %s\n", sl->nops ? sl->nops - 1 : 0,
 	       op_name(sl->cur_op), sl->fail_msg[0] ? sl->fail_msg : "-");
 	if (sl->note[0])
-		printf("ane-fuzz: that operation: %s\n", sl->note);
-	printf("ane-fuzz: seed %" PRIu64 " (worker %d seed 0x%016" PRIx64 ")\n",
+		fprintf(stderr, "ane-fuzz: that operation: %s\n", sl->note);
+	fprintf(stderr, "ane-fuzz: seed %" PRIu64 " (worker %d seed 0x%016" PRIx64 ")\n",
 	       opt.seed, id, sl->seed);
-	print_ring(stdout, id, opt.ring);
+	print_ring(stderr, id, opt.ring);
 	if (opt.inject && id != nworkers && !replay_ops) {
-		printf("ane-fuzz: the injector's last operations meanwhile:\n");
-		print_ring(stdout, nworkers, 16);
+		fprintf(stderr, "ane-fuzz: the injector's last operations meanwhile:\n");
+		print_ring(stderr, nworkers, 16);
 	}
 	fflush(stdout);
 }
@@ -152,12 +152,12 @@ static int canary_child(const char *node)
 
 	ret = ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err));
 	if (ret) {
-		printf("ane-fuzz: canary: DeviceOpen of %s failed: %s\n", node, err);
+		fprintf(stderr, "ane-fuzz: canary: DeviceOpen of %s failed: %s\n", node, err);
 		return 1;
 	}
 	ret = ane_get_version(dev, &uapi, &hw, &minor);
 	if (ret) {
-		printf("ane-fuzz: canary: GetVersion failed: %s\n", ane_errmsg(dev));
+		fprintf(stderr, "ane-fuzz: canary: GetVersion failed: %s\n", ane_errmsg(dev));
 		return 1;
 	}
 	/*
@@ -174,7 +174,7 @@ static int canary_child(const char *node)
 	}
 	if (ret || (st.fw_state != ANE_FW_STATE_READY &&
 		    st.fw_state != ANE_FW_STATE_SUSPENDED)) {
-		printf("ane-fuzz: canary: firmware not ready after 30 s: %s (%s)\n",
+		fprintf(stderr, "ane-fuzz: canary: firmware not ready after 30 s: %s (%s)\n",
 		       ret ? ane_errmsg(dev) : "", ane_fw_state_name(st.fw_state));
 		return 1;
 	}
@@ -185,12 +185,12 @@ static int canary_child(const char *node)
 	ret = ane_net_run(dev, net, ins, outs);
 	ane_net_destroy(net);
 	if (ret) {
-		printf("ane-fuzz: canary: a program run failed: %s\n", ane_errmsg(dev));
+		fprintf(stderr, "ane-fuzz: canary: a program run failed: %s\n", ane_errmsg(dev));
 		return 1;
 	}
 	for (i = 0; i < 16; i++)
 		if (out[i] != (in[i] > 0 ? in[i] : 0)) {
-			printf("ane-fuzz: canary: wrong result %g at %d\n", out[i], i);
+			fprintf(stderr, "ane-fuzz: canary: wrong result %g at %d\n", out[i], i);
 			return 1;
 		}
 	printf("ane-fuzz: canary: %s answers: uapi %u, hw 0x%x.%u, firmware %s, a program ran\n",
@@ -199,7 +199,7 @@ static int canary_child(const char *node)
 	return 0;
 }
 
-/* The debugfs file @name of node @node on stdout, for a failure report. */
+/* The debugfs file @name of node @node on stderr, for a failure report. */
 static void dump_debugfs(int node, const char *name)
 {
 	char path[400], buf[2048];
@@ -216,7 +216,7 @@ static void dump_debugfs(int node, const char *name)
 	close(fd);
 	if (n > 0) {
 		buf[n] = 0;
-		printf("ane-fuzz: %s:\n%s", path, buf);
+		fprintf(stderr, "ane-fuzz: %s:\n%s", path, buf);
 	}
 }
 
@@ -257,7 +257,7 @@ static int charge_leak(void)
 		}
 		if (charged > 0) {
 			node_path(i, node, sizeof(node));
-			printf("ane-fuzz: leak: %s charges %lld bytes with no client open\n",
+			fprintf(stderr, "ane-fuzz: leak: %s charges %lld bytes with no client open\n",
 			       node, charged);
 			dump_debugfs(i, "memory");
 			bad = 1;
@@ -289,13 +289,13 @@ static int canary(void)
 			waited++;
 		}
 		if (waited >= 600) {
-			printf("ane-fuzz: canary: %s does not answer within 60 s\n", node);
+			fprintf(stderr, "ane-fuzz: canary: %s does not answer within 60 s\n", node);
 			dump_task(pid);
 			kill(pid, SIGKILL);
 			bad = 1;
 		} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 			if (WIFSIGNALED(st))
-				printf("ane-fuzz: canary: killed by signal %d\n", WTERMSIG(st));
+				fprintf(stderr, "ane-fuzz: canary: killed by signal %d\n", WTERMSIG(st));
 			bad = 1;
 		}
 		if (bad)
@@ -331,222 +331,6 @@ static void find_debugfs(void)
 	}
 }
 
-static int parse_replay(const char *file)
-{
-	FILE *f = fopen(file, "r");
-	char line[512];
-	size_t cap = 0;
-
-	if (!f) {
-		fprintf(stderr, "ane-fuzz: %s: %s\n", file, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char name[64], *p = strstr(line, "op ");
-		unsigned long long idx, seed;
-		int op;
-
-		if (!p || (p != line && p[-1] != ' ' && p[-1] != '\t'))
-			continue;
-		if (sscanf(p, "op %llu %63s %llx", &idx, name, &seed) != 3)
-			continue;
-		op = op_by_name(name);
-		if (op < 0) {
-			fprintf(stderr, "ane-fuzz: %s: unknown operation '%s'\n", file, name);
-			fclose(f);
-			return -1;
-		}
-		if (replay_n == cap) {
-			cap = cap ? 2 * cap : 64;
-			replay_ops = realloc(replay_ops, cap * sizeof(*replay_ops));
-			if (!replay_ops) {
-				fclose(f);
-				return -1;
-			}
-		}
-		replay_ops[replay_n].op = op;
-		replay_ops[replay_n].seed = seed;
-		replay_n++;
-	}
-	fclose(f);
-	if (!replay_n) {
-		fprintf(stderr, "ane-fuzz: %s: no 'op N NAME SEED' lines\n", file);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_exclude(const char *list)
-{
-	char *s = strdup(list), *tok, *save = NULL;
-	unsigned int i;
-	int op;
-
-	if (!s)
-		return -1;
-	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int found = 0;
-
-		op = op_by_name(tok);
-		if (op >= 0) {
-			excluded_op[op] = 1;
-			found = 1;
-		}
-		for (i = 0; i < N_DRM_IOS; i++)
-			if (!strcmp(drm_ios[i].name, tok) ||
-			    (!strncmp(tok, "DRM_IOCTL_", 10) && !strcmp(drm_ios[i].name, tok + 10))) {
-				excluded_drm[i] = 1;
-				found = 1;
-			}
-		if (!found) {
-			fprintf(stderr, "ane-fuzz: --exclude: unknown operation or DRM ioctl '%s'\n", tok);
-			free(s);
-			return -1;
-		}
-	}
-	free(s);
-	return 0;
-}
-
-void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ane-fuzz [options]\n"
-		"\n"
-		"  --seed N           seed of the whole run (default 1); worker W's\n"
-		"                     sequence follows from N and W alone\n"
-		"  --time SECONDS     stop after this long (default 10; 0: no limit)\n"
-		"  --iterations N     stop each worker after N operations\n"
-		"  --procs P          worker processes (default 2)\n"
-		"  --threads T        worker threads in each (default 2)\n"
-		"  --inject           (root) an injector drives debugfs fw_inject and\n"
-		"                     dart_evict, runtime PM and the writable module\n"
-		"                     parameters meanwhile (put back at the end)\n"
-		"  --unplug           (with --inject) the injector also unbinds a device\n"
-		"                     and binds it again (one injection in ten); the\n"
-		"                     workers go on with its new node\n"
-		"  --user UID         workers drop to UID (and GID UID) after the node\n"
-		"                     is made 0666; the supervisor, injector and canary\n"
-		"                     stay root\n"
-		"  --node PATH        fuzz this node (repeatable; default: every ane node)\n"
-		"  --worker W         run only worker W's sequence (with --seed, --iterations)\n"
-		"  --replay FILE      run the 'op N NAME SEED' lines of FILE in order, one worker\n"
-		"  --exclude LIST     comma-separated operations (e.g. fork,raw) or DRM ioctls\n"
-		"                     (e.g. GET_UNIQUE) to leave out\n"
-		"  --ring K           operations per reproducer (default 32, at most %d)\n"
-		"  --hang-timeout S   an operation running longer is a hang (default 60)\n"
-		"  --verbose          log every operation to stderr\n"
-		"  -V, --version      libane's version\n"
-		"\n"
-		"Operations: open close dup share, the 26 selectors (ctl.* dp.*),\n"
-		"ane.SurfaceCreate ane.Dma ane.GetFault ane.Method ane.MethodBuf\n"
-		"ane.CapsDrop ane.ProgramShare, drm (every DRM core ioctl) syncobj\n"
-		"prime raw (any 'd' number), mmap munmap touch read run fork reap fdinfo\n"
-		"sysfs wrong-size, and inject (the injector's).\n"
-		"\n"
-		"The last line is \"ane-fuzz: N passed, N failed\": workers that finished\n"
-		"clean and the canary; the exit status is 1 on any failure.\n", RING_MAX);
-}
-
-static int parse_args(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("ane-fuzz (libane) %s\n", ane_version());
-			exit(0);
-		} else if (!strcmp(a, "--inject")) {
-			opt.inject = 1;
-		} else if (!strcmp(a, "--unplug")) {
-			opt.unplug = 1;
-		} else if (!strcmp(a, "--verbose")) {
-			opt.verbose = 1;
-		} else if (!v) {
-			fprintf(stderr, "ane-fuzz: %s needs a value\n", a);
-			return -1;
-		} else if (!strcmp(a, "--seed") || !strcmp(a, "--iterations")) {
-			char *end;
-			unsigned long long n;
-
-			errno = 0;
-			n = strtoull(v, &end, 0);
-			if (errno || end == v || *end || *v == '-') {
-				fprintf(stderr, "ane-fuzz: %s takes a number, not '%s'\n", a, v);
-				return -1;
-			}
-			if (!strcmp(a, "--seed"))
-				opt.seed = n;
-			else
-				opt.iterations = n;
-			i++;
-		} else if (!strcmp(a, "--time")) {
-			opt.time_s = strtod(v, NULL);
-			i++;
-		} else if (!strcmp(a, "--procs")) {
-			opt.procs = atoi(v);
-			i++;
-		} else if (!strcmp(a, "--threads")) {
-			opt.threads = atoi(v);
-			i++;
-		} else if (!strcmp(a, "--user")) {
-			opt.user = atoi(v);
-			i++;
-		} else if (!strcmp(a, "--node")) {
-			if (opt.nnodes < MAX_NODES)
-				snprintf(opt.nodes[opt.nnodes++], sizeof(opt.nodes[0]), "%s", v);
-			i++;
-		} else if (!strcmp(a, "--worker")) {
-			opt.only_worker = atoi(v);
-			i++;
-		} else if (!strcmp(a, "--replay")) {
-			opt.replay = v;
-			i++;
-		} else if (!strcmp(a, "--exclude")) {
-			opt.exclude = v;
-			i++;
-		} else if (!strcmp(a, "--ring")) {
-			opt.ring = atoi(v);
-			i++;
-		} else if (!strcmp(a, "--hang-timeout")) {
-			opt.hang_s = atoi(v);
-			i++;
-		} else {
-			fprintf(stderr, "ane-fuzz: unknown option '%s'\n", a);
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (opt.procs < 1 || opt.threads < 1 || opt.procs * opt.threads > MAX_WORKERS - 1) {
-		fprintf(stderr, "ane-fuzz: --procs x --threads must be 1..%d\n", MAX_WORKERS - 1);
-		return -1;
-	}
-	if (opt.ring < 1 || opt.ring > RING_MAX)
-		opt.ring = RING_MAX;
-	if (opt.hang_s < 1)
-		opt.hang_s = 1;
-	if (opt.inject && geteuid() != 0) {
-		fprintf(stderr, "ane-fuzz: --inject needs root (debugfs)\n");
-		return -1;
-	}
-	if (opt.unplug && !opt.inject) {
-		fprintf(stderr, "ane-fuzz: --unplug needs --inject (the injector does it)\n");
-		return -1;
-	}
-	if (opt.user >= 0 && geteuid() != 0) {
-		fprintf(stderr, "ane-fuzz: --user needs root\n");
-		return -1;
-	}
-	if (opt.replay || opt.only_worker >= 0)
-		opt.procs = opt.threads = 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	pid_t pids[MAX_WORKERS + 1];
@@ -558,10 +342,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (parse_args(argc, argv))
 		return 2;
-	if (opt.exclude && parse_exclude(opt.exclude))
-		return 2;
-	if (opt.replay && parse_replay(opt.replay))
-		return 2;
 	if (!opt.nnodes) {
 		while (opt.nnodes < MAX_NODES &&
 		       !ane_find_node((unsigned int)opt.nnodes, opt.nodes[opt.nnodes],
@@ -569,7 +349,8 @@ int main(int argc, char **argv)
 			opt.nnodes++;
 	}
 	if (!opt.nnodes) {
-		printf("ane-fuzz: no ane node found (is ane.ko loaded?)\nane-fuzz: 0 passed, 1 failed\n");
+		fprintf(stderr, "ane-fuzz: no ane node found (is ane.ko loaded?)\n");
+		printf("ane-fuzz: 0 passed, 1 failed\n");
 		return 1;
 	}
 	for (i = 0; i < NIMG; i++)
@@ -796,7 +577,7 @@ int main(int argc, char **argv)
 	if (!hung && charge_leak())
 		failed++;
 	if (hung) {
-		printf("ane-fuzz: canary skipped: an operation is stuck in the kernel\n");
+		fprintf(stderr, "ane-fuzz: canary skipped: an operation is stuck in the kernel\n");
 		failed++;
 	} else if (canary()) {
 		failed++;
@@ -804,7 +585,7 @@ int main(int argc, char **argv)
 		passed++;
 	}
 	if (failed)
-		printf("ane-fuzz: FAILED with seed %" PRIu64 "\n", opt.seed);
+		fprintf(stderr, "ane-fuzz: FAILED with seed %" PRIu64 "\n", opt.seed);
 	printf("ane-fuzz: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

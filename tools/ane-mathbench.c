@@ -40,6 +40,7 @@
  */
 
 #include <cblas.h>
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <stdint.h>
@@ -51,14 +52,16 @@
 
 #include <oneapi/dnnl/dnnl.h>
 
+#include "ane_json.h"
 #include "ane_math.h"
+#include "ane-mathbench.h"
+#include "ane_opt.h"
 #include "engine_host.h"
 
-#define TARGET_RATIO	0.9
 #define MIN_RUNS	3
 #define MIN_SECONDS	0.5	/* per side */
 
-static double now(void)
+double mb_now(void)
 {
 	struct timespec ts;
 
@@ -85,7 +88,7 @@ static void usage(FILE *f, int status)
 	exit(status);
 }
 
-static void *xalloc(size_t bytes)
+void *mb_xalloc(size_t bytes)
 {
 	void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
 
@@ -107,30 +110,6 @@ static void *xalloc(size_t bytes)
 } while (0)
 
 /* ------------------------------------------------------------ cases */
-
-/*
- * One case: C (M x N) = W (M x K) * col (K x N), where for a convolution
- * W is the weights [cout][cin kh kw] and col the im2col of the input, and
- * C is the output [cout][oh ow] -- the engine's destination layout.
- */
-struct bcase {
-	const char *name;
-	int conv, bias;
-	uint32_t M, N, K;
-	/* convolution: input channels, size, kernel, padding (stride 1) */
-	uint32_t cin, h, w, k, pad, ho, wo;
-};
-
-struct result {
-	double engine[ANE_MATH_ISA_COUNT];	/* GFLOP/s, 0 if not run */
-	double err[ANE_MATH_ISA_COUNT];		/* of the rounding bound */
-	double chunk_us[ANE_MATH_ISA_COUNT];	/* longest chunk */
-	double openblas, onednn, best_base, ratio;
-	uint32_t best_isa, top_isa;
-	uint64_t chunks;
-	int runs;
-	char dnnl_impl[64];
-};
 
 struct bench {
 	const struct bcase *c;
@@ -210,7 +189,7 @@ static dnnl_memory_t dnnl_mem(struct bench *b, dnnl_primitive_desc_t pd,
 	const dnnl_memory_desc_t *md = dnnl_primitive_desc_query_md(pd, q, 0);
 	dnnl_memory_t m;
 
-	*buf = xalloc(dnnl_memory_desc_get_size(md) + 64);
+	*buf = mb_xalloc(dnnl_memory_desc_get_size(md) + 64);
 	DNNL_OK(dnnl_memory_create(&m, md, b->eng, *buf));
 	return m;
 }
@@ -333,11 +312,11 @@ static void engine_run(const struct bench *b, double *best)
 	uint64_t i;
 
 	for (i = 0; i < b->chunks; i++) {
-		double t = best ? now() : 0;
+		double t = best ? mb_now() : 0;
 
 		ane_op_run_planned(&b->d, &b->plan, i);
 		if (best) {
-			t = now() - t;
+			t = mb_now() - t;
 			if (t < best[i])
 				best[i] = t;
 		}
@@ -374,14 +353,14 @@ static int setup(struct bench *b, const struct bcase *c)
 	memset(b, 0, sizeof(*b));
 	b->c = c;
 	nx = c->conv ? (size_t)c->cin * c->h * c->w : (size_t)c->K * c->N;
-	b->a16 = xalloc(nw * 2);
-	b->b16 = xalloc(nx * 2);
-	b->y16 = xalloc(ny * 2);
-	b->w32 = xalloc(nw * 4);
-	b->x32 = xalloc(nx * 4);
-	b->col32 = xalloc((size_t)c->K * c->N * 4);
-	b->y32 = xalloc(ny * 4);
-	b->s32 = xalloc(ny * 4);
+	b->a16 = mb_xalloc(nw * 2);
+	b->b16 = mb_xalloc(nx * 2);
+	b->y16 = mb_xalloc(ny * 2);
+	b->w32 = mb_xalloc(nw * 4);
+	b->x32 = mb_xalloc(nx * 4);
+	b->col32 = mb_xalloc((size_t)c->K * c->N * 4);
+	b->y32 = mb_xalloc(ny * 4);
+	b->s32 = mb_xalloc(ny * 4);
 	for (i = 0; i < nw; i++) {
 		b->a16[i] = ane_fp32_to_fp16(rnd());
 		b->w32[i] = ane_fp16_to_fp32(b->a16[i]);
@@ -391,8 +370,8 @@ static int setup(struct bench *b, const struct bcase *c)
 		b->x32[i] = ane_fp16_to_fp32(b->b16[i]);
 	}
 	if (c->bias) {
-		b->bias16 = xalloc((size_t)c->M * 2);
-		b->bias32 = xalloc((size_t)c->M * 4);
+		b->bias16 = mb_xalloc((size_t)c->M * 2);
+		b->bias32 = mb_xalloc((size_t)c->M * 4);
 		for (i = 0; i < c->M; i++) {
 			b->bias16[i] = ane_fp32_to_fp16(rnd());
 			b->bias32[i] = ane_fp16_to_fp32(b->bias16[i]);
@@ -418,7 +397,7 @@ static int setup(struct bench *b, const struct bcase *c)
 	}
 	ret = ane_op_workspace_size(&b->d, &ws);
 	if (!ret) {
-		b->d.work = ws ? xalloc(ws) : NULL;
+		b->d.work = ws ? mb_xalloc(ws) : NULL;
 		b->d.work_size = ws;
 		ret = ane_op_prepare(&b->d, &b->plan);
 	}
@@ -465,7 +444,7 @@ static int bench_case(const struct bcase *c, struct result *r)
 	memset(r, 0, sizeof(*r));
 	r->chunks = b.chunks;
 	dnnl_setup(&b, r->dnnl_impl, sizeof(r->dnnl_impl));
-	chunk_t = xalloc(b.chunks * sizeof(double));
+	chunk_t = mb_xalloc(b.chunks * sizeof(double));
 
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 		usable[isa] = engine_isa_usable(isa);
@@ -486,24 +465,24 @@ static int bench_case(const struct bcase *c, struct result *r)
 			if (!usable[isa])
 				continue;
 			ane_math_set_isa(isa);
-			t = now();
+			t = mb_now();
 			engine_run(&b, NULL);
-			t = now() - t;
+			t = mb_now() - t;
 			spent_e[isa] += t;
 			if (t < best_e[isa])
 				best_e[isa] = t;
 			if (spent_e[isa] < min_spent)
 				min_spent = spent_e[isa];
 		}
-		t = now();
+		t = mb_now();
 		openblas_run(&b, b.y32);
-		t = now() - t;
+		t = mb_now() - t;
 		spent_o += t;
 		if (t < best_o)
 			best_o = t;
-		t = now();
+		t = mb_now();
 		dnnl_run(&b);
-		t = now() - t;
+		t = mb_now() - t;
 		spent_d += t;
 		if (t < best_d)
 			best_d = t;
@@ -599,206 +578,8 @@ static void print_case(const struct bcase *c, const struct result *r)
 	       r->ratio >= TARGET_RATIO ? "met" : "MISSED");
 }
 
-static void json_case(FILE *f, const struct bcase *c, const struct result *r,
-		      int last)
-{
-	uint32_t isa;
-
-	fprintf(f, "    {\"name\": \"%s\", \"op\": \"%s\", \"M\": %u, \"N\": %u, \"K\": %u,\n",
-		c->name, c->conv ? "conv" : "matmul", c->M, c->N, c->K);
-	fprintf(f, "     \"runs\": %d, \"chunks\": %llu, \"engine_gflops\": {",
-		r->runs, (unsigned long long)r->chunks);
-	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
-		fprintf(f, "%s\"%s\": %.3f", isa ? ", " : "", engine_isa_short(isa),
-			r->engine[isa]);
-	fprintf(f, "},\n     \"engine_isa\": \"%s\", \"openblas_gflops\": %.3f, "
-		"\"onednn_gflops\": %.3f, \"onednn_impl\": \"%s\",\n",
-		engine_isa_short(r->best_isa), r->openblas, r->onednn, r->dnnl_impl);
-	fprintf(f, "     \"best_baseline\": \"%s\", \"ratio\": %.4f, \"target\": %.2f, "
-		"\"met\": %s}%s\n",
-		r->openblas >= r->onednn ? "openblas" : "onednn", r->ratio,
-		TARGET_RATIO, r->ratio >= TARGET_RATIO ? "true" : "false",
-		last ? "" : ",");
-}
-
 #define MAX_CASES	8
-
-/*
- * What tools/perf-report reads: every case's target as an upper bound
- * (the best baseline over the engine, at most 1 / TARGET_RATIO), and, when
- * every case is an n x n x n matmul (`ane-mathbench matmul 64 matmul 128
- * ...`), the GFLOP/s of each engine path and baseline against n.
- */
-static void json_series(FILE *f, const struct bcase *c, const struct result *r, int n)
-{
-	static const char *const base[2] = { "openblas", "onednn" };
-	uint32_t isa;
-	int i, k, m = 0;
-
-	fprintf(f, "  ],\n  \"results\": {");
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s\n    \"%s_best_over_engine\": { \"value\": %.4f, \"target\": %.4f, \"met\": %s }",
-			i ? "," : "", c[i].name, r[i].ratio > 0 ? 1 / r[i].ratio : 0,
-			1 / TARGET_RATIO, r[i].ratio >= TARGET_RATIO ? "true" : "false");
-	fprintf(f, "\n  },\n");
-	/* a curve only over sizes of one operation: matmul n x n x n */
-	for (i = 0; i < n; i++)
-		if (c[i].conv || c[i].M != c[i].N || c[i].M != c[i].K)
-			return;
-	if (n < 2)
-		return;
-	fprintf(f, "  \"title\": \"Matmul GFLOP/s against size, one thread\",\n"
-		"  \"xlabel\": \"n (n x n x n), log scale\",\n  \"series\": {");
-	for (isa = 0; isa < ANE_MATH_ISA_COUNT + 2; isa++) {
-		int first = 1;
-
-		if (isa < ANE_MATH_ISA_COUNT && !r[0].engine[isa])
-			continue;
-		if (isa < ANE_MATH_ISA_COUNT)
-			fprintf(f, "%s\n    \"engine %s\": [", m++ ? "," : "",
-				engine_isa_short(isa));
-		else
-			fprintf(f, "%s\n    \"%s\": [", m++ ? "," : "",
-				base[isa - ANE_MATH_ISA_COUNT]);
-		for (k = 0; k < n; k++) {
-			double g = isa < ANE_MATH_ISA_COUNT ? r[k].engine[isa] :
-				   isa == ANE_MATH_ISA_COUNT ? r[k].openblas : r[k].onednn;
-
-			fprintf(f, "%s[%.1f, %.2f]", first ? "" : ", ",
-				(double)c[k].M, g);
-			first = 0;
-		}
-		fprintf(f, "]");
-	}
-	fprintf(f, "\n  },\n");
-}
 #define N_TARGET_CASES	4	/* the first four known cases: issue 14's */
-
-/* ---------------------------------------------------------- many cores */
-
-#define CORES_MIN_RUNS	5
-#define CORES_MIN_SECONDS 1.0	/* per side */
-
-/* GFLOP/s of the two operations on 1 thread and on N, for the plot */
-static double cores_g[2][2];
-
-/*
- * One large operation on 1 thread and on @threads (the engine's neural
- * cores on the host, engine_host.h), alternating, best time of each: the
- * speed-up against the target of 0.8 x @threads.  The result must be
- * bit-identical.  Returns 0 met, 1 missed, 2 error.
- */
-static int cores_case(const char *name, struct ane_op_desc *d, size_t out_bytes,
-		      unsigned int threads, FILE *json, int first)
-{
-	double best[2] = { 1e30, 1e30 }, spent[2] = { 0, 0 }, speedup, flop;
-	void *one = malloc(out_bytes);
-	unsigned int runs = 0, k;
-	int ret = 0;
-
-	flop = 2.0 * (double)d->dst.dim[0] * d->dst.dim[1] * d->dst.dim[2] * d->dst.dim[3];
-	flop *= d->op == ANE_OP_MATMUL ? d->src[0].dim[3] :
-		(double)d->src[1].dim[1] * d->src[1].dim[2] * d->src[1].dim[3];
-	while (runs < CORES_MIN_RUNS || spent[0] < CORES_MIN_SECONDS ||
-	       spent[1] < CORES_MIN_SECONDS) {
-		for (k = 0; k < 2; k++) {
-			double t0 = now(), t;
-
-			ret = engine_mt_run(d, k ? threads : 1);
-			t = now() - t0;
-			if (ret) {
-				fprintf(stderr, "ane-mathbench: cores: %s: error %d\n", name, ret);
-				free(one);
-				return 2;
-			}
-			spent[k] += t;
-			if (t < best[k])
-				best[k] = t;
-			if (!runs && !k)
-				memcpy(one, d->dst.base, out_bytes);
-		}
-		runs++;
-	}
-	speedup = best[0] / best[1];
-	ret = memcmp(one, d->dst.base, out_bytes) ? 2 : speedup >= 0.8 * threads ? 0 : 1;
-	printf("%-10s 1 thread %7.1f GFLOP/s   %u threads %7.1f GFLOP/s   speed-up %.2f (target >= %.1f: %s)%s\n",
-	       name, flop / best[0] / 1e9, threads, flop / best[1] / 1e9, speedup,
-	       0.8 * threads, ret == 0 ? "met" : "MISSED",
-	       ret == 2 ? "  RESULTS DIFFER" : "");
-	cores_g[first ? 0 : 1][0] = flop / best[0] / 1e9;
-	cores_g[first ? 0 : 1][1] = flop / best[1] / 1e9;
-	if (json)
-		fprintf(json, "%s\n    \"%s_ideal_over_speedup\": { \"value\": %.4f, \"target\": 1, \"met\": %s },\n    \"%s_gflops_1\": %.2f, \"%s_gflops_%u\": %.2f",
-			first ? "" : ",", name, 0.8 * threads / speedup,
-			ret == 0 ? "true" : "false", name, flop / best[0] / 1e9, name,
-			threads, flop / best[1] / 1e9);
-	free(one);
-	return ret;
-}
-
-/* ane-mathbench cores [N]: matmul 2048^3 and conv 3x3 on 1 and N threads. */
-static int cores_bench(unsigned int threads, const char *json_path)
-{
-	struct ane_op_desc d;
-	uint16_t *a, *b, *y;
-	FILE *json = NULL;
-	int isa = engine_isa_best(), r1, r2;
-	uint64_t ws, i;
-
-	if (isa < 0 || ane_math_set_isa((uint32_t)isa))
-		return 2;
-	printf("cores: one operation split over threads (the engine's neural cores), %s path, best of >= %d runs\n",
-	       engine_isa_name((uint32_t)isa), CORES_MIN_RUNS);
-	if (json_path) {
-		json = fopen(json_path, "w");
-		if (!json)
-			return 2;
-		fprintf(json, "{\n  \"tool\": \"ane-mathbench\", \"version\": \"%s\", \"bench\": \"cores\", \"threads\": %u,\n  \"results\": {",
-			ANE_VERSION, threads);
-	}
-	a = xalloc(2048ull * 2048 * 2);
-	b = xalloc(2048ull * 2048 * 2);
-	y = xalloc(2048ull * 2048 * 2);
-	for (i = 0; i < 2048ull * 2048; i++) {
-		a[i] = (uint16_t)(0x3000 + i % 1021);
-		b[i] = (uint16_t)(0x3000 + i % 997);
-	}
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_MATMUL;
-	ane_tensor_dense(&d.src[0], a, 1, 1, 2048, 2048);
-	ane_tensor_dense(&d.src[1], b, 1, 1, 2048, 2048);
-	ane_tensor_dense(&d.dst, y, 1, 1, 2048, 2048);
-	ane_op_workspace_size(&d, &ws);
-	d.work = ws ? xalloc(ws) : NULL;
-	d.work_size = ws;
-	r1 = cores_case("matmul2048", &d, 2048ull * 2048 * 2, threads, json, 1);
-	free(d.work);
-
-	memset(&d, 0, sizeof(d));
-	d.op = ANE_OP_CONV;
-	ane_tensor_dense(&d.src[0], a, 1, 64, 56, 56);
-	ane_tensor_dense(&d.src[1], b, 64, 64, 3, 3);
-	ane_tensor_dense(&d.dst, y, 1, 64, 56, 56);
-	d.p.conv = (struct ane_conv_params){ .stride = { 1, 1 }, .dilation = { 1, 1 },
-		.pad = { 1, 1, 1, 1 }, .groups = 1 };
-	ane_op_workspace_size(&d, &ws);
-	d.work = ws ? xalloc(ws) : NULL;
-	d.work_size = ws;
-	r2 = cores_case("conv3x3", &d, 64ull * 56 * 56 * 2, threads, json, 0);
-	free(d.work);
-	free(a);
-	free(b);
-	free(y);
-	if (json) {
-		fprintf(json, "\n  },\n  \"title\": \"GFLOP/s against threads\", \"xlabel\": \"threads\", \"logx\": false,\n"
-			"  \"series\": {\n    \"matmul2048\": [[1, %.2f], [%u, %.2f]],\n"
-			"    \"conv3x3\": [[1, %.2f], [%u, %.2f]]\n  },\n  \"exit\": %d\n}\n",
-			cores_g[0][0], threads, cores_g[0][1], cores_g[1][0], threads,
-			cores_g[1][1], r1 > r2 ? r1 : r2);
-		fclose(json);
-	}
-	return r1 > r2 ? r1 : r2;
-}
 
 int main(int argc, char **argv)
 {
@@ -826,11 +607,64 @@ int main(int argc, char **argv)
 	int ncases = 0, i, j, ret, missed = 0, unset = 0;
 	uint32_t isa;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		usage(stdout, 0);
-	if (argc == 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
-		printf("ane-mathbench (ane) %s\n", ANE_VERSION);
-		return 0;
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int n, cores = 0;
+	int o;
+
+	ane_opt_init("ane-mathbench");
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'j':
+			json = optarg;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 'V':
+			printf("ane-mathbench (ane) %s\n", ANE_VERSION);
+			return 0;
+		default:
+			return ane_opt_bad(o, argv);
+		}
+	}
+	/* CASE..., matmul [N] among them, or cores [N] alone */
+	for (i = optind; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int num = v && *v >= '0' && *v <= '9';
+
+		if (!strcmp(a, "cores")) {
+			if (i != optind || argc - i > 2 - !num)
+				return ane_usage_error("cores [N] runs alone, not with '%s'",
+						       argv[i == optind ? i + 1 + num : optind]);
+			n = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+			if (num && ane_opt_uint("cores", v, 2, 16, "threads", &n))
+				return 2;
+			cores = n < 2 ? 2 : n;
+			break;
+		}
+		if (ncases == MAX_CASES)
+			return ane_usage_error("at most %d cases, not '%s' too", MAX_CASES, a);
+		if (!strcmp(a, "matmul")) {
+			n = 512;
+			if (num && ane_opt_uint("matmul", argv[++i], 1, 4096, NULL, &n))
+				return 2;
+			snprintf(nbuf[ncases], sizeof(nbuf[0]), "matmul%u", n);
+			cases[ncases] = (struct bcase){ .name = nbuf[ncases],
+				.M = n, .N = n, .K = n };
+			ncases++;
+			continue;
+		}
+		for (j = 0; j < (int)(sizeof(known) / sizeof(known[0])); j++)
+			if (!strcmp(a, known[j].name))
+				break;
+		if (j == (int)(sizeof(known) / sizeof(known[0])))
+			return ane_usage_error("unknown case '%s' (ane-mathbench --help lists them)", a);
+		cases[ncases++] = known[j];
 	}
 	/* OpenBLAS read it when it was loaded: drop it and start again. */
 	if (coretype && *coretype) {
@@ -842,56 +676,8 @@ int main(int argc, char **argv)
 	}
 	coretype = getenv("ANE_MATHBENCH_UNSET_CORETYPE");
 	unset = coretype && *coretype;
-
-	/* ane-mathbench [--json FILE] cores [N] */
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "cores")) {
-			long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-			if (i + 1 < argc) {
-				char *end;
-
-				n = strtol(argv[i + 1], &end, 10);
-				if (*end || n < 2 || n > 16)
-					usage(stderr, 2);
-			}
-			return cores_bench((unsigned int)(n < 2 ? 2 : n),
-					   i > 2 && !strcmp(argv[1], "--json") ? argv[2] : NULL);
-		}
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			if (++i == argc)
-				usage(stderr, 2);
-			json = argv[i];
-			continue;
-		}
-		if (ncases == MAX_CASES)
-			usage(stderr, 2);
-		if (!strcmp(argv[i], "matmul")) {
-			long n = 512;
-
-			if (i + 1 < argc && argv[i + 1][0] >= '0' &&
-			    argv[i + 1][0] <= '9') {
-				char *end;
-
-				n = strtol(argv[++i], &end, 10);
-				if (*end || n < 1 || n > 4096)
-					usage(stderr, 2);
-			}
-			snprintf(nbuf[ncases], sizeof(nbuf[0]), "matmul%ld", n);
-			cases[ncases] = (struct bcase){ .name = nbuf[ncases],
-				.M = (uint32_t)n, .N = (uint32_t)n, .K = (uint32_t)n };
-			ncases++;
-			continue;
-		}
-		for (j = 0; j < (int)(sizeof(known) / sizeof(known[0])); j++)
-			if (!strcmp(argv[i], known[j].name))
-				break;
-		if (j == (int)(sizeof(known) / sizeof(known[0])))
-			usage(stderr, 2);
-		cases[ncases++] = known[j];
-	}
+	if (cores)
+		return cores_bench(cores, json);
 	if (!ncases)
 		for (j = 0; j < N_TARGET_CASES; j++)
 			cases[ncases++] = known[j];
@@ -918,27 +704,8 @@ int main(int argc, char **argv)
 		if (res[i].ratio < TARGET_RATIO)
 			missed = 1;
 	}
-	if (json) {
-		FILE *f = fopen(json, "w");
-
-		if (!f) {
-			perror(json);
-			return 2;
-		}
-		fprintf(f, "{\n  \"tool\": \"ane-mathbench\", \"version\": \"%s\", \"bench\": \"kernels\",\n"
-			"  \"target\": %.2f,\n  \"openblas_core\": \"%s\",\n"
-			"  \"openblas_coretype_unset\": %s,\n  \"cases\": [\n",
-			ANE_VERSION, TARGET_RATIO, openblas_get_corename(),
-			unset ? "true" : "false");
-		for (i = 0; i < ncases; i++)
-			json_case(f, &cases[i], &res[i], i == ncases - 1);
-		json_series(f, cases, res, ncases);
-		fprintf(f, "  \"met\": %s\n}\n", missed ? "false" : "true");
-		if (fclose(f)) {
-			perror(json);
-			return 2;
-		}
-	}
+	if (json && json_kernels(json, cases, res, ncases, unset, missed))
+		return 2;
 	printf("all cases %s the target of %.1f x the best baseline\n",
 	       missed ? "do NOT meet" : "meet", TARGET_RATIO);
 	return missed ? 1 : 0;

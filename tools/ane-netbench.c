@@ -18,7 +18,6 @@
  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,38 +27,19 @@
 
 #include "ane_math.h"
 #include "ane_netrun.h"
+#include "ane_opt.h"
 #include "engine_host.h"
 #include "libane.h"
 
-#define MAX_ARRAYS	64
 #define MAX_NETS	4
-#define TARGET_RATIO	1.0	/* ane time / torch time, an upper bound */
 #define TOL_ULPS	4.0	/* fp16 ulps of each value ... */
 #define TOL_FRAC	1e-3	/* ... plus this fraction of the largest */
 
-struct array {
-	char name[32];
-	uint32_t dim[4];
-	float *data;		/* fp16 values, as fp32 */
-};
+#include "ane-netbench.h"
 
-struct bench {
-	const char *name;
-	const char *what;
-	struct ane_net *net;
-	struct array arr[MAX_ARRAYS];	/* inputs first, then constants */
-	unsigned int n_arr;
-	double gflop;
-	uint64_t rng;
-	double ane_ms, torch_ms;
-	double max_abs, max_rel, ref_abs, worst;	/* against torch */
-	double chk_abs, chk_worst;			/* against the reference */
-	int have_torch, checked;
-};
+unsigned int threads = 1;	/* --threads: the engine's cores */
 
-static unsigned int threads = 1;	/* --threads: the engine's cores */
-
-static void die(const char *what, const char *msg)
+void die(const char *what, const char *msg)
 {
 	fprintf(stderr, "ane-netbench: %s: %s\n", what, msg);
 	exit(2);
@@ -365,32 +345,6 @@ static void export_arrays(const struct bench *b, const char *dir)
 }
 
 /* The "ms" figure of net @name in a torch_nets.py JSON file, or -1. */
-static double torch_ms(const char *file, const char *name)
-{
-	char key[64], *text, *p;
-	double ms = -1;
-	long len;
-	FILE *f = fopen(file, "rb");
-
-	if (!f)
-		die(file, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)len + 1);
-	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len)
-		die(file, "cannot read");
-	fclose(f);
-	snprintf(key, sizeof(key), "\"%s\"", name);
-	p = strstr(text, key);
-	if (p)
-		p = strstr(p, "\"ms\":");
-	if (p)
-		ms = strtod(p + 5, NULL);
-	free(text);
-	return ms;
-}
-
 static double ulp16(double v)
 {
 	uint16_t h = ane_fp16_from_float((float)(v < 0 ? -v : v));
@@ -556,50 +510,6 @@ static void run_bench(struct bench *b, const char *dir, double min_s, int check,
 	ane_netrun_free(r);
 }
 
-static void json_figure(FILE *f, const char *name, double v, double target,
-			const char *sep)
-{
-	fprintf(f, "      \"%s\": {\"value\": %.6g, \"target\": %g, \"met\": %s}%s\n",
-		name, isfinite(v) ? v : 1e308, target, v <= target ? "true" : "false", sep);
-}
-
-static void write_json(const char *file, struct bench *bs, unsigned int nb,
-		       uint32_t isa)
-{
-	FILE *f = fopen(file, "w");
-	unsigned int i;
-
-	if (!f)
-		die(file, strerror(errno));
-	fprintf(f, "{\n  \"tool\": \"ane-netbench\",\n  \"bench\": \"nets\",\n");
-	fprintf(f, "  \"isa\": \"%s\",\n  \"threads\": %u,\n  \"results\": {\n",
-		engine_isa_name(isa), threads);
-	for (i = 0; i < nb; i++) {
-		struct bench *b = &bs[i];
-
-		fprintf(f, "    \"%s\": {\n      \"what\": \"%s\",\n", b->name, b->what);
-		fprintf(f, "      \"gflop\": %.6g,\n      \"ane_ms\": %.6g,\n",
-			b->gflop, b->ane_ms);
-		if (b->checked)
-			json_figure(f, "reference_tolerance_used", b->chk_worst, 1.0, ",");
-		if (b->have_torch) {
-			fprintf(f, "      \"torch_ms\": %.6g,\n      \"speedup\": %.6g,\n",
-				b->torch_ms, b->torch_ms / b->ane_ms);
-			fprintf(f, "      \"max_abs_err\": %.6g,\n      \"max_rel_err\": %.6g,\n",
-				b->max_abs, b->max_rel);
-			json_figure(f, "torch_tolerance_used", b->worst, 1.0, ",");
-			json_figure(f, "time_vs_torch", b->ane_ms / b->torch_ms,
-				    TARGET_RATIO, "");
-		} else {
-			fprintf(f, "      \"torch_ms\": null\n");
-		}
-		fprintf(f, "    }%s\n", i + 1 < nb ? "," : "");
-	}
-	fprintf(f, "  }\n}\n");
-	if (fclose(f))
-		die(file, strerror(errno));
-}
-
 static uint32_t pick_isa(void)
 {
 	int isa = engine_isa_best();
@@ -617,7 +527,7 @@ static void usage(FILE *f)
 		"usage: ane-netbench [--net mlp|resnet|encoder]... [--dir DIR] [--export]\n"
 		"                    [--torch FILE]... [--json FILE] [--time SEC]\n"
 		"                    [--threads N] [--check] [--profile]\n"
-		"       ane-netbench --help | --version\n"
+		"       ane-netbench -h | --help | -V | --version\n"
 		"Builds each network with libane, runs its program image on the\n"
 		"engine's userspace build (one thread) and prints its time; with\n"
 		"--torch, PyTorch's best time from tools/bench/torch_nets.py and the\n"
@@ -652,13 +562,15 @@ int main(int argc, char **argv)
 	int exp = 0, check = 0, prof = 0, missed = 0, o;
 	uint32_t isa;
 
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	ane_opt_init("ane-netbench");
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'n':
 			for (k = 0; k < NUM_NETS && strcmp(optarg, nets[k].name); k++)
 				;
 			if (k == NUM_NETS)
-				die(optarg, "unknown network (mlp, resnet, encoder)");
+				return ane_usage_error("--net: unknown network '%s' (mlp, resnet, encoder)",
+						       optarg);
 			want |= 1u << k;
 			break;
 		case 'd':
@@ -669,19 +581,19 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			if (n_torch == 8)
-				die("--torch", "at most 8 files");
+				return ane_usage_error("at most 8 --torch, not '%s' too", optarg);
 			torch[n_torch++] = optarg;
 			break;
 		case 'j':
 			json = optarg;
 			break;
 		case 's':
-			min_s = strtod(optarg, NULL);
+			if (ane_opt_double("--time", optarg, 0, 3600, "seconds", &min_s))
+				return 2;
 			break;
 		case 'T':
-			threads = (unsigned int)strtoul(optarg, NULL, 10);
-			if (threads < 1 || threads > 16)
-				die("--threads", "1..16");
+			if (ane_opt_uint("--threads", optarg, 1, 16, NULL, &threads))
+				return 2;
 			break;
 		case 'c':
 			check = 1;
@@ -696,14 +608,15 @@ int main(int argc, char **argv)
 			printf("ane-netbench (ane) %s\n", ANE_VERSION);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return ane_opt_bad(o, argv);
 		}
 	}
-	if (optind != argc || (exp && !dir) || (n_torch && !dir)) {
-		usage(stderr);
+	if (ane_opt_operands(argc, argv, 0, 0, NULL))
 		return 2;
-	}
+	if (exp && !dir)
+		return ane_usage_error("--export needs --dir DIR");
+	if (n_torch && !dir)
+		return ane_usage_error("--torch needs --dir DIR (the exported outputs)");
 	if (!want)
 		want = (1u << NUM_NETS) - 1;
 	isa = pick_isa();

@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "ane-run.h"
+#include "ane_opt.h"
 #include "demo_nets.h"
 #include "libane.h"
 
@@ -455,8 +456,20 @@ int main(int argc, char **argv)
 	const float *ins[1];
 	float in_scale;
 	const void *img;
-	int xt, ret = EXIT_NOT_RUN, st, oom = 0;
+	int xt, ret = EXIT_NOT_RUN, st, oom = 0, o;
 	unsigned long resident = 0;
+	uint64_t ms;
+	enum { O_DIRECT = 256, O_SOCKET, O_NODE, O_TIMEOUT, O_RESIDENT };
+	static const struct option opts[] = {
+		{ "direct", no_argument, NULL, O_DIRECT },
+		{ "socket", required_argument, NULL, O_SOCKET },
+		{ "node", required_argument, NULL, O_NODE },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "resident", required_argument, NULL, O_RESIDENT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 
 	/* A model file: the ONNX front end (ane-run-onnx.c). */
 	for (i = 1; i < (unsigned int)argc; i++) {
@@ -465,47 +478,46 @@ int main(int argc, char **argv)
 		if (l > 5 && !strcmp(argv[i] + l - 5, ".onnx"))
 			return ane_run_onnx(argc, argv);
 	}
-	for (i = 1; i < (unsigned int)argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	ane_opt_init("ane-run");
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'h':
 			usage(stdout);
 			return EXIT_PASS;
-		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+		case 'V':
 			printf("ane-run (libane) %s\n", ane_version());
 			return EXIT_PASS;
-		} else if (!strcmp(argv[i], "--direct")) {
+		case O_DIRECT:
 			direct = 1;
-		} else if (!strcmp(argv[i], "--socket") && i + 1 < (unsigned int)argc) {
-			sock = argv[++i];
-		} else if (!strcmp(argv[i], "--node") && i + 1 < (unsigned int)argc) {
-			node_arg = argv[++i];
-		} else if (!strcmp(argv[i], "--timeout") && i + 1 < (unsigned int)argc) {
-			char *end;
-			unsigned long long ms;
-
-			errno = 0;
-			ms = strtoull(argv[++i], &end, 10);
-			if (errno || end == argv[i] || *end || ms > UINT64_MAX / 1000000) {
-				fprintf(stderr, "ane-run: --timeout takes milliseconds, not '%s'\n",
-					argv[i]);
+			break;
+		case O_SOCKET:
+			sock = optarg;
+			break;
+		case O_NODE:
+			node_arg = optarg;
+			break;
+		case O_TIMEOUT:
+			if (ane_opt_u64("--timeout", optarg, 0, UINT64_MAX / 1000000, "ms", &ms))
 				return EXIT_USAGE;
-			}
 			timeout_ns = ms * 1000000;
-		} else if (!strcmp(argv[i], "--resident") && i + 1 < (unsigned int)argc) {
-			char *end;
-
-			errno = 0;
-			resident = strtoul(argv[++i], &end, 10);
-			if (errno || end == argv[i] || *end || !resident ||
-			    resident > RESIDENT_MAX_STEPS) {
-				fprintf(stderr, "ane-run: --resident takes a number of steps, 1..%u, not '%s'\n",
-					RESIDENT_MAX_STEPS, argv[i]);
+			break;
+		case O_RESIDENT:
+			if (ane_opt_u64("--resident", optarg, 1, RESIDENT_MAX_STEPS, "steps", &ms))
 				return EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "mlp") || !strcmp(argv[i], "conv") ||
-			   !strcmp(argv[i], "rnn")) {
-			which = argv[i];
-		} else {
-			usage(stderr);
+			resident = (unsigned long)ms;
+			break;
+		default:
+			ane_opt_bad(o, argv);
+			return EXIT_USAGE;
+		}
+	}
+	if (ane_opt_operands(argc, argv, 0, 1, NULL))
+		return EXIT_USAGE;
+	if (optind < argc) {
+		which = argv[optind];
+		if (strcmp(which, "mlp") && strcmp(which, "conv") && strcmp(which, "rnn")) {
+			ane_usage_error("unknown network '%s' (mlp, conv, rnn, or a MODEL.onnx)",
+					which);
 			return EXIT_USAGE;
 		}
 	}

@@ -16,13 +16,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ane_json.h"
+#include "ane_opt.h"
 #include "libane.h"
 #include "anectl.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: anectl [-d NODE] COMMAND\n"
+		"usage: anectl [-d NODE] [--json] COMMAND [-d NODE] [--json] [ARG...]\n"
 		"\n"
 		"commands:\n"
 		"  info     node, driver version, Table 27.9 properties and the\n"
@@ -44,19 +46,28 @@ static void usage(FILE *f)
 		"  shmem    ShowSharedMemoryAllocations: the surfaces clients hold\n"
 		"  models   ShowModelMemoryStatus: the programs clients hold\n"
 		"\n"
-		"options:\n"
-		"  -d NODE        the device node (default: every ane node)\n"
+		"options (before or after COMMAND):\n"
+		"  -d, --device NODE  the device node (default: every ane node)\n"
+		"  --json         info, status, list, clients, shmem, models, top:\n"
+		"                 one JSON document on stdout instead of the text\n"
 		"  -h, --help     this help\n"
 		"  -V, --version  libane's version\n");
 }
 
-static int cmd_list(void)
+static int cmd_list(int json)
 {
+	struct json_object *a = json ? json_object_new_array() : NULL;
 	char node[64];
 	unsigned int i;
 
-	for (i = 0; ane_find_node(i, node, sizeof(node)) == 0; i++)
-		printf("%s\n", node);
+	for (i = 0; ane_find_node(i, node, sizeof(node)) == 0; i++) {
+		if (a)
+			json_object_array_add(a, json_object_new_string(node));
+		else
+			printf("%s\n", node);
+	}
+	if (a)
+		ane_json_write(a, stdout, NULL);
 	if (!i) {
 		fprintf(stderr, "anectl: no /dev/accel node is bound to ane (is ane.ko loaded?)\n");
 		return 1;
@@ -64,7 +75,48 @@ static int cmd_list(void)
 	return 0;
 }
 
-static int info_one(const char *node)
+/* The info of one device as JSON (anectl info --json). */
+static struct json_object *info_json(struct ane_dev *dev, const struct ane_driver_version *dv,
+				     const struct ane_properties *p, uint32_t uapi,
+				     uint32_t hwv, uint32_t hwm, const struct drm_ane_status *st)
+{
+	const struct drm_ane_device_info_out *hs = ane_handshake(dev);
+	struct json_object *o = json_object_new_object(), *d = json_object_new_object();
+	struct json_object *pr = json_object_new_object(), *h = json_object_new_object();
+
+	json_object_object_add(o, "node", json_object_new_string(ane_node(dev)));
+	json_object_object_add(d, "name", json_object_new_string(dv->name));
+	json_object_object_add(d, "major", json_object_new_int(dv->major));
+	json_object_object_add(d, "minor", json_object_new_int(dv->minor));
+	json_object_object_add(d, "patchlevel", json_object_new_int(dv->patchlevel));
+	json_object_object_add(d, "desc", json_object_new_string(dv->desc));
+	json_object_object_add(o, "driver", d);
+	json_object_object_add(o, "uapi_version", json_object_new_int64(uapi));
+	json_object_object_add(pr, "architecture", json_object_new_string(p->architecture));
+	json_object_object_add(pr, "version", json_object_new_int64(p->version));
+	json_object_object_add(pr, "minor_version", json_object_new_int64(p->minor_version));
+	json_object_object_add(pr, "board_type", json_object_new_int64(p->board_type));
+	json_object_object_add(pr, "board_subtype", json_object_new_int64(p->board_subtype));
+	json_object_object_add(pr, "cores", json_object_new_int64(p->num_cores));
+	json_object_object_add(pr, "engines", json_object_new_int64(p->num_engines));
+	json_object_object_add(pr, "cpu_subtype", json_object_new_int64(p->cpu_subtype));
+	json_object_object_add(pr, "internal_build", json_object_new_boolean(p->internal_build));
+	json_object_object_add(o, "properties", pr);
+	json_object_object_add(h, "token", json_object_new_uint64(hs->token));
+	json_object_object_add(h, "callback", json_object_new_uint64(hs->callback));
+	json_object_object_add(h, "timeout", json_object_new_uint64(hs->timeout));
+	json_object_object_add(h, "ane_version", json_object_new_int64(hs->ane_version));
+	json_object_object_add(h, "ane_version_ext", json_object_new_int64(hs->ane_version_ext));
+	json_object_object_add(h, "engines", json_object_new_uint64(hs->num_engines));
+	json_object_object_add(h, "cpu_subtype", json_object_new_uint64(hs->cpu_subtype));
+	json_object_object_add(h, "hw_version", json_object_new_int64(hwv));
+	json_object_object_add(h, "hw_minor", json_object_new_int64(hwm));
+	json_object_object_add(o, "handshake", h);
+	json_object_object_add(o, "firmware", json_object_new_string(ane_fw_state_name(st->fw_state)));
+	return o;
+}
+
+static int info_one(const char *node, struct json_object *all)
 {
 	const struct drm_ane_device_info_out *hs;
 	struct ane_driver_version dv;
@@ -83,6 +135,11 @@ static int info_one(const char *node)
 		fprintf(stderr, "anectl: %s\n", ane_errmsg(dev));
 		ane_close(dev);
 		return 1;
+	}
+	if (all) {
+		json_object_array_add(all, info_json(dev, &dv, &p, uapi, hwv, hwm, &st));
+		ane_close(dev);
+		return 0;
 	}
 	hs = ane_handshake(dev);
 
@@ -113,19 +170,24 @@ static int info_one(const char *node)
 	return 0;
 }
 
-static int cmd_info(const char *node)
+static int cmd_info(const char *node, int json)
 {
+	struct json_object *all = json ? json_object_new_array() : NULL;
 	char buf[64];
-	unsigned int i;
+	unsigned int i = 0;
 	int rc = 0;
 
-	if (node)
-		return info_one(node);
-	for (i = 0; ane_find_node(i, buf, sizeof(buf)) == 0; i++) {
-		if (i)
-			printf("\n");
-		rc |= info_one(buf);
+	if (node) {
+		rc = info_one(node, all);
+		i = 1;
 	}
+	for (; !node && ane_find_node(i, buf, sizeof(buf)) == 0; i++) {
+		if (i && !all)
+			printf("\n");
+		rc |= info_one(buf, all);
+	}
+	if (all)
+		ane_json_write(all, stdout, NULL);
 	if (!i) {
 		fprintf(stderr, "anectl: no /dev/accel node is bound to ane (is ane.ko loaded?)\n");
 		return 1;
@@ -165,7 +227,21 @@ const char *caps_str(unsigned int caps, char *buf, size_t len)
 	return buf;
 }
 
-static int cmd_status(const char *node)
+/* {"mask": N, "names": [...]} of a capability set. */
+static struct json_object *caps_json(unsigned int caps)
+{
+	struct json_object *o = json_object_new_object(), *n = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(o, "mask", json_object_new_int64(caps));
+	for (i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]); i++)
+		if (caps & cap_names[i].bit)
+			json_object_array_add(n, json_object_new_string(cap_names[i].name));
+	json_object_object_add(o, "names", n);
+	return o;
+}
+
+static int cmd_status(const char *node, int json)
 {
 	char caps[256];
 	struct drm_ane_status st;
@@ -180,6 +256,21 @@ static int cmd_status(const char *node)
 		fprintf(stderr, "anectl: %s\n", ane_errmsg(dev));
 		ane_close(dev);
 		return 1;
+	}
+	if (json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "node", json_object_new_string(ane_node(dev)));
+		json_object_object_add(o, "firmware",
+				       json_object_new_string(ane_fw_state_name(st.fw_state)));
+		json_object_object_add(o, "client_flags", json_object_new_int64(st.client_flags));
+		json_object_object_add(o, "caps",
+				       caps_json(st.client_flags >> ANE_CLIENT_CAPS_SHIFT));
+		json_object_object_add(o, "submitted", json_object_new_uint64(st.requests_submitted));
+		json_object_object_add(o, "completed", json_object_new_uint64(st.requests_completed));
+		json_object_object_add(o, "dart_faults", json_object_new_int64(st.dart_faults));
+		ane_close(dev);
+		return ane_json_write(o, stdout, NULL) ? 1 : 0;
 	}
 	printf("firmware:   %s\n", ane_fw_state_name(st.fw_state));
 	printf("client:     0x%x\n", st.client_flags);
@@ -266,35 +357,32 @@ static int open_ane_node(const char *cmd, const char *node)
 	return -1;
 }
 
-/* The MS of `power delay MS`: 0 to ANE_POWER_HYSTERESIS_MAX_MS, decimal. */
-static int parse_delay(const char *s, uint64_t *ms)
-{
-	char *end;
-
-	errno = 0;
-	*ms = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s < '0' || *s > '9' ||
-	    *ms > ANE_POWER_HYSTERESIS_MAX_MS) {
-		fprintf(stderr, "anectl power: delay '%s' is not a number of ms from 0 to %u (EINVAL)\n",
-			s, ANE_POWER_HYSTERESIS_MAX_MS);
-		return -1;
-	}
-	return 0;
-}
-
 static int cmd_power(const char *node, int argc, char **argv)
 {
+	static const char *const whats[] = { "status", "on", "off", "auto", "always-on", "delay" };
 	const char *what = argc ? argv[0] : "status";
 	char buf[256];
 	uint64_t r = 0;
+	size_t i;
 	int fd, ret = 0;
 
-	if (!strcmp(what, "delay") && (argc != 2 || parse_delay(argv[1], &r))) {
-		if (argc != 2)
-			fprintf(stderr, "anectl power: delay needs one number of ms (0 to %u)\n",
-				ANE_POWER_HYSTERESIS_MAX_MS);
-		return 2;
+	/* the arguments first, before any device */
+	for (i = 0; i < sizeof(whats) / sizeof(whats[0]) && strcmp(what, whats[i]); i++)
+		;
+	if (i == sizeof(whats) / sizeof(whats[0]))
+		return ane_usage_error("unknown '%s' (status, on, off, auto, always-on, delay MS)",
+				       what);
+	if (!strcmp(what, "delay")) {
+		if (argc < 2)
+			return ane_usage_error("delay needs one number of ms (0 to %u)",
+					       ANE_POWER_HYSTERESIS_MAX_MS);
+		/* the MS: 0 to ANE_POWER_HYSTERESIS_MAX_MS, decimal */
+		if (ane_opt_u64("delay", argv[1], 0, ANE_POWER_HYSTERESIS_MAX_MS, "ms", &r))
+			return 2;
 	}
+	if (argc > (!strcmp(what, "delay") ? 2 : 1))
+		return ane_usage_error("unexpected operand '%s'",
+				       argv[!strcmp(what, "delay") ? 2 : 1]);
 	if (!node) {
 		if (ane_find_node(0, buf, sizeof(buf))) {
 			fprintf(stderr, "anectl power: no ane device (is the module loaded? anectl doctor)\n");
@@ -324,13 +412,9 @@ static int cmd_power(const char *node, int argc, char **argv)
 	} else if (!strcmp(what, "auto") || !strcmp(what, "always-on")) {
 		ret = power_method(fd, node, ANE_METHOD_SET_POWER_MANAGEMENT,
 				   !strcmp(what, "auto"), NULL);
-	} else if (!strcmp(what, "delay")) {
+	} else {	/* delay */
 		ret = power_method(fd, node, ANE_METHOD_SET_POWER_GATING_HYSTERESIS_TIME,
 				   r, NULL);
-	} else {
-		fprintf(stderr, "anectl power: unknown '%s' (status, on, off, auto, always-on, delay MS)\n",
-			what);
-		ret = -1;
 	}
 	close(fd);
 	return ret ? 1 : 0;
@@ -338,7 +422,58 @@ static int cmd_power(const char *node, int argc, char **argv)
 
 /* --------------------------------------------------------- diagnostics */
 
-static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec)
+#define JSET(o, k, v) json_object_object_add(o, k, v)
+#define JU64(v) json_object_new_uint64((uint64_t)(v))
+#define JI64(v) json_object_new_int64((int64_t)(v))
+#define JBOOL(v) json_object_new_boolean(!!(v))
+
+/* One record of a diagnostics method as JSON. */
+static struct json_object *diag_json(uint32_t m, const void *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (m == ANE_METHOD_GET_CLIENTS_INFO) {
+		const struct drm_ane_client_info *c = r;
+
+		JSET(o, "client", JU64(c->client_id));
+		JSET(o, "pid", JI64(c->pid));
+		JSET(o, "uid", JI64(c->uid));
+		JSET(o, "caps", caps_json(c->caps));
+		JSET(o, "state", JI64(c->state));
+		JSET(o, "space", JI64(c->space));
+		JSET(o, "programs", JI64(c->programs));
+		JSET(o, "mappings", JI64(c->mappings));
+		JSET(o, "cached_mappings", JI64(c->cached_mappings));
+		JSET(o, "submitted", JU64(c->submitted));
+		JSET(o, "completed", JU64(c->completed));
+		JSET(o, "engine_ns", JU64(c->engine_ns));
+		JSET(o, "self", JBOOL(c->flags & ANE_CLIENT_INFO_SELF));
+	} else if (m == ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS) {
+		const struct drm_ane_shmem_info *sh = r;
+
+		JSET(o, "client", JU64(sh->client_id));
+		JSET(o, "handle", JI64(sh->handle));
+		JSET(o, "bytes", JU64(sh->size));
+		JSET(o, "imported", JBOOL(sh->flags & ANE_SHMEM_IMPORTED));
+		JSET(o, "exported", JBOOL(sh->flags & ANE_SHMEM_EXPORTED));
+	} else {
+		const struct drm_ane_model_info *p = r;
+
+		JSET(o, "client", JU64(p->client_id));
+		JSET(o, "image_bytes", JU64(p->image_bytes));
+		JSET(o, "inter_bytes", JU64(p->inter_bytes));
+		JSET(o, "weights_bytes", JU64(p->weights_bytes));
+		JSET(o, "slot", JI64(p->slot));
+		JSET(o, "fw_pid", JI64(p->fw_pid));
+		JSET(o, "inflight", JI64(p->inflight));
+		JSET(o, "prepared", JBOOL(p->flags & ANE_MODEL_PREPARED));
+		JSET(o, "instance", JBOOL(p->flags & ANE_MODEL_INSTANCE));
+		JSET(o, "attached", JBOOL(p->flags & ANE_MODEL_ATTACHED));
+	}
+	return o;
+}
+
+static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec, int json)
 {
 	struct drm_ane_method_buf a = { .method = m };
 	char buf[256];
@@ -366,6 +501,18 @@ static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec)
 		free(recs);
 		close(fd);
 		return 1;
+	}
+	if (json) {
+		struct json_object *o = json_object_new_object(), *list = json_object_new_array();
+
+		for (i = 0; i < a.count; i++)
+			json_object_array_add(list, diag_json(m, (const char *)recs + i * rec));
+		JSET(o, "node", json_object_new_string(node));
+		JSET(o, "total", JI64(a.total));
+		JSET(o, name, list);
+		free(recs);
+		close(fd);
+		return ane_json_write(o, stdout, NULL) ? 1 : 0;
 	}
 	for (i = 0; i < a.count; i++) {
 		const void *r = (const char *)recs + i * rec;
@@ -419,53 +566,116 @@ static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec)
 	return 0;
 }
 
+/* ane_opt_bad(), and -d without its NODE says how to find one. */
+int anectl_bad_opt(int o, char **argv)
+{
+	if (o == ':' && optopt == 'd')
+		return ane_usage_error("-d needs a NODE (anectl list shows them)");
+	return ane_opt_bad(o, argv);
+}
+
+/* The commands; json: takes --json; args: most operands. */
+static const struct {
+	const char *name;
+	int json, args;
+} cmds[] = {
+	{ "info", 1, 0 }, { "status", 1, 0 }, { "list", 1, 0 }, { "doctor", 0, 0 },
+	{ "top", 1, 0 }, { "power", 0, 2 }, { "clients", 1, 0 }, { "shmem", 1, 0 },
+	{ "models", 1, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	const char *node = NULL;
-	int i = 1;
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char prog[32];
+	const char *node = NULL, *cmd;
+	int o, json = 0, c;
 
-	if (i < argc && !strcmp(argv[i], "-d")) {
-		if (i + 1 >= argc || !argv[i + 1][0]) {
-			fprintf(stderr, "anectl: -d needs a NODE (anectl list shows them)\n");
-			return 2;
+	ane_opt_init("anectl");
+	/* the options before COMMAND ('+': stop at it), then its own after it */
+	while ((o = getopt_long(argc, argv, "+:d:hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			if (!*optarg)
+				return ane_usage_error("-d needs a NODE (anectl list shows them)");
+			node = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("anectl (libane) %s\n", ane_version());
+			return 0;
+		default:
+			return anectl_bad_opt(o, argv);
 		}
-		node = argv[i + 1];
-		i += 2;
 	}
-	if (i >= argc) {
-		usage(stderr);
+	if (optind >= argc)
+		return ane_usage_error("missing COMMAND (anectl --help lists them)");
+	cmd = argv[optind];
+	for (c = 0; c < (int)(sizeof(cmds) / sizeof(cmds[0])) && strcmp(cmd, cmds[c].name); c++)
+		;
+	if (c == (int)(sizeof(cmds) / sizeof(cmds[0])))
+		return ane_usage_error("unknown command '%s' (anectl --help lists them)", cmd);
+	snprintf(prog, sizeof(prog), "anectl %s", cmd);
+	ane_opt_init(prog);
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(cmd, "top"))	/* its own options besides -d and --json */
+		return cmd_top(node, json, argc, argv);
+	optind = 0;
+	while ((o = getopt_long(argc, argv, ":d:hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			if (!*optarg)
+				return ane_usage_error("-d needs a NODE (anectl list shows them)");
+			node = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("anectl (libane) %s\n", ane_version());
+			return 0;
+		default:
+			return anectl_bad_opt(o, argv);
+		}
+	}
+	if (json && !cmds[c].json)
+		return ane_usage_error("--json: %s has no JSON output (info, status, list, top, clients, shmem and models have)",
+				       cmd);
+	if (ane_opt_operands(argc, argv, 0, cmds[c].args, NULL))
 		return 2;
-	}
-	if (!strcmp(argv[i], "info"))
-		return cmd_info(node);
-	if (!strcmp(argv[i], "status"))
-		return cmd_status(node);
-	if (!strcmp(argv[i], "list"))
-		return cmd_list();
-	if (!strcmp(argv[i], "doctor"))
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(cmd, "info"))
+		return cmd_info(node, json);
+	if (!strcmp(cmd, "status"))
+		return cmd_status(node, json);
+	if (!strcmp(cmd, "list"))
+		return cmd_list(json);
+	if (!strcmp(cmd, "doctor"))
 		return cmd_doctor(node);
-	if (!strcmp(argv[i], "top"))
-		return cmd_top(node, argc - i - 1, argv + i + 1);
-	if (!strcmp(argv[i], "power"))
-		return cmd_power(node, argc - i - 1, argv + i + 1);
-	if (!strcmp(argv[i], "clients"))
+	if (!strcmp(cmd, "power"))
+		return cmd_power(node, argc, argv);
+	if (!strcmp(cmd, "clients"))
 		return cmd_diag(node, "clients", ANE_METHOD_GET_CLIENTS_INFO,
-				sizeof(struct drm_ane_client_info));
-	if (!strcmp(argv[i], "shmem"))
+				sizeof(struct drm_ane_client_info), json);
+	if (!strcmp(cmd, "shmem"))
 		return cmd_diag(node, "surfaces", ANE_METHOD_SHOW_SHARED_MEMORY_ALLOCATIONS,
-				sizeof(struct drm_ane_shmem_info));
-	if (!strcmp(argv[i], "models"))
-		return cmd_diag(node, "programs", ANE_METHOD_SHOW_MODEL_MEMORY_STATUS,
-				sizeof(struct drm_ane_model_info));
-	if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
-		printf("anectl (libane) %s\n", ane_version());
-		return 0;
-	}
-	fprintf(stderr, "anectl: unknown command '%s'\n", argv[i]);
-	usage(stderr);
-	return 2;
+				sizeof(struct drm_ane_shmem_info), json);
+	return cmd_diag(node, "programs", ANE_METHOD_SHOW_MODEL_MEMORY_STATUS,
+			sizeof(struct drm_ane_model_info), json);
 }

@@ -21,10 +21,16 @@ sfmt(char *buf, size_t len, const char *fmt, ...);
 /* The first line of a small file, without its newline; 0 or -errno. */
 int read_line(const char *path, char *buf, size_t len);
 
+/* ane_opt_bad(), and -d without its NODE says how to find one. */
+int anectl_bad_opt(int o, char **argv);
+
 /* anectl doctor [NODE]: 0 healthy, 1 not. */
 int cmd_doctor(const char *only);
 
-/* anectl top [--interval MS] [-n N] [--once]. */
-int cmd_top(const char *node, int argc, char **argv);
+/*
+ * anectl top [-d NODE] [--json] [--interval MS] [-n N] [--once]: @argv[0]
+ * is "top", @node and @json what came before it.
+ */
+int cmd_top(const char *node, int json, int argc, char **argv);
 
 #endif /* ANECTL_H */

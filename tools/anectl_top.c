@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ane_json.h"
+#include "ane_opt.h"
 #include "libane.h"
 #include "anectl.h"
 
@@ -251,64 +253,111 @@ static void top_print(const struct top_set *s, double dt, unsigned int interval_
 	fflush(stdout);
 }
 
-/* A positive decimal option value no larger than @max, or 0. */
-static unsigned long top_num(const char *opt, const char *v, unsigned long max)
+/* One sample as JSON (top --json): the clients and their rates. */
+static int top_json(const struct top_set *s, double dt, unsigned int interval_ms)
 {
-	char *end;
-	unsigned long x;
+	struct json_object *o = json_object_new_object(), *list = json_object_new_array();
+	size_t i;
 
-	errno = 0;
-	x = v ? strtoul(v, &end, 10) : 0;
-	if (!v || !*v || *end || errno || !x || x > max) {
-		fprintf(stderr, "anectl top: %s: '%s' is not a number from 1 to %lu (EINVAL)\n",
-			opt, v ? v : "", max);
-		return 0;
+	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(o, "interval_ms", json_object_new_int64(interval_ms));
+	for (i = 0; i < s->n; i++) {
+		const struct top_client *c = &s->c[i];
+		struct json_object *j = json_object_new_object();
+		int rates = c->prev && dt > 0 && c->engine_ns >= c->p_engine_ns &&
+			    c->completed >= c->p_completed;
+
+		json_object_object_add(j, "pid", json_object_new_int(c->pid));
+		json_object_object_add(j, "node", json_object_new_string(c->node));
+		json_object_object_add(j, "client", json_object_new_uint64(c->id));
+		json_object_object_add(j, "engine_ns", json_object_new_uint64(c->engine_ns));
+		json_object_object_add(j, "busy_percent", !rates ? NULL :
+			ane_json_num((double)(c->engine_ns - c->p_engine_ns) / (dt * 1e7), "%.1f"));
+		json_object_object_add(j, "submitted", json_object_new_uint64(c->submitted));
+		json_object_object_add(j, "completed", json_object_new_uint64(c->completed));
+		json_object_object_add(j, "completed_per_s", !rates ? NULL :
+			ane_json_num((double)(c->completed - c->p_completed) / dt, "%.1f"));
+		json_object_object_add(j, "charged_kib", json_object_new_uint64(c->charged_kib));
+		json_object_object_add(j, "total_bytes", json_object_new_uint64(c->total_b));
+		json_object_object_add(j, "shared_bytes", json_object_new_uint64(c->shared_b));
+		json_object_object_add(j, "resident_bytes", json_object_new_uint64(c->resident_b));
+		json_object_object_add(j, "command", json_object_new_string(c->comm));
+		json_object_array_add(list, j);
 	}
-	return x;
+	json_object_object_add(o, "clients", list);
+	json_object_object_add(o, "unreadable_processes", json_object_new_int64(s->denied));
+	return ane_json_write(o, stdout, NULL);
 }
 
-int cmd_top(const char *node, int argc, char **argv)
+static void top_usage(void)
 {
+	printf("usage: anectl [-d NODE] top [-d NODE] [--interval MS] [-n N | --once] [--json]\n"
+	       "\n"
+	       "Every ane client (open file of an ane node) of every process, from\n"
+	       "/proc/<pid>/fdinfo: pid, node, drm-client-id, engine time and busy %%\n"
+	       "over the interval, requests submitted and completed and completions\n"
+	       "per second, memory charged (KiB), surfaces total and resident (KiB),\n"
+	       "command.  Refreshes until interrupted.\n"
+	       "  -d, --device NODE  only the clients of NODE\n"
+	       "  -i, --interval MS  time between samples, 1..3600000 (default 1000)\n"
+	       "  -n, --samples N    print N samples, then exit 0\n"
+	       "  --once             the same as -n 1\n"
+	       "  --json             one sample (-n 1) as a JSON object\n"
+	       "  -h, --help         this help\n");
+}
+
+int cmd_top(const char *node, int json, int argc, char **argv)
+{
+	enum { O_ONCE = 256 };
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "once", no_argument, NULL, O_ONCE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct top_set cur = { 0 }, old = { 0 }, tmp;
-	unsigned long interval = 1000, samples = 0, k;
-	int i, tty = isatty(STDOUT_FILENO), err;
+	unsigned int interval = 1000, samples = 0, k;
+	int o, tty = isatty(STDOUT_FILENO), err;
 	double t0, t1;
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--once")) {
+	optind = 0;
+	while ((o = getopt_long(argc, argv, ":d:i:n:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			if (!*optarg)
+				return ane_usage_error("-d needs a NODE (anectl list shows them)");
+			node = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case O_ONCE:
 			samples = 1;
-		} else if (!strcmp(a, "-n") || !strcmp(a, "--samples")) {
-			samples = top_num(a, i + 1 < argc ? argv[++i] : NULL, 1000000);
-			if (!samples)
+			break;
+		case 'n':
+			if (ane_opt_uint("--samples", optarg, 1, 1000000, NULL, &samples))
 				return 2;
-		} else if (!strcmp(a, "--interval") || !strcmp(a, "-i")) {
-			interval = top_num(a, i + 1 < argc ? argv[++i] : NULL, 3600000);
-			if (!interval)
+			break;
+		case 'i':
+			if (ane_opt_uint("--interval", optarg, 1, 3600000, "ms", &interval))
 				return 2;
-		} else if (!strncmp(a, "--interval=", 11)) {
-			interval = top_num("--interval", a + 11, 3600000);
-			if (!interval)
-				return 2;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: anectl [-d NODE] top [--interval MS] [-n N | --once]\n"
-			       "\n"
-			       "Every ane client (open file of an ane node) of every process, from\n"
-			       "/proc/<pid>/fdinfo: pid, node, drm-client-id, engine time and busy %%\n"
-			       "over the interval, requests submitted and completed and completions\n"
-			       "per second, memory charged (KiB), surfaces total and resident (KiB),\n"
-			       "command.  Refreshes until interrupted.\n"
-			       "  -i, --interval MS  time between samples (default 1000)\n"
-			       "  -n, --samples N    print N samples, then exit 0\n"
-			       "  --once             the same as -n 1\n"
-			       "  -h, --help         this help\n");
+			break;
+		case 'h':
+			top_usage();
 			return 0;
-		} else {
-			fprintf(stderr, "anectl top: unknown option '%s' (see anectl top --help)\n", a);
-			return 2;
+		default:
+			return anectl_bad_opt(o, argv);
 		}
 	}
+	if (ane_opt_operands(argc, argv, 0, 0, NULL))
+		return 2;
+	if (json && samples > 1)
+		return ane_usage_error("--json prints one sample, not %u (-n 1 or --once)", samples);
+	if (json)
+		samples = 1;
 
 	err = top_scan(&old, node);
 	t0 = now_s();
@@ -325,7 +374,10 @@ int cmd_top(const char *node, int argc, char **argv)
 		if (err)
 			break;
 		top_carry(&cur, &old);
-		top_print(&cur, t1 - t0, (unsigned int)interval, tty, !k);
+		if (json)
+			err = top_json(&cur, t1 - t0, interval) ? -errno : 0;
+		else
+			top_print(&cur, t1 - t0, interval, tty, !k);
 		tmp = old;
 		old = cur;
 		cur = tmp;

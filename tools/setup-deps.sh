@@ -23,6 +23,7 @@ PKGS=(
 	sparse perl
 	libopenblas-dev libdnnl-dev
 	libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
+	libjson-c-dev                    # the tools' --json (anectl, the benches)
 	python3-numpy python3-torch python3-torchvision
 )
 # Kernel packages: backports only.  Resolved through the metapackages so

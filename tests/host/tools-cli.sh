@@ -7,7 +7,11 @@
 # functions, each versioned LIBANE_0.1 (lib/libane.map), under the soname
 # libane.so.0.  The manual pages (Documentation/accel/ane/man/) carry the
 # release and render without warnings.  Bad values and nodes that are not
-# ane's are refused with a message before anything runs.
+# ane's are refused with a message before anything runs.  Every tool
+# parses with getopt_long through tools/ane_opt.c: --opt=value, --,
+# options after the command, extra operands refused, every usage error
+# naming its argument on stderr (exit 2) before a device is looked for;
+# errors on stderr; --json (json-c) parses.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$top/build}
 ver=$(sed -n 's/^ANE_VERSION := //p' "$top/Makefile")
@@ -64,9 +68,121 @@ want "anectl -d /dev/null power: not an ane node" 1 \
 want "ane-bench dart /dev/null: not an ane node" 1 \
 	"/dev/null: not an ane node" -- "$B/tools/ane-bench" dart /dev/null
 want "ane-fuzz --seed x is a usage error" 2 \
-	"--seed takes a number, not 'x'" -- "$B/tools/ane-fuzz" --seed x
+	"--seed 'x' is not a number" -- "$B/tools/ane-fuzz" --seed x
 want "ane-fuzz --iterations -3 is a usage error" 2 \
-	"--iterations takes a number, not '-3'" -- "$B/tools/ane-fuzz" --iterations -3
+	"--iterations '-3' is not a number" -- "$B/tools/ane-fuzz" --iterations -3
+
+# Every tool parses with getopt_long through tools/ane_opt.c: a usage error
+# names the argument on stderr (stdout empty) and exits 2, before any
+# device is looked for.
+# uerr NAME TEXT -- COMMAND...: COMMAND exits 2, prints TEXT on stderr and
+# nothing on stdout.
+uerr() {
+	name=$1 text=$2
+	shift 3
+	"$@" >"$tmpd/out" 2>"$tmpd/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -- "$text" "$tmpd/err" && [ ! -s "$tmpd/out" ]; then
+		ok "$name"
+	else
+		nok "$name: exit $rc, stderr '$(head -n1 "$tmpd/err")', stdout '$(head -n1 "$tmpd/out")'"
+	fi
+}
+tmpd=$(mktemp -d)
+T=$B/tools
+for t in anectl ane-run ane-bench ane-mathbench ane-fuzz ane-netbench aned; do
+	uerr "$t --bogus names the option" "unknown option '--bogus'" -- "$T/$t" --bogus
+	uerr "$t --version=1 names the value" "--version takes no value, not '1'" -- \
+		"$T/$t" --version=1
+done
+uerr "ane-fuzz --bogus is unknown (not 'needs a value')" "ane-fuzz: unknown option '--bogus'" -- \
+	"$T/ane-fuzz" --bogus --seed 1
+uerr "aned --cache-mb without a value is named" "aned: --cache-mb needs a value" -- \
+	"$T/aned" --cache-mb
+uerr "aned --idle-ms -1 is in ms, not MiB" "--idle-ms '-1' is not a number of ms from 0 to" -- \
+	"$T/aned" --idle-ms -1
+uerr "ane-mathbench matmul 0 names the size and its range" \
+	"matmul '0' is not a number from 1 to 4096" -- "$T/ane-mathbench" matmul 0
+uerr "ane-mathbench cores 1 names the threads" "cores '1' is not a number of threads from 2 to 16" -- \
+	"$T/ane-mathbench" cores 1
+uerr "ane-netbench --threads 0 names the range" "--threads '0' is not a number from 1 to 16" -- \
+	"$T/ane-netbench" --threads 0
+uerr "ane-run --timeout x names the value" "--timeout 'x' is not a number of ms" -- \
+	"$T/ane-run" --timeout x
+uerr "anectl top --interval 0 names the range" "--interval '0' is not a number of ms from 1 to 3600000" -- \
+	"$T/anectl" top --interval 0
+# --opt=value reaches the option
+uerr "ane-fuzz --seed=x: --opt=value" "--seed 'x' is not a number" -- "$T/ane-fuzz" --seed=x
+uerr "aned --idle-ms=-1: --opt=value" "--idle-ms '-1' is not a number" -- "$T/aned" --idle-ms=-1
+uerr "ane-bench --json=FILE bogus: --opt=value" "unknown bench 'bogus'" -- \
+	"$T/ane-bench" --json="$tmpd/b.json" bogus
+# -- ends the options: what follows is an operand
+uerr "ane-mathbench -- --json: an operand after --" "unknown case '--json'" -- \
+	"$T/ane-mathbench" -- --json
+uerr "ane-run -- --direct: an operand after --" "unknown network '--direct'" -- \
+	"$T/ane-run" -- --direct
+uerr "anectl -- info: the command after --" "unexpected operand" -- "$T/anectl" info -- extra
+# an extra operand is refused, named
+uerr "ane-bench dart NODE extra is refused" "unexpected operand 'extra'" -- \
+	"$T/ane-bench" dart /dev/null extra
+uerr "ane-run mlp conv is refused" "unexpected operand 'conv'" -- "$T/ane-run" mlp conv
+uerr "anectl info extra is refused" "unexpected operand 'extra'" -- "$T/anectl" info extra
+uerr "anectl power on extra is refused" "unexpected operand 'extra'" -- "$T/anectl" power on extra
+uerr "ane-fuzz extra is refused" "unexpected operand 'extra'" -- "$T/ane-fuzz" extra
+uerr "ane-netbench extra is refused" "unexpected operand 'extra'" -- "$T/ane-netbench" extra
+uerr "aned extra is refused" "unexpected operand 'extra'" -- "$T/aned" extra
+uerr "ane-mathbench cores with a case is refused" "cores [N] runs alone, not with 'matmul'" -- \
+	"$T/ane-mathbench" cores 2 matmul
+# the arguments are checked before the device is looked for
+uerr "ane-bench bogus: the bench, not the device" "ane-bench: unknown bench 'bogus'" -- \
+	"$T/ane-bench" bogus
+uerr "anectl power sideways: a usage error before the device" "unknown 'sideways'" -- \
+	"$T/anectl" power sideways
+uerr "anectl doctor --json: no JSON there" "doctor has no JSON output" -- "$T/anectl" doctor --json
+# an option after the command is the command's
+want "anectl info -d NODE honours -d" 1 "/dev/null: not an ane node" -- "$T/anectl" info -d /dev/null
+want "anectl clients --device=NODE honours it" 1 "anectl clients: /dev/null is not an ane node" -- \
+	"$T/anectl" clients --device=/dev/null
+want "anectl top -d (no NODE) after top" 2 "-d needs a NODE" -- "$T/anectl" top -d
+# -h and -V, as ane-netbench(1) says
+"$T/ane-netbench" -h | grep -q '^usage: ane-netbench' && ok "ane-netbench -h" || nok "ane-netbench -h"
+"$T/ane-netbench" -V | grep -q "^ane-netbench .* $ver\$" && ok "ane-netbench -V" || nok "ane-netbench -V"
+# --idle-ms 0 is a value (aned goes on to the policy, which is missing)
+"$T/aned" --idle-ms 0 --policy "$tmpd/none.conf" >"$tmpd/out" 2>"$tmpd/err"
+rc=$?
+[ $rc -eq 1 ] && ! grep -q idle-ms "$tmpd/err" && ok "aned --idle-ms 0 is accepted" ||
+	nok "aned --idle-ms 0: exit $rc, '$(head -n1 "$tmpd/err")'"
+# errors on stderr: ane-fuzz without a device keeps only its last line on stdout
+if [ ! -e /dev/accel ] || ! ls /dev/accel/accel* >/dev/null 2>&1; then
+	"$T/ane-fuzz" --time 1 >"$tmpd/out" 2>"$tmpd/err"
+	grep -q 'no ane node found' "$tmpd/err" && ! grep -q 'no ane node' "$tmpd/out" &&
+		grep -q '^ane-fuzz: 0 passed, 1 failed$' "$tmpd/out" &&
+		ok "ane-fuzz's error on stderr, its summary on stdout" ||
+		nok "ane-fuzz without a device: stdout '$(head -n1 "$tmpd/out")', stderr '$(head -n1 "$tmpd/err")'"
+	"$T/ane-bench" dart >"$tmpd/out" 2>"$tmpd/err"
+	[ $? -eq 1 ] && grep -q 'no /dev/accel node' "$tmpd/err" && [ ! -s "$tmpd/out" ] &&
+		ok "ane-bench dart without a device: the error on stderr" ||
+		nok "ane-bench dart without a device: '$(head -n1 "$tmpd/err")'"
+fi
+# --json parses (device-free: anectl top and list with no client or
+# device, ane-bench's file of a run that could not start)
+json_ok() { python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; }
+"$T/anectl" top --json --interval 1 | json_ok &&
+	"$T/anectl" --json top --once -i 1 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert isinstance(d["clients"], list) and d["interval_ms"] == 1' &&
+	ok "anectl top --json parses" || nok "anectl top --json is not JSON"
+"$T/anectl" list --json 2>/dev/null | python3 -c '
+import json, sys
+assert isinstance(json.load(sys.stdin), list)' && ok "anectl list --json parses" ||
+	nok "anectl list --json is not a JSON array"
+uerr "anectl top --json -n 2 is refused" "--json prints one sample" -- "$T/anectl" top --json -n 2
+"$T/ane-bench" --json "$tmpd/b.json" dart /dev/null >/dev/null 2>&1
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit"] == 1 and d["tool"] == "ane-bench"' \
+	"$tmpd/b.json" 2>/dev/null && ok "ane-bench --json writes JSON (json-c) even when the bench fails" ||
+	nok "ane-bench --json: $(head -c 200 "$tmpd/b.json" 2>&1)"
+rm -rf "$tmpd"
 
 lib=$B/lib/libane.so
 if [ ! -e "$lib" ]; then

@@ -9,6 +9,9 @@
  *     (drm-total-memory) > 0 and its command;
  *   - -d NODE shows it for its node, not for another node;
  *   - bad options fail with exit 2;
+ *   - top --json -d NODE: one sample as JSON, the client in it;
+ *   - info, status, clients, shmem and models --json -d NODE parse as JSON,
+ *     the client among the clients, its surface among the surfaces;
  *   - once the client exits, no client again.
  *
  * Expects ane.ko loaded; anectl in $PATH.
@@ -21,6 +24,8 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "harness.h"
 #include "libane.h"
@@ -147,7 +152,8 @@ static void no_client_says_so(void)
 static void bad_options_fail(void)
 {
 	T_EQ(top(NULL, "--interval", "0", NULL, NULL), 2);
-	T_CHECK(strstr(out, "--interval") && strstr(out, "EINVAL"), "field not named");
+	T_CHECK(strstr(out, "--interval '0' is not a number of ms from 1 to 3600000"),
+		"field not named");
 	show();
 	T_EQ(top(NULL, "-n", "x", NULL, NULL), 2);
 	T_EQ(top(NULL, "--bogus", NULL, NULL, NULL), 2);
@@ -209,6 +215,102 @@ static void node_filter(void)
 	show();
 }
 
+/* top --json, -d after top: the busy client with its node, rates and command. */
+static void json_sample(void)
+{
+	const char *argv[] = { "anectl", "top", "--json", "--interval", "300", "-d", node, NULL };
+	struct json_object *o, *a, *c, *v;
+	size_t i, n;
+	int found = 0;
+
+	T_EQ(vm_run_capture(argv, 0, out, sizeof(out)), 0);
+	o = json_tokener_parse(out);
+	T_CHECK(o && json_object_object_get_ex(o, "clients", &a), "not JSON: %s", out);
+	n = o && a ? json_object_array_length(a) : 0;
+	for (i = 0; i < n; i++) {
+		c = json_object_array_get_idx(a, i);
+		if (!json_object_object_get_ex(c, "pid", &v) || json_object_get_int(v) != client)
+			continue;
+		found = 1;
+		T_CHECK(json_object_object_get_ex(c, "node", &v) &&
+			!strcmp(json_object_get_string(v), node), "node: %s", out);
+		T_CHECK(json_object_object_get_ex(c, "busy_percent", &v) &&
+			json_object_get_double(v) > 0, "busy: %s", out);
+		T_CHECK(json_object_object_get_ex(c, "completed", &v) &&
+			json_object_get_uint64(v) > 0, "completed: %s", out);
+		T_CHECK(json_object_object_get_ex(c, "command", &v) &&
+			!strcmp(json_object_get_string(v), "top_test"), "command: %s", out);
+	}
+	T_CHECK(found, "client %d not in top --json: %s", (int)client, out);
+	json_object_put(o);
+	show();
+}
+
+/* The member @key of @o, or NULL. */
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* `anectl CMD --json -d NODE` parsed (NULL if it is not JSON or fails). */
+static struct json_object *anectl_json(const char *cmd)
+{
+	const char *argv[] = { "anectl", cmd, "--json", "-d", node, NULL };
+
+	if (vm_run_capture(argv, 0, out, sizeof(out)))
+		return NULL;
+	return json_tokener_parse(out);
+}
+
+/*
+ * anectl's other commands with --json, -d after the command: info (this
+ * node alone), status, clients (the client among them), shmem (its
+ * surface) and models parse as JSON with the figures the text shows.
+ */
+static void json_commands(void)
+{
+	struct json_object *o, *a, *e;
+	size_t i, n;
+	int found = 0;
+
+	o = anectl_json("info");
+	T_CHECK(o && json_object_is_type(o, json_type_array) &&
+		json_object_array_length(o) == 1, "info --json -d: %s", out);
+	e = o ? json_object_array_get_idx(o, 0) : NULL;
+	T_CHECK(jget(e, "node") && !strcmp(json_object_get_string(jget(e, "node")), node) &&
+		jget(jget(e, "driver"), "name") && jget(jget(e, "properties"), "cores") &&
+		jget(jget(e, "handshake"), "token") && jget(e, "firmware"), "info: %s", out);
+	json_object_put(o);
+	o = anectl_json("status");
+	T_CHECK(o && jget(o, "firmware") && jget(jget(o, "caps"), "names") &&
+		jget(o, "submitted") && jget(o, "dart_faults"), "status --json: %s", out);
+	json_object_put(o);
+	o = anectl_json("clients");
+	a = jget(o, "clients");
+	n = a ? json_object_array_length(a) : 0;
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (json_object_get_int(jget(e, "pid")) == client &&
+		    json_object_get_uint64(jget(e, "completed")) > 0)
+			found = 1;
+	}
+	T_CHECK(found && json_object_get_int(jget(o, "total")) >= 2, "clients --json: %s", out);
+	json_object_put(o);
+	o = anectl_json("shmem");
+	a = jget(o, "surfaces");
+	T_CHECK(a && json_object_array_length(a) >= 1 &&
+		json_object_get_uint64(jget(json_object_array_get_idx(a, 0), "bytes")) > 0,
+		"shmem --json: %s", out);
+	json_object_put(o);
+	o = anectl_json("models");
+	T_CHECK(o && json_object_is_type(jget(o, "programs"), json_type_array) &&
+		jget(o, "total"), "models --json: %s", out);
+	json_object_put(o);
+	show();
+}
+
 static void stop_client(void)
 {
 	int status;
@@ -231,6 +333,8 @@ int main(void)
 	if (client > 0) {
 		T_RUN(shows_the_busy_client);
 		T_RUN(node_filter);
+		T_RUN(json_sample);
+		T_RUN(json_commands);
 		T_RUN(stop_client);
 		T_RUN(no_client_says_so);
 	}

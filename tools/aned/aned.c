@@ -16,6 +16,7 @@
  * Copyright (C) 2026 The ane authors
  */
 
+#include "ane_opt.h"
 #include "aned.h"
 
 struct aned_opts opt = {
@@ -344,18 +345,14 @@ static int listen_socket(void)
 	return fd;
 }
 
-static int parse_mb(const char *s, uint64_t *out, const char *name)
+/* @val MiB, 1..1048576, as bytes into *@out: 0, or the usage error. */
+static int parse_mb(const char *name, const char *val, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || !v || v > (1ull << 20)) {
-		logmsg("%s takes MiB, 1..1048576, not '%s'", name, s);
-		return -1;
-	}
-	*out = (uint64_t)v << 20;
+	if (ane_opt_u64(name, val, 1, 1ull << 20, "MiB", &v))
+		return ANE_OPT_USAGE;
+	*out = v << 20;
 	return 0;
 }
 
@@ -370,75 +367,93 @@ void usage(FILE *f)
 		"                     activation takes precedence)\n"
 		"  --policy PATH      the policy file (default /etc/aned/policy.conf)\n"
 		"  --node NODE        the accel node (default: the first ane device)\n"
-		"  --cache-mb N       model cache budget in MiB (default 256)\n"
-		"  --max-image-mb N   largest image accepted (default 64)\n"
-		"  --max-clients N    connections at once (default 256)\n"
-		"  --idle-ms N        power saving: unprepare after N ms idle (default 2000)\n"
-		"  --compile-timeout-s N  a Compile's time limit (default 60)\n"
+		"  --cache-mb N       model cache budget in MiB, 1..1048576 (default 256)\n"
+		"  --max-image-mb N   largest image accepted, MiB (default 64)\n"
+		"  --max-clients N    connections at once, 1..1048576 (default 256)\n"
+		"  --idle-ms N        power saving: unprepare after N ms idle, 0..86400000\n"
+		"                     (default 2000; 0: as soon as a model is idle)\n"
+		"  --compile-timeout-s N  a Compile's time limit, 1..86400 s (default 60)\n"
 		"  --foreground       log to stderr, for tests (aned never forks)\n"
+		"  -h, --help         this help\n"
 		"  -V, --version      libane's version\n",
 		ANE_BROKER_SOCKET_DEFAULT);
 }
 
 int main(int argc, char **argv)
 {
+	enum { O_SOCKET = 256, O_POLICY, O_NODE, O_CACHE, O_MAX_IMAGE, O_MAX_CLIENTS,
+	       O_IDLE, O_COMPILE_TIMEOUT, O_FOREGROUND };
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, O_SOCKET },
+		{ "policy", required_argument, NULL, O_POLICY },
+		{ "node", required_argument, NULL, O_NODE },
+		{ "cache-mb", required_argument, NULL, O_CACHE },
+		{ "max-image-mb", required_argument, NULL, O_MAX_IMAGE },
+		{ "max-clients", required_argument, NULL, O_MAX_CLIENTS },
+		{ "idle-ms", required_argument, NULL, O_IDLE },
+		{ "compile-timeout-s", required_argument, NULL, O_COMPILE_TIMEOUT },
+		{ "foreground", no_argument, NULL, O_FOREGROUND },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	uint64_t v;
 	char perr[256];
-	int i, lfd, ret;
+	int o, lfd, ret;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	ane_opt_init("aned");
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+		case 'V':
 			printf("aned (libane) %s\n", ane_version());
 			return 0;
-		} else if (!strcmp(a, "--foreground")) {
+		case O_FOREGROUND:
 			opt.foreground = 1;
-		} else if (!val) {
-			usage(stderr);
-			return 2;
-		} else if (!strcmp(a, "--socket")) {
-			opt.socket = val;
-			i++;
-		} else if (!strcmp(a, "--policy")) {
-			opt.policy = val;
-			i++;
-		} else if (!strcmp(a, "--node")) {
-			opt.node = val;
-			i++;
-		} else if (!strcmp(a, "--cache-mb")) {
-			if (parse_mb(val, &opt.cache_bytes, a))
-				return 2;
-			i++;
-		} else if (!strcmp(a, "--max-image-mb")) {
-			if (parse_mb(val, &opt.max_image, a))
-				return 2;
+			break;
+		case O_SOCKET:
+			opt.socket = optarg;
+			break;
+		case O_POLICY:
+			opt.policy = optarg;
+			break;
+		case O_NODE:
+			opt.node = optarg;
+			break;
+		case O_CACHE:
+			if (parse_mb("--cache-mb", optarg, &opt.cache_bytes))
+				return ANE_OPT_USAGE;
+			break;
+		case O_MAX_IMAGE:
+			if (parse_mb("--max-image-mb", optarg, &opt.max_image))
+				return ANE_OPT_USAGE;
 			if (opt.max_image > ANE_IMG_MAX_SIZE)
 				opt.max_image = ANE_IMG_MAX_SIZE;
-			i++;
-		} else if (!strcmp(a, "--max-clients")) {
-			if (parse_mb(val, &v, a))
-				return 2;
-			opt.max_clients = (unsigned int)(v >> 20);
-			i++;
-		} else if (!strcmp(a, "--idle-ms")) {
-			if (parse_mb(val, &v, a))
-				return 2;
-			opt.idle_us = (v >> 20) * 1000;
-			i++;
-		} else if (!strcmp(a, "--compile-timeout-s")) {
-			if (parse_mb(val, &v, a))
-				return 2;
-			opt.compile_timeout_us = (v >> 20) * 1000000;
-			i++;
-		} else {
-			usage(stderr);
-			return 2;
+			break;
+		case O_MAX_CLIENTS:
+			if (ane_opt_uint("--max-clients", optarg, 1, 1u << 20, NULL,
+					 &opt.max_clients))
+				return ANE_OPT_USAGE;
+			break;
+		case O_IDLE:
+			/* 0: unprepare as soon as a model is idle */
+			if (ane_opt_u64("--idle-ms", optarg, 0, 86400000, "ms", &v))
+				return ANE_OPT_USAGE;
+			opt.idle_us = v * 1000;
+			break;
+		case O_COMPILE_TIMEOUT:
+			if (ane_opt_u64("--compile-timeout-s", optarg, 1, 86400, "seconds", &v))
+				return ANE_OPT_USAGE;
+			opt.compile_timeout_us = v * 1000000;
+			break;
+		default:
+			return ane_opt_bad(o, argv);
 		}
 	}
+	if (ane_opt_operands(argc, argv, 0, 0, NULL))
+		return ANE_OPT_USAGE;
 	if (aned_policy_load(opt.policy, &policy, perr, sizeof(perr))) {
 		logmsg("%s", perr);
 		return 1;

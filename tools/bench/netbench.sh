@@ -23,12 +23,17 @@ json=
 nets=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--rounds|--threads|--time|--json|--net)
+		[ $# -ge 2 ] || { echo "netbench.sh: $1 needs a value" >&2; exit 2; } ;;
+	esac
+	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
 	--time) tsec=$2; shift 2 ;;
 	--json) json=$2; shift 2 ;;
 	--net) nets="$nets --net $2"; shift 2 ;;
-	*) echo "usage: netbench.sh [--threads N] [--rounds N] [--time SEC] [--json FILE] [--net NAME]..." >&2
+	*) echo "netbench.sh: unknown argument '$1'" >&2
+	   echo "usage: netbench.sh [--threads N] [--rounds N] [--time SEC] [--json FILE] [--net NAME]..." >&2
 	   exit 2 ;;
 	esac
 done

@@ -4,7 +4,8 @@
  * shared memory the supervisor watches, the options, a worker's pools,
  * and the functions one file calls in another.
  *
- *   ane-fuzz.c     options, the supervisor, the canary, main
+ *   ane-fuzz.c     the options' defaults, the supervisor, the canary, main
+ *   fuzz_args.c    the command line, --exclude and --replay
  *   fuzz_tables.c  the operations and the DRM core ioctls they draw from
  *   fuzz_util.c    randomness, errno names, the program images
  *   fuzz_worker.c  a worker's pools: files, surfaces, programs, syncobjs
@@ -352,6 +353,6 @@ void knobs_restore(void);
 int run_op(struct worker *w, int op, uint64_t seed);
 void set_oom_adj(const char *v);
 void proc_main(int base, int n, int drop);
-void usage(FILE *f);
+int parse_args(int argc, char **argv);
 
 #endif /* ANE_FUZZ_H */
