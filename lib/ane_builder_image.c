@@ -418,8 +418,15 @@ static int build_image(struct ane_net *net, const void **image, size_t *size)
 			w[ANE_TD_FLAGS] = op->flags;
 			break;
 		case ANE__OP_ELTWISE:
+			w[ANE_TD_SUBOP] = op->subop;
+			break;
 		case ANE__OP_NORM:
 			w[ANE_TD_SUBOP] = op->subop;
+			w[ANE_TD_NORM_EPS] = op->norm_eps;
+			break;
+		case ANE__OP_REDUCE:
+			w[ANE_TD_SUBOP] = op->subop;
+			w[ANE_TD_FLAGS] = op->flags;
 			break;
 		case ANE__OP_POOL:
 			w[ANE_TD_SUBOP] = op->subop;

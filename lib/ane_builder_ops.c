@@ -436,8 +436,8 @@ int ane_net_norm(struct ane_net *net, int x, enum ane_net_norm_kind kind)
 		return -EINVAL;
 	if ((ret = ane__get_operand(&o, "x", x, &tx)))
 		return ret;
-	if ((uint32_t)kind > ANE_NET_NORM_LAYER)
-		return ane__op_fail(&o, "kind %u is unknown (ANE_NET_NORM_SOFTMAX 0, ANE_NET_NORM_LAYER 1)",
+	if ((uint32_t)kind > ANE_NET_NORM_LOG_SOFTMAX)
+		return ane__op_fail(&o, "kind %u is unknown (ANE_NET_NORM_SOFTMAX 0, ANE_NET_NORM_LAYER 1, ANE_NET_NORM_LOG_SOFTMAX 2)",
 			       (uint32_t)kind);
 	if (tx->dim[3] > ANE__MAX_SOFTMAX)
 		return ane__op_fail(&o, "x '%s' is %s: a normalization runs over at most %u elements of W",

@@ -255,12 +255,13 @@ struct ane__op {
 	uint32_t op;			/* ANE_NET_OP_* (the TD's op word) */
 	uint32_t act;
 	uint32_t subop;			/* eltwise op or pooling kind */
-	uint32_t flags;			/* transpose-B, count-pad */
+	uint32_t flags;			/* transpose-B, count-pad, reduce axes */
 	uint32_t stride[2];
 	uint32_t dilation[2];
 	uint32_t pad[4];		/* top, bottom, left, right */
 	uint32_t groups;
 	uint32_t kernel[2];
+	uint32_t norm_eps;		/* ANE__OP_NORM: fp32 bits, 0: 1e-5 */
 	int src[2];			/* tensor ids, -1 none */
 	int bias;
 	int dst;
@@ -284,6 +285,7 @@ struct ane__op {
 #define ANE__OP_SOFTMAX		6
 #define ANE__OP_NORM		7
 #define ANE__OP_COPY		8
+#define ANE__OP_REDUCE		9
 
 struct ane_net {
 	struct ane__tensor *t;
@@ -395,6 +397,15 @@ int ane__net_fail(struct ane_net *net, int err, const char *fmt, ...);
  */
 void ane__ref_copy(const struct ane__op *op, const struct ane__tensor *t,
 		   float *const *val);
+
+/*
+ * The reference executor's REDUCE (ane_reference_reduce.c): result @o
+ * (in NCHW order) of @op on its source's values @x, in double, before the
+ * activation; and the natural logarithm it uses, also NORM's log-softmax's.
+ */
+double ane__ref_reduce_at(const struct ane__op *op, const struct ane__tensor *t,
+			  const float *x, uint64_t o);
+double ane__ref_log(double x);
 
 /* Fill t[].last_use from the ops (ane_builder_image.c). */
 void ane__net_liveness(struct ane_net *net);

@@ -406,7 +406,28 @@ static double r_rsqrt(double x)
 	return y;
 }
 
-/* Softmax or layer normalization over W; @e holds W doubles. */
+/* Layer normalization's epsilon: 1e-5, or the fp32 the op names. */
+static double norm_eps(const struct ane__op *op)
+{
+	float f;
+
+	if (!op->norm_eps)
+		return 1e-5;
+	memcpy(&f, &op->norm_eps, sizeof(f));
+	return f;
+}
+
+/* REDUCE: each result from ane__ref_reduce_at(), then the activation. */
+static void run_reduce(const struct ane__op *op, const struct ane__tensor *t,
+		       float *const *val)
+{
+	uint64_t o, e = ane__elems(t[op->dst].dim);
+
+	for (o = 0; o < e; o++)
+		val[op->dst][o] = store(op->act, ane__ref_reduce_at(op, t, val[op->src[0]], o));
+}
+
+/* Softmax, log-softmax or layer normalization over W; @e holds W doubles. */
 static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
 		     float *const *val, double *e)
 {
@@ -421,7 +442,8 @@ static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
 
 		for (w = 0; w < d[3]; w++)
 			e[w] = xr[w];
-		if (op->subop == ANE_NET_NORM_SOFTMAX) {
+		if (op->subop == ANE_NET_NORM_SOFTMAX ||
+		    op->subop == ANE_NET_NORM_LOG_SOFTMAX) {
 			a = -r_inf();
 			for (w = 0; w < d[3]; w++)
 				a = e[w] > a ? e[w] : a;
@@ -430,6 +452,13 @@ static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
 				b += e[w];
 			}
 			mul = 1.0 / b;
+			if (op->subop == ANE_NET_NORM_LOG_SOFTMAX) {
+				/* (x - max) - log(sum) */
+				b = ane__ref_log(b);
+				for (w = 0; w < d[3]; w++)
+					e[w] = ((double)xr[w] - a) - b;
+				mul = 1.0;
+			}
 		} else {
 			for (w = 0; w < d[3]; w++)
 				a += e[w];
@@ -438,7 +467,7 @@ static void run_norm(const struct ane__op *op, const struct ane__tensor *t,
 				e[w] -= a;
 				b += e[w] * e[w];
 			}
-			mul = r_rsqrt(b / d[3] + 1e-5);
+			mul = r_rsqrt(b / d[3] + norm_eps(op));
 		}
 		for (w = 0; w < d[3]; w++)
 			y[r * d[3] + w] = store(ANE_NET_ACT_NONE, e[w] * mul);
@@ -587,6 +616,9 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 			break;
 		case ANE__OP_NORM:
 			run_norm(op, net->t, val, e);
+			break;
+		case ANE__OP_REDUCE:
+			run_reduce(op, net->t, val);
 			break;
 		default:
 			run_unary(op, net->t, val);

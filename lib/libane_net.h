@@ -177,16 +177,50 @@ LIBANE_EXPORT int ane_net_softmax(struct ane_net *net, int x);
 /* ane_net_norm() kinds: over W, at every (n, c, h). */
 enum ane_net_norm_kind {
 	ANE_NET_NORM_SOFTMAX = 0,	/* softmax over W */
-	ANE_NET_NORM_LAYER = 1,		/* (x - mean) / sqrt(var + 1e-5) */
+	ANE_NET_NORM_LAYER = 1,		/* (x - mean) / sqrt(var + eps) */
+	ANE_NET_NORM_LOG_SOFTMAX = 2,	/* x - max - log(sum(exp(x - max))) */
 };
 
 /*
- * Softmax or layer normalization of @x over W, its last axis (W at most
- * 65536): attention scores, a transformer's LayerNorm (its scale and shift
- * are an ane_net_eltwise() MUL and ADD by [1, 1, 1, W] constants).
+ * Softmax, layer normalization (epsilon 1e-5) or log-softmax of @x over
+ * W, its last axis (W at most 65536): attention scores, a transformer's
+ * LayerNorm (its scale and shift are an ane_net_eltwise() MUL and ADD by
+ * [1, 1, 1, W] constants), a classifier's log-probabilities.
  */
 LIBANE_EXPORT int ane_net_norm(struct ane_net *net, int x,
 			       enum ane_net_norm_kind kind);
+
+/*
+ * ane_net_norm() with an epsilon for ANE_NET_NORM_LAYER (0 for the
+ * others): finite and greater than zero once rounded to fp32 (0 there
+ * means 1e-5, as ane_net_norm()).
+ */
+LIBANE_EXPORT int ane_net_norm_eps(struct ane_net *net, int x,
+				   enum ane_net_norm_kind kind, float eps);
+
+/* ane_net_reduce() kinds (the task descriptor's SUBOP word). */
+enum ane_net_reduce_kind {
+	ANE_NET_REDUCE_SUM = 0,
+	ANE_NET_REDUCE_MEAN = 1,
+	ANE_NET_REDUCE_MAX = 2,		/* NaN if any element is NaN */
+	ANE_NET_REDUCE_MIN = 3,		/* NaN if any element is NaN */
+	ANE_NET_REDUCE_PROD = 4,
+	ANE_NET_REDUCE_SUM_SQUARE = 5,	/* sum of x^2 */
+	ANE_NET_REDUCE_L1 = 6,		/* sum of |x| */
+	ANE_NET_REDUCE_L2 = 7,		/* sqrt(sum of x^2) */
+	ANE_NET_REDUCE_LOG_SUM = 8,	/* log(sum) */
+	ANE_NET_REDUCE_LOG_SUM_EXP = 9,	/* max + log(sum(exp(x - max))) */
+};
+
+/*
+ * Reduce @x over the axes set in @axes (bit 0 N, 1 C, 2 H, 3 W); the
+ * result keeps those axes with extent 1 (ONNX's keepdims=1; a reshape
+ * drops them).  @axes is 1 .. 15.  One REDUCE task, computed in double
+ * precision in NCHW order and rounded to fp16 once, then @act.
+ */
+LIBANE_EXPORT int ane_net_reduce(struct ane_net *net, int x,
+				 enum ane_net_reduce_kind kind, uint32_t axes,
+				 enum ane_net_act act);
 
 /* ------------------------------------------------------------ data movement
  *

@@ -6,8 +6,9 @@
  * benchmarks.
  *
  * Storage is IEEE binary16 (fp16, kept as uint16_t); every operation
- * converts to fp32, computes and accumulates in fp32, and rounds to fp16
- * once, round-to-nearest-even, when it stores a result.
+ * converts to fp32, computes and accumulates in fp32 (a REDUCE in
+ * double), and rounds to fp16 once, round-to-nearest-even, when it
+ * stores a result.
  *
  * Tensors are NCHW with an explicit stride, in elements, per dimension
  * (struct ane_tensor), so views, transposes and broadcasts need no copy.

@@ -282,6 +282,10 @@ static int ane_check_norm(const struct ane_op_desc *d)
 		return -ANE_MATH_EINVAL;
 	if (d->p.norm.kind >= ANE_NORM_COUNT || d->act != ANE_ACT_NONE)
 		return -ANE_MATH_EINVAL;
+	/* an epsilon: layer normalization's, finite and > 0 (0: 1e-5) */
+	if (d->p.norm.eps && (d->p.norm.kind != ANE_NORM_LAYER ||
+			      d->p.norm.eps >= 0x7f800000u))
+		return -ANE_MATH_EINVAL;
 	if (!ane_dims_equal(&d->src[0], &d->dst) ||
 	    d->dst.dim[ANE_W] > ANE_MATH_MAX_SOFTMAX)
 		return -ANE_MATH_EINVAL;
@@ -318,6 +322,28 @@ static int ane_check_pool(const struct ane_op_desc *d)
 			    pp->stride[1]);
 	if (!ho || !wo || y->dim[ANE_H] != ho || y->dim[ANE_W] != wo)
 		return -ANE_MATH_EINVAL;
+	return 0;
+}
+
+/*
+ * REDUCE: a known kind, axes 1 .. 15, dst src[0]'s extents with 1 along
+ * each reduced axis, an activation of minor 3 (none has parameters).
+ */
+static int ane_check_reduce(const struct ane_op_desc *d)
+{
+	const struct ane_reduce_params *rp = &d->p.reduce;
+	unsigned int i;
+
+	if (!ane_params_tail_zero(d, sizeof(*rp)) ||
+	    !ane_tensor_is_zero(&d->src[1]) || !ane_tensor_is_zero(&d->bias))
+		return -ANE_MATH_EINVAL;
+	if (rp->kind >= ANE_REDUCE_COUNT || !rp->axes ||
+	    (rp->axes & ~ANE_REDUCE_AXES_ALL) || d->act > ANE_ACT_GELU_TANH)
+		return -ANE_MATH_EINVAL;
+	for (i = 0; i < ANE_NDIM; i++)
+		if (d->dst.dim[i] != ((rp->axes & ANE_REDUCE_AXIS(i)) ? 1 :
+				      d->src[0].dim[i]))
+			return -ANE_MATH_EINVAL;
 	return 0;
 }
 
@@ -455,6 +481,9 @@ int ane_check_shapes(const struct ane_op_desc *d)
 		break;
 	case ANE_OP_NORM:
 		ret = ane_check_norm(d);
+		break;
+	case ANE_OP_REDUCE:
+		ret = ane_check_reduce(d);
 		break;
 	default:	/* ACT, SOFTMAX */
 		ret = ane_check_unary(d);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Internal to the floating-point objects of the engine's math
- * (ane_math.c, ane_math_gemm.c, ane_math_rows.c): the vector types, the
+ * (ane_math.c, ane_math_gemm.c, ane_math_rows.c, ane_math_reduce.c): the
+ * vector types, the
  * fp16 and scalar helpers every hot loop inlines, the tensor helpers and
  * what the three objects call of each other.  Only for code built with
  * the FPU flags (see ane_math.c); sparse does not see it (__CHECKER__).
@@ -142,6 +143,18 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 /* ane_math_rows.c: a MATMUL's bias and activation after GEMM chunk @chunk */
 void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
 		       uint64_t chunk);
+
+/* ane_math_reduce.c: the chunks of a REDUCE plan */
+void ane_run_reduce(const struct ane_op_desc *d, const struct ane_plan *p,
+		    uint64_t chunk);
+/* ane_math_reduce.c: layer normalization's epsilon (0: 1e-5) */
+float ane_norm_eps(const struct ane_norm_params *np);
+/*
+ * ane_math_reduce.c: a log-softmax's row of @n from @x at stride @s:
+ * e[i] = (x[i] - mx) - log(sum); returns 1, the factor of the row's store.
+ */
+float ane_log_softmax_row(float *e, const uint16_t *x, uint64_t s, uint32_t n,
+			  float mx, float sum);
 
 #endif /* __CHECKER__ */
 #endif /* ANE_MATH_FPU_H */

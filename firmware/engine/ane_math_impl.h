@@ -106,6 +106,8 @@
 #define ANE_COST_POOL		24u	/* one pooling window element */
 #define ANE_COST_DIRECT		16u	/* one direct-convolution tap */
 #define ANE_COST_COPY		8u	/* one element of a COPY */
+#define ANE_COST_REDUCE		8u	/* one element a REDUCE reads */
+#define ANE_COST_REDUCE_EXP	48u	/* one of LOG_SUM_EXP's exponentials */
 
 /*
  * Convolutions with at most this many output channels per group
@@ -147,7 +149,7 @@ enum ane_plan_kind {
  * @b_off: byte offset of the B pack area in the workspace (A is at 0);
  *	for direct convolution, of the input row buffer.
  * @rows: ROWS plans: units of work, each a segment of a dst row (for
- *	SOFTMAX, one position (n, h, w)).
+ *	SOFTMAX, one position (n, h, w); for REDUCE, see ane_run_reduce()).
  * @rows_per_chunk: ROWS plans: units per chunk.
  * @width: ROWS plans: elements in a row (dst W; 1 for SOFTMAX).
  * @seg_w: ROWS plans: elements per segment.
@@ -243,6 +245,19 @@ void ane_plan_gemm_at(const struct ane_plan *p, uint64_t chunk,
  */
 void ane_run_copy(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk);
+
+/*
+ * REDUCE's plan (ane_math_plan.c): each dst element's reduced elements,
+ * @count of them in NCHW order, are cut into @p->nseg segments of
+ * @p->seg_w (the last: what is left), read once, or twice for
+ * LOG_SUM_EXP (its maximum, then its exponentials): unit u is segment
+ * u % nseg of pass u / nseg % passes of dst element u / (nseg * passes).
+ * The segments of one element share the accumulator in the workspace.
+ */
+static inline uint32_t ane_reduce_passes(const struct ane_op_desc *d)
+{
+	return d->p.reduce.kind == ANE_REDUCE_LOG_SUM_EXP ? 2 : 1;
+}
 
 /* The ISA ane_op_run() uses (enum ane_math_isa); see ane_math_set_isa(). */
 extern uint32_t ane_math_isa;

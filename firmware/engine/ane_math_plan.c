@@ -267,6 +267,34 @@ static uint64_t ane_act_cost(uint32_t act)
 	return act >= ANE_ACT_SIGMOID ? ANE_COST_ACT_TRANS : 0;
 }
 
+/*
+ * REDUCE: a unit is a segment of one pass over one dst element's reduced
+ * elements (see ane_reduce_passes()), at most 2^30 of them and at least
+ * count / 2^30 so that the segments number at most 2^30; a chunk is as
+ * many units as fit the budget.  The accumulator waits in the workspace
+ * when an element takes more than one unit.
+ */
+static void ane_plan_reduce(const struct ane_op_desc *d, struct ane_plan *p,
+			    uint64_t budget)
+{
+	const uint32_t *x = d->src[0].dim, *y = d->dst.dim;
+	uint64_t outs = (uint64_t)y[0] * y[1] * y[2] * y[3];
+	uint64_t count = (uint64_t)x[0] * x[1] * x[2] * x[3] / outs;
+	uint64_t passes = ane_reduce_passes(d), cost, cap, seg;
+
+	cost = passes > 1 ? ANE_COST_REDUCE_EXP : ANE_COST_REDUCE;
+	cap = ane_clamp(budget / cost, (count >> 30) + 1, 1u << 30);
+	seg = ane_balance(count, cap, 1, &p->nseg);
+	p->kind = ANE_PLAN_ROWS;
+	p->width = 1;
+	p->seg_w = (uint32_t)seg;
+	p->rows = outs * passes * p->nseg;
+	p->rows_per_chunk = ane_clamp(budget / (seg * cost), 1, p->rows);
+	p->chunks = (p->rows + p->rows_per_chunk - 1) / p->rows_per_chunk;
+	if (passes * p->nseg > 1)
+		p->work_size = ANE_MATH_WORK_ALIGN;
+}
+
 void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 {
 	const struct ane_tensor *y = &d->dst, *x = &d->src[0];
@@ -337,6 +365,9 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 		break;
 	case ANE_OP_COPY:
 		ane_plan_rows(p, budget, rows, y->dim[ANE_W], ANE_COST_COPY);
+		break;
+	case ANE_OP_REDUCE:
+		ane_plan_reduce(d, p, budget);
 		break;
 	default:	/* ELTWISE, ACT */
 		cost = ANE_COST_ELT + ane_act_cost(d->act);

@@ -674,7 +674,7 @@ static float ane_max_row(const float *e, uint32_t n)
 	return a;
 }
 
-/* Softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
+/* Softmax, log-softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
 static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 {
 	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
@@ -685,18 +685,20 @@ static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 			     c * x->stride[ANE_C] + h * x->stride[ANE_H];
 	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
-	float a, mul;
+	float a, s, mul;
 
 	ane_h2f_row(xr, x->stride[ANE_W], W, e);
-	if (d->p.norm.kind == ANE_NORM_SOFTMAX) {
+	if (d->p.norm.kind != ANE_NORM_LAYER) {
 		a = ane_max_row(e, W);	/* every exponent <= 0 */
 		ane_exp_sub(e, W, a);
-		mul = 1.0f / ane_sum8(e, W, 0);
+		s = ane_sum8(e, W, 0);
+		mul = d->p.norm.kind == ANE_NORM_SOFTMAX ? 1.0f / s :
+		      ane_log_softmax_row(e, xr, x->stride[ANE_W], W, a, s);
 	} else {
 		a = ane_sum8(e, W, 0) / (float)W;	/* the mean */
 		for (w = 0; w < W; w++)
 			e[w] -= a;
-		mul = ane_rsqrtf(ane_sum8(e, W, 1) / (float)W + 1e-5f);
+		mul = ane_rsqrtf(ane_sum8(e, W, 1) / (float)W + ane_norm_eps(&d->p.norm));
 	}
 	ane_f2h_row(e, mul, W, yr, y->stride[ANE_W]);
 }

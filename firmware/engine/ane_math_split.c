@@ -82,7 +82,11 @@ static uint32_t ane_split_axis(const struct ane_op_desc *d, uint32_t *axis,
 	case ANE_OP_ELTWISE:
 	case ANE_OP_ACT:
 	case ANE_OP_COPY:
-		/* any dimension but softmax's C: the outermost that splits */
+	case ANE_OP_REDUCE:
+		/*
+		 * any dimension but softmax's C: the outermost that splits
+		 * (a reduced one is 1 in dst)
+		 */
 		for (k = 0; k < ANE_NDIM; k++)
 			if (dim[k] > 1 && !(d->op == ANE_OP_SOFTMAX && k == 1)) {
 				*axis = k;
@@ -109,6 +113,9 @@ static uint64_t ane_split_work(const struct ane_op_desc *d)
 		return out * d->p.pool.kernel[0] * d->p.pool.kernel[1];
 	case ANE_OP_SOFTMAX:
 		return out * 4;
+	case ANE_OP_REDUCE:
+		return (uint64_t)d->src[0].dim[0] * d->src[0].dim[1] *
+		       d->src[0].dim[2] * d->src[0].dim[3];
 	default:
 		return out;
 	}

@@ -88,6 +88,7 @@ enum ane_op {
 	ANE_OP_SOFTMAX,		/* softmax over C */
 	ANE_OP_NORM,		/* softmax or layer normalization over W */
 	ANE_OP_COPY,		/* strided copy of a view, the bits unchanged */
+	ANE_OP_REDUCE,		/* reduction over a set of axes */
 	ANE_OP_COUNT,
 };
 
@@ -122,9 +123,32 @@ enum ane_pool_kind {
 /* Normalizations over W (ANE_OP_NORM), at every (n, c, h). */
 enum ane_norm_kind {
 	ANE_NORM_SOFTMAX = 0,	/* exp(x - max) / sum */
-	ANE_NORM_LAYER,		/* (x - mean) / sqrt(var + 1e-5), biased var */
+	ANE_NORM_LAYER,		/* (x - mean) / sqrt(var + eps), biased var */
+	ANE_NORM_LOG_SOFTMAX,	/* x - max - log(sum(exp(x - max))) */
 	ANE_NORM_COUNT,
 };
+
+/* Reductions (ANE_OP_REDUCE) over the axes set in ane_reduce_params.axes. */
+enum ane_reduce_kind {
+	ANE_REDUCE_SUM = 0,
+	ANE_REDUCE_MEAN,	/* the sum / the number of elements */
+	ANE_REDUCE_MAX,		/* NaN if any element is NaN */
+	ANE_REDUCE_MIN,		/* NaN if any element is NaN */
+	ANE_REDUCE_PROD,
+	ANE_REDUCE_SUM_SQUARE,	/* sum of x^2 */
+	ANE_REDUCE_L1,		/* sum of |x| */
+	ANE_REDUCE_L2,		/* sqrt(sum of x^2) */
+	ANE_REDUCE_LOG_SUM,	/* log(sum) */
+	ANE_REDUCE_LOG_SUM_EXP,	/* max + log(sum(exp(x - max))) */
+	ANE_REDUCE_COUNT,
+};
+
+/* ane_reduce_params.axes: one bit per dimension (enum ane_dim). */
+#define ANE_REDUCE_AXIS(dim)		(1u << (dim))
+#define ANE_REDUCE_AXES_ALL		0xfu
+
+/* ane_norm_params.eps when it is 0: the fp32 bits of 1e-5. */
+#define ANE_NORM_EPS_DEFAULT		0x3727c5acu
 
 /* ane_pool_params.flags */
 #define ANE_POOL_AVG_INCLUDE_PAD	(1u << 0)	/* divide by the full window */
@@ -223,16 +247,23 @@ struct ane_pool_params {
 /**
  * struct ane_norm_params - ANE_OP_NORM
  * @kind: enum ane_norm_kind.
+ * @eps: ANE_NORM_LAYER's epsilon, the bits of an fp32 that is finite and
+ *	greater than zero, or 0 for 1e-5 (ANE_NORM_EPS_DEFAULT, what every
+ *	layer normalization used before the field existed); 0 for the
+ *	other kinds.
  *
  * Over the W elements of each row (n, c, h), W at most
  * ANE_MATH_MAX_SOFTMAX: ANE_NORM_SOFTMAX is softmax, numerically stable
  * as ANE_OP_SOFTMAX; ANE_NORM_LAYER subtracts the row's mean and divides
- * by sqrt(var + 1e-5), var the mean of the squared differences (PyTorch's
- * layer_norm without its affine part, which ELTWISE MUL and ADD supply).
+ * by sqrt(var + eps), var the mean of the squared differences (PyTorch's
+ * layer_norm without its affine part, which ELTWISE MUL and ADD supply);
+ * ANE_NORM_LOG_SOFTMAX is (x - max) - log(sum of exp(x - max)), the
+ * exponentials and their sum as the softmax's.
  * src[0] and dst have the same extents; act must be ANE_ACT_NONE.
  */
 struct ane_norm_params {
 	uint32_t kind;
+	uint32_t eps;
 };
 
 /**
@@ -265,16 +296,38 @@ struct ane_copy_params {
 };
 
 /**
+ * struct ane_reduce_params - ANE_OP_REDUCE
+ * @kind: enum ane_reduce_kind.
+ * @axes: the dimensions reduced, ANE_REDUCE_AXIS() of each (bit 0 N ..
+ *	bit 3 W); not 0, no bit above 3.
+ *
+ * dst has src[0]'s extents but 1 along every reduced dimension; each of
+ * its elements combines the src[0] elements that share its coordinates
+ * along the dimensions not reduced, in NCHW order (W fastest).  The
+ * combination runs in double precision, in that order whatever the
+ * chunking, the cores or the instruction set (see engine.rst, "Reductions");
+ * the result is rounded to fp16 once (with an activation: to fp32, then
+ * the activation, then fp16).  act is one of ANE_ACT_NONE ..
+ * ANE_ACT_GELU_TANH; src[1] and bias are all zero; dst does not overlap
+ * src[0].
+ */
+struct ane_reduce_params {
+	uint32_t kind;
+	uint32_t axes;
+};
+
+/**
  * struct ane_op_desc - one operation, plain data
  * @op: enum ane_op.
  * @act: enum ane_act, fused into the result of CONV, MATMUL, ELTWISE and
- *	POOL; the operation itself for ACT; must be NONE for SOFTMAX, COPY and
- *	NORM.
+ *	POOL (and REDUCE, see &struct ane_reduce_params); the operation
+ *	itself for ACT; must be NONE for SOFTMAX, COPY and NORM.
  * @chunk_work: target size of one chunk in multiply-add equivalents; 0
  *	means ANE_MATH_CHUNK_WORK_DEFAULT.  It changes only how the work is
  *	split, never the result (bit for bit).
  * @src: inputs.  CONV: input, weights.  MATMUL: A, B.  ELTWISE: a, b.
- *	ACT, POOL, SOFTMAX, NORM, COPY: src[0] only; src[1] must be all zero.
+ *	ACT, POOL, SOFTMAX, NORM, COPY, REDUCE: src[0] only; src[1] must be
+ *	all zero.
  * @bias: CONV and MATMUL, optional (base NULL for none); otherwise all
  *	zero.  CONV: [1, Cout, 1, 1], added before the activation in fp32;
  *	MATMUL: broadcast onto dst, see ane_matmul_params.
@@ -304,6 +357,7 @@ struct ane_op_desc {
 		struct ane_pool_params pool;
 		struct ane_norm_params norm;
 		struct ane_copy_params copy;
+		struct ane_reduce_params reduce;
 	} p;
 };
 

@@ -26,8 +26,11 @@ static u32 ane_td_param_words(u32 op)
 	case ANE_OP_MATMUL:
 		return BIT(ANE_TD_FLAGS);
 	case ANE_OP_ELTWISE:
-	case ANE_OP_NORM:
 		return BIT(ANE_TD_SUBOP);
+	case ANE_OP_NORM:
+		return BIT(ANE_TD_SUBOP) | BIT(ANE_TD_NORM_EPS);
+	case ANE_OP_REDUCE:
+		return BIT(ANE_TD_SUBOP) | BIT(ANE_TD_FLAGS);
 	case ANE_OP_POOL:
 		return BIT(ANE_TD_SUBOP) | BIT(ANE_TD_FLAGS) |
 		       GENMASK(ANE_TD_PAD_RIGHT, ANE_TD_STRIDE_H) |
@@ -178,7 +181,9 @@ bool ane_td_dense(const struct ane_img_td *td, u32 reg)
  * @td: the task descriptor, of a known operation (1 .. %ANE_OP_COUNT - 1).
  *
  * A word of 2 .. 14 the operation does not use must be zero; a copy's
- * destination strides are non-negative.
+ * destination strides are non-negative; a reduction's kind is known and
+ * its axes are 1 .. 15; a normalization's epsilon is zero, or a finite
+ * fp32 above zero for a layer normalization.
  *
  * Return: the word's index, or -1 if none is.
  */
@@ -194,6 +199,15 @@ int ane_td_bad_word(const struct ane_img_td *td)
 		for (i = 0; i < ANE_NDIM; i++)
 			if ((s32)w[ANE_TD_COPY_DST_STRIDE + i] < 0)
 				return ANE_TD_COPY_DST_STRIDE + i;
+	if (w[ANE_TD_OP] == ANE_OP_REDUCE) {
+		if (w[ANE_TD_SUBOP] >= ANE_REDUCE_COUNT)
+			return ANE_TD_SUBOP;
+		if (!w[ANE_TD_FLAGS] || (w[ANE_TD_FLAGS] & ~ANE_REDUCE_AXES_ALL))
+			return ANE_TD_FLAGS;
+	}
+	if (w[ANE_TD_OP] == ANE_OP_NORM && w[ANE_TD_NORM_EPS] &&
+	    (w[ANE_TD_SUBOP] != ANE_NORM_LAYER || w[ANE_TD_NORM_EPS] >= 0x7f800000u))
+		return ANE_TD_NORM_EPS;
 	return -1;
 }
 
@@ -242,6 +256,11 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 		break;
 	case ANE_OP_NORM:
 		d->p.norm.kind = w[ANE_TD_SUBOP];
+		d->p.norm.eps = w[ANE_TD_NORM_EPS];
+		break;
+	case ANE_OP_REDUCE:
+		d->p.reduce.kind = w[ANE_TD_SUBOP];
+		d->p.reduce.axes = w[ANE_TD_FLAGS];
 		break;
 	case ANE_OP_POOL:
 		d->p.pool.kind = w[ANE_TD_SUBOP];

@@ -2412,6 +2412,12 @@ static void good_desc(uint32_t op, struct ane_op_desc *d)
 		d->p.pool = (struct ane_pool_params){ .kind = ANE_POOL_MAX,
 			.kernel = { 2, 2 }, .stride = { 2, 2 } };
 		break;
+	case ANE_OP_REDUCE:
+		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
+		ane_tensor_dense(&d->dst, vbuf[3], 1, 1, 8, 8);
+		d->p.reduce = (struct ane_reduce_params){ .kind = ANE_REDUCE_MEAN,
+			.axes = ANE_REDUCE_AXIS(ANE_C) };
+		break;
 	default:	/* ACT, SOFTMAX */
 		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
 		ane_tensor_dense(&d->dst, vbuf[3], 1, 4, 8, 8);

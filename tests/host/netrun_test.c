@@ -413,8 +413,8 @@ static void test_norm_builder_refuses(void)
 	ane_net_destroy(net);
 	ane_net_create(&net);
 	x = ane_net_input(net, "x", 1, 1, 2, 7);
-	T_EQ(ane_net_norm(net, x, (enum ane_net_norm_kind)2), -EINVAL);
-	T_CHECK(strstr(ane_net_errmsg(net), "kind 2 is unknown") != NULL,
+	T_EQ(ane_net_norm(net, x, (enum ane_net_norm_kind)3), -EINVAL);
+	T_CHECK(strstr(ane_net_errmsg(net), "kind 3 is unknown") != NULL,
 		"message '%s'", ane_net_errmsg(net));
 	ane_net_destroy(net);
 }

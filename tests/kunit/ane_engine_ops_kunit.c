@@ -4,7 +4,9 @@
  * kernel -- the strided copy (ANE_OP_COPY) with signed strides, a
  * destination view and a fill, run in kernel_fpu_begin()/end() sections
  * on every instruction set the CPU has, and refused with its errno when
- * a view leaves its buffer or overlaps.
+ * a view leaves its buffer or overlaps; the reductions (ANE_OP_REDUCE)
+ * over every axis mask, LOG_SUM_EXP's passes over a workspace and the
+ * special values; the log-softmax and layer normalization's epsilon.
  *
  * This file itself uses no floating point: values are fp16 bit patterns.
  *
@@ -13,6 +15,7 @@
 
 #include <kunit/test.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "firmware/hw/ane_engine.h"
 
@@ -147,6 +150,220 @@ static void ane_engine_copy_refuses_views_outside_their_buffers(struct kunit *te
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
 }
 
+/* The fp16 bits of a small integer, |v| < 2048 (exact). */
+static u16 fp16_int(int v)
+{
+	u32 a = v < 0 ? -v : v, e = 0;
+
+	if (!a)
+		return 0;
+	while (a >> (e + 1))
+		e++;
+	return (v < 0 ? 0x8000 : 0) | (e + 15) << 10 | ((a << (10 - e)) & 0x3ff);
+}
+
+static void reduce_desc(struct ane_op_desc *d, u16 *x, u16 *y, u32 kind, u32 axes)
+{
+	static const u32 xd[4] = { 2, 3, 4, 5 };
+	u32 yd[4], i;
+
+	*d = (struct ane_op_desc){ .op = ANE_OP_REDUCE };
+	for (i = 0; i < 4; i++)
+		yd[i] = axes & ANE_REDUCE_AXIS(i) ? 1 : xd[i];
+	ane_tensor_dense(&d->src[0], x, 2, 3, 4, 5);
+	ane_tensor_dense(&d->dst, y, yd[0], yd[1], yd[2], yd[3]);
+	d->p.reduce.kind = kind;
+	d->p.reduce.axes = axes;
+}
+
+/*
+ * SUM, MAX, MIN and L1 of small integers over every axis mask of
+ * [2, 3, 4, 5]: exact, so the fp16 of the integer result, on every path
+ * the CPU has; chunked finely, the same.
+ */
+static void ane_engine_reduce_over_every_mask_on_every_isa(struct kunit *test)
+{
+	static const u32 kinds[] = { ANE_REDUCE_SUM, ANE_REDUCE_MAX, ANE_REDUCE_MIN,
+				     ANE_REDUCE_L1 };
+	int v[120], want;
+	u16 *x = bits(test, 120, 0), *y = bits(test, 120, 0);
+	u32 isa, axes, k, o, outs, i, j, cw;
+	struct ane_op_desc d;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	for (i = 0; i < 120; i++) {
+		v[i] = (int)((i * 37) % 11) - 5;
+		x[i] = fp16_int(v[i]);
+	}
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(kinds); k++)
+			for (axes = 1; axes <= 15; axes++)
+				for (cw = 0; cw < 2; cw++) {
+					reduce_desc(&d, x, y, kinds[k], axes);
+					d.chunk_work = cw ? 16 : 0;
+					KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+					outs = d.dst.dim[0] * d.dst.dim[1] * d.dst.dim[2] *
+					       d.dst.dim[3];
+					for (o = 0; o < outs; o++) {
+						/* the reduced elements of output o */
+						want = kinds[k] == ANE_REDUCE_MAX ? -99 :
+						       kinds[k] == ANE_REDUCE_MIN ? 99 : 0;
+						for (j = 0; j < 120; j++) {
+							u32 c[4] = { j / 60, j / 20 % 3, j / 5 % 4,
+								     j % 5 }, t = o, q;
+							bool in = true;
+
+							for (q = 4; q-- > 0;) {
+								if (!(axes & ANE_REDUCE_AXIS(q)))
+									in &= c[q] == t % d.dst.dim[q];
+								t /= d.dst.dim[q];
+							}
+							if (!in)
+								continue;
+							if (kinds[k] == ANE_REDUCE_MAX)
+								want = max(want, v[j]);
+							else if (kinds[k] == ANE_REDUCE_MIN)
+								want = min(want, v[j]);
+							else
+								want += kinds[k] == ANE_REDUCE_L1 ?
+									abs(v[j]) : v[j];
+						}
+						KUNIT_EXPECT_EQ_MSG(test, y[o], fp16_int(want),
+								    "isa %u kind %u axes %#x [%u]",
+								    isa, kinds[k], axes, o);
+					}
+				}
+	}
+}
+
+/*
+ * LOG_SUM_EXP's two passes, its special values, and the canonical NaN of
+ * MAX, with a workspace; chunked finely, the same bits.
+ */
+static void ane_engine_reduce_log_sum_exp_and_nan(struct kunit *test)
+{
+	u16 *x = bits(test, 120, 0), *y = bits(test, 120, 0), *y2 = bits(test, 120, 0);
+	void *work = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ane_op_desc d;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, work);
+	for (i = 0; i < 120; i++)
+		x[i] = fp16_int((int)(i % 9) - 4);
+	reduce_desc(&d, x, y, ANE_REDUCE_LOG_SUM_EXP, 0x3);
+	/* an element takes two units: a workspace, or the descriptor is refused */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.work = work;
+	d.work_size = 64;
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+	d.dst.base = y2;
+	d.chunk_work = 1;
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+	KUNIT_EXPECT_GT(test, ane_op_chunks(&d), 40ull);
+	KUNIT_EXPECT_EQ(test, memcmp(y, y2, 20 * 2), 0);
+	/* all -inf: -inf; a +inf: +inf; a NaN: NaN */
+	for (i = 0; i < 6; i++)
+		x[i * 20] = 0xfc00;
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+	KUNIT_EXPECT_EQ(test, y2[0], 0xfc00);
+	x[20 + 1] = 0x7c00;
+	x[20 + 2] = 0x7e00;
+	x[0] = 0x7c00;
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+	KUNIT_EXPECT_EQ(test, y2[0], 0x7c00);
+	KUNIT_EXPECT_EQ(test, y2[2], 0x7e00);
+	reduce_desc(&d, x, y, ANE_REDUCE_MAX, 0x3);
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+	KUNIT_EXPECT_EQ(test, y[0], 0x7c00);
+	KUNIT_EXPECT_EQ(test, y[1], 0x7c00);
+	KUNIT_EXPECT_EQ(test, y[2], 0x7e00);
+}
+
+/* Each malformed reduction or epsilon refused before anything runs. */
+static void ane_engine_reduce_and_norm_refusals(struct kunit *test)
+{
+	u16 *x = bits(test, 120, 0), *y = bits(test, 120, 0);
+	void *work = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ane_op_desc d;
+
+	KUNIT_ASSERT_NOT_NULL(test, work);
+	reduce_desc(&d, x, y, ANE_REDUCE_MEAN, 0);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	reduce_desc(&d, x, y, ANE_REDUCE_MEAN, 0x11);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	reduce_desc(&d, x, y, ANE_REDUCE_COUNT, 0x1);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	reduce_desc(&d, x, y, ANE_REDUCE_MEAN, 0x1);
+	d.dst.dim[ANE_N] = 2;	/* N reduced: 1 */
+	d.dst.size = 240;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	reduce_desc(&d, x, y, ANE_REDUCE_MEAN, 0x1);
+	d.act = ANE_ACT_GELU_TANH + 1;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.act = ANE_ACT_GELU_TANH;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), 0);
+	/* layer normalization: an epsilon finite and > 0; none for softmax */
+	d = (struct ane_op_desc){ .op = ANE_OP_NORM, .work = work, .work_size = 64 };
+	ane_tensor_dense(&d.src[0], x, 1, 2, 3, 5);
+	ane_tensor_dense(&d.dst, y, 1, 2, 3, 5);
+	d.p.norm.kind = ANE_NORM_LAYER;
+	d.p.norm.eps = 0x7fc00000;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.p.norm.eps = 0xbf800000;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.p.norm.eps = 0x3f800000;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), 0);
+	d.p.norm.kind = ANE_NORM_SOFTMAX;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.p.norm.kind = ANE_NORM_LOG_SOFTMAX;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.p.norm.eps = 0;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), 0);
+}
+
+/*
+ * Log-softmax of equal values is -log W (W 4: -1.386, fp16 0xbd8c) on
+ * every path; layer normalization of rows {0, 2} with epsilon 3 is
+ * {-0.5, 0.5}.
+ */
+static void ane_engine_norm_log_softmax_and_eps(struct kunit *test)
+{
+	u16 *x = bits(test, 8, 0), *y = bits(test, 8, 0);
+	void *work = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ane_op_desc d = { .op = ANE_OP_NORM };
+	unsigned int i;
+	u32 isa;
+
+	KUNIT_ASSERT_NOT_NULL(test, work);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	d.work = work;
+	d.work_size = 64;
+	for (i = 0; i < 8; i++)
+		x[i] = 0x4500;	/* 5 */
+	ane_tensor_dense(&d.src[0], x, 1, 1, 2, 4);
+	ane_tensor_dense(&d.dst, y, 1, 1, 2, 4);
+	d.p.norm.kind = ANE_NORM_LOG_SOFTMAX;
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
+			continue;
+		memset(y, 0, 16);
+		KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+		for (i = 0; i < 8; i++)
+			KUNIT_EXPECT_EQ_MSG(test, y[i], 0xbd8c, "isa %u [%u]", isa, i);
+	}
+	ane_tensor_dense(&d.src[0], x, 1, 1, 4, 2);
+	ane_tensor_dense(&d.dst, y, 1, 1, 4, 2);
+	for (i = 0; i < 8; i++)
+		x[i] = i % 2 ? 0x4000 : 0;
+	d.p.norm.kind = ANE_NORM_LAYER;
+	d.p.norm.eps = 0x40400000;	/* 3.0f */
+	KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ_MSG(test, y[i], i % 2 ? 0x3800 : 0xb800, "[%u]", i);
+}
+
 static int ane_engine_ops_suite_init(struct kunit_suite *suite)
 {
 	ane_engine_isa_init();
@@ -157,6 +374,10 @@ static struct kunit_case ane_engine_ops_cases[] = {
 	KUNIT_CASE(ane_engine_copy_walks_signed_strides),
 	KUNIT_CASE(ane_engine_copy_fills_from_one_element),
 	KUNIT_CASE(ane_engine_copy_refuses_views_outside_their_buffers),
+	KUNIT_CASE(ane_engine_reduce_over_every_mask_on_every_isa),
+	KUNIT_CASE(ane_engine_reduce_log_sum_exp_and_nan),
+	KUNIT_CASE(ane_engine_reduce_and_norm_refusals),
+	KUNIT_CASE(ane_engine_norm_log_softmax_and_eps),
 	{}
 };
 

@@ -13,6 +13,7 @@
 #include "driver/ane_dart.h"
 #include "driver/ane_image.h"
 #include "firmware/engine/ane_math.h"
+#include "firmware/spec/ane_td.h"
 
 /*
  * The image: one procedure of two tasks, a matmul of input 0 (2x3) by the
@@ -134,6 +135,32 @@ static void to_copy(struct img *m)
 	w[ANE_TD_COPY_DST_OFFSET] = 0;
 }
 
+/*
+ * Task 1 as a reduction (minor version 4): the sum over W of the
+ * intermediate's 2 x 2 into the output's first 2 elements.
+ */
+static void to_reduce(struct img *m)
+{
+	u32 *w = m->td[1].words;
+
+	w[ANE_TD_OP] = ANE_OP_REDUCE;
+	w[ANE_TD_ACT] = ANE_ACT_RELU;
+	w[ANE_TD_SUBOP] = ANE_REDUCE_SUM;
+	w[ANE_TD_FLAGS] = ANE_REDUCE_AXIS(ANE_W);
+	set_dims(&w[ANE_TD_DST_DIMS], 1, 1, 2, 1);
+}
+
+/* Task 1 as a layer normalization over W with epsilon 0.5 (minor 4). */
+static void to_norm(struct img *m)
+{
+	u32 *w = m->td[1].words;
+
+	w[ANE_TD_OP] = ANE_OP_NORM;
+	w[ANE_TD_ACT] = 0;
+	w[ANE_TD_SUBOP] = ANE_NORM_LAYER;
+	w[ANE_TD_NORM_EPS] = 0x3f000000;
+}
+
 struct bad_case {
 	const char *desc;
 	void (*mutate)(struct img *m);
@@ -234,6 +261,24 @@ BAD(copy_dims_differ, { to_copy(m); m->td[1].words[ANE_TD_DST_DIMS + 2] = 1;
 	m->td[1].words[ANE_TD_DST_DIMS + 3] = 4; })
 BAD(copy_ranges_overlap, { to_copy(m); m->rw[4].bar = 7; })
 BAD(copy_src1_bound, { to_copy(m); m->rw[4].reg = ANE_TD_REG_SRC1; })
+BAD(reduce_kind, { to_reduce(m); m->td[1].words[ANE_TD_SUBOP] = ANE_REDUCE_COUNT; })
+BAD(reduce_axes_none, { to_reduce(m); m->td[1].words[ANE_TD_FLAGS] = 0; })
+BAD(reduce_axes_high, { to_reduce(m); m->td[1].words[ANE_TD_FLAGS] = 0x18; })
+BAD(reduce_word4, { to_reduce(m); m->td[1].words[4] = 1; })
+BAD(reduce_word14, { to_reduce(m); m->td[1].words[14] = 1; })
+BAD(reduce_dst_kept_axis, { to_reduce(m); m->td[1].words[ANE_TD_FLAGS] = 0x4; })
+BAD(reduce_dst_not_one, { to_reduce(m); m->td[1].words[ANE_TD_DST_DIMS + 3] = 2; })
+BAD(reduce_act_parametric, { to_reduce(m); m->td[1].words[ANE_TD_ACT] = 7; })
+BAD(reduce_layout, { to_reduce(m); m->td[1].words[ANE_TD_DST_LAYOUT] = 1; })
+BAD(norm_eps_nan, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0x7fc00000; })
+BAD(norm_eps_inf, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0x7f800000; })
+BAD(norm_eps_negative, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0xbf000000; })
+BAD(norm_eps_softmax, { to_norm(m); m->td[1].words[ANE_TD_SUBOP] = ANE_NORM_SOFTMAX; })
+BAD(norm_eps_log_softmax, { to_norm(m);
+	m->td[1].words[ANE_TD_SUBOP] = ANE_NORM_LOG_SOFTMAX; })
+BAD(norm_kind, { to_norm(m); m->td[1].words[ANE_TD_SUBOP] = ANE_NORM_COUNT;
+	m->td[1].words[ANE_TD_NORM_EPS] = 0; })
+BAD(norm_word5, { to_norm(m); m->td[1].words[5] = 1; })
 
 static const struct bad_case bad_cases[] = {
 	CASE(magic, "header.magic"),
@@ -317,6 +362,22 @@ static const struct bad_case bad_cases[] = {
 	CASE(copy_dims_differ, "td[1] (operation)"),
 	CASE(copy_ranges_overlap, "td[1] (operation)"),
 	CASE(copy_src1_bound, "rw[4].reg"),
+	CASE(reduce_kind, "td[1].words[2]"),
+	CASE(reduce_axes_none, "td[1].words[3]"),
+	CASE(reduce_axes_high, "td[1].words[3]"),
+	CASE(reduce_word4, "td[1].words[4]"),
+	CASE(reduce_word14, "td[1].words[14]"),
+	CASE(reduce_dst_kept_axis, "td[1] (operation)"),
+	CASE(reduce_dst_not_one, "td[1] (operation)"),
+	CASE(reduce_act_parametric, "td[1] (operation)"),
+	CASE(reduce_layout, "td[1].dst_layout"),
+	CASE(norm_eps_nan, "td[1].words[4]"),
+	CASE(norm_eps_inf, "td[1].words[4]"),
+	CASE(norm_eps_negative, "td[1].words[4]"),
+	CASE(norm_eps_softmax, "td[1].words[4]"),
+	CASE(norm_eps_log_softmax, "td[1].words[4]"),
+	CASE(norm_kind, "td[1] (operation)"),
+	CASE(norm_word5, "td[1].words[5]"),
 };
 
 static void bad_case_desc(const struct bad_case *c, char *desc)
@@ -359,6 +420,18 @@ static void ane_image_good_image_is_accepted(struct kunit *test)
 	m.rw[4].offset_lo = 16;
 	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
 	KUNIT_EXPECT_STREQ(test, field, "");
+	/* a reduction and a layer normalization with an epsilon (minor 4) */
+	build(test, &m);
+	to_reduce(&m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	build(test, &m);
+	to_norm(&m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	m.td[1].words[ANE_TD_SUBOP] = ANE_NORM_LOG_SOFTMAX;
+	m.td[1].words[ANE_TD_NORM_EPS] = 0;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
 	build(test, &m);
 	/* an execute order: 1 and ANE_IMG_MAX_EXEC_ORDER entries (n) */
 	set_order(&m, 3, 0, 3, order3);
@@ -392,6 +465,34 @@ static void ane_image_bad_field_is_refused_and_named(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, field, c->field);
 }
 
+/* The decoded descriptor of a reduction's and a normalization's words. */
+static void ane_image_td_decodes_reduce_and_norm(struct kunit *test)
+{
+	struct ane_op_desc d;
+	struct img m;
+
+	build(test, &m);
+	to_reduce(&m);
+	m.td[1].words[ANE_TD_SUBOP] = ANE_REDUCE_LOG_SUM_EXP;
+	KUNIT_ASSERT_EQ(test, ane_image_td_desc(&m.td[1], &d), 0);
+	KUNIT_EXPECT_EQ(test, d.op, (u32)ANE_OP_REDUCE);
+	KUNIT_EXPECT_EQ(test, d.act, (u32)ANE_ACT_RELU);
+	KUNIT_EXPECT_EQ(test, d.p.reduce.kind, (u32)ANE_REDUCE_LOG_SUM_EXP);
+	KUNIT_EXPECT_EQ(test, d.p.reduce.axes, ANE_REDUCE_AXIS(ANE_W));
+	KUNIT_EXPECT_EQ(test, d.dst.dim[ANE_H], 2u);
+	KUNIT_EXPECT_EQ(test, d.dst.dim[ANE_W], 1u);
+	KUNIT_EXPECT_EQ(test, d.dst.stride[ANE_H], 1ull);
+	m.td[1].words[ANE_TD_FLAGS] = 0;
+	KUNIT_EXPECT_EQ(test, ane_image_td_desc(&m.td[1], &d), -EINVAL);
+	build(test, &m);
+	to_norm(&m);
+	KUNIT_ASSERT_EQ(test, ane_image_td_desc(&m.td[1], &d), 0);
+	KUNIT_EXPECT_EQ(test, d.p.norm.kind, (u32)ANE_NORM_LAYER);
+	KUNIT_EXPECT_EQ(test, d.p.norm.eps, 0x3f000000u);
+	m.td[1].words[ANE_TD_NORM_EPS] = 0xff800000;
+	KUNIT_EXPECT_EQ(test, ane_image_td_desc(&m.td[1], &d), -EINVAL);
+}
+
 static void ane_image_short_buffers_are_refused(struct kunit *test)
 {
 	char field[ANE_IMG_FIELD_LEN];
@@ -408,6 +509,7 @@ static struct kunit_case ane_image_cases[] = {
 	KUNIT_CASE(ane_image_good_image_is_accepted),
 	KUNIT_CASE_PARAM(ane_image_bad_field_is_refused_and_named, ane_image_bad_gen_params),
 	KUNIT_CASE(ane_image_short_buffers_are_refused),
+	KUNIT_CASE(ane_image_td_decodes_reduce_and_norm),
 	{}
 };
 

@@ -1205,11 +1205,14 @@ struct drm_ane_program_attach {
 /*
  * Minor 1 adds the execute orders, minor 2 the operand layouts of a
  * matmul (ANE_TD_SRC0_LAYOUT ..), minor 3 the strided copy (op 8,
- * ANE_TD_COPY_SRC_STRIDE ..), each in fields or values that were reserved
- * (zero, or refused) before.
+ * ANE_TD_COPY_SRC_STRIDE ..), minor 4 the reduction (op 9: its kind in
+ * ANE_TD_SUBOP, its axes in ANE_TD_FLAGS), the log-softmax over W
+ * (normalization kind 2) and layer normalization's epsilon
+ * (ANE_TD_NORM_EPS, word 4 of op 7; zero: 1e-5, as before), each in
+ * fields or values that were reserved (zero, or refused) before.
  */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
-#define ANE_IMG_VERSION_MINOR		3
+#define ANE_IMG_VERSION_MINOR		4
 /** @ANE_IMG_MAX_SIZE: largest image. */
 #define ANE_IMG_MAX_SIZE		(256u << 20)
 /** @ANE_IMG_MAX_PROCEDURES: procedure ids are below 288 (ch. 30). */
@@ -1323,13 +1326,17 @@ struct ane_img_procedure {
  * enum ane_td_word - the words of a task descriptor's register block
  * @ANE_TD_OP: the operation (1 conv, 2 matmul, 3 elementwise,
  *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W,
- *	8 strided copy (minor version 3)).
+ *	8 strided copy (minor version 3), 9 reduction (minor version 4)).
  * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
  *	4 tanh, 5 gelu, 6 gelu with the tanh form).
- * @ANE_TD_SUBOP: elementwise operation, pooling kind or normalization
- *	kind (0 softmax, 1 layer normalization).
+ * @ANE_TD_SUBOP: elementwise operation, pooling kind, normalization
+ *	kind (0 softmax, 1 layer normalization, 2 log-softmax (minor
+ *	version 4)) or reduction kind (0 sum, 1 mean, 2 max, 3 min,
+ *	4 product, 5 sum of squares, 6 L1, 7 L2, 8 log of the sum,
+ *	9 log of the sum of exponentials).
  * @ANE_TD_FLAGS: operation flags (matmul transpose-B, average pooling
- *	including padding).
+ *	including padding); a reduction's axes (bit 0 N, 1 C, 2 H, 3 W;
+ *	at least one, no other bit).
  * @ANE_TD_STRIDE_H: vertical stride (conv, pooling).
  * @ANE_TD_STRIDE_W: horizontal stride.
  * @ANE_TD_DILATION_H: vertical dilation (conv).
@@ -1360,6 +1367,9 @@ struct ane_img_procedure {
  *	9-12).
  * @ANE_TD_COPY_DST_OFFSET: the element of the destination's binding at
  *	which its view's element [0][0][0][0] is (word 13).
+ * @ANE_TD_NORM_EPS: a layer normalization's epsilon, the bits of an fp32
+ *	that is finite and greater than zero (word 4 of op 7, minor version
+ *	4); zero: 1e-5, and zero for the other normalization kinds.
  *
  * Unused words must be zero.  Tensors are NCHW fp16, dense unless a
  * matmul's operand names a layout: its row stride R (elements between
@@ -1380,6 +1390,11 @@ struct ane_img_procedure {
  * destination's elements outside the view are not written.  Its ACT,
  * SUBOP, FLAGS and word 14 are zero, and it has no second source, bias or
  * layout words.
+ *
+ * A reduction (op 9) combines the elements of its source along the axes
+ * ANE_TD_FLAGS names: its destination's extents are the source's with
+ * 1 along each of them.  Its words 4-14 are zero, and it has no second
+ * source, bias or layout words; its ACT is 0 .. 6.
  */
 enum ane_td_word {
 	ANE_TD_OP = 0,
@@ -1408,7 +1423,8 @@ enum ane_td_word {
 	ANE_TD_COPY_SRC_STRIDE = 4,
 	ANE_TD_COPY_SRC_OFFSET = 8,
 	ANE_TD_COPY_DST_STRIDE = 9,
-	ANE_TD_COPY_DST_OFFSET = 13
+	ANE_TD_COPY_DST_OFFSET = 13,
+	ANE_TD_NORM_EPS = 4
 };
 
 /**
