@@ -106,6 +106,8 @@
 #define ANE_COST_POOL		24u	/* one pooling window element */
 #define ANE_COST_DIRECT		16u	/* one direct-convolution tap */
 #define ANE_COST_COPY		8u	/* one element of a COPY */
+#define ANE_COST_ACT_SCALAR	64u	/* extra for a cheap act run scalar */
+#define ANE_COST_ACT_FN		512u	/* extra for log, sin, cos, erf, pow */
 
 /*
  * Convolutions with at most this many output channels per group

@@ -1206,10 +1206,13 @@ struct drm_ane_program_attach {
  * Minor 1 adds the execute orders, minor 2 the operand layouts of a
  * matmul (ANE_TD_SRC0_LAYOUT ..), minor 3 the strided copy (op 8,
  * ANE_TD_COPY_SRC_STRIDE ..), each in fields or values that were reserved
- * (zero, or refused) before.
+ * (zero, or refused) before.  Minor 4 adds, among others, the unary math
+ * activations 7-26 (ANE_TD_ACT; 20-26 parametric: an activation task's
+ * ANE_TD_ACT_ALPHA and ANE_TD_ACT_BETA) and the elementwise division and
+ * power (ANE_TD_SUBOP 5 and 6).
  */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
-#define ANE_IMG_VERSION_MINOR		3
+#define ANE_IMG_VERSION_MINOR		4
 /** @ANE_IMG_MAX_SIZE: largest image. */
 #define ANE_IMG_MAX_SIZE		(256u << 20)
 /** @ANE_IMG_MAX_PROCEDURES: procedure ids are below 288 (ch. 30). */
@@ -1325,8 +1328,14 @@ struct ane_img_procedure {
  *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W,
  *	8 strided copy (minor version 3)).
  * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
- *	4 tanh, 5 gelu, 6 gelu with the tanh form).
- * @ANE_TD_SUBOP: elementwise operation, pooling kind or normalization
+ *	4 tanh, 5 gelu, 6 gelu with the tanh form; minor version 4: 7 silu,
+ *	8 exp, 9 log, 10 sqrt, 11 reciprocal, 12 erf, 13 abs, 14 neg,
+ *	15 softplus, 16 softsign, 17 hard-swish, 18 sin, 19 cos, and the
+ *	parametric 20 elu, 21 selu, 22 leaky relu, 23 clip, 24 hard sigmoid,
+ *	25 celu, 26 thresholded relu, which only an activation task (op 4)
+ *	may name).
+ * @ANE_TD_SUBOP: elementwise operation (0 add, 1 sub, 2 mul, 3 max,
+ *	4 min; minor version 4: 5 div, 6 pow), pooling kind or normalization
  *	kind (0 softmax, 1 layer normalization).
  * @ANE_TD_FLAGS: operation flags (matmul transpose-B, average pooling
  *	including padding).
@@ -1360,6 +1369,13 @@ struct ane_img_procedure {
  *	9-12).
  * @ANE_TD_COPY_DST_OFFSET: the element of the destination's binding at
  *	which its view's element [0][0][0][0] is (word 13).
+ * @ANE_TD_ACT_ALPHA: an activation task's (op 4) alpha, the fp32 bit
+ *	pattern, finite (minor version 4; word 4): elu, selu and celu's
+ *	alpha (celu's not zero), leaky relu's slope, clip's lower bound,
+ *	hard sigmoid's slope, thresholded relu's threshold.  Zero for every
+ *	other operation and activation.
+ * @ANE_TD_ACT_BETA: its beta, likewise (word 5): selu's scale (gamma),
+ *	clip's upper bound, hard sigmoid's offset; zero for the others.
  *
  * Unused words must be zero.  Tensors are NCHW fp16, dense unless a
  * matmul's operand names a layout: its row stride R (elements between
@@ -1408,7 +1424,9 @@ enum ane_td_word {
 	ANE_TD_COPY_SRC_STRIDE = 4,
 	ANE_TD_COPY_SRC_OFFSET = 8,
 	ANE_TD_COPY_DST_STRIDE = 9,
-	ANE_TD_COPY_DST_OFFSET = 13
+	ANE_TD_COPY_DST_OFFSET = 13,
+	ANE_TD_ACT_ALPHA = 4,
+	ANE_TD_ACT_BETA = 5
 };
 
 /**
