@@ -170,7 +170,7 @@ float ane_sqrtf(float x)
 	if (ix)					/* inexact: round the last bit */
 		q += q & 1;
 	ix = (q >> 1) + 0x3f000000;
-	return ane_bits_f((uint32_t)(ix + (m << 23)));
+	return ane_bits_f((uint32_t)ix + ((uint32_t)m << 23));
 }
 
 float ane_logf(float x)
@@ -187,10 +187,11 @@ float ane_logf(float x)
 }
 
 /*
- * erf: below 0.5 its Maclaurin series in double (twelve terms, the
- * remainder below 1e-15; where 1 - erfc would cancel), from 0.5 on
- * 1 - erfc(|x|) with ane_erfcf() (its 1.2e-7 relative error times erfc
- * <= 0.48: below 1.2e-7 of erf >= 0.52), odd.
+ * erf: below 2 its Maclaurin series in double (32 terms, the remainder
+ * below 1e-16, the terms' rounding below 1e-15 of the sum; no
+ * cancellation near 0, where 1 - erfc would), from 2 on 1 - erfc(|x|)
+ * with ane_erfcf() (its 1.2e-7 relative error times erfc(2) = 4.7e-3:
+ * below 6e-10 of erf >= 0.995), odd.
  */
 float ane_erff(float x)
 {
@@ -200,8 +201,8 @@ float ane_erff(float x)
 
 	if (x != x)
 		return x;
-	if (a < 0.5f) {
-		for (n = 0; n < 12; n++) {
+	if (a < 2.0f) {
+		for (n = 0; n < 32; n++) {
 			p += term / (2 * n + 1);
 			term *= -z / (n + 1);
 		}
@@ -463,14 +464,54 @@ void ane_act_fn_vec(uint32_t act, float alpha, float beta, float *v,
 		v[i] = ane_act_fn(act, alpha, beta, v[i]);
 }
 
-/* a[i] = a[i]^b[i] for @n values. */
-void ane_pow_vec(float *a, const float *b, uint32_t n)
+/*
+ * a[i] = a[i] OP b[i] (ELTWISE's scalar loop, ane_math_rows.c's
+ * ane_elt_row() on every path); MAX and MIN let a NaN in either operand
+ * through, DIV is IEEE division (so the vector loops may do it too), POW
+ * ane_powf().
+ */
+void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n)
 {
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		a[i] = ane_powf(a[i], b[i]);
+	switch (op) {
+	case ANE_ELT_ADD:
+		for (i = 0; i < n; i++)
+			a[i] += b[i];
+		break;
+	case ANE_ELT_SUB:
+		for (i = 0; i < n; i++)
+			a[i] -= b[i];
+		break;
+	case ANE_ELT_MUL:
+		for (i = 0; i < n; i++)
+			a[i] *= b[i];
+		break;
+	case ANE_ELT_MAX:
+		for (i = 0; i < n; i++) {
+			float r = a[i] > b[i] ? a[i] : b[i];	/* NaN in b wins */
+
+			a[i] = a[i] != a[i] ? a[i] : r;		/* NaN in a wins */
+		}
+		break;
+	case ANE_ELT_DIV:
+		for (i = 0; i < n; i++)
+			a[i] /= b[i];
+		break;
+	case ANE_ELT_POW:
+		for (i = 0; i < n; i++)
+			a[i] = ane_powf(a[i], b[i]);
+		break;
+	default:	/* ANE_ELT_MIN */
+		for (i = 0; i < n; i++) {
+			float r = a[i] < b[i] ? a[i] : b[i];
+
+			a[i] = a[i] != a[i] ? a[i] : r;
+		}
+		break;
+	}
 }
+
 
 /*
  * y[i] = act(x[i]) with act's parameters @ap, for @len elements at

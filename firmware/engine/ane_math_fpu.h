@@ -135,7 +135,7 @@ void ane_act_vec(uint32_t act, float *v, uint32_t n);
 float ane_act_fn(uint32_t act, float alpha, float beta, float x);
 void ane_act_fn_vec(uint32_t act, float alpha, float beta, float *v,
 		    uint32_t n);
-void ane_pow_vec(float *a, const float *b, uint32_t n);
+void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n);
 void ane_act_param_row(uint32_t act, const struct ane_act_params *ap,
 		       const uint16_t *x, uint64_t xs, uint16_t *y,
 		       uint64_t ys, uint32_t len);
