@@ -322,7 +322,10 @@ int ane__get_operand(const struct ane__op_ctx *o, const char *role, int id,
 int ane__check_act(const struct ane__op_ctx *o, uint32_t act)
 {
 	if (act >= ANE__NUM_ACTS)
-		return ane__op_fail(o, "activation %u is unknown (ANE_NET_ACT_NONE .. ANE_NET_ACT_GELU_TANH = 0..6)",
+		return ane__op_fail(o, "activation %u is unknown (ANE_NET_ACT_NONE .. ANE_NET_ACT_THRESHOLDED_RELU = 0..26)",
+			       act);
+	if (act >= ANE__FIRST_PARAM_ACT)
+		return ane__op_fail(o, "activation %u takes parameters (ANE_NET_ACT_ELU .. ANE_NET_ACT_THRESHOLDED_RELU = 20..26): use ane_net_activation_param(), never fused",
 			       act);
 	return 0;
 }

@@ -428,6 +428,10 @@ static int build_image(struct ane_net *net, const void **image, size_t *size)
 			w[ANE_TD_SUBOP] = op->subop;
 			w[ANE_TD_FLAGS] = op->flags;
 			break;
+		case ANE__OP_ACT:	/* zero but for a parametric act */
+			w[ANE_TD_ACT_ALPHA] = op->act_param[0];
+			w[ANE_TD_ACT_BETA] = op->act_param[1];
+			break;
 		case ANE__OP_POOL:
 			w[ANE_TD_SUBOP] = op->subop;
 			w[ANE_TD_FLAGS] = op->flags;

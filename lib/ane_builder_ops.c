@@ -298,8 +298,8 @@ int ane_net_eltwise(struct ane_net *net, enum ane_net_eltwise_op eop, int a,
 	o.idx = net->n_ops;
 	ta = &net->t[a];
 	tb = &net->t[b];
-	if ((uint32_t)eop > ANE_NET_MIN)
-		return ane__op_fail(&o, "operation %u is unknown (ANE_NET_ADD .. ANE_NET_MIN = 0..4)",
+	if ((uint32_t)eop > ANE_NET_POW)
+		return ane__op_fail(&o, "operation %u is unknown (ANE_NET_ADD .. ANE_NET_POW = 0..6)",
 			       (uint32_t)eop);
 	for (i = 0; i < 4; i++) {
 		if (ta->dim[i] != tb->dim[i] && ta->dim[i] != 1 && tb->dim[i] != 1)
@@ -333,6 +333,53 @@ int ane_net_activation(struct ane_net *net, int x, enum ane_net_act act)
 		return ret;
 	ane__op_init(&op, ANE__OP_ACT);
 	op.act = (uint32_t)act;
+	op.src[0] = x;
+	for (i = 0; i < 4; i++)
+		d[i] = tx->dim[i];
+	return ane__add_op(&o, &op, d);
+}
+
+/* Whether fp32 @v is NaN or infinite (on its bits). */
+static int act_param_bad(float v, uint32_t *bits)
+{
+	memcpy(bits, &v, sizeof(*bits));
+	return (*bits & 0x7f800000u) == 0x7f800000u;
+}
+
+int ane_net_activation_param(struct ane_net *net, int x, enum ane_net_act act,
+			     float alpha, float beta)
+{
+	struct ane__op_ctx o = { net, "ane_net_activation_param",
+				 net ? net->n_ops : 0 };
+	uint32_t a = (uint32_t)act, ab, bb;
+	const struct ane__tensor *tx;
+	struct ane__op op;
+	uint64_t d[4];
+	unsigned int i;
+	int ret;
+
+	if (!net)
+		return -EINVAL;
+	if ((ret = ane__get_operand(&o, "x", x, &tx)))
+		return ret;
+	if (a >= ANE__NUM_ACTS)
+		return ane__op_fail(&o, "act %u is unknown (ANE_NET_ACT_NONE .. ANE_NET_ACT_THRESHOLDED_RELU = 0..26)",
+				    a);
+	if (act_param_bad(alpha, &ab))
+		return ane__op_fail(&o, "alpha is %g: not finite", (double)alpha);
+	if (act_param_bad(beta, &bb))
+		return ane__op_fail(&o, "beta is %g: not finite", (double)beta);
+	if (a < ANE__FIRST_PARAM_ACT && (ab || bb))
+		return ane__op_fail(&o, "%s is %g: activation %u takes no parameters (alpha and beta must be 0)",
+				    ab ? "alpha" : "beta", (double)(ab ? alpha : beta), a);
+	if (act == ANE_NET_ACT_CELU && alpha == 0)
+		return ane__op_fail(&o, "alpha is 0: CELU divides by it");
+	ane__op_init(&op, ANE__OP_ACT);
+	op.act = a;
+	if (a >= ANE__FIRST_PARAM_ACT) {
+		op.act_param[0] = ab;
+		op.act_param[1] = bb;
+	}
 	op.src[0] = x;
 	for (i = 0; i < 4; i++)
 		d[i] = tx->dim[i];

@@ -262,6 +262,7 @@ struct ane__op {
 	uint32_t groups;
 	uint32_t kernel[2];
 	uint32_t norm_eps;		/* ANE__OP_NORM: fp32 bits, 0: 1e-5 */
+	uint32_t act_param[2];		/* ACT: alpha, beta (fp32 bits) */
 	int src[2];			/* tensor ids, -1 none */
 	int bias;
 	int dst;
@@ -323,7 +324,8 @@ static inline uint64_t ane__elems(const uint32_t *dim)
 #define ANE__MAX_REDUCE		(1u << 14)	/* terms in one dot product */
 #define ANE__MAX_SOFTMAX	(1u << 16)	/* channels of a softmax */
 #define ANE__MAX_KERNEL		64u		/* window side, stride, dilation */
-#define ANE__NUM_ACTS		7u
+#define ANE__NUM_ACTS		27u
+#define ANE__FIRST_PARAM_ACT	20u	/* ANE_NET_ACT_ELU: ACT tasks only */
 
 extern const char ane__dim_name[4];
 
@@ -406,6 +408,14 @@ void ane__ref_copy(const struct ane__op *op, const struct ane__tensor *t,
 double ane__ref_reduce_at(const struct ane__op *op, const struct ane__tensor *t,
 			  const float *x, uint64_t o);
 double ane__ref_log(double x);
+
+/*
+ * The reference executor's unary math (ane_reference_fn.c, image minor
+ * version 4): activation @act (ANE_NET_ACT_SILU on) of @x in double, with
+ * its parameters @alpha and @beta; a^b with C99 pow()'s special cases.
+ */
+double ane__ref_act(uint32_t act, double alpha, double beta, double x);
+double ane__ref_pow(double a, double b);
 
 /* Fill t[].last_use from the ops (ane_builder_image.c). */
 void ane__net_liveness(struct ane_net *net);

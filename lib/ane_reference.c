@@ -177,8 +177,10 @@ static double r_act(uint32_t act, double x)
 		return r_gelu(x);
 	case ANE_NET_ACT_GELU_TANH:
 		return r_gelu_tanh(x);
-	default:
+	case ANE_NET_ACT_NONE:
 		return x;
+	default:	/* ane_reference_fn.c */
+		return ane__ref_act(act, 0.0, 0.0, x);
 	}
 }
 
@@ -292,6 +294,12 @@ static void run_eltwise(const struct ane__op *op, const struct ane__tensor *t,
 					case ANE_NET_MUL:
 						r = va * vb;
 						break;
+					case ANE_NET_DIV:
+						r = va / vb;
+						break;
+					case ANE_NET_POW:
+						r = ane__ref_pow(va, vb);
+						break;
 					case ANE_NET_MAX:
 						r = is_nan(va) ? va : is_nan(vb) ? vb :
 						    va > vb ? va : vb;
@@ -357,7 +365,16 @@ static void run_unary(const struct ane__op *op, const struct ane__tensor *t,
 	const float *x = val[op->src[0]];
 	float *y = val[op->dst];
 	uint64_t i, e = ane__elems(d);
+	float pa, pb;
 
+	memcpy(&pa, &op->act_param[0], sizeof(pa));
+	memcpy(&pb, &op->act_param[1], sizeof(pb));
+	if (op->act >= ANE__FIRST_PARAM_ACT) {	/* with its parameters */
+		for (i = 0; i < e; i++)
+			y[i] = ane_float_from_fp16(ane__fp16_from_double(
+				ane__ref_act(op->act, pa, pb, x[i])));
+		return;
+	}
 	for (i = 0; i < e; i++)
 		y[i] = store(op->act, x[i]);
 }

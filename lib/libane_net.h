@@ -35,6 +35,31 @@ enum ane_net_act {
 	ANE_NET_ACT_TANH = 4,
 	ANE_NET_ACT_GELU = 5,		/* x * Phi(x), the exact form */
 	ANE_NET_ACT_GELU_TANH = 6,	/* the tanh approximation */
+	/* image minor version 4 (Documentation/accel/ane/engine.rst) */
+	ANE_NET_ACT_SILU = 7,		/* x * sigmoid(x) */
+	ANE_NET_ACT_EXP = 8,
+	ANE_NET_ACT_LOG = 9,		/* log(-x) NaN, log(0) -inf */
+	ANE_NET_ACT_SQRT = 10,		/* sqrt(-x) NaN */
+	ANE_NET_ACT_RECIP = 11,		/* 1 / x */
+	ANE_NET_ACT_ERF = 12,
+	ANE_NET_ACT_ABS = 13,
+	ANE_NET_ACT_NEG = 14,
+	ANE_NET_ACT_SOFTPLUS = 15,	/* log(1 + e^x) */
+	ANE_NET_ACT_SOFTSIGN = 16,	/* x / (1 + |x|) */
+	ANE_NET_ACT_HARDSWISH = 17,	/* x * relu6(x + 3) / 6 */
+	ANE_NET_ACT_SIN = 18,
+	ANE_NET_ACT_COS = 19,
+	/*
+	 * Parametric: only through ane_net_activation_param(), never fused
+	 * into another operation.
+	 */
+	ANE_NET_ACT_ELU = 20,		/* x > 0 ? x : alpha (e^x - 1) */
+	ANE_NET_ACT_SELU = 21,		/* beta (x > 0 ? x : alpha (e^x - 1)) */
+	ANE_NET_ACT_LEAKY = 22,		/* x >= 0 ? x : alpha x */
+	ANE_NET_ACT_CLIP = 23,		/* min(max(x, alpha), beta) */
+	ANE_NET_ACT_HARDSIGMOID = 24,	/* max(0, min(1, alpha x + beta)) */
+	ANE_NET_ACT_CELU = 25,		/* max(0, x) + min(0, alpha (e^(x/alpha) - 1)) */
+	ANE_NET_ACT_THRESHOLDED_RELU = 26, /* x > alpha ? x : 0 */
 };
 
 /* Elementwise operations: dst = a OP b (the TD's SUBOP word). */
@@ -44,6 +69,8 @@ enum ane_net_eltwise_op {
 	ANE_NET_MUL = 2,
 	ANE_NET_MAX = 3,		/* NaN if either is NaN */
 	ANE_NET_MIN = 4,
+	ANE_NET_DIV = 5,		/* a / b, IEEE (image minor version 4) */
+	ANE_NET_POW = 6,		/* a^b, C99 pow()'s special cases */
 };
 
 enum ane_net_pool_kind {
@@ -163,9 +190,25 @@ LIBANE_EXPORT int ane_net_eltwise(struct ane_net *net,
 				  enum ane_net_eltwise_op op, int a, int b,
 				  enum ane_net_act act);
 
-/* @act applied to @x (ANE_NET_ACT_NONE copies). */
+/*
+ * @act applied to @x (ANE_NET_ACT_NONE copies).  A parametric activation
+ * (ANE_NET_ACT_ELU ..) is refused: ane_net_activation_param() takes its
+ * parameters.
+ */
 LIBANE_EXPORT int ane_net_activation(struct ane_net *net, int x,
 				     enum ane_net_act act);
+
+/*
+ * @act with its parameters applied to @x: the parametric activations
+ * (ANE_NET_ACT_ELU .. ANE_NET_ACT_THRESHOLDED_RELU, their alpha and beta
+ * as the enum says; each finite, CELU's alpha not zero), or any other
+ * with @alpha and @beta 0.  One task of its own (a parametric activation
+ * is never fused).  Returns the new tensor's id, or a negative errno
+ * with ane_net_errmsg() naming the bad field.
+ */
+LIBANE_EXPORT int ane_net_activation_param(struct ane_net *net, int x,
+					   enum ane_net_act act, float alpha,
+					   float beta);
 
 /* Max or average pooling of @x over H and W. */
 LIBANE_EXPORT int ane_net_pool(struct ane_net *net, int x,

@@ -335,8 +335,10 @@ float ane_act(uint32_t act, float x)
 		return ane_gelu(x);
 	case ANE_ACT_GELU_TANH:
 		return ane_gelu_tanh(x);
-	default:
+	case ANE_ACT_NONE:
 		return x;
+	default:	/* ANE_ACT_SILU on: ane_math_fn.c */
+		return ane_act_fn(act, 0.0f, 0.0f, x);
 	}
 }
 
@@ -375,9 +377,12 @@ void ane_act_vec(uint32_t act, float *v, uint32_t n)
 		for (; i < n; i++)
 			v[i] = ane_gelu(v[i]);
 		break;
-	default:	/* ANE_ACT_GELU_TANH */
+	case ANE_ACT_GELU_TANH:
 		for (i = 0; i < n; i++)
 			v[i] = ane_gelu_tanh(v[i]);
+		break;
+	default:	/* ANE_ACT_SILU on, scalar on every path: ane_math_fn.c */
+		ane_act_fn_vec(act, 0.0f, 0.0f, v, n);
 		break;
 	}
 }

@@ -203,6 +203,14 @@ float ane_tanhf(float x);
 float ane_sigmoidf(float x);
 float ane_erfcf(float x);
 float ane_act(uint32_t act, float x);
+/* ane_math_fn.c (image minor version 4) */
+float ane_act_fn(uint32_t act, float alpha, float beta, float x);
+float ane_powf(float a, float b);
+float ane_sqrtf(float x);
+float ane_logf(float x);
+float ane_erff(float x);
+float ane_sinf(float x);
+float ane_cosf(float x);
 #endif
 
 #endif /* ANE_MATH_H */

@@ -262,9 +262,34 @@ static int ane_check_eltwise(const struct ane_op_desc *d)
 	return 0;
 }
 
+/*
+ * An activation's parameters (image minor version 4): a parametric one
+ * only as the operation of ACT, its alpha and beta finite (CELU's alpha
+ * not zero: it divides by it); the others' zero.  On the fp32 bits: no
+ * floating point here.
+ */
+static int ane_check_act_params(const struct ane_op_desc *d)
+{
+	const struct ane_act_params *ap = &d->p.act;
+
+	if (!ane_act_is_parametric(d->act))
+		return d->op != ANE_OP_ACT || (!ap->alpha && !ap->beta) ? 0 :
+		       -ANE_MATH_EINVAL;
+	if (d->op != ANE_OP_ACT)
+		return -ANE_MATH_EINVAL;
+	if ((ap->alpha & 0x7f800000u) == 0x7f800000u ||
+	    (ap->beta & 0x7f800000u) == 0x7f800000u)
+		return -ANE_MATH_EINVAL;
+	if (d->act == ANE_ACT_CELU && !(ap->alpha & 0x7fffffffu))
+		return -ANE_MATH_EINVAL;
+	return 0;
+}
+
 static int ane_check_unary(const struct ane_op_desc *d)
 {
-	if (!ane_params_tail_zero(d, 0) || !ane_tensor_is_zero(&d->src[1]) ||
+	size_t used = d->op == ANE_OP_ACT ? sizeof(d->p.act) : 0;
+
+	if (!ane_params_tail_zero(d, used) || !ane_tensor_is_zero(&d->src[1]) ||
 	    !ane_tensor_is_zero(&d->bias))
 		return -ANE_MATH_EINVAL;
 	if (!ane_dims_equal(&d->src[0], &d->dst))
@@ -441,6 +466,9 @@ int ane_check_shapes(const struct ane_op_desc *d)
 	if (!d || d->op == ANE_OP_NONE || d->op >= ANE_OP_COUNT ||
 	    d->act >= ANE_ACT_COUNT)
 		return -ANE_MATH_EINVAL;
+	ret = ane_check_act_params(d);
+	if (ret)
+		return ret;
 	/* a COPY's tensors are buffers with views in them */
 	if (d->op == ANE_OP_COPY)
 		return ane_check_copy(d);

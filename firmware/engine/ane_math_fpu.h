@@ -132,6 +132,15 @@ static inline uint64_t ane_bstride(const struct ane_tensor *t, unsigned int dim)
 /* ane_math.c */
 void ane_act_vec(uint32_t act, float *v, uint32_t n);
 
+/* ane_math_fn.c: the activations from ANE_ACT_SILU on, and POW */
+float ane_act_fn(uint32_t act, float alpha, float beta, float x);
+void ane_act_fn_vec(uint32_t act, float alpha, float beta, float *v,
+		    uint32_t n);
+void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n);
+void ane_act_param_row(uint32_t act, const struct ane_act_params *ap,
+		       const uint16_t *x, uint64_t xs, uint16_t *y,
+		       uint64_t ys, uint32_t len);
+
 /* ane_math_gemm.c: the chunks of a GEMM plan */
 void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk);

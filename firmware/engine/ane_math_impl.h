@@ -108,6 +108,8 @@
 #define ANE_COST_COPY		8u	/* one element of a COPY */
 #define ANE_COST_REDUCE		8u	/* one element a REDUCE reads */
 #define ANE_COST_REDUCE_EXP	48u	/* one of LOG_SUM_EXP's exponentials */
+#define ANE_COST_ACT_SCALAR	64u	/* extra for a cheap act run scalar */
+#define ANE_COST_ACT_FN		512u	/* extra for log, sin, cos, erf, pow */
 
 /*
  * Convolutions with at most this many output channels per group

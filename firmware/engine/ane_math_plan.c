@@ -264,7 +264,31 @@ static void ane_plan_rows(struct ane_plan *p, uint64_t budget, uint64_t rows,
 
 static uint64_t ane_act_cost(uint32_t act)
 {
-	return act >= ANE_ACT_SIGMOID ? ANE_COST_ACT_TRANS : 0;
+	switch (act) {
+	case ANE_ACT_NONE:
+	case ANE_ACT_RELU:
+	case ANE_ACT_RELU6:
+		return 0;
+	case ANE_ACT_RECIP:
+	case ANE_ACT_ABS:
+	case ANE_ACT_NEG:
+	case ANE_ACT_SOFTSIGN:
+	case ANE_ACT_HARDSWISH:
+	case ANE_ACT_LEAKY:
+	case ANE_ACT_CLIP:
+	case ANE_ACT_HARDSIGMOID:
+	case ANE_ACT_THRESHOLDED_RELU:
+		return ANE_COST_ACT_SCALAR;	/* one scalar step each */
+	case ANE_ACT_LOG:
+	case ANE_ACT_SQRT:
+	case ANE_ACT_ERF:
+	case ANE_ACT_SOFTPLUS:
+	case ANE_ACT_SIN:
+	case ANE_ACT_COS:
+		return ANE_COST_ACT_FN;		/* in double, or bit by bit */
+	default:	/* sigmoid, tanh, GELU, the exponentials */
+		return ANE_COST_ACT_TRANS;
+	}
 }
 
 /*
@@ -371,6 +395,8 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 		break;
 	default:	/* ELTWISE, ACT */
 		cost = ANE_COST_ELT + ane_act_cost(d->act);
+		if (d->op == ANE_OP_ELTWISE && d->p.eltwise.op == ANE_ELT_POW)
+			cost += ANE_COST_ACT_FN;
 		ane_plan_rows(p, budget, rows, y->dim[ANE_W], cost);
 		break;
 	}

@@ -281,41 +281,6 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 		    y->stride[ANE_W]);
 }
 
-/* a[i] = a[i] OP b[i]; MAX and MIN let a NaN in either operand through. */
-static void ane_elt_vec(uint32_t op, float *a, const float *b, uint32_t n)
-{
-	uint32_t i;
-
-	switch (op) {
-	case ANE_ELT_ADD:
-		for (i = 0; i < n; i++)
-			a[i] += b[i];
-		break;
-	case ANE_ELT_SUB:
-		for (i = 0; i < n; i++)
-			a[i] -= b[i];
-		break;
-	case ANE_ELT_MUL:
-		for (i = 0; i < n; i++)
-			a[i] *= b[i];
-		break;
-	case ANE_ELT_MAX:
-		for (i = 0; i < n; i++) {
-			float r = a[i] > b[i] ? a[i] : b[i];	/* NaN in b wins */
-
-			a[i] = a[i] != a[i] ? a[i] : r;		/* NaN in a wins */
-		}
-		break;
-	default:	/* ANE_ELT_MIN */
-		for (i = 0; i < n; i++) {
-			float r = a[i] < b[i] ? a[i] : b[i];
-
-			a[i] = a[i] != a[i] ? a[i] : r;
-		}
-		break;
-	}
-}
-
 /*
  * ane_f2h() on four lanes, the same operations lane by lane (so the same
  * bits): each lane's fp16 in its low 16 bits, the high bits zero.
@@ -447,8 +412,12 @@ static void ane_eltwise_seg(const struct ane_op_desc *d, uint64_t row,
 		     o0 * ane_bstride(b, ANE_W);
 		bs = ane_bstride(b, ANE_W);
 	}
-	ane_elt_row(d->p.eltwise.op, d->act, ar + o0 * as, as, br, bs,
-		    yr + o0 * ys, ys, o1 - o0);
+	if (ane_act_is_parametric(d->act))	/* ACT's only, with parameters */
+		ane_act_param_row(d->act, &d->p.act, ar + o0 * as, as,
+				  yr + o0 * ys, ys, o1 - o0);
+	else	/* (an ACT's p.eltwise.op, its p.act.alpha, is 0: ADD) */
+		ane_elt_row(d->p.eltwise.op, d->act, ar + o0 * as, as, br, bs,
+			    yr + o0 * ys, ys, o1 - o0);
 }
 
 /*

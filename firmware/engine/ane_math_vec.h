@@ -133,6 +133,8 @@ static inline ANE_VF ANE_VN(ane_elt_pre)(uint32_t op, const uint16_t *a,
 		return va - vb;
 	case ANE_ELT_MUL:
 		return va * vb;
+	case ANE_ELT_DIV:	/* IEEE division: the scalar loop's bits */
+		return va / vb;
 	case ANE_ELT_MAX:
 		r = ANE_VN(ane_sel)(va > vb, va, vb);
 		return ANE_VN(ane_sel)(va != va, va, r);
@@ -148,7 +150,8 @@ static inline ANE_VF ANE_VN(ane_elt_pre)(uint32_t op, const uint16_t *a,
  * (broadcast).  The operations of ane_elt_vec() and ane_act() lane by
  * lane (MAX and MIN pass a NaN in either operand on; ReLU by masks, so a
  * NaN and -0 pass).  Returns how many it did (a multiple of ANE_VLANES;
- * 0 for an activation it does not have: sigmoid, tanh, GELU's tanh form).
+ * 0 for an activation it does not have: sigmoid, tanh, GELU's tanh form,
+ * and those of ane_math_fn.c; and for POW, which is scalar).
  */
 static inline uint32_t ANE_VN(ane_elt_row)(uint32_t op, uint32_t act,
 					   const uint16_t *a, uint64_t as,
@@ -159,6 +162,8 @@ static inline uint32_t ANE_VN(ane_elt_row)(uint32_t op, uint32_t act,
 
 	if (act != ANE_ACT_NONE && act != ANE_ACT_RELU &&
 	    act != ANE_ACT_RELU6 && act != ANE_ACT_GELU)
+		return 0;
+	if (b && op >= ANE_ELT_POW)
 		return 0;
 	/*
 	 * The GELU is two exponentials and a long polynomial, each a chain

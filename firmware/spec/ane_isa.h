@@ -101,8 +101,42 @@ enum ane_act {
 	ANE_ACT_TANH,
 	ANE_ACT_GELU,		/* exact: x * Phi(x) = x/2 * erfc(-x/sqrt 2) */
 	ANE_ACT_GELU_TANH,	/* x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+	/* image minor version 4: unary math (see engine.rst, "Unary math") */
+	ANE_ACT_SILU,		/* x * sigmoid(x) */
+	ANE_ACT_EXP,
+	ANE_ACT_LOG,		/* log(-x) NaN, log(0) -inf */
+	ANE_ACT_SQRT,		/* correctly rounded in fp32; sqrt(-x) NaN */
+	ANE_ACT_RECIP,		/* 1 / x */
+	ANE_ACT_ERF,
+	ANE_ACT_ABS,
+	ANE_ACT_NEG,
+	ANE_ACT_SOFTPLUS,	/* log(1 + e^x), without overflow */
+	ANE_ACT_SOFTSIGN,	/* x / (1 + |x|) */
+	ANE_ACT_HARDSWISH,	/* x * relu6(x + 3) / 6 */
+	ANE_ACT_SIN,
+	ANE_ACT_COS,
+	/*
+	 * Parametric (struct ane_act_params): only as the operation of
+	 * ANE_OP_ACT, never fused.  alpha = a, beta = b.
+	 */
+	ANE_ACT_ELU,		/* x > 0 ? x : a (e^x - 1) */
+	ANE_ACT_SELU,		/* b (x > 0 ? x : a (e^x - 1)) */
+	ANE_ACT_LEAKY,		/* x >= 0 ? x : a x */
+	ANE_ACT_CLIP,		/* min(max(x, a), b), NaN passes */
+	ANE_ACT_HARDSIGMOID,	/* max(0, min(1, a x + b)) */
+	ANE_ACT_CELU,		/* max(0, x) + min(0, a (e^(x/a) - 1)), a != 0 */
+	ANE_ACT_THRESHOLDED_RELU, /* x > a ? x : 0 */
 	ANE_ACT_COUNT,
 };
+
+/* The first parametric activation: those from it on take ane_act_params. */
+#define ANE_ACT_FIRST_PARAM	ANE_ACT_ELU
+
+/* Whether activation @act takes parameters (and so is ANE_OP_ACT's only). */
+static inline int ane_act_is_parametric(uint32_t act)
+{
+	return act >= ANE_ACT_FIRST_PARAM && act < ANE_ACT_COUNT;
+}
 
 /* Binary elementwise operations: dst = act(a OP b). */
 enum ane_eltwise_op {
@@ -111,6 +145,8 @@ enum ane_eltwise_op {
 	ANE_ELT_MUL,
 	ANE_ELT_MAX,		/* NaN if either operand is NaN */
 	ANE_ELT_MIN,		/* NaN if either operand is NaN */
+	ANE_ELT_DIV,		/* a / b, IEEE (image minor version 4) */
+	ANE_ELT_POW,		/* a^b, C99 pow()'s special cases (minor 4) */
 	ANE_ELT_COUNT,
 };
 
@@ -317,11 +353,28 @@ struct ane_reduce_params {
 };
 
 /**
+ * struct ane_act_params - ANE_OP_ACT with a parametric activation
+ * @alpha: fp32 bit pattern of the activation's alpha (enum ane_act).
+ * @beta: fp32 bit pattern of its beta.
+ *
+ * Finite values only (a NaN or an infinity is -ANE_MATH_EINVAL); CELU's
+ * alpha is not zero.  Both zero for an activation without parameters
+ * (and every ANE_OP_ACT before image minor version 4); a parametric
+ * activation is never fused into another operation, whose parameters
+ * have no room for these.
+ */
+struct ane_act_params {
+	uint32_t alpha;
+	uint32_t beta;
+};
+
+/**
  * struct ane_op_desc - one operation, plain data
  * @op: enum ane_op.
  * @act: enum ane_act, fused into the result of CONV, MATMUL, ELTWISE and
  *	POOL (and REDUCE, see &struct ane_reduce_params); the operation
- *	itself for ACT; must be NONE for SOFTMAX, COPY and NORM.
+ *	itself for ACT; must be NONE for SOFTMAX, COPY and NORM.  The
+ *	parametric ones (ane_act_is_parametric()) only for ACT.
  * @chunk_work: target size of one chunk in multiply-add equivalents; 0
  *	means ANE_MATH_CHUNK_WORK_DEFAULT.  It changes only how the work is
  *	split, never the result (bit for bit).
@@ -358,6 +411,7 @@ struct ane_op_desc {
 		struct ane_norm_params norm;
 		struct ane_copy_params copy;
 		struct ane_reduce_params reduce;
+		struct ane_act_params act;
 	} p;
 };
 

@@ -180,10 +180,12 @@ bool ane_td_dense(const struct ane_img_td *td, u32 reg)
  * ane_td_bad_word() - the first word of a task descriptor that is wrong
  * @td: the task descriptor, of a known operation (1 .. %ANE_OP_COUNT - 1).
  *
- * A word of 2 .. 14 the operation does not use must be zero; a copy's
- * destination strides are non-negative; a reduction's kind is known and
- * its axes are 1 .. 15; a normalization's epsilon is zero, or a finite
- * fp32 above zero for a layer normalization.
+ * A word of 2 .. 14 the operation does not use must be zero (an
+ * activation's parameter words, 4 and 5, are used only by ACT with a
+ * parametric activation: image minor version 4); a copy's destination
+ * strides are non-negative; a reduction's kind is known and its axes are
+ * 1 .. 15; a normalization's epsilon is zero, or a finite fp32 above zero
+ * for a layer normalization.
  *
  * Return: the word's index, or -1 if none is.
  */
@@ -192,6 +194,8 @@ int ane_td_bad_word(const struct ane_img_td *td)
 	const u32 *w = td->words;
 	u32 used = ane_td_param_words(w[ANE_TD_OP]), i;
 
+	if (w[ANE_TD_OP] == ANE_OP_ACT && ane_act_is_parametric(w[ANE_TD_ACT]))
+		used |= BIT(ANE_TD_ACT_ALPHA) | BIT(ANE_TD_ACT_BETA);
 	for (i = ANE_TD_SUBOP; i < ANE_TD_SRC0_DIMS; i++)
 		if (!(used & BIT(i)) && w[i])
 			return i;
@@ -275,6 +279,10 @@ int ane_image_td_desc(const struct ane_img_td *td, struct ane_op_desc *d)
 	case ANE_OP_COPY:
 		d->p.copy.src_offset = w[ANE_TD_COPY_SRC_OFFSET];
 		d->p.copy.dst_offset = w[ANE_TD_COPY_DST_OFFSET];
+		break;
+	case ANE_OP_ACT:	/* zero but for a parametric act (bad_word) */
+		d->p.act.alpha = w[ANE_TD_ACT_ALPHA];
+		d->p.act.beta = w[ANE_TD_ACT_BETA];
 		break;
 	}
 	for (i = ANE_TD_REG_SRC0; i <= ANE_TD_REG_DST; i++)

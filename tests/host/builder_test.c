@@ -540,8 +540,10 @@ static void matmul_errors_name_op_and_mismatch(void)
 	b = ane_net_const(net, "w3", 1, 1, 3, 2, z);
 	T_EQ(ane_net_matmul(net, x, b, 0x4, ANE_NET_ACT_NONE), -EINVAL);
 	T_MSG(net, "flags 0x4");
-	T_EQ(ane_net_matmul(net, x, b, 0, (enum ane_net_act)7), -EINVAL);
-	T_MSG(net, "activation 7 is unknown");
+	T_EQ(ane_net_matmul(net, x, b, 0, (enum ane_net_act)27), -EINVAL);
+	T_MSG(net, "activation 27 is unknown");
+	T_EQ(ane_net_matmul(net, x, b, 0, ANE_NET_ACT_ELU), -EINVAL);
+	T_MSG(net, "activation 20 takes parameters");
 	a = ane_net_input(net, "p", 2, 3, 2, 3);
 	b = ane_net_const(net, "q", 3, 3, 3, 2, z);
 	T_EQ(ane_net_matmul(net, a, b, 0, ANE_NET_ACT_NONE), -EINVAL);
@@ -615,12 +617,14 @@ static void eltwise_act_pool_softmax_errors(void)
 	T_EQ(ane_net_eltwise(net, ANE_NET_ADD, a, b, ANE_NET_ACT_NONE), -EINVAL);
 	T_MSG(net, "ane_net_eltwise: op 0: shapes do not broadcast: a 'a' is 1x3x4x4, b 'b' is 1x2x1x1 (dimension C: 3 vs 2");
 	b = ane_net_const(net, "c", 1, 3, 1, 1, z);
-	T_EQ(ane_net_eltwise(net, (enum ane_net_eltwise_op)5, a, b, ANE_NET_ACT_NONE), -EINVAL);
-	T_MSG(net, "operation 5 is unknown");
+	T_EQ(ane_net_eltwise(net, (enum ane_net_eltwise_op)7, a, b, ANE_NET_ACT_NONE), -EINVAL);
+	T_MSG(net, "operation 7 is unknown (ANE_NET_ADD .. ANE_NET_POW = 0..6)");
 	T_CHECK(ane_net_eltwise(net, ANE_NET_MAX, b, a, ANE_NET_ACT_RELU) >= 0, "%s",
 		ane_net_errmsg(net));
-	T_EQ(ane_net_activation(net, a, (enum ane_net_act)9), -EINVAL);
-	T_MSG(net, "ane_net_activation: op 1: activation 9 is unknown");
+	T_EQ(ane_net_activation(net, a, (enum ane_net_act)27), -EINVAL);
+	T_MSG(net, "ane_net_activation: op 1: activation 27 is unknown");
+	T_EQ(ane_net_activation(net, a, ANE_NET_ACT_CLIP), -EINVAL);
+	T_MSG(net, "ane_net_activation: op 1: activation 23 takes parameters (ANE_NET_ACT_ELU .. ANE_NET_ACT_THRESHOLDED_RELU = 20..26): use ane_net_activation_param()");
 	T_EQ(ane_net_pool(net, a, NULL), -EINVAL);
 	T_MSG(net, "the parameters are NULL");
 	pp.kind = (enum ane_net_pool_kind)2;
@@ -1187,6 +1191,76 @@ static void engine_agrees_on_an_mlp(void)
 	ane_net_destroy(net);
 }
 
+/*
+ * ane_net_activation_param() (image minor version 4): every parametric
+ * activation and a few others, fused ones into a matmul, DIV and POW;
+ * the task descriptor's words 4 and 5; the kernel's validator accepts
+ * the image; the engine agrees with the reference within one fp16 ulp
+ * (engine.rst, "Unary math"); and each refusal names its field.
+ */
+static void activation_param_builds_runs_and_refuses(void)
+{
+	static const struct { enum ane_net_act act; float a, b; } p[] = {
+		{ ANE_NET_ACT_ELU, 0.5f, 0 }, { ANE_NET_ACT_SELU, 1.6732632f, 1.0507009f },
+		{ ANE_NET_ACT_LEAKY, 0.1f, 0 }, { ANE_NET_ACT_CLIP, -1.5f, 2.25f },
+		{ ANE_NET_ACT_HARDSIGMOID, 0.2f, 0.5f }, { ANE_NET_ACT_CELU, -2.0f, 0 },
+		{ ANE_NET_ACT_THRESHOLDED_RELU, 0.75f, 0 }, { ANE_NET_ACT_SIN, 0, 0 },
+		{ ANE_NET_ACT_SOFTPLUS, 0, 0 },
+	};
+	struct ane_net *net = new_net();
+	float *x = frand_array(8 * 16, 4), *w = frand_array(16 * 16, 0.5f);
+	const float *ins[1] = { x };
+	const struct ane_img_header *h;
+	const struct ane_img_td *td;
+	const void *img;
+	size_t size;
+	unsigned int i;
+	int in, pos, t;
+
+	in = ane_net_input(net, "x", 1, 1, 8, 16);
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		ane_net_output(net, ane_net_activation_param(net, in, p[i].act, p[i].a, p[i].b));
+	pos = ane_net_activation(net, in, ANE_NET_ACT_ABS);
+	ane_net_output(net, ane_net_eltwise(net, ANE_NET_DIV, in, pos, ANE_NET_ACT_NONE));
+	ane_net_output(net, ane_net_eltwise(net, ANE_NET_POW, pos, in, ANE_NET_ACT_LOG));
+	t = ane_net_matmul(net, in, ane_net_const(net, "w", 1, 1, 16, 16, w), 0, ANE_NET_ACT_ERF);
+	ane_net_output(net, ane_net_activation(net, t, ANE_NET_ACT_SQRT));
+	T_CHECK(ane_net_num_outputs(net) == 12, "%s", ane_net_errmsg(net));
+	verify_net(net, ins, 1, 0);
+	T_EQ(ane_net_build(net, &img, &size), 0);
+	h = img;
+	td = (const void *)((const uint8_t *)img + h->tds_offset);
+	T_EQ(h->version_minor, ANE_IMG_VERSION_MINOR);
+	T_EQ(td[3].words[ANE_TD_OP], 4);
+	T_EQ(td[3].words[ANE_TD_ACT], ANE_NET_ACT_CLIP);
+	T_EQ(td[3].words[ANE_TD_ACT_ALPHA], f2u(-1.5f));
+	T_EQ(td[3].words[ANE_TD_ACT_BETA], f2u(2.25f));
+	T_EQ(td[7].words[ANE_TD_ACT] | td[7].words[ANE_TD_ACT_ALPHA], ANE_NET_ACT_SIN);
+	T_EQ(td[10].words[ANE_TD_SUBOP], ANE_NET_DIV);
+	T_EQ(td[11].words[ANE_TD_SUBOP], ANE_NET_POW);
+	T_EQ(td[11].words[ANE_TD_ACT], ANE_NET_ACT_LOG);
+	/* refusals, each naming the field */
+	T_EQ(ane_net_activation_param(net, in, ANE_NET_ACT_ELU, u2f(0x7fc00000u), 0), -EINVAL);
+	T_MSG(net, "ane_net_activation_param: op 14: alpha is nan: not finite");
+	T_EQ(ane_net_activation_param(net, in, ANE_NET_ACT_CLIP, 0, u2f(0x7f800000u)), -EINVAL);
+	T_MSG(net, "beta is inf: not finite");
+	T_EQ(ane_net_activation_param(net, in, ANE_NET_ACT_SILU, 0, 2), -EINVAL);
+	T_MSG(net, "beta is 2: activation 7 takes no parameters (alpha and beta must be 0)");
+	T_EQ(ane_net_activation_param(net, in, ANE_NET_ACT_CELU, 0, 0), -EINVAL);
+	T_MSG(net, "alpha is 0: CELU divides by it");
+	T_EQ(ane_net_activation_param(net, in, (enum ane_net_act)27, 0, 0), -EINVAL);
+	T_MSG(net, "act 27 is unknown");
+	T_EQ(ane_net_activation_param(net, 999, ANE_NET_ACT_ELU, 1, 0), -EINVAL);
+	T_EQ(ane_net_activation(net, in, ANE_NET_ACT_ELU), -EINVAL);
+	T_MSG(net, "use ane_net_activation_param()");
+	T_EQ(ane_net_eltwise(net, ANE_NET_ADD, in, in, ANE_NET_ACT_LEAKY), -EINVAL);
+	T_MSG(net, "activation 22 takes parameters");
+	T_EQ(ane_net_activation_param(NULL, in, ANE_NET_ACT_ELU, 1, 0), -EINVAL);
+	free(x);
+	free(w);
+	ane_net_destroy(net);
+}
+
 static void engine_agrees_on_a_conv_net(void)
 {
 	struct ane_net *net = new_net();
@@ -1554,6 +1628,7 @@ int main(void)
 	T_RUN(reference_argument_errors);
 	T_RUN(engine_agrees_on_an_mlp);
 	T_RUN(engine_agrees_on_a_conv_net);
+	T_RUN(activation_param_builds_runs_and_refuses);
 	T_RUN(open_errors_name_node_call_and_errno);
 	T_RUN(program_create_checks_the_header_first);
 	T_RUN(surface_errors);

@@ -419,7 +419,7 @@ static void test_copy_task_descriptor_words(void)
 	h = img;
 	td = (const void *)((const uint8_t *)img + h->tds_offset);
 	rw = (const void *)((const uint8_t *)img + h->rws_offset);
-	T_EQ(h->version_minor, 4);
+	T_EQ(h->version_minor, ANE_IMG_VERSION_MINOR);	/* 3 or later */
 	w = td[0].words;
 	T_EQ(w[ANE_TD_OP], 8);
 	T_EQ((int32_t)w[ANE_TD_COPY_SRC_STRIDE + 1], -20);

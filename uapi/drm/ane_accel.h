@@ -1208,8 +1208,11 @@ struct drm_ane_program_attach {
  * ANE_TD_COPY_SRC_STRIDE ..), minor 4 the reduction (op 9: its kind in
  * ANE_TD_SUBOP, its axes in ANE_TD_FLAGS), the log-softmax over W
  * (normalization kind 2) and layer normalization's epsilon
- * (ANE_TD_NORM_EPS, word 4 of op 7; zero: 1e-5, as before), each in
- * fields or values that were reserved (zero, or refused) before.
+ * (ANE_TD_NORM_EPS, word 4 of op 7; zero: 1e-5, as before), the unary
+ * math activations 7-26 (ANE_TD_ACT; 20-26 parametric: an activation
+ * task's ANE_TD_ACT_ALPHA and ANE_TD_ACT_BETA) and the elementwise
+ * division and power (ANE_TD_SUBOP 5 and 6), each in fields or values
+ * that were reserved (zero, or refused) before.
  */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
 #define ANE_IMG_VERSION_MINOR		4
@@ -1328,8 +1331,14 @@ struct ane_img_procedure {
  *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W,
  *	8 strided copy (minor version 3), 9 reduction (minor version 4)).
  * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
- *	4 tanh, 5 gelu, 6 gelu with the tanh form).
- * @ANE_TD_SUBOP: elementwise operation, pooling kind, normalization
+ *	4 tanh, 5 gelu, 6 gelu with the tanh form; minor version 4: 7 silu,
+ *	8 exp, 9 log, 10 sqrt, 11 reciprocal, 12 erf, 13 abs, 14 neg,
+ *	15 softplus, 16 softsign, 17 hard-swish, 18 sin, 19 cos, and the
+ *	parametric 20 elu, 21 selu, 22 leaky relu, 23 clip, 24 hard sigmoid,
+ *	25 celu, 26 thresholded relu, which only an activation task (op 4)
+ *	may name).
+ * @ANE_TD_SUBOP: elementwise operation (0 add, 1 sub, 2 mul, 3 max,
+ *	4 min; minor version 4: 5 div, 6 pow), pooling kind, normalization
  *	kind (0 softmax, 1 layer normalization, 2 log-softmax (minor
  *	version 4)) or reduction kind (0 sum, 1 mean, 2 max, 3 min,
  *	4 product, 5 sum of squares, 6 L1, 7 L2, 8 log of the sum,
@@ -1370,6 +1379,13 @@ struct ane_img_procedure {
  * @ANE_TD_NORM_EPS: a layer normalization's epsilon, the bits of an fp32
  *	that is finite and greater than zero (word 4 of op 7, minor version
  *	4); zero: 1e-5, and zero for the other normalization kinds.
+ * @ANE_TD_ACT_ALPHA: an activation task's (op 4) alpha, the fp32 bit
+ *	pattern, finite (minor version 4; word 4): elu, selu and celu's
+ *	alpha (celu's not zero), leaky relu's slope, clip's lower bound,
+ *	hard sigmoid's slope, thresholded relu's threshold.  Zero for every
+ *	other operation and activation.
+ * @ANE_TD_ACT_BETA: its beta, likewise (word 5): selu's scale (gamma),
+ *	clip's upper bound, hard sigmoid's offset; zero for the others.
  *
  * Unused words must be zero.  Tensors are NCHW fp16, dense unless a
  * matmul's operand names a layout: its row stride R (elements between
@@ -1424,7 +1440,9 @@ enum ane_td_word {
 	ANE_TD_COPY_SRC_OFFSET = 8,
 	ANE_TD_COPY_DST_STRIDE = 9,
 	ANE_TD_COPY_DST_OFFSET = 13,
-	ANE_TD_NORM_EPS = 4
+	ANE_TD_NORM_EPS = 4,
+	ANE_TD_ACT_ALPHA = 4,
+	ANE_TD_ACT_BETA = 5
 };
 
 /**
