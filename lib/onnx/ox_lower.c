@@ -89,8 +89,23 @@ int ane__ox_act_of(struct lower *L, const struct ox_node *m)
 		return ANE_NET_ACT_RELU;
 	if (!strcmp(m->op_type, "Sigmoid"))
 		return ANE_NET_ACT_SIGMOID;
+	static const struct {
+		const char *op;
+		enum ane_net_act act;
+	} unary[] = {
+		{ "Exp", ANE_NET_ACT_EXP }, { "Log", ANE_NET_ACT_LOG },
+		{ "Sqrt", ANE_NET_ACT_SQRT }, { "Reciprocal", ANE_NET_ACT_RECIP },
+		{ "Erf", ANE_NET_ACT_ERF }, { "Softplus", ANE_NET_ACT_SOFTPLUS },
+		{ "Softsign", ANE_NET_ACT_SOFTSIGN }, { "HardSwish", ANE_NET_ACT_HARDSWISH },
+		{ "Sin", ANE_NET_ACT_SIN }, { "Cos", ANE_NET_ACT_COS },
+	};
+	size_t i;
+
 	if (!strcmp(m->op_type, "Tanh"))
 		return ANE_NET_ACT_TANH;
+	for (i = 0; i < sizeof(unary) / sizeof(unary[0]); i++)
+		if (!strcmp(m->op_type, unary[i].op))
+			return unary[i].act;
 	if (strcmp(m->op_type, "Clip") || clip_bounds(L, m, &a, &b))
 		return -1;
 	if (a == 0.0 && b == 6.0)
@@ -110,7 +125,7 @@ int ane__ox_fuse_act(struct lower *L, const struct ox_node *n)
 	const struct ox_node *m;
 
 	if (k < 0)
-		return ANE_NET_ACT_NONE;
+		return ane__ox_fuse_silu(L, n) ? ANE_NET_ACT_SILU : ANE_NET_ACT_NONE;
 	m = &L->c->g->nodes[k];
 	act = ane__ox_act_of(L, m);
 	if (act < 0 || ane__ox_out_ok(L, m))
@@ -134,7 +149,7 @@ int ane__ox_done(struct lower *L, const struct ox_node *n, int id)
 	return 0;
 }
 
-static int lw_act(struct lower *L, const struct ox_node *n)
+int ane__ox_lw_act(struct lower *L, const struct ox_node *n)
 {
 	int act = ane__ox_act_of(L, n), err, id;
 	double lo, hi;
@@ -229,6 +244,8 @@ static int elt_kind(const char *op)
 		return ANE_NET_MAX;
 	if (!strcmp(op, "Min"))
 		return ANE_NET_MIN;
+	if (!strcmp(op, "Pow"))
+		return ANE_NET_POW;
 	return -1;
 }
 
@@ -318,8 +335,9 @@ int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n)
 	}
 	if (err)
 		return err;
+	/* by a constant: times its reciprocal; by a computed tensor: DIV */
 	if (is_div && !ane__ox_in(L->c, n, 1)->konst)
-		return ane__ox_why(L, "the engine divides only by a constant (a multiplication by its reciprocal)");
+		kind = ANE_NET_DIV;
 	if (L->dry)
 		return 0;
 	for (i = 0; i < 2; i++) {
@@ -327,7 +345,7 @@ int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n)
 		uint32_t c4[4];
 
 		ane__ox_shape4(t->rank, t->dims, c4);
-		if (i == 1 && is_div)
+		if (i == 1 && is_div && kind == ANE_NET_MUL)
 			id[i] = reciprocal(L, t->konst, a[i]);
 		else
 			id[i] = ane__ox_get(L, n->in[i],
@@ -522,7 +540,7 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 		for (i = 0; t && i < (int)t->konst->count && na < OX_MAX_RANK; i++)
 			ax[na++] = ane__ox_get_i(t->konst, (size_t)i);
 		if (!na && ane__ox_attr_i(n, "noop_with_empty_axes", 0))
-			return ane__ox_why(L, "an empty reduction is a copy");
+			return ane__ox_lw_reduce_any(L, n);
 	} else if ((at = ane__ox_attr(n, "axes"))) {
 		for (i = 0; i < (int)at->n && na < OX_MAX_RANK; i++)
 			ax[na++] = at->ints[i];
@@ -540,8 +558,8 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 		hi = (int)k > hi ? (int)k : hi;
 	}
 	for (i = 0; i < x->rank; i++) {
-		if (i >= lo && i <= hi && !on[i])
-			return ane__ox_why(L, "a reduction over axes that are not consecutive");
+		if (i >= lo && i <= hi && !on[i])	/* the engine's REDUCE */
+			return ane__ox_lw_reduce_any(L, n);
 		if (i < lo)
 			a *= x->dims[i];
 		else if (i <= hi)
@@ -550,8 +568,7 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 			sz *= x->dims[i];
 	}
 	if (r > 16384 || a > (1 << 24) || sz > (1 << 24))
-		return ane__ox_why(L, "a reduction of %lld elements; the engine sums at most 16384",
-				   (long long)r);
+		return ane__ox_lw_reduce_any(L, n);
 	x4[0] = 1;
 	x4[1] = (uint32_t)a;
 	x4[2] = (uint32_t)r;
@@ -574,98 +591,6 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 
 /* ------------------------------------------------------------ softmax, norms */
 
-static int norm_axis(struct lower *L, const struct ox_node *n, int def)
-{
-	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
-	int64_t axis = ane__ox_attr_i(n, "axis", def);
-
-	return (int)(axis < 0 ? axis + x->rank : axis);
-}
-
-static int lw_softmax(struct lower *L, const struct ox_node *n)
-{
-	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
-	int err = ane__ox_check_float(L, n, 0), axis, id;
-	uint32_t d[4];
-
-	if (!err)
-		err = ane__ox_out_ok(L, n);
-	if (err)
-		return err;
-	axis = norm_axis(L, n, L->c->g->opset < 13 ? 1 : -1);
-	ane__ox_shape4(x->rank, x->dims, d);
-	if (axis == x->rank - 1) {
-		if (d[3] > 65536)
-			return ane__ox_why(L, "a softmax over %u elements; the engine's are at most 65536",
-					   d[3]);
-		if (L->dry)
-			return 0;
-		id = ane_net_norm(ox_net(L), ane__ox_get(L, n->in[0], NULL),
-				  ANE_NET_NORM_SOFTMAX);
-		return ane__ox_done(L, n, id);
-	}
-	/* Over C of a 4-D tensor (opset 13's single axis). */
-	if (x->rank == 4 && axis == 1 &&
-	    (L->c->g->opset >= 13 || (x->dims[2] == 1 && x->dims[3] == 1))) {
-		if (d[1] > 65536)
-			return ane__ox_why(L, "a softmax over %u channels; the engine's are at most 65536",
-					   d[1]);
-		if (L->dry)
-			return 0;
-		id = ane_net_softmax(ox_net(L), ane__ox_get(L, n->in[0], NULL));
-		return ane__ox_done(L, n, id);
-	}
-	return ane__ox_why(L, "a softmax over axis %d of rank %d; the engine's are over the last axis or the channels",
-			   axis, x->rank);
-}
-
-/*
- * LayerNormalization over the last axis with epsilon 1e-5 (the engine's),
- * then its scale and bias.
- */
-static int lw_layernorm(struct lower *L, const struct ox_node *n)
-{
-	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
-	const struct ox_tensor *s = ane__ox_in(L->c, n, 1);
-	const struct ox_tensor *b = ane__ox_in(L->c, n, 2);
-	float eps = ane__ox_attr_f(n, "epsilon", 1e-5f);
-	uint32_t d[4], w4[4] = { 1, 1, 1, 1 };
-	int err = ane__ox_check_float(L, n, 0), axis, id;
-
-	if (!err)
-		err = ane__ox_out_ok(L, n);
-	if (err)
-		return err;
-	axis = norm_axis(L, n, -1);
-	if (axis != x->rank - 1)
-		return ane__ox_why(L, "a layer normalization over axes from %d; the engine's is over the last",
-				   axis);
-	if (eps != 1e-5f)
-		return ane__ox_why(L, "epsilon %g; the engine's layer normalization uses 1e-5",
-				   eps);
-	ane__ox_shape4(x->rank, x->dims, d);
-	if (d[3] > 65536)
-		return ane__ox_why(L, "a layer normalization over %u elements; at most 65536",
-				   d[3]);
-	if (!s || !s->konst || (b && !b->konst))
-		return ane__ox_why(L, "a computed scale or bias is not on the engine");
-	if (s->konst->count != d[3] || (b && b->konst->count != d[3]))
-		return ane__ox_why(L, "a scale or bias of other than the last axis' size");
-	if ((err = ane__ox_check_const_f16(L, n, s->konst, s->name)) ||
-	    (b && (err = ane__ox_check_const_f16(L, n, b->konst, b->name))))
-		return err;
-	if (L->dry)
-		return 0;
-	w4[3] = d[3];
-	id = ane_net_norm(ox_net(L), ane__ox_get(L, n->in[0], NULL), ANE_NET_NORM_LAYER);
-	id = ane_net_eltwise(ox_net(L), ANE_NET_MUL, id, ane__ox_get(L, n->in[1], w4),
-			     ANE_NET_ACT_NONE);
-	if (b)
-		id = ane_net_eltwise(ox_net(L), ANE_NET_ADD, id,
-				     ane__ox_get(L, n->in[2], w4), ANE_NET_ACT_NONE);
-	return ane__ox_done(L, n, id);
-}
-
 /* ------------------------------------------------------------ table */
 
 static const struct {
@@ -674,18 +599,27 @@ static const struct {
 } lowerings[] = {
 	{ "Add", ane__ox_lw_eltwise }, { "Sub", ane__ox_lw_eltwise }, { "Mul", ane__ox_lw_eltwise },
 	{ "Div", ane__ox_lw_div }, { "Max", ane__ox_lw_eltwise }, { "Min", ane__ox_lw_eltwise },
-	{ "Sum", ane__ox_lw_eltwise }, { "Mean", lw_variadic },
-	{ "Relu", lw_act }, { "Sigmoid", lw_act }, { "Tanh", lw_act },
-	{ "Clip", lw_act },
+	{ "Sum", ane__ox_lw_eltwise }, { "Mean", lw_variadic }, { "Pow", ane__ox_lw_eltwise },
+	{ "Relu", ane__ox_lw_act }, { "Sigmoid", ane__ox_lw_sigmoid }, { "Tanh", ane__ox_lw_act },
+	{ "Exp", ane__ox_lw_act }, { "Log", ane__ox_lw_act }, { "Sqrt", ane__ox_lw_act }, { "Reciprocal", ane__ox_lw_act },
+	{ "Erf", ane__ox_lw_act }, { "Softplus", ane__ox_lw_act }, { "Softsign", ane__ox_lw_act },
+	{ "HardSwish", ane__ox_lw_act }, { "Sin", ane__ox_lw_act }, { "Cos", ane__ox_lw_act },
+	{ "Elu", ane__ox_lw_act_param }, { "Selu", ane__ox_lw_act_param },
+	{ "Celu", ane__ox_lw_act_param }, { "HardSigmoid", ane__ox_lw_act_param },
+	{ "ThresholdedRelu", ane__ox_lw_act_param },
+	{ "Clip", ane__ox_lw_act },
 	{ "Neg", lw_neg_abs }, { "Abs", lw_neg_abs },
 	{ "LeakyRelu", lw_leaky }, { "PRelu", lw_leaky },
 	{ "Identity", lw_alias }, { "Dropout", lw_alias },
 	{ "Reshape", lw_alias }, { "Flatten", lw_alias },
 	{ "Squeeze", lw_alias }, { "Unsqueeze", lw_alias },
-	{ "Softmax", lw_softmax },
 	{ "Cast", lw_cast }, { "CastLike", lw_cast },
 	{ "ReduceSum", ane__ox_lw_reduce }, { "ReduceMean", ane__ox_lw_reducemean },
-	{ "LayerNormalization", lw_layernorm },
+	{ "ReduceMax", ane__ox_lw_reduce_any }, { "ReduceMin", ane__ox_lw_reduce_any },
+	{ "ReduceProd", ane__ox_lw_reduce_any }, { "ReduceSumSquare", ane__ox_lw_reduce_any },
+	{ "ReduceL1", ane__ox_lw_reduce_any }, { "ReduceL2", ane__ox_lw_reduce_any },
+	{ "ReduceLogSum", ane__ox_lw_reduce_any },
+	{ "ReduceLogSumExp", ane__ox_lw_reduce_any },
 	{ "Conv", ane__ox_lw_conv }, { "ConvTranspose", ane__ox_lw_convtranspose },
 	{ "Gemm", ane__ox_lw_gemm }, { "MatMul", ane__ox_lw_matmul },
 	{ "MaxPool", ane__ox_lw_pool }, { "AveragePool", ane__ox_lw_pool },
@@ -701,5 +635,5 @@ ox_lower_fn ane__ox_lower_find(const char *op_type)
 	for (i = 0; i < sizeof(lowerings) / sizeof(lowerings[0]); i++)
 		if (!strcmp(lowerings[i].op, op_type))
 			return lowerings[i].fn;
-	return ane__ox_lower_find_move(op_type);
+	return ane__ox_lower_find_norm(op_type) ?: ane__ox_lower_find_move(op_type);
 }

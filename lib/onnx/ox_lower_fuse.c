@@ -8,6 +8,8 @@
  *     y = d / Sqrt(v + eps) [* gamma [+ beta]]
  *   GELU, exact:
  *     y = x * (Erf(x / sqrt 2) + 1) * 0.5
+ *   SiLU (swish):
+ *     y = x * Sigmoid(x)
  *
  * The nodes must follow one another (Constant nodes between them are
  * folded), each intermediate read only inside the pattern and none a
@@ -80,7 +82,7 @@ static int last_axis_mean(const struct lower *L, const struct ox_node *n)
 
 /* The end of a LayerNormalization pattern from ReduceMean @n, else -1. */
 static int match_layernorm(struct lower *L, const struct ox_node *n, int *gamma,
-			   int *beta)
+			   int *beta, float *eps)
 {
 	struct pat p = { L, (int)(n - L->c->g->nodes) };
 	const struct ox_node *sub, *pw, *m2, *add, *sq, *dv, *mul, *ad2;
@@ -101,7 +103,8 @@ static int match_layernorm(struct lower *L, const struct ox_node *n, int *gamma,
 		return -1;
 	add = next(&p, "Add");
 	eps_t = add ? other(add, m2->out[0]) : -1;
-	if (eps_t < 0 || (float)scalar(L, eps_t) != 1e-5f || !inner(&p, add, 1))
+	*eps = (float)scalar(L, eps_t);
+	if (eps_t < 0 || !(*eps > 0.0f && *eps <= 65504.0f) || !inner(&p, add, 1))
 		return -1;
 	sq = next(&p, "Sqrt");
 	if (!sq || sq->in[0] != add->out[0] || !inner(&p, sq, 1))
@@ -139,7 +142,8 @@ static int finish(struct lower *L, const struct ox_node *n, int last, int id)
 int ane__ox_lw_reducemean(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
-	int gamma, beta, last = match_layernorm(L, n, &gamma, &beta), err, id;
+	float eps = 1e-5f;
+	int gamma, beta, last = match_layernorm(L, n, &gamma, &beta, &eps), err, id;
 	uint32_t x4[4], w4[4] = { 1, 1, 1, 1 };
 
 	if (last < 0 || x->rank < 1)
@@ -161,7 +165,8 @@ int ane__ox_lw_reducemean(struct lower *L, const struct ox_node *n)
 		return err;
 	if (L->dry)
 		return 0;
-	id = ane_net_norm(ox_net(L), ane__ox_get(L, n->in[0], NULL), ANE_NET_NORM_LAYER);
+	id = ane_net_norm_eps(ox_net(L), ane__ox_get(L, n->in[0], NULL), ANE_NET_NORM_LAYER,
+			      eps);
 	if (gamma >= 0)
 		id = ane_net_eltwise(ox_net(L), ANE_NET_MUL, id, ane__ox_get(L, gamma, w4),
 				     ANE_NET_ACT_NONE);
@@ -209,4 +214,56 @@ int ane__ox_lw_div(struct lower *L, const struct ox_node *n)
 		return err;
 	return finish(L, n, last, ane_net_activation(ox_net(L), ane__ox_get(L, n->in[0], NULL),
 						     ANE_NET_ACT_GELU));
+}
+
+/* The end of a SiLU, Sigmoid @n and the Mul of its input by it, else -1. */
+static int match_silu(struct lower *L, const struct ox_node *n)
+{
+	struct pat p = { L, (int)(n - L->c->g->nodes) };
+	const struct ox_node *mul;
+
+	if (n->n_in != 1 || !inner(&p, n, 1))
+		return -1;
+	mul = next(&p, "Mul");
+	if (!mul || other(mul, n->out[0]) != n->in[0])
+		return -1;
+	return p.at;
+}
+
+int ane__ox_lw_sigmoid(struct lower *L, const struct ox_node *n)
+{
+	int last = match_silu(L, n), err;
+
+	if (last < 0)
+		return ane__ox_lw_act(L, n);
+	err = ane__ox_check_float(L, n, 0);
+	if (!err)
+		err = ane__ox_out_ok(L, &L->c->g->nodes[last]);
+	if (err || L->dry)
+		return err;
+	return finish(L, n, last, ane_net_activation(ox_net(L), ane__ox_get(L, n->in[0], NULL),
+						     ANE_NET_ACT_SILU));
+}
+
+/*
+ * A SiLU after @n: Sigmoid of n's output, then the Mul of the two, next
+ * in order, n's output read by those two only: 1 (the two nodes are
+ * absorbed into @n's task), else 0.
+ */
+int ane__ox_fuse_silu(struct lower *L, const struct ox_node *n)
+{
+	struct pat p = { L, (int)(n - L->c->g->nodes) };
+	const struct ox_node *sig;
+	int last;
+
+	if (!inner(&p, n, 2))
+		return 0;
+	sig = next(&p, "Sigmoid");
+	if (!sig || sig->in[0] != n->out[0])
+		return 0;
+	last = match_silu(L, sig);
+	if (last < 0 || ane__ox_out_ok(L, &L->c->g->nodes[last]))
+		return 0;
+	L->absorbed += last - (int)(n - L->c->g->nodes);
+	return 1;
 }

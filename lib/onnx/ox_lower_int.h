@@ -21,21 +21,39 @@ int ane__ox_fuse_act(struct lower *L, const struct ox_node *n);
 /* Record builder tensor @id as the result of @n and what it absorbed. */
 int ane__ox_done(struct lower *L, const struct ox_node *n, int id);
 
+/* Every finite value of @f[0..n) fits fp16 (ox_lower_nn.c). */
+int ane__ox_f16_ok(const float *f, size_t n);
+
 /* N x C x (the rest) x 1, for per-channel operands; -1 if too large. */
 int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 
 /* The data-movement lowerings (ox_lower_move.c), or NULL. */
 ox_lower_fn ane__ox_lower_find_move(const char *op_type);
+/* Softmax, LogSoftmax, LayerNorm, InstanceNorm (ox_lower_norm.c), or NULL. */
+ox_lower_fn ane__ox_lower_find_norm(const char *op_type);
 /* DepthToSpace, SpaceToDepth, Tile (ox_lower_shape.c), or NULL. */
 ox_lower_fn ane__ox_lower_find_shape(const char *op_type);
 /* A Resize as products with interpolation matrices (ox_lower_shape.c). */
 int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n);
 
 int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n);
+/* ox_lower_act.c: Elu, Selu, Celu, HardSigmoid, ThresholdedRelu. */
+int ane__ox_lw_act_param(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n);
+/* ox_lower_red.c: any Reduce* over any axes, the engine's REDUCE. */
+int ane__ox_lw_reduce_any(struct lower *L, const struct ox_node *n);
+/* The reduced axes of a Reduce* node; 1: none (a copy), <0: refused. */
+int ane__ox_reduce_axes(struct lower *L, const struct ox_node *n,
+			unsigned char *on);
 /* ox_lower_fuse.c: LayerNorm and GELU as exported in primitives. */
 int ane__ox_lw_reducemean(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_div(struct lower *L, const struct ox_node *n);
+/* Sigmoid; x * Sigmoid(x) as one SiLU (ox_lower_fuse.c). */
+int ane__ox_lw_sigmoid(struct lower *L, const struct ox_node *n);
+/* A SiLU after @n to fuse into it (L->absorbed counts its nodes): 1, else 0. */
+int ane__ox_fuse_silu(struct lower *L, const struct ox_node *n);
+/* An activation node (ox_lower.c). */
+int ane__ox_lw_act(struct lower *L, const struct ox_node *n);
 
 int ane__ox_lw_conv(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n);

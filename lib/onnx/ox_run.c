@@ -161,6 +161,36 @@ static int guard_trips(const float *x, size_t n, size_t row, double *err_out,
 	return 0;
 }
 
+static int all_finite(const float *x, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!isfinite(x[k]))
+			return 0;
+	return 1;
+}
+
+/* The first output holding an infinity from finite inputs, or -1. */
+static int nonfinite_out(const struct ox_seg *s,
+			 const struct run_state *r, const float *const *in,
+			 float *const *out)
+{
+	int i;
+
+	for (i = 0; i < s->n_in; i++)
+		if (!all_finite(in[i], r->val[s->in_t[i]]->count))
+			return -1;
+	for (i = 0; i < s->n_out; i++) {
+		size_t k, n = r->val[s->out_t[i]]->count;
+
+		for (k = 0; k < n; k++)
+			if (isinf(out[i][k]))
+				return i;
+	}
+	return -1;
+}
+
 static int run_seg(struct ox_ctx *c, struct run_state *r,
 		   const struct ox_seg *s, ox_exec_fn exec, void *exec_ctx)
 {
@@ -213,6 +243,20 @@ static int run_seg(struct ox_ctx *c, struct run_state *r,
 	if (err) {
 		ane__ox_fail(c, n0, -err, "engine segment of nodes %d..%d: %s",
 			     s->first, s->last, msg[0] ? msg : "failed");
+		goto out;
+	}
+	/*
+	 * The overflow guard: an infinity in an output where every input is
+	 * finite is most likely fp16's range (65504) exceeded on the way;
+	 * the CPU recomputes the segment in fp32 (or, engine-only, the run
+	 * is refused).  A true infinity (log 0) costs a rerun; a NaN (the
+	 * square root of a negative) is the answer, not an overflow.
+	 */
+	i = nonfinite_out(s, r, in, out);
+	if (i >= 0) {
+		err = ane__ox_fail(c, n0, ERANGE,
+				   "engine output '%s' holds an infinity from finite inputs: fp16's range (65504) was exceeded (onnx.rst, \"Numeric guard\")",
+				   c->g->t[s->out_t[i]].name);
 		goto out;
 	}
 	for (i = 0; i < s->n_out; i++) {

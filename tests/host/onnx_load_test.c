@@ -300,15 +300,15 @@ static void engine_only_lists_the_cpu_nodes(void)
 	struct mk m;
 	char err[1024];
 
-	/* x / x: a division by a computed tensor stays on the CPU. */
+	/* Tan: an op the engine does not have stays on the CPU. */
 	mk_init(&m, 13);
 	mk_input(&m, "x", 2, d23);
 	mk_output(&m, "z", 2, d23);
 	mk_node(&m, "Relu", "x", NULL, "y");
-	mk_node(&m, "Div", "y", "x", "z");
+	mk_node(&m, "Tan", "y", NULL, "z");
 	T_EQ(load(&m, &o, &mo, err, sizeof(err)), -EOPNOTSUPP);
 	T_CHECK(strstr(err, "engine-only: 1 of 2 nodes") &&
-		strstr(err, "node 1 'Div' (Div)"), "message: %s", err);
+		strstr(err, "node 1 'Tan' (Tan)"), "message: %s", err);
 	T_EQ(load(&m, NULL, &mo, err, sizeof(err)), 0);
 	if (!mo)
 		return;
