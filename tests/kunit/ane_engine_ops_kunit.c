@@ -177,6 +177,35 @@ static void reduce_desc(struct ane_op_desc *d, u16 *x, u16 *y, u32 kind, u32 axe
 }
 
 /*
+ * What @kind over @axes gives at output @o (dst extents @yd) of the
+ * integers @v of [2, 3, 4, 5], computed in integers.
+ */
+static int reduce_want(const int *v, u32 kind, u32 axes, const u32 *yd, u32 o)
+{
+	int want = kind == ANE_REDUCE_MAX ? -99 : kind == ANE_REDUCE_MIN ? 99 : 0;
+	u32 j, q, t;
+
+	for (j = 0; j < 120; j++) {
+		u32 c[4] = { j / 60, j / 20 % 3, j / 5 % 4, j % 5 };
+		bool in = true;
+
+		/* element j is output o's when they agree on every kept axis */
+		for (q = 4, t = o; q-- > 0; t /= yd[q])
+			if (!(axes & ANE_REDUCE_AXIS(q)))
+				in &= c[q] == t % yd[q];
+		if (!in)
+			continue;
+		if (kind == ANE_REDUCE_MAX)
+			want = max(want, v[j]);
+		else if (kind == ANE_REDUCE_MIN)
+			want = min(want, v[j]);
+		else
+			want += kind == ANE_REDUCE_L1 ? abs(v[j]) : v[j];
+	}
+	return want;
+}
+
+/*
  * SUM, MAX, MIN and L1 of small integers over every axis mask of
  * [2, 3, 4, 5]: exact, so the fp16 of the integer result, on every path
  * the CPU has; chunked finely, the same.
@@ -185,11 +214,13 @@ static void ane_engine_reduce_over_every_mask_on_every_isa(struct kunit *test)
 {
 	static const u32 kinds[] = { ANE_REDUCE_SUM, ANE_REDUCE_MAX, ANE_REDUCE_MIN,
 				     ANE_REDUCE_L1 };
-	int v[120], want;
 	u16 *x = bits(test, 120, 0), *y = bits(test, 120, 0);
-	u32 isa, axes, k, o, outs, i, j, cw;
+	void *work = kunit_kzalloc(test, 64, GFP_KERNEL);
+	u32 isa, axes, k, o, outs, i, cw;
 	struct ane_op_desc d;
+	int v[120];
 
+	KUNIT_ASSERT_NOT_NULL(test, work);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
 	for (i = 0; i < 120; i++) {
 		v[i] = (int)((i * 37) % 11) - 5;
@@ -198,43 +229,23 @@ static void ane_engine_reduce_over_every_mask_on_every_isa(struct kunit *test)
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
 			continue;
-		for (k = 0; k < ARRAY_SIZE(kinds); k++)
-			for (axes = 1; axes <= 15; axes++)
-				for (cw = 0; cw < 2; cw++) {
-					reduce_desc(&d, x, y, kinds[k], axes);
-					d.chunk_work = cw ? 16 : 0;
-					KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
-					outs = d.dst.dim[0] * d.dst.dim[1] * d.dst.dim[2] *
-					       d.dst.dim[3];
-					for (o = 0; o < outs; o++) {
-						/* the reduced elements of output o */
-						want = kinds[k] == ANE_REDUCE_MAX ? -99 :
-						       kinds[k] == ANE_REDUCE_MIN ? 99 : 0;
-						for (j = 0; j < 120; j++) {
-							u32 c[4] = { j / 60, j / 20 % 3, j / 5 % 4,
-								     j % 5 }, t = o, q;
-							bool in = true;
-
-							for (q = 4; q-- > 0;) {
-								if (!(axes & ANE_REDUCE_AXIS(q)))
-									in &= c[q] == t % d.dst.dim[q];
-								t /= d.dst.dim[q];
-							}
-							if (!in)
-								continue;
-							if (kinds[k] == ANE_REDUCE_MAX)
-								want = max(want, v[j]);
-							else if (kinds[k] == ANE_REDUCE_MIN)
-								want = min(want, v[j]);
-							else
-								want += kinds[k] == ANE_REDUCE_L1 ?
-									abs(v[j]) : v[j];
-						}
-						KUNIT_EXPECT_EQ_MSG(test, y[o], fp16_int(want),
-								    "isa %u kind %u axes %#x [%u]",
-								    isa, kinds[k], axes, o);
-					}
-				}
+		for (k = 0; k < ARRAY_SIZE(kinds) * 15 * 2; k++) {
+			axes = k / 2 % 15 + 1;
+			cw = k % 2;
+			reduce_desc(&d, x, y, kinds[k / 30], axes);
+			/* chunked: segments of 2, the accumulator in the workspace */
+			d.chunk_work = cw ? 16 : 0;
+			d.work = work;
+			d.work_size = 64;
+			KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+			outs = d.dst.dim[0] * d.dst.dim[1] * d.dst.dim[2] * d.dst.dim[3];
+			for (o = 0; o < outs; o++)
+				KUNIT_EXPECT_EQ_MSG(test, y[o],
+						    fp16_int(reduce_want(v, kinds[k / 30], axes,
+									 d.dst.dim, o)),
+						    "isa %u kind %u axes %#x chunked %u [%u]",
+						    isa, kinds[k / 30], axes, cw, o);
+		}
 	}
 }
 
