@@ -86,8 +86,8 @@ int ane_net_reduce(struct ane_net *net, int x, enum ane_net_reduce_kind kind,
 	if (!axes || axes > 0xfu)
 		return ane__op_fail(&o, "axes 0x%x must be a nonzero mask of bits 0..3 (N 0x1, C 0x2, H 0x4, W 0x8)",
 			       axes);
-	if ((uint32_t)act > ANE_NET_ACT_GELU_TANH)
-		return ane__op_fail(&o, "activation %u: a reduction fuses ANE_NET_ACT_NONE .. ANE_NET_ACT_GELU_TANH (0..6) only",
+	if ((uint32_t)act >= ANE_NET_ACT_ELU)
+		return ane__op_fail(&o, "activation %u: a reduction fuses the activations without parameters, ANE_NET_ACT_NONE .. ANE_NET_ACT_COS (0..19), only",
 			       (uint32_t)act);
 	ane__op_init(&op, ANE__OP_REDUCE);
 	op.act = (uint32_t)act;

@@ -352,7 +352,7 @@ static int ane_check_pool(const struct ane_op_desc *d)
 
 /*
  * REDUCE: a known kind, axes 1 .. 15, dst src[0]'s extents with 1 along
- * each reduced axis, an activation of minor 3 (none has parameters).
+ * each reduced axis, an activation without parameters.
  */
 static int ane_check_reduce(const struct ane_op_desc *d)
 {
@@ -363,7 +363,8 @@ static int ane_check_reduce(const struct ane_op_desc *d)
 	    !ane_tensor_is_zero(&d->src[1]) || !ane_tensor_is_zero(&d->bias))
 		return -ANE_MATH_EINVAL;
 	if (rp->kind >= ANE_REDUCE_COUNT || !rp->axes ||
-	    (rp->axes & ~ANE_REDUCE_AXES_ALL) || d->act > ANE_ACT_GELU_TANH)
+	    (rp->axes & ~ANE_REDUCE_AXES_ALL) || d->act >= ANE_ACT_COUNT ||
+	    ane_act_is_parametric(d->act))
 		return -ANE_MATH_EINVAL;
 	for (i = 0; i < ANE_NDIM; i++)
 		if (d->dst.dim[i] != ((rp->axes & ANE_REDUCE_AXIS(i)) ? 1 :

@@ -343,8 +343,8 @@ struct ane_copy_params {
  * combination runs in double precision, in that order whatever the
  * chunking, the cores or the instruction set (see engine.rst, "Reductions");
  * the result is rounded to fp16 once (with an activation: to fp32, then
- * the activation, then fp16).  act is one of ANE_ACT_NONE ..
- * ANE_ACT_GELU_TANH; src[1] and bias are all zero; dst does not overlap
+ * the activation, then fp16).  act is any activation without parameters
+ * (below ANE_ACT_FIRST_PARAM); src[1] and bias are all zero; dst does not overlap
  * src[0].
  */
 struct ane_reduce_params {

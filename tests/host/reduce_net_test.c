@@ -246,8 +246,8 @@ static void test_refusals_name_the_field(void)
 	T_MSG(net, "axes 0x0 must be");
 	T_EQ(ane_net_reduce(net, x, ANE_NET_REDUCE_SUM, 0x10, 0), -EINVAL);
 	T_MSG(net, "axes 0x10 must be");
-	T_EQ(ane_net_reduce(net, x, ANE_NET_REDUCE_SUM, 1, (enum ane_net_act)7), -EINVAL);
-	T_MSG(net, "activation 7");
+	T_EQ(ane_net_reduce(net, x, ANE_NET_REDUCE_SUM, 1, ANE_NET_ACT_ELU), -EINVAL);
+	T_MSG(net, "activation 20");
 	T_EQ(ane_net_reduce(net, 99, ANE_NET_REDUCE_SUM, 1, 0), -EINVAL);
 	T_MSG(net, "x");
 	ane_net_destroy(net);
@@ -303,7 +303,7 @@ static void test_broken_images_are_refused(void)
 	BREAK(td[0].words[4] = 1, "td[0].words[4]");
 	BREAK(td[0].words[14] = 1, "td[0].words[14]");
 	BREAK(td[0].words[ANE_TD_FLAGS] = 0x4, "td[0] (operation)");	/* dst not 1 on H */
-	BREAK(td[0].words[ANE_TD_ACT] = 7, "td[0] (operation)");
+	BREAK(td[0].words[ANE_TD_ACT] = 20, "td[0] (operation)");	/* parametric */
 	BREAK(td[0].words[ANE_TD_SRC0_LAYOUT] = 8, "td[0].src0_layout");
 	BREAK(td[1].words[ANE_TD_NORM_EPS] = 0x7fc00000u, "td[1].words[4]");
 	BREAK(td[1].words[ANE_TD_NORM_EPS] = 0xbf800000u, "td[1].words[4]");

@@ -422,7 +422,8 @@ static void test_reduce_validation_refuses(void)
 	/* reduced, not 1; kept, but 1 */
 	REFUSE(ane_tensor_dense(&d.dst, y, 2, 3, 1, 5), ANE_MATH_EINVAL);
 	REFUSE(ane_tensor_dense(&d.dst, y, 2, 1, 1, 1), ANE_MATH_EINVAL);
-	REFUSE(d.act = ANE_ACT_GELU_TANH + 1, ANE_MATH_EINVAL);
+	REFUSE(d.act = ANE_ACT_FIRST_PARAM, ANE_MATH_EINVAL);	/* parametric */
+	REFUSE(d.act = ANE_ACT_COUNT, ANE_MATH_EINVAL);
 	REFUSE(d.src[1] = d.src[0], ANE_MATH_EINVAL);
 	REFUSE(d.bias = d.src[0], ANE_MATH_EINVAL);
 	REFUSE(d.dst.base = x, ANE_MATH_EINVAL);		/* overlaps src */
@@ -431,8 +432,8 @@ static void test_reduce_validation_refuses(void)
 #undef REFUSE
 	/* accepted: every activation without parameters */
 	reduce_desc(&d, x, xd, y, ANE_REDUCE_SUM, 0x6);
-	d.act = ANE_ACT_GELU_TANH;
-	T_EQ(ane_op_validate(&d), 0);
+	for (d.act = ANE_ACT_NONE; d.act < ANE_ACT_FIRST_PARAM; d.act++)
+		T_EQ(ane_op_validate(&d), 0);
 	/* a workspace once an element takes more than one unit */
 	reduce_desc(&d, x, xd, y, ANE_REDUCE_LOG_SUM_EXP, 0x1);
 	T_EQ(ane_op_workspace_size(&d, &ws), 0);

@@ -311,9 +311,9 @@ static void ane_engine_reduce_and_norm_refusals(struct kunit *test)
 	d.dst.size = 240;
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
 	reduce_desc(&d, x, y, ANE_REDUCE_MEAN, 0x1);
-	d.act = ANE_ACT_GELU_TANH + 1;
+	d.act = ANE_ACT_FIRST_PARAM;	/* parametric: ACT's only */
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
-	d.act = ANE_ACT_GELU_TANH;
+	d.act = ANE_ACT_COS;		/* any other fuses */
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), 0);
 	/* layer normalization: an epsilon finite and > 0; none for softmax */
 	d = (struct ane_op_desc){ .op = ANE_OP_NORM, .work = work, .work_size = 64 };
