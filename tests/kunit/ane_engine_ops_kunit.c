@@ -6,7 +6,10 @@
  * on every instruction set the CPU has, and refused with its errno when
  * a view leaves its buffer or overlaps; the reductions (ANE_OP_REDUCE)
  * over every axis mask, LOG_SUM_EXP's passes over a workspace and the
- * special values; the log-softmax and layer normalization's epsilon.
+ * special values; the log-softmax and layer normalization's epsilon;
+ * and the unary math of image minor version 4 (exact values, IEEE
+ * specials, DIV and POW, the same bits on every path, the refusals of
+ * parameters).
  *
  * This file itself uses no floating point: values are fp16 bit patterns.
  *
@@ -375,6 +378,234 @@ static void ane_engine_norm_log_softmax_and_eps(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, y[i], i % 2 ? 0x3800 : 0xb800, "[%u]", i);
 }
 
+/* ------------------------------------------------------------ unary math */
+
+#define H_NAN	0x7e00u		/* any NaN: checked by class */
+
+static bool h_isnan(u16 h)
+{
+	return (h & 0x7fffu) > 0x7c00u;
+}
+
+/* One activation's exact cases: alpha, beta (fp32 bits), input, output. */
+static const struct {
+	u32 act, alpha, beta;
+	u16 x, y;
+} ane_unary_exact[] = {
+	{ ANE_ACT_SQRT, 0, 0, 0x4400, 0x4000 },		/* sqrt 4 = 2 */
+	{ ANE_ACT_SQRT, 0, 0, 0x4080, 0x3e00 },		/* sqrt 2.25 = 1.5 */
+	{ ANE_ACT_SQRT, 0, 0, 0xbc00, H_NAN },		/* sqrt -1 */
+	{ ANE_ACT_SQRT, 0, 0, 0x8000, 0x8000 },		/* sqrt -0 = -0 */
+	{ ANE_ACT_SQRT, 0, 0, 0x7c00, 0x7c00 },
+	{ ANE_ACT_LOG, 0, 0, 0x3c00, 0x0000 },		/* log 1 = 0 */
+	{ ANE_ACT_LOG, 0, 0, 0x0000, 0xfc00 },		/* log 0 = -inf */
+	{ ANE_ACT_LOG, 0, 0, 0x8000, 0xfc00 },
+	{ ANE_ACT_LOG, 0, 0, 0xbc00, H_NAN },
+	{ ANE_ACT_EXP, 0, 0, 0x0000, 0x3c00 },
+	{ ANE_ACT_EXP, 0, 0, 0xfc00, 0x0000 },
+	{ ANE_ACT_EXP, 0, 0, 0x4a00, 0x7c00 },		/* e^12 > 65504 */
+	{ ANE_ACT_RECIP, 0, 0, 0x4400, 0x3400 },	/* 1/4 */
+	{ ANE_ACT_RECIP, 0, 0, 0x0000, 0x7c00 },
+	{ ANE_ACT_RECIP, 0, 0, 0x8000, 0xfc00 },
+	{ ANE_ACT_ABS, 0, 0, 0xc000, 0x4000 },
+	{ ANE_ACT_ABS, 0, 0, 0x8000, 0x0000 },
+	{ ANE_ACT_NEG, 0, 0, 0x0000, 0x8000 },
+	{ ANE_ACT_NEG, 0, 0, 0x4200, 0xc200 },
+	{ ANE_ACT_SIN, 0, 0, 0x8000, 0x8000 },
+	{ ANE_ACT_SIN, 0, 0, 0x7c00, H_NAN },
+	{ ANE_ACT_COS, 0, 0, 0x0000, 0x3c00 },
+	{ ANE_ACT_ERF, 0, 0, 0x4600, 0x3c00 },		/* erf 6 = 1 */
+	{ ANE_ACT_ERF, 0, 0, 0xfc00, 0xbc00 },
+	{ ANE_ACT_SOFTSIGN, 0, 0, 0x3c00, 0x3800 },	/* 1/2 */
+	{ ANE_ACT_SOFTSIGN, 0, 0, 0x7c00, 0x3c00 },
+	{ ANE_ACT_HARDSWISH, 0, 0, 0x4200, 0x4200 },	/* 3 */
+	{ ANE_ACT_HARDSWISH, 0, 0, 0xc200, 0x8000 },	/* -3: -0 */
+	{ ANE_ACT_SILU, 0, 0, 0x0000, 0x0000 },
+	{ ANE_ACT_SILU, 0, 0, 0xfc00, 0x8000 },
+	{ ANE_ACT_SOFTPLUS, 0, 0, 0xfc00, 0x0000 },
+	{ ANE_ACT_SOFTPLUS, 0, 0, 0x7c00, 0x7c00 },
+	{ ANE_ACT_CLIP, 0xbf800000, 0x40000000, 0x4200, 0x4000 },	/* [-1, 2] */
+	{ ANE_ACT_CLIP, 0xbf800000, 0x40000000, 0xc500, 0xbc00 },
+	{ ANE_ACT_CLIP, 0xbf800000, 0x40000000, 0x7e01, H_NAN },
+	{ ANE_ACT_LEAKY, 0x3f000000, 0, 0xc000, 0xbc00 },	/* 0.5 * -2 */
+	{ ANE_ACT_LEAKY, 0x3f000000, 0, 0x4200, 0x4200 },
+	{ ANE_ACT_THRESHOLDED_RELU, 0x3f800000, 0, 0x3c00, 0x0000 },
+	{ ANE_ACT_THRESHOLDED_RELU, 0x3f800000, 0, 0x4000, 0x4000 },
+	{ ANE_ACT_HARDSIGMOID, 0x3f000000, 0x3f000000, 0x0000, 0x3800 },
+	{ ANE_ACT_HARDSIGMOID, 0x3f000000, 0x3f000000, 0x4000, 0x3c00 },
+	{ ANE_ACT_ELU, 0x3f800000, 0, 0xfc00, 0xbc00 },		/* -1 */
+	{ ANE_ACT_SELU, 0x40000000, 0x40400000, 0xfc00, 0xc600 },	/* -6 */
+	{ ANE_ACT_SELU, 0x40000000, 0x40400000, 0x3c00, 0x4200 },	/* 3 */
+	{ ANE_ACT_CELU, 0x40000000, 0, 0xfc00, 0xc000 },	/* -2 */
+	{ ANE_ACT_CELU, 0x40000000, 0, 0x4500, 0x4500 },
+};
+
+/* An ACT of @x [1, 1, @h, @w] into @y with @alpha and @beta. */
+static void unary_desc(struct ane_op_desc *d, u32 act, u32 alpha, u32 beta,
+		       u16 *x, u16 *y, u32 h, u32 w)
+{
+	*d = (struct ane_op_desc){ .op = ANE_OP_ACT, .act = act };
+	ane_tensor_dense(&d->src[0], x, 1, 1, h, w);
+	ane_tensor_dense(&d->dst, y, 1, 1, h, w);
+	d->p.act.alpha = alpha;
+	d->p.act.beta = beta;
+}
+
+static void ane_engine_unary_exact_values_on_every_path(struct kunit *test)
+{
+	u16 *x = bits(test, 64, 0), *y = bits(test, 64, 0);
+	struct ane_op_desc d;
+	unsigned int k, i;
+	u32 isa;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(ane_unary_exact); k++) {
+			for (i = 0; i < 64; i++)
+				x[i] = ane_unary_exact[k].x;
+			unary_desc(&d, ane_unary_exact[k].act, ane_unary_exact[k].alpha,
+				   ane_unary_exact[k].beta, x, y, 1, 64);
+			KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+			for (i = 0; i < 64; i++) {
+				u16 want = ane_unary_exact[k].y;
+
+				if (want == H_NAN)
+					KUNIT_EXPECT_TRUE_MSG(test, h_isnan(y[i]), "isa %u case %u: %#x",
+							      isa, k, y[i]);
+				else
+					KUNIT_EXPECT_EQ_MSG(test, y[i], want, "isa %u case %u [%u]",
+							    isa, k, i);
+			}
+		}
+	}
+}
+
+/* DIV and POW: exact quotients and powers, IEEE and C99 special cases. */
+static void ane_engine_div_pow_specials(struct kunit *test)
+{
+	static const struct { u32 op; u16 a, b, y; } c[] = {
+		{ ANE_ELT_DIV, 0x4600, 0x4200, 0x4000 },	/* 6 / 3 = 2 */
+		{ ANE_ELT_DIV, 0x3c00, 0x0000, 0x7c00 },	/* 1 / 0 */
+		{ ANE_ELT_DIV, 0x0000, 0x0000, H_NAN },
+		{ ANE_ELT_DIV, 0xbc00, 0x7c00, 0x8000 },	/* -1 / inf = -0 */
+		{ ANE_ELT_POW, 0x4000, 0x4900, 0x6400 },	/* 2^10 = 1024 */
+		{ ANE_ELT_POW, 0xc000, 0x4200, 0xc800 },	/* (-2)^3 = -8 */
+		{ ANE_ELT_POW, 0x7e00, 0x0000, 0x3c00 },	/* NaN^0 = 1 */
+		{ ANE_ELT_POW, 0x3c00, 0x7e00, 0x3c00 },	/* 1^NaN = 1 */
+		{ ANE_ELT_POW, 0xc800, 0x3800, H_NAN },		/* (-8)^0.5 */
+		{ ANE_ELT_POW, 0x0000, 0xbc00, 0x7c00 },	/* 0^-1 = inf */
+		{ ANE_ELT_POW, 0x8000, 0xbc00, 0xfc00 },	/* -0^-1 = -inf */
+		{ ANE_ELT_POW, 0x4400, 0x3800, 0x4000 },	/* 4^0.5 = 2 */
+	};
+	u16 *a = bits(test, 64, 0), *b = bits(test, 64, 0), *y = bits(test, 64, 0);
+	struct ane_op_desc d = { .op = ANE_OP_ELTWISE };
+	unsigned int k, i;
+	u32 isa;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	ane_tensor_dense(&d.src[0], a, 1, 1, 1, 64);
+	ane_tensor_dense(&d.src[1], b, 1, 1, 1, 64);
+	ane_tensor_dense(&d.dst, y, 1, 1, 1, 64);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(c); k++) {
+			for (i = 0; i < 64; i++) {
+				a[i] = c[k].a;
+				b[i] = c[k].b;
+			}
+			d.p.eltwise.op = c[k].op;
+			KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+			for (i = 0; i < 64; i++) {
+				if (c[k].y == H_NAN)
+					KUNIT_EXPECT_TRUE_MSG(test, h_isnan(y[i]), "isa %u case %u",
+							      isa, k);
+				else
+					KUNIT_EXPECT_EQ_MSG(test, y[i], c[k].y, "isa %u case %u",
+							    isa, k);
+			}
+		}
+	}
+}
+
+/*
+ * Every fourth fp16 pattern through every new activation, and POW over
+ * a grid, on each path the CPU has: the same bits as the SSE2 path.
+ */
+static void ane_engine_unary_same_bits_on_every_path(struct kunit *test)
+{
+	const unsigned int n = 16384;
+	u16 *x = bits(test, n, 0), *y = bits(test, n, 0), *ref;
+	struct ane_op_desc d;
+	u32 act, isa, i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	ref = kunit_kcalloc(test, (size_t)n * (ANE_ACT_COUNT - ANE_ACT_SILU + 1), 2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	for (i = 0; i < n; i++)
+		x[i] = (u16)(i * 4 + (i & 3));
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
+			continue;
+		for (act = ANE_ACT_SILU; act <= ANE_ACT_COUNT; act++) {
+			u16 *r = ref + (size_t)(act - ANE_ACT_SILU) * n;
+
+			if (act < ANE_ACT_COUNT) {
+				unary_desc(&d, act, 0, 0, x, y, 128, n / 128);
+				if (ane_act_is_parametric(act)) {
+					d.p.act.alpha = 0x3fc00000;	/* 1.5 */
+					d.p.act.beta = 0x40200000;	/* 2.5 */
+				}
+			} else {		/* POW: x[128] ^ x[0..127] */
+				d = (struct ane_op_desc){ .op = ANE_OP_ELTWISE };
+				d.p.eltwise.op = ANE_ELT_POW;
+				ane_tensor_dense(&d.src[0], x, 1, 1, 128, 1);
+				ane_tensor_dense(&d.src[1], x + 200, 1, 1, 1, 128);
+				ane_tensor_dense(&d.dst, y, 1, 1, 128, 128);
+			}
+			KUNIT_ASSERT_EQ_MSG(test, ane_engine_run_op(&d), 0, "act %u", act);
+			if (!isa)
+				memcpy(r, y, (size_t)n * 2);
+			else
+				KUNIT_EXPECT_EQ_MSG(test, memcmp(r, y, (size_t)n * 2), 0,
+						    "isa %u act %u: not SSE2's bits", isa, act);
+		}
+	}
+}
+
+/* Parameters where they do not belong, or not finite: -EINVAL. */
+static void ane_engine_unary_refuses_bad_parameters(struct kunit *test)
+{
+	u16 *x = bits(test, 64, 0), *y = bits(test, 64, 0);
+	struct ane_op_desc d;
+
+	unary_desc(&d, ANE_ACT_ELU, 0x3f800000, 0, x, y, 1, 64);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), 0);
+	d.p.act.alpha = 0x7fc00000;			/* NaN */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	unary_desc(&d, ANE_ACT_CLIP, 0, 0xff800000, x, y, 1, 64);	/* -inf */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	unary_desc(&d, ANE_ACT_CELU, 0x80000000, 0, x, y, 1, 64);	/* -0 */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	unary_desc(&d, ANE_ACT_SILU, 0, 0x3f800000, x, y, 1, 64);	/* takes none */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	unary_desc(&d, ANE_ACT_COUNT, 0, 0, x, y, 1, 64);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	/* a parametric activation fused into an elementwise operation */
+	d = (struct ane_op_desc){ .op = ANE_OP_ELTWISE, .act = ANE_ACT_LEAKY };
+	ane_tensor_dense(&d.src[0], x, 1, 1, 1, 64);
+	ane_tensor_dense(&d.src[1], x, 1, 1, 1, 64);
+	ane_tensor_dense(&d.dst, y, 1, 1, 1, 64);
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+	d.act = ANE_ACT_SIN;
+	d.p.eltwise.op = ANE_ELT_DIV;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), 0);
+	d.p.eltwise.op = ANE_ELT_COUNT;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&d), -EINVAL);
+}
+
 static int ane_engine_ops_suite_init(struct kunit_suite *suite)
 {
 	ane_engine_isa_init();
@@ -389,6 +620,10 @@ static struct kunit_case ane_engine_ops_cases[] = {
 	KUNIT_CASE(ane_engine_reduce_log_sum_exp_and_nan),
 	KUNIT_CASE(ane_engine_reduce_and_norm_refusals),
 	KUNIT_CASE(ane_engine_norm_log_softmax_and_eps),
+	KUNIT_CASE(ane_engine_unary_exact_values_on_every_path),
+	KUNIT_CASE(ane_engine_div_pow_specials),
+	KUNIT_CASE(ane_engine_unary_same_bits_on_every_path),
+	KUNIT_CASE(ane_engine_unary_refuses_bad_parameters),
 	{}
 };
 

@@ -268,7 +268,7 @@ BAD(reduce_word4, { to_reduce(m); m->td[1].words[4] = 1; })
 BAD(reduce_word14, { to_reduce(m); m->td[1].words[14] = 1; })
 BAD(reduce_dst_kept_axis, { to_reduce(m); m->td[1].words[ANE_TD_FLAGS] = 0x4; })
 BAD(reduce_dst_not_one, { to_reduce(m); m->td[1].words[ANE_TD_DST_DIMS + 3] = 2; })
-BAD(reduce_act_parametric, { to_reduce(m); m->td[1].words[ANE_TD_ACT] = 7; })
+BAD(reduce_act_parametric, { to_reduce(m); m->td[1].words[ANE_TD_ACT] = ANE_ACT_ELU; })
 BAD(reduce_layout, { to_reduce(m); m->td[1].words[ANE_TD_DST_LAYOUT] = 1; })
 BAD(norm_eps_nan, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0x7fc00000; })
 BAD(norm_eps_inf, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0x7f800000; })
@@ -279,6 +279,19 @@ BAD(norm_eps_log_softmax, { to_norm(m);
 BAD(norm_kind, { to_norm(m); m->td[1].words[ANE_TD_SUBOP] = ANE_NORM_COUNT;
 	m->td[1].words[ANE_TD_NORM_EPS] = 0; })
 BAD(norm_word5, { to_norm(m); m->td[1].words[5] = 1; })
+/* minor 4: an activation's parameter words, only ACT's with a parametric act */
+BAD(act_alpha_not_parametric, m->td[1].words[ANE_TD_ACT_ALPHA] = 0x3f800000)
+BAD(act_beta_not_parametric, { m->td[1].words[ANE_TD_ACT] = ANE_ACT_SIN;
+	m->td[1].words[ANE_TD_ACT_BETA] = 1; })
+BAD(act_alpha_on_matmul, { m->td[0].words[ANE_TD_ACT] = ANE_ACT_ELU;
+	m->td[0].words[ANE_TD_ACT_ALPHA] = 0x3f800000; })
+BAD(act_parametric_fused, m->td[0].words[ANE_TD_ACT] = ANE_ACT_LEAKY)
+BAD(act_alpha_nan, { m->td[1].words[ANE_TD_ACT] = ANE_ACT_ELU;
+	m->td[1].words[ANE_TD_ACT_ALPHA] = 0x7fc00000; })
+BAD(act_beta_inf, { m->td[1].words[ANE_TD_ACT] = ANE_ACT_CLIP;
+	m->td[1].words[ANE_TD_ACT_BETA] = 0xff800000; })
+BAD(act_celu_alpha_zero, m->td[1].words[ANE_TD_ACT] = ANE_ACT_CELU)
+BAD(act_unknown, m->td[1].words[ANE_TD_ACT] = ANE_ACT_COUNT)
 
 static const struct bad_case bad_cases[] = {
 	CASE(magic, "header.magic"),
@@ -378,6 +391,14 @@ static const struct bad_case bad_cases[] = {
 	CASE(norm_eps_log_softmax, "td[1].words[4]"),
 	CASE(norm_kind, "td[1] (operation)"),
 	CASE(norm_word5, "td[1].words[5]"),
+	CASE(act_alpha_not_parametric, "td[1].words[4]"),
+	CASE(act_beta_not_parametric, "td[1].words[5]"),
+	CASE(act_alpha_on_matmul, "td[0].words[4]"),
+	CASE(act_parametric_fused, "td[0] (operation)"),
+	CASE(act_alpha_nan, "td[1] (operation)"),
+	CASE(act_beta_inf, "td[1] (operation)"),
+	CASE(act_celu_alpha_zero, "td[1] (operation)"),
+	CASE(act_unknown, "td[1] (operation)"),
 };
 
 static void bad_case_desc(const struct bad_case *c, char *desc)
@@ -411,6 +432,19 @@ static void ane_image_good_image_is_accepted(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, field, "rw[2].length (operand reaches 12 bytes)");
 	m.td[0].words[ANE_TD_DST_LAYOUT] = 0;
 	m.rw[2].length_lo = 8;
+	/* minor 4: unary math fused and alone, a parametric act's words */
+	m.td[0].words[ANE_TD_ACT] = ANE_ACT_SIN;
+	m.td[1].words[ANE_TD_ACT] = ANE_ACT_CLIP;
+	m.td[1].words[ANE_TD_ACT_ALPHA] = 0xbf800000;	/* -1 */
+	m.td[1].words[ANE_TD_ACT_BETA] = 0x40000000;	/* 2 */
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
+	m.td[1].words[ANE_TD_ACT] = ANE_ACT_THRESHOLDED_RELU;
+	m.td[1].words[ANE_TD_ACT_BETA] = 0;
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	m.td[0].words[ANE_TD_ACT] = 0;
+	m.td[1].words[ANE_TD_ACT] = ANE_ACT_RELU;
+	m.td[1].words[ANE_TD_ACT_ALPHA] = 0;
 	/* a copy (minor 3): reversed, then within one bar, disjoint */
 	build(test, &m);
 	to_copy(&m);
