@@ -60,6 +60,10 @@ int ane__ox_lw_convtranspose(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_matmul(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_pool(struct lower *L, const struct ox_node *n);
+/* A dilated pool as copies of its taps (ox_lower_pool.c). */
+int ane__ox_pool_taps(struct lower *L, const struct ox_node *n, const uint32_t k[2],
+		      const uint32_t s[2], const uint32_t d[2], const uint32_t pad[4],
+		      const uint32_t x4[4], const int64_t out[2], int avg, int count_pad);
 int ane__ox_lw_bn(struct lower *L, const struct ox_node *n);
 
 #endif /* ANE_OX_LOWER_INT_H */

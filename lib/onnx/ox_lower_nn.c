@@ -19,6 +19,8 @@
 
 #define MAX_KERNEL	64
 #define MAX_REDUCE	16384
+/* A stride or dilation the copies of a pool's taps take. */
+#define MAX_STEP	(1 << 20)
 
 static const struct ox_value *konst_in(struct lower *L, const struct ox_node *n,
 				       int i)
@@ -81,18 +83,19 @@ static int get_window(struct lower *L, const struct ox_node *n, int nsp,
 		w->s[i] = w->d[i] = 1;
 	}
 	w->pad[0] = w->pad[1] = w->pad[2] = w->pad[3] = 0;
+	/* strides and dilations past the engine's 64: a pool's copies take them */
 	if ((a = ane__ox_attr(n, "strides")) && a->n == (size_t)nsp)
 		for (i = 0; i < nsp; i++)
-			w->s[off + i] = a->ints[i] > 0 && a->ints[i] <= MAX_KERNEL ?
+			w->s[off + i] = a->ints[i] > 0 && a->ints[i] <= MAX_STEP ?
 					(uint32_t)a->ints[i] : 0;
 	if ((a = ane__ox_attr(n, "dilations")) && a->n == (size_t)nsp)
 		for (i = 0; i < nsp; i++)
-			w->d[off + i] = a->ints[i] > 0 && a->ints[i] <= MAX_KERNEL ?
+			w->d[off + i] = a->ints[i] > 0 && a->ints[i] <= MAX_STEP ?
 					(uint32_t)a->ints[i] : 0;
 	for (i = 0; i < 2; i++)
 		if (!w->s[i] || !w->d[i] || k[i] < 1 || k[i] > MAX_KERNEL)
-			return ane__ox_why(L, "a kernel, stride or dilation outside 1..%d",
-					   MAX_KERNEL);
+			return ane__ox_why(L, "a kernel outside 1..%d, or a stride or dilation outside 1..%d",
+					   MAX_KERNEL, MAX_STEP);
 	if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) {
 		for (i = 0; i < 2; i++) {
 			int64_t o = (in_hw[i] + w->s[i] - 1) / w->s[i];
@@ -129,6 +132,10 @@ static int check_window(struct lower *L, const struct window *w,
 {
 	int i;
 
+	for (i = 0; i < 2; i++)
+		if (w->s[i] > MAX_KERNEL || w->d[i] > MAX_KERNEL)
+			return ane__ox_why(L, "a stride or dilation of %u; the engine's are 1..%d",
+					   w->s[i] > MAX_KERNEL ? w->s[i] : w->d[i], MAX_KERNEL);
 	for (i = 0; i < 4; i++) {
 		int ax = i / 2;
 		uint32_t span = w->d[ax] * (w->k[ax] - 1) + 1;
@@ -469,6 +476,28 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 
 /* ------------------------------------------------------------ pooling */
 
+/*
+ * ceil_mode: an output position more than the floor gives is a window
+ * that runs past the input's end; padding at the end makes it.  Padding
+ * never wins a max, and an average that does not count padding divides
+ * by the real elements: what ceil_mode computes (@ok: the pool is one of
+ * those).
+ */
+static void ceil_pads(struct window *w, const int64_t *in_hw, const int64_t *out_hw,
+		      int ok)
+{
+	int i;
+
+	for (i = 0; ok && i < 2; i++) {
+		int64_t span = (int64_t)w->d[i] * (w->k[i] - 1) + 1;
+		int64_t have = in_hw[i] + w->pad[2 * i] + w->pad[2 * i + 1];
+		int64_t need = (out_hw[i] - 1) * w->s[i] + span;
+
+		if (need > have && need - have < span)
+			w->pad[2 * i + 1] += (uint32_t)(need - have);
+	}
+}
+
 int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
@@ -512,10 +541,18 @@ int ane__ox_lw_pool(struct lower *L, const struct ox_node *n)
 		err = get_window(L, n, nsp, &x->dims[2], ks->ints, &win, in_hw);
 		if (err)
 			return err;
-		if (win.d[0] != 1 || win.d[1] != 1)
-			return ane__ox_why(L, "dilated pooling");
 		if (ane__ox_attr_i(n, "storage_order", 0))
 			return ane__ox_why(L, "storage_order 1");
+		ceil_pads(&win, in_hw, out_hw, !avg || !ane__ox_attr_i(n, "count_include_pad", 0));
+		if (win.d[0] != 1 || win.d[1] != 1 || win.s[0] > MAX_KERNEL ||
+		    win.s[1] > MAX_KERNEL) {	/* copies of the taps */
+			x4[0] = (uint32_t)x->dims[0];
+			x4[1] = (uint32_t)x->dims[1];
+			x4[2] = (uint32_t)in_hw[0];
+			x4[3] = (uint32_t)in_hw[1];
+			return ane__ox_pool_taps(L, n, win.k, win.s, win.d, win.pad, x4, out_hw,
+						 avg, (int)ane__ox_attr_i(n, "count_include_pad", 0));
+		}
 	}
 	err = check_window(L, &win, in_hw, out_hw);
 	if (err)
@@ -570,6 +607,49 @@ int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4])
 	return 0;
 }
 
+/*
+ * Computed statistics: g = scale * recip(sqrt(var + eps)) and
+ * B - mean * g on the engine (C elements each), then as below.
+ */
+static int bn_computed(struct lower *L, const struct ox_node *n, const uint32_t x4[4])
+{
+	float eps = ane__ox_attr_f(n, "epsilon", 1e-5f);
+	uint32_t c4[4] = { 1, x4[1], 1, 1 };
+	int i, err, id, g, sh;
+
+	if (strcmp(n->op_type, "BatchNormalization") || ane__ox_attr_i(n, "training_mode", 0) ||
+	    !ane__ox_attr_i(n, "spatial", 1) || n->n_in != 5)
+		return ane__ox_why(L, "training-mode or non-spatial parameters");
+	if (!(eps >= 0.0f && eps <= 65504.0f))
+		return ane__ox_why(L, "epsilon %g", eps);
+	for (i = 1; i < 5; i++) {
+		const struct ox_tensor *t = ane__ox_in(L->c, n, i);
+
+		err = ane__ox_check_float(L, n, i);
+		if (!err && t->konst)
+			err = ane__ox_check_const_f16(L, n, t->konst, t->name);
+		if (err)
+			return err;
+		if (t->rank != 1 || t->dims[0] != (int64_t)x4[1])
+			return ane__ox_why(L, "input %d of other than one value per channel", i);
+	}
+	if (L->dry)
+		return 0;
+	g = ane_net_eltwise(ox_net(L), ANE_NET_ADD, ane__ox_get(L, n->in[4], c4),
+			    ane__ox_lit(L, eps), ANE_NET_ACT_SQRT);
+	g = ane_net_eltwise(ox_net(L), ANE_NET_DIV, ane__ox_get(L, n->in[1], c4), g,
+			    ANE_NET_ACT_NONE);
+	sh = ane_net_eltwise(ox_net(L), ANE_NET_MUL, ane__ox_get(L, n->in[3], c4), g,
+			     ANE_NET_ACT_NONE);
+	sh = ane_net_eltwise(ox_net(L), ANE_NET_SUB, ane__ox_get(L, n->in[2], c4), sh,
+			     ANE_NET_ACT_NONE);
+	id = ane_net_eltwise(ox_net(L), ANE_NET_MUL, ane__ox_get(L, n->in[0], x4), g,
+			     ANE_NET_ACT_NONE);
+	id = ane_net_eltwise(ox_net(L), ANE_NET_ADD, id, sh,
+			     (enum ane_net_act)ane__ox_fuse_act(L, n));
+	return ane__ox_done(L, n, id);
+}
+
 /* y = x * g + (B - mean * g), g = scale / sqrt(var + eps), per channel. */
 int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 {
@@ -589,7 +669,7 @@ int ane__ox_lw_bn(struct lower *L, const struct ox_node *n)
 		return ane__ox_why(L, "a batch normalization of rank %d", x->rank);
 	c = x->dims[1];
 	if (bn_params(L, n, bn, (size_t)c))
-		return ane__ox_why(L, "computed, training-mode or non-spatial parameters");
+		return bn_computed(L, n, x4);
 	c4[1] = (uint32_t)c;
 	g = malloc(sizeof(float) * (size_t)c);
 	sh = malloc(sizeof(float) * (size_t)c);
