@@ -635,5 +635,6 @@ ox_lower_fn ane__ox_lower_find(const char *op_type)
 	for (i = 0; i < sizeof(lowerings) / sizeof(lowerings[0]); i++)
 		if (!strcmp(lowerings[i].op, op_type))
 			return lowerings[i].fn;
-	return ane__ox_lower_find_norm(op_type) ?: ane__ox_lower_find_move(op_type);
+	return ane__ox_lower_find_norm(op_type) ?: ane__ox_lower_find_misc(op_type) ?:
+	       ane__ox_lower_find_move(op_type);
 }

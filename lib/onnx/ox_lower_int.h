@@ -31,6 +31,8 @@ int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 ox_lower_fn ane__ox_lower_find_move(const char *op_type);
 /* Softmax, LogSoftmax, LayerNorm, InstanceNorm (ox_lower_norm.c), or NULL. */
 ox_lower_fn ane__ox_lower_find_norm(const char *op_type);
+/* Where, LRN, MeanVarianceNormalization (ox_lower_misc.c), or NULL. */
+ox_lower_fn ane__ox_lower_find_misc(const char *op_type);
 /* DepthToSpace, SpaceToDepth, Tile (ox_lower_shape.c), or NULL. */
 ox_lower_fn ane__ox_lower_find_shape(const char *op_type);
 /* A Resize as products with interpolation matrices (ox_lower_shape.c). */
@@ -42,6 +44,9 @@ int ane__ox_lw_act_param(struct lower *L, const struct ox_node *n);
 int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n);
 /* ox_lower_red.c: any Reduce* over any axes, the engine's REDUCE. */
 int ane__ox_lw_reduce_any(struct lower *L, const struct ox_node *n);
+/* @x as 4-D runs of reduced (@on) and kept axes, @axes the reduced mask. */
+int ane__ox_reduce_view(struct lower *L, const struct ox_tensor *x,
+			const unsigned char *on, uint32_t v4[4], uint32_t *axes);
 /* The reduced axes of a Reduce* node; 1: none (a copy), <0: refused. */
 int ane__ox_reduce_axes(struct lower *L, const struct ox_node *n,
 			unsigned char *on);

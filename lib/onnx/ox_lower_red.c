@@ -74,13 +74,53 @@ int ane__ox_reduce_axes(struct lower *L, const struct ox_node *n,
 	return 0;
 }
 
+/*
+ * @x viewed as the engine's 4-D tensor @v4 for a reduction over the axes
+ * @on marks: consecutive axes alike fold into one dimension (W last),
+ * @axes the mask of the reduced ones.  Refused past four runs.
+ */
+int ane__ox_reduce_view(struct lower *L, const struct ox_tensor *x,
+			const unsigned char *on, uint32_t v4[4], uint32_t *axes)
+{
+	uint32_t r[OX_MAX_RANK];
+	int red[OX_MAX_RANK], i, nr = 0, prev = -1;
+	int64_t run = 1;
+
+	v4[0] = v4[1] = v4[2] = v4[3] = 1;
+	*axes = 0;
+	for (i = 0; i < x->rank; i++) {
+		if (prev >= 0 && on[i] != prev) {
+			r[nr] = (uint32_t)run;
+			red[nr++] = prev;
+			run = 1;
+		}
+		if (x->dims[i] > (int64_t)RED_MAX_DIM / run)
+			return ane__ox_why(L, "a run of axes of more than %u elements",
+					   RED_MAX_DIM);
+		run *= x->dims[i];
+		prev = on[i];
+	}
+	if (prev >= 0) {
+		r[nr] = (uint32_t)run;
+		red[nr++] = prev;
+	}
+	if (nr > 4)
+		return ane__ox_why(L, "%d alternating runs of reduced and kept axes; the engine's tensors have 4",
+				   nr);
+	for (i = 0; i < nr; i++) {
+		v4[4 - nr + i] = r[i];
+		if (red[i])
+			*axes |= 1u << (4 - nr + i);
+	}
+	return 0;
+}
+
 int ane__ox_lw_reduce_any(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	unsigned char on[OX_MAX_RANK];
-	uint32_t v4[4] = { 1, 1, 1, 1 }, axes = 0;
-	int64_t run = 1;
-	int err, i, nr = 0, prev = -1, kind = -1, id;
+	uint32_t v4[4], axes;
+	int err, i, kind = -1, id;
 
 	for (i = 0; i < (int)(sizeof(kinds) / sizeof(kinds[0])); i++)
 		if (!strcmp(kinds[i].op, n->op_type))
@@ -102,36 +142,9 @@ int ane__ox_lw_reduce_any(struct lower *L, const struct ox_node *n)
 							     ane__ox_get(L, n->in[0], NULL),
 							     ANE_NET_ACT_NONE));
 	}
-	/* runs of reduced and of kept axes, the engine's dims (W last) */
-	{
-		uint32_t r[OX_MAX_RANK];
-		int red[OX_MAX_RANK];
-
-		for (i = 0; i < x->rank; i++) {
-			if (prev >= 0 && on[i] != prev) {
-				r[nr] = (uint32_t)run;
-				red[nr++] = prev;
-				run = 1;
-			}
-			if (x->dims[i] > (int64_t)RED_MAX_DIM / run)
-				return ane__ox_why(L, "a run of axes of more than %u elements",
-						   RED_MAX_DIM);
-			run *= x->dims[i];
-			prev = on[i];
-		}
-		if (prev >= 0) {
-			r[nr] = (uint32_t)run;
-			red[nr++] = prev;
-		}
-		if (nr > 4)
-			return ane__ox_why(L, "%d alternating runs of reduced and kept axes; the engine's tensors have 4",
-					   nr);
-		for (i = 0; i < nr; i++) {
-			v4[4 - nr + i] = r[i];
-			if (red[i])
-				axes |= 1u << (4 - nr + i);
-		}
-	}
+	err = ane__ox_reduce_view(L, x, on, v4, &axes);
+	if (err)
+		return err;
 	if (L->dry)
 		return 0;
 	id = ane_net_reduce(ox_net(L), ane__ox_get(L, n->in[0], v4),
