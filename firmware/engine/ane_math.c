@@ -351,12 +351,23 @@ void ane_act_vec(uint32_t act, float *v, uint32_t n)
 	case ANE_ACT_NONE:
 		break;
 	case ANE_ACT_RELU:
-		for (i = 0; i < n; i++)
-			v[i] = ane_relu(v[i]);
-		break;
 	case ANE_ACT_RELU6:
-		for (i = 0; i < n; i++)
-			v[i] = ane_relu6(v[i]);
+		/* ane_relu() and ane_relu6()'s masks, four lanes at a time */
+		for (i = 0; i + 4 <= n; i += 4) {
+			const ane_i4 six = { 0x40c00000, 0x40c00000, 0x40c00000, 0x40c00000 };
+			ane_v4 x;
+			ane_i4 b, big;
+
+			__builtin_memcpy(&x, v + i, sizeof(x));
+			b = (ane_i4)x & ~(x < 0.0f);
+			if (act == ANE_ACT_RELU6) {
+				big = (ane_v4)b > 6.0f;
+				b = (b & ~big) | (six & big);
+			}
+			__builtin_memcpy(v + i, &b, sizeof(b));
+		}
+		for (; i < n; i++)
+			v[i] = act == ANE_ACT_RELU ? ane_relu(v[i]) : ane_relu6(v[i]);
 		break;
 	case ANE_ACT_SIGMOID:
 		for (i = 0; i < n; i++)

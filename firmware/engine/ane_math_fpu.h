@@ -153,6 +153,10 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
 		       uint64_t chunk);
 
+/* ane_math_pool.c: outputs [o0, o1) of dst row @row of POOL */
+void ane_pool_seg(const struct ane_op_desc *d, uint64_t row, uint32_t o0,
+		  uint32_t o1);
+
 /* ane_math_reduce.c: the chunks of a REDUCE plan */
 void ane_run_reduce(const struct ane_op_desc *d, const struct ane_plan *p,
 		    uint64_t chunk);

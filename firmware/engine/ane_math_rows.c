@@ -198,6 +198,120 @@ ane_conv_pad_nonfinite(const struct ane_op_desc *d, uint32_t co, uint32_t oh,
  * Padded taps are skipped (they add weight * 0) unless the weight is
  * infinite or NaN, when they make the output NaN, as in IEEE arithmetic.
  */
+/* acc[ow - o0] += wt * in[ow * sw + off] for ow in [lo, hi). */
+static inline void ane_conv_tap(float *acc, const float *in, float wt, int64_t lo,
+				int64_t hi, int64_t off, int64_t sw, uint32_t o0)
+{
+	int64_t ow;
+
+	if (lo >= hi)
+		return;
+	if (sw == 1) {
+		ane_axpy_row(acc + (lo - o0), in + (lo + off), wt, (uint32_t)(hi - lo));
+		return;
+	}
+	for (ow = lo; ow < hi; ow++)
+		acc[ow - o0] += wt * in[ow * sw + off];
+}
+
+/*
+ * Input columns [i_lo, i_hi) of row @xr to fp32 in @in (@in[0] is column
+ * i_lo), but those only outputs [va, vb) read: the left edge's outputs
+ * [o0, va) reach up to column (va - 1) * sw + @reach, the right edge's
+ * [vb, o1) start at vb * sw - @pl.
+ */
+static void ane_conv_in(const uint16_t *xr, uint64_t xs, int64_t i_lo, int64_t i_hi,
+			uint32_t va, uint32_t vb, uint32_t o0, uint32_t o1, int64_t sw,
+			int64_t reach, int64_t pl, float *in)
+{
+	int64_t a, b;
+
+	if (va == vb) {
+		ane_h2f_row(xr + i_lo * xs, xs, (uint32_t)(i_hi - i_lo), in);
+		return;
+	}
+	if (va > o0) {
+		b = (int64_t)(va - 1) * sw + reach + 1;
+		b = b < i_hi ? b : i_hi;
+		if (b > i_lo)
+			ane_h2f_row(xr + i_lo * xs, xs, (uint32_t)(b - i_lo), in);
+	}
+	if (vb < o1) {
+		a = (int64_t)vb * sw - pl;
+		a = a > i_lo ? a : i_lo;
+		if (a < i_hi)
+			ane_h2f_row(xr + a * xs, xs, (uint32_t)(i_hi - a), in + (a - i_lo));
+	}
+}
+
+/* Taps of a direct convolution the vector rows take at most. */
+#define ANE_DW_TAPS	64u
+
+/*
+ * Outputs of [o0, o1) of row @oh whose every tap of channel @xc (weights
+ * @wc) lies inside the row, all taps added eight or sixteen at a time
+ * (ane_dw_row_avx2(), ane_dw_row_avx512()) in the scalar loop's order:
+ * sets *@va to the first, returns one past the last (*@va, nothing done,
+ * when the ISA, the layout, the stride or the taps do not allow it).
+ */
+static uint32_t ane_conv_vec(const struct ane_op_desc *d, const uint16_t *xc,
+			     const uint16_t *wc, uint32_t oh, uint32_t o0, uint32_t o1,
+			     float *acc, uint32_t *va)
+{
+#ifdef ANE_MATH_AVX2
+	const struct ane_conv_params *cp = &d->p.conv;
+	const struct ane_tensor *x = &d->src[0], *w = &d->src[1];
+	uint32_t kh_n = w->dim[ANE_H], kw_n = w->dim[ANE_W], kh, kw, taps = 0, done = 0;
+	int64_t sw = cp->stride[1], dw = cp->dilation[1], pl = cp->pad[ANE_PAD_LEFT];
+	int64_t W = x->dim[ANE_W], lo, hi;
+	const uint16_t *xt[ANE_DW_TAPS];
+	float wt[ANE_DW_TAPS];
+
+	*va = o0;
+	if (!ane_rows_wide() || x->stride[ANE_W] != 1 || sw > 2 ||
+	    kh_n * kw_n > ANE_DW_TAPS)
+		return o0;
+	lo = (pl + sw - 1) / sw;
+	lo = lo > o0 ? lo : o0;
+	hi = W - sw - (int64_t)(kw_n - 1) * dw + pl;	/* the last read, in the row */
+	if (hi < 0)
+		return o0;
+	hi = hi / sw + 1;
+	hi = hi < o1 ? hi : o1;
+	if (hi - lo < 8)
+		return o0;
+	for (kh = 0; kh < kh_n; kh++) {
+		int64_t ih = (int64_t)oh * cp->stride[0] - cp->pad[ANE_PAD_TOP] +
+			     (int64_t)kh * cp->dilation[0];
+
+		if (ih < 0 || ih >= x->dim[ANE_H])
+			continue;
+		for (kw = 0; kw < kw_n; kw++, taps++) {
+			xt[taps] = xc + (uint64_t)ih * x->stride[ANE_H] + lo * sw + kw * dw - pl;
+			wt[taps] = ane_h2f(wc[kh * w->stride[ANE_H] + kw * w->stride[ANE_W]]);
+		}
+	}
+	if (!taps)
+		return o0;
+#ifdef ANE_MATH_AVX512
+	if (ane_math_isa == ANE_MATH_ISA_AVX512) {
+		done = ane_dw_row_avx512(xt, wt, taps, (uint32_t)sw, acc + (lo - o0),
+					 (uint32_t)(hi - lo));
+		for (kh = 0; kh < taps; kh++)
+			xt[kh] += done * sw;
+	}
+#endif
+	done += ane_dw_row_avx2(xt, wt, taps, (uint32_t)sw, acc + (lo - o0) + done,
+				(uint32_t)(hi - lo) - done);
+	*va = (uint32_t)lo;
+	return (uint32_t)lo + done;
+#else
+	(void)d; (void)xc; (void)wc; (void)oh; (void)o1; (void)acc;
+	*va = o0;
+	return o0;
+#endif
+}
+
 static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 			 uint32_t o0, uint32_t o1, float *acc, float *in,
 			 struct ane_conv_nf *nf)
@@ -219,7 +333,7 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 	int64_t ih_hi = ih_lo + (int64_t)(kh_n - 1) * cp->dilation[0];
 	/* does any output of the segment read padding? */
 	int padded = i_lo < 0 || i_hi > W || ih_lo < 0 || ih_hi >= x->dim[ANE_H];
-	uint32_t ci, kh, kw, ow, i, len = o1 - o0;
+	uint32_t ci, kh, kw, i, len = o1 - o0;
 	uint16_t *yr;
 	float bias = 0.0f;
 
@@ -237,38 +351,39 @@ static void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 				     (uint64_t)(gi * cin_g + ci) * x->stride[ANE_C];
 		const uint16_t *wc = ane_src(w) + (uint64_t)co * w->stride[ANE_N] +
 				     (uint64_t)ci * w->stride[ANE_C];
+		/* outputs [va, vb) take this channel's taps eight or sixteen at a time */
+		uint32_t va, vb = ane_conv_vec(d, xc, wc, oh, o0, o1, acc, &va);
 
 		for (kh = 0; kh < kh_n; kh++) {
 			int64_t ih = (int64_t)oh * cp->stride[0] - cp->pad[ANE_PAD_TOP] +
 				     (int64_t)kh * cp->dilation[0];
 			const uint16_t *xr;
 
-			if (ih < 0 || ih >= x->dim[ANE_H])
+			if (ih < 0 || ih >= x->dim[ANE_H] || (va == o0 && vb == o1))
 				continue;
-			xr = xc + (uint64_t)ih * x->stride[ANE_H] +
-			     (uint64_t)i_lo * x->stride[ANE_W];
-			ane_h2f_row(xr, x->stride[ANE_W], (uint32_t)(i_hi - i_lo), in);
+			xr = xc + (uint64_t)ih * x->stride[ANE_H];
+			ane_conv_in(xr, x->stride[ANE_W], i_lo, i_hi, va, vb, o0, o1, sw,
+				    (kw_n - 1) * dw - pl, pl, in);
 			for (kw = 0; kw < kw_n; kw++) {
 				float wt = ane_h2f(wc[kh * w->stride[ANE_H] +
 						      kw * w->stride[ANE_W]]);
 				int64_t off = (int64_t)kw * dw - pl, lo = o0, hi = o1;
 
-				/* ow such that 0 <= ow*sw + off < W */
-				if (off < 0 && (-off + sw - 1) / sw > lo)
-					lo = (-off + sw - 1) / sw;
+				/* ow such that 0 <= ow*sw + off < W (no division at stride 1) */
 				if (W - off <= 0)
 					continue;
-				if ((W - off + sw - 1) / sw < hi)
-					hi = (W - off + sw - 1) / sw;
-				if (lo >= hi)
-					continue;
 				if (sw == 1) {
-					ane_axpy_row(acc + (lo - o0), in + (lo + off - i_lo),
-						     wt, (uint32_t)(hi - lo));
-					continue;
+					lo = -off > lo ? -off : lo;
+					hi = W - off < hi ? W - off : hi;
+				} else {
+					if (off < 0 && (-off + sw - 1) / sw > lo)
+						lo = (-off + sw - 1) / sw;
+					if ((W - off + sw - 1) / sw < hi)
+						hi = (W - off + sw - 1) / sw;
 				}
-				for (ow = (uint32_t)lo; ow < hi; ow++)
-					acc[ow - o0] += wt * in[(int64_t)ow * sw + off - i_lo];
+				/* the outputs before [va, vb), then those after */
+				ane_conv_tap(acc, in, wt, lo, hi < va ? hi : va, off - i_lo, sw, o0);
+				ane_conv_tap(acc, in, wt, lo > vb ? lo : vb, hi, off - i_lo, sw, o0);
 			}
 		}
 	}
@@ -481,70 +596,6 @@ void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
 		ane_elt_row(ANE_ELT_ADD, d->act, yp + m0 * y->stride[ANE_H], ys,
 			    bp + m0 * ane_bstride(b, ANE_H), bs,
 			    yp + m0 * y->stride[ANE_H], ys, at.c1 - at.c0);
-}
-
-/* Outputs [o0, o1) of dst row (n, c, oh) of POOL. */
-static void ane_pool_seg(const struct ane_op_desc *d, uint64_t row,
-			 uint32_t o0, uint32_t o1)
-{
-	const struct ane_pool_params *pp = &d->p.pool;
-	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
-	uint64_t oh = row % y->dim[ANE_H], t = row / y->dim[ANE_H];
-	uint64_t c = t % y->dim[ANE_C], n = t / y->dim[ANE_C];
-	uint64_t xs_h = x->stride[ANE_H], xs_w = x->stride[ANE_W];
-	const uint16_t *xp = ane_src(x) + n * x->stride[ANE_N] + c * x->stride[ANE_C];
-	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
-		       c * y->stride[ANE_C] + oh * y->stride[ANE_H];
-	int64_t H = x->dim[ANE_H], W = x->dim[ANE_W];
-	int64_t h0 = (int64_t)oh * pp->stride[0] - pp->pad[ANE_PAD_TOP];
-	int64_t h1 = h0 + pp->kernel[0], hl = h0 < 0 ? 0 : h0, hh = h1 > H ? H : h1;
-	float full = (float)(pp->kernel[0] * pp->kernel[1]);
-	float out[ANE_BLOCK];
-	uint32_t ow, j;
-
-	for (ow = o0; ow < o1; ow++) {
-		int64_t w0 = (int64_t)ow * pp->stride[1] - pp->pad[ANE_PAD_LEFT];
-		int64_t w1 = w0 + pp->kernel[1], wl = w0 < 0 ? 0 : w0;
-		int64_t wh = w1 > W ? W : w1, ih, iw;
-		const uint16_t *xr = xp + hl * xs_h + wl * xs_w;
-		float r;
-
-		if (pp->kind == ANE_POOL_MAX) {
-			uint32_t nan = 0;
-
-			/* branch-free: maxss, and NaN noted on the side */
-			r = -ANE_INF;
-			for (ih = hl; ih < hh; ih++, xr += xs_h) {
-				const uint16_t *xe = xr;
-
-				for (iw = wl; iw < wh; iw++, xe += xs_w) {
-					float v = ane_h2f(*xe);
-
-					nan |= v != v;
-					r = v > r ? v : r;
-				}
-			}
-			if (nan)
-				r = ane_bits_f(0x7fc00000u);
-		} else {
-			r = 0.0f;
-			for (ih = hl; ih < hh; ih++, xr += xs_h) {
-				const uint16_t *xe = xr;
-
-				for (iw = wl; iw < wh; iw++, xe += xs_w)
-					r += ane_h2f(*xe);
-			}
-			r = r / ((pp->flags & ANE_POOL_AVG_INCLUDE_PAD) ? full :
-				 (float)((hh - hl) * (wh - wl)));
-		}
-		out[ow - o0] = r;
-		if (ow + 1 - o0 == ANE_BLOCK || ow + 1 == o1) {
-			ane_act_vec(d->act, out, ow + 1 - o0);
-			for (j = o0; j <= ow; j++)
-				yr[j * y->stride[ANE_W]] = ane_f2h(out[j - o0]);
-			o0 = ow + 1;
-		}
-	}
 }
 
 /* Softmax over C at one position (n, h, w); @e holds C floats. */

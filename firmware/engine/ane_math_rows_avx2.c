@@ -100,6 +100,18 @@ uint32_t ane_elt_row_avx2(uint32_t op, uint32_t act, const uint16_t *a,
 	return ane_elt_row8(op, act, a, as, b, bs, y, len);
 }
 
+uint32_t ane_dw_row_avx2(const uint16_t *const *x, const float *wt, uint32_t taps,
+			 uint32_t sw, float *acc, uint32_t n)
+{
+	return ane_dw_row8(x, wt, taps, sw, acc, n);
+}
+
+uint32_t ane_pool_cols_avx2(const uint16_t *x, uint64_t xs, uint32_t rows,
+			    float *cols, uint32_t n, int max)
+{
+	return ane_pool_cols8(x, xs, rows, cols, n, max);
+}
+
 /* @n fp16 at @x, contiguous, to fp32 at @v, exactly. */
 void ane_h2f_row_avx2(const uint16_t *x, uint32_t n, float *v)
 {

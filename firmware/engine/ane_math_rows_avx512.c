@@ -84,6 +84,18 @@ uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 	return ane_elt_row16(op, act, a, as, b, bs, y, len);
 }
 
+uint32_t ane_dw_row_avx512(const uint16_t *const *x, const float *wt, uint32_t taps,
+			   uint32_t sw, float *acc, uint32_t n)
+{
+	return ane_dw_row16(x, wt, taps, sw, acc, n);
+}
+
+uint32_t ane_pool_cols_avx512(const uint16_t *x, uint64_t xs, uint32_t rows,
+			      float *cols, uint32_t n, int max)
+{
+	return ane_pool_cols16(x, xs, rows, cols, n, max);
+}
+
 void ane_exp_sub_avx512(float *e, uint32_t n, float mx)
 {
 	uint32_t i = ane_exp_sub16(e, n, mx);

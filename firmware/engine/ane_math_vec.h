@@ -207,3 +207,82 @@ static inline uint32_t ANE_VN(ane_elt_row)(uint32_t op, uint32_t act,
 	return i;
 }
 #endif
+
+#ifdef ANE_VLOAD
+/*
+ * A pool's column step (ane_math_pool.c): for each of the whole groups of
+ * ANE_VLANES of @n contiguous columns, over @rows rows @xs apart, the
+ * maximum (@max; a NaN anywhere gives NaN) or the sum in row order, in
+ * fp32 into @cols.  Returns how many columns it did.  The same operations
+ * per column as the scalar loop there, so the same bits.
+ */
+static inline uint32_t ANE_VN(ane_pool_cols)(const uint16_t *x, uint64_t xs,
+					     uint32_t rows, float *cols,
+					     uint32_t n, int max)
+{
+	uint32_t i, r;
+
+	for (i = 0; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		ANE_VF acc = ANE_VLOAD(x + i, 1);
+		ANE_VI nan = acc != acc;
+
+		for (r = 1; r < rows; r++) {
+			ANE_VF v = ANE_VLOAD(x + r * xs + i, 1);
+
+			if (max) {
+				nan |= v != v;
+				acc = ANE_VN(ane_sel)(v > acc, v, acc);
+			} else {
+				acc = acc + v;
+			}
+		}
+		if (max)
+			acc = ANE_VN(ane_sel)(nan, ANE_VSPLAT(__builtin_nanf("")), acc);
+		__builtin_memcpy(cols + i, &acc, sizeof(acc));
+	}
+	return i;
+}
+#endif
+
+#ifdef ANE_VLOAD
+/* ANE_VLANES fp16 at every second element of @p, to fp32. */
+static inline ANE_VF ANE_VN(ane_ld_even)(const uint16_t *p)
+{
+	ANE_VF lo = ANE_VLOAD(p, 1), hi = ANE_VLOAD(p + ANE_VLANES, 1);
+	ANE_VI m;
+	uint32_t k;
+
+	for (k = 0; k < ANE_VLANES; k++)
+		m[k] = (int32_t)(2 * k);
+	return __builtin_shuffle(lo, hi, m);
+}
+
+/*
+ * A direct convolution's taps on the whole groups of ANE_VLANES of @n
+ * outputs of a row (ane_math_rows.c): acc[i] += wt[t] * x[t][i * sw] for
+ * each tap t in order, @sw 1 or 2, the product rounded and then added, as
+ * the scalar loop does per output (so the same bits).  @x[t] is the tap's
+ * first input; every element the groups read, one past the last at @sw
+ * 2, is inside the row.  Returns how many outputs it did.
+ */
+static inline uint32_t ANE_VN(ane_dw_row)(const uint16_t *const *x, const float *wt,
+					  uint32_t taps, uint32_t sw, float *acc,
+					  uint32_t n)
+{
+	uint32_t i, t;
+
+	for (i = 0; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		ANE_VF a;
+
+		__builtin_memcpy(&a, acc + i, sizeof(a));
+		for (t = 0; t < taps; t++) {
+			ANE_VF v = sw == 1 ? ANE_VLOAD(x[t] + i, 1) :
+					     ANE_VN(ane_ld_even)(x[t] + 2 * i);
+
+			a = a + ANE_VSPLAT(wt[t]) * v;
+		}
+		__builtin_memcpy(acc + i, &a, sizeof(a));
+	}
+	return i;
+}
+#endif

@@ -3462,6 +3462,100 @@ static void test_avx512_1x1_routing(void)
  * weight, in the last packing chunk's share or the first's, one of them
  * must not, and the padding rows' outputs must still be the GEMM's NaNs.
  */
+/*
+ * The vector paths of the direct (depthwise) convolution's taps and of
+ * pooling's column step, on rows wide enough to take them (W 20 .. 70),
+ * stride 1 and 2, dilation 1 and 2, pads 0 .. 2, with infinities, NaNs
+ * and -0 in the input and a -0 bias: the same bits on the AVX2 and
+ * AVX-512 paths as on SSE2, whole and chunked.
+ */
+static void test_window_vector_paths_same_bits(void)
+{
+	/* c h w kh kw s d pad (all sides); pools: kind */
+	static const uint32_t cv[][8] = {
+		{ 4, 9, 70, 3, 3, 1, 1, 1 }, { 3, 8, 41, 3, 3, 2, 1, 1 },
+		{ 2, 7, 64, 5, 5, 1, 2, 2 }, { 5, 6, 33, 3, 3, 2, 2, 0 },
+		{ 2, 5, 20, 1, 7, 1, 1, 0 }, { 3, 4, 57, 3, 3, 2, 1, 2 },
+	};
+	uint32_t i, isa, r, k;
+
+	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
+		const uint32_t *c = cv[i];
+		uint32_t span_h = c[6] * (c[3] - 1) + 1, span_w = c[6] * (c[4] - 1) + 1;
+		uint32_t ho = (c[1] + 2 * c[7] - span_h) / c[5] + 1;
+		uint32_t wo = (c[2] + 2 * c[7] - span_w) / c[5] + 1;
+		struct tt x, w, b, y;
+		uint16_t *ref;
+
+		tt_alloc(&x, 1, c[0], c[1], c[2], 0);
+		tt_alloc(&w, c[0], 1, c[3], c[4], 0);
+		tt_alloc(&b, 1, c[0], 1, 1, 0);
+		tt_alloc(&y, 1, c[0], ho, wo, 0);
+		ref = malloc(y.elems * 2);
+		tt_fill(&x, -2, 2);
+		tt_fill(&w, -1, 1);
+		tt_fill(&b, -1, 1);
+		x.buf[x.elems / 2] = H_PINF;
+		x.buf[x.elems / 3] = H_QNAN;
+		x.buf[x.elems / 5 + 3] = 0x8000;
+		b.buf[0] = 0x8000;
+		for (k = 0; k < 3; k++) {	/* conv, max pool, average pool */
+			struct ane_op_desc d = { 0 };
+
+			d.src[0] = x.t;
+			d.dst = y.t;
+			if (!k) {
+				d.op = ANE_OP_CONV;
+				d.act = i % 2 ? ANE_ACT_RELU6 : ANE_ACT_NONE;
+				d.src[1] = w.t;
+				d.bias = b.t;
+				d.p.conv = (struct ane_conv_params){
+					.stride = { c[5], c[5] }, .dilation = { c[6], c[6] },
+					.pad = { c[7], c[7], c[7], c[7] }, .groups = c[0],
+				};
+			} else if (c[6] == 1) {
+				d.op = ANE_OP_POOL;
+				d.p.pool = (struct ane_pool_params){
+					.kind = k == 1 ? ANE_POOL_MAX : ANE_POOL_AVG,
+					.flags = i % 2 ? ANE_POOL_AVG_INCLUDE_PAD : 0,
+					.kernel = { c[3], c[4] }, .stride = { c[5], c[5] },
+					.pad = { c[7], c[7], c[7], c[7] },
+				};
+				if (k == 1)
+					d.p.pool.flags = 0;
+			} else {
+				continue;
+			}
+			for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+				if (isa_missing(isa))
+					continue;
+				for (r = 0; r < 2; r++) {
+					uint64_t j, bad = 0;
+
+					d.chunk_work = r ? 700 : 0;
+					T_EQ(ane_math_set_isa(isa), 0);
+					memset(y.buf, 0x55, y.elems * 2);
+					T_EQ(run_op(&d), 0);
+					if (!isa && !r) {
+						memcpy(ref, y.buf, y.elems * 2);
+						continue;
+					}
+					for (j = 0; j < y.elems; j++)
+						bad += y.buf[j] != ref[j];
+					T_CHECK(bad == 0, "window case %u op %u isa %u chunked %u: %llu differ from SSE2",
+						i, k, isa, r, (unsigned long long)bad);
+				}
+			}
+		}
+		free(ref);
+		tt_free(&x);
+		tt_free(&w);
+		tt_free(&b);
+		tt_free(&y);
+	}
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+}
+
 static void test_direct_conv_padding_rows_skipped_same_bits(void)
 {
 	/* cin h w cout kh kw sh dh pt pb pl pr */
@@ -3787,6 +3881,7 @@ int main(void)
 	T_RUN(test_gemm_sliver_chunk_joins_the_one_before);
 	T_RUN(test_avx512_b_rows_in_groups_same_bits);
 	T_RUN(test_direct_conv_padding_rows_skipped_same_bits);
+	T_RUN(test_window_vector_paths_same_bits);
 	T_RUN(test_eltwise_plane_runs_same_bits);
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if ((why = isa_missing(isa)))
