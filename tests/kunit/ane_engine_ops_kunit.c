@@ -214,7 +214,7 @@ static void ane_engine_gather_refusals(struct kunit *test)
 	g.src[1].size = 4;				/* K int16 need 6 bytes */
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -ENOSPC);
 	g = d;
-	g.dst.dim[ANE_H] = 4;				/* H is K */
+	ane_tensor_dense(&g.dst, y, 1, 2, 4, 8);	/* its H is K */
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
 	g = d;
 	g.src[0].dim[ANE_H] = ANE_MATH_MAX_GATHER_H + 1;	/* int16 cannot name it */
