@@ -62,7 +62,8 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # userspace C for the host tests and ane-mathbench, with what the kernel's
 # CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
 # (ane_math_plan.c, ane_math_check.c, ane_math_split.c and the strided
-# copy, ane_math_copy.c) is built without FPU registers, as in the kernel.  On
+# copy, ane_math_copy.c, and the gather, ane_math_gather.c) is built without
+# FPU registers, as in the kernel.  On
 # x86_64 the GEMM's AVX2 path (ane_math_avx2.c) is built with
 # -mavx2 -mfma -mf16c and ane_math.c and ane_math_gemm.c with
 # -DANE_MATH_AVX2 to call it, and its AVX-512 path (ane_math_avx512.c)
@@ -96,6 +97,7 @@ ENGINE_CFLAGS_ane_math_conv1_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_check := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_copy := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_math_gather := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_split := -mgeneral-regs-only
 endif
 # The kernel's program-image validator and task-descriptor decoder, built

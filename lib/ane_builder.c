@@ -198,17 +198,17 @@ static void set_name(struct ane__tensor *t, const char *name,
 		snprintf(t->name, sizeof(t->name), "%s%u", fallback, idx);
 }
 
-int ane_net_input(struct ane_net *net, const char *name, uint32_t n,
-		  uint32_t c, uint32_t h, uint32_t w)
+/* The next input, of fp16 values or (@is_index) of int16 indices. */
+static int net_input(struct ane_net *net, const char *fn, const char *name,
+		     const uint32_t *d, int is_index)
 {
-	const uint32_t d[4] = { n, c, h, w };
 	struct ane__tensor *t;
 	char what[96];
 	int ret;
 
 	if (!net)
 		return -EINVAL;
-	snprintf(what, sizeof(what), "ane_net_input: input %u ('%s')",
+	snprintf(what, sizeof(what), "%s: input %u ('%s')", fn,
 		 net->n_inputs, name && name[0] ? name : "unnamed");
 	if (net->n_inputs == ANE_IMG_MAX_IO)
 		return ane__net_fail(net, EINVAL,
@@ -220,14 +220,38 @@ int ane_net_input(struct ane_net *net, const char *name, uint32_t n,
 	t = ane__new_tensor(net);
 	if (!t)
 		return ane__net_fail(net, ENOMEM, "%s: out of memory", what);
-	memcpy(t->dim, d, sizeof(d));
+	memcpy(t->dim, d, sizeof(t->dim));
 	t->kind = ANE__T_INPUT;
 	t->index = (int)net->n_inputs;
+	t->is_index = is_index;
 	set_name(t, name, "input", net->n_inputs);
 	net->inputs[net->n_inputs++] = (int)net->n_t;
 	ane__net_changed(net);
 	ane__net_ok(net);
 	return (int)net->n_t++;
+}
+
+int ane_net_input(struct ane_net *net, const char *name, uint32_t n,
+		  uint32_t c, uint32_t h, uint32_t w)
+{
+	const uint32_t d[4] = { n, c, h, w };
+
+	return net_input(net, "ane_net_input", name, d, 0);
+}
+
+int ane_net_input_index(struct ane_net *net, const char *name, uint32_t n,
+			uint32_t c, uint32_t h, uint32_t w)
+{
+	const uint32_t d[4] = { n, c, h, w };
+
+	return net_input(net, "ane_net_input_index", name, d, 1);
+}
+
+int ane_net_input_is_index(const struct ane_net *net, unsigned int i)
+{
+	if (!net || i >= net->n_inputs)
+		return -EINVAL;
+	return net->t[net->inputs[i]].is_index;
 }
 
 int ane_net_const(struct ane_net *net, const char *name, uint32_t n,
@@ -305,7 +329,7 @@ int ane__get_operand_view(const struct ane__op_ctx *o, const char *role, int id,
 		return ane__op_fail(o, "%s is %d, but the net has no tensor %d (it has %zu)",
 			       role, id, id, o->net->n_t);
 	*t = &o->net->t[id];
-	return 0;
+	return ane__refuse_index(o, role, id);
 }
 
 int ane__get_operand(const struct ane__op_ctx *o, const char *role, int id,

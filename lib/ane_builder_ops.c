@@ -182,6 +182,9 @@ int ane_net_view(struct ane_net *net, int x, uint32_t col, uint32_t width,
 	if (ane__is_strided_view(tx))
 		return ane__net_fail(net, EINVAL, "%s: x '%s' is itself a view; take the view of its tensor",
 				     fn, tx->name);
+	if (ane__is_index(net->t, x))
+		return ane__net_fail(net, EINVAL, "%s: x '%s' is an index tensor (ane_net_input_index()): its elements are int16 indices, which only ane_net_gather() reads",
+				     fn, tx->name);
 	if (!width || !heads || (uint64_t)heads * width > tx->dim[3] ||
 	    col > tx->dim[3] - (uint64_t)heads * width)
 		return ane__net_fail(net, EINVAL, "%s: columns %u + %u x %u do not fit in '%s' (%s, W %u)",

@@ -98,3 +98,25 @@ void ane_float_from_fp16_array(float *dst, const uint16_t *src, size_t n)
 	for (i = 0; i < n; i++)
 		dst[i] = ane_float_from_fp16(src[i]);
 }
+
+uint16_t ane_index_from_float(float f)
+{
+	double d = f;
+	int32_t v;
+
+	if (!(d > -32768.5))		/* below, or NaN */
+		v = -32768;
+	else if (d >= 32767.5)
+		v = 32767;
+	else			/* to nearest, halfway away from zero */
+		v = d < 0 ? -(int32_t)(0.5 - d) : (int32_t)(d + 0.5);
+	return (uint16_t)v;
+}
+
+void ane_index_from_float_array(uint16_t *dst, const float *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = ane_index_from_float(src[i]);
+}

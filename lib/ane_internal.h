@@ -242,6 +242,8 @@ struct ane__tensor {
 	uint32_t row, plane;		/* strides in elements; 0, 0: dense */
 	/* ANE__T_OP: made by ane_net_empty(), written by copies and fills */
 	int empty;
+	/* ANE__T_INPUT: made by ane_net_input_index(), int16 indices */
+	int is_index;
 };
 
 /* The tensor whose storage @id is: itself, or a view's parent. */
@@ -287,6 +289,7 @@ struct ane__op {
 #define ANE__OP_NORM		7
 #define ANE__OP_COPY		8
 #define ANE__OP_REDUCE		9
+#define ANE__OP_GATHER		10
 
 struct ane_net {
 	struct ane__tensor *t;
@@ -324,6 +327,7 @@ static inline uint64_t ane__elems(const uint32_t *dim)
 #define ANE__MAX_REDUCE		(1u << 14)	/* terms in one dot product */
 #define ANE__MAX_SOFTMAX	(1u << 16)	/* channels of a softmax */
 #define ANE__MAX_KERNEL		64u		/* window side, stride, dilation */
+#define ANE__MAX_GATHER_H	32767u		/* rows of a gather's table */
 #define ANE__NUM_ACTS		27u
 #define ANE__FIRST_PARAM_ACT	20u	/* ANE_NET_ACT_ELU: ACT tasks only */
 
@@ -399,6 +403,29 @@ int ane__net_fail(struct ane_net *net, int err, const char *fmt, ...);
  */
 void ane__ref_copy(const struct ane__op *op, const struct ane__tensor *t,
 		   float *const *val);
+
+/*
+ * Whether tensor @id's storage is an index input (ane_net_input_index()):
+ * a GATHER's indices, int16, which no other operation may read.
+ */
+static inline int ane__is_index(const struct ane__tensor *t, int id)
+{
+	return t[ane__storage(t, id)].is_index;
+}
+
+/*
+ * An operand that must not be an index tensor: 0, or the failure naming
+ * it (ane_builder_gather.c).
+ */
+int ane__refuse_index(const struct ane__op_ctx *o, const char *role, int id);
+
+/*
+ * The reference executor's GATHER (ane_reference_move.c): @op's rows of
+ * its table picked by its indices' values (whole numbers, as int16), in
+ * @val (one float array per tensor).
+ */
+void ane__ref_gather(const struct ane__op *op, const struct ane__tensor *t,
+		     float *const *val);
 
 /*
  * The reference executor's REDUCE (ane_reference_reduce.c): result @o

@@ -586,9 +586,10 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 		if (t->kind == ANE__T_INPUT) {
 			uint64_t k;
 
-			for (k = 0; k < n; k++)	/* the surface holds fp16 */
-				val[i][k] = ane_float_from_fp16(
-					ane_fp16_from_float(inputs[t->index][k]));
+			for (k = 0; k < n; k++)	/* the surface holds fp16 or int16 */
+				val[i][k] = t->is_index ?
+					(float)(int16_t)ane_index_from_float(inputs[t->index][k]) :
+					ane_float_from_fp16(ane_fp16_from_float(inputs[t->index][k]));
 		} else if (t->kind == ANE__T_CONST) {
 			ane_float_from_fp16_array(val[i], t->data, n);
 		}
@@ -636,6 +637,9 @@ int ane_net_reference(struct ane_net *net, const float *const *inputs,
 			break;
 		case ANE__OP_REDUCE:
 			run_reduce(op, net->t, val);
+			break;
+		case ANE__OP_GATHER:
+			ane__ref_gather(op, net->t, val);
 			break;
 		default:
 			run_unary(op, net->t, val);

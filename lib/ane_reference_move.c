@@ -2,7 +2,8 @@
 /*
  * libane: the reference executor's data movement.  A COPY moves values
  * between the storages of two tensors as its views say; the values are
- * fp16 already, so nothing rounds.
+ * fp16 already, so nothing rounds.  A GATHER moves rows of its table at
+ * its indices, whole numbers that ane_net_reference() made int16.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -30,4 +31,27 @@ void ane__ref_copy(const struct ane__op *op, const struct ane__tensor *t,
 
 					y[yi] = x[xi];
 				}
+}
+
+/* dst[n][c][k][w] = x[n][c][i][w], i index k (+ H when negative); NaN rows */
+void ane__ref_gather(const struct ane__op *op, const struct ane__tensor *t,
+		     float *const *val)
+{
+	const uint32_t *xd = t[op->src[0]].dim;
+	const float *x = val[op->src[0]], *ix = val[op->src[1]];
+	float *y = val[op->dst];
+	uint64_t K = t[op->src[1]].dim[3], W = xd[3], H = xd[2], nc, k, w;
+	float nan = ane_float_from_fp16(0x7e00);
+
+	for (nc = 0; nc < (uint64_t)xd[0] * xd[1]; nc++)
+		for (k = 0; k < K; k++) {
+			int64_t i = (int64_t)ix[k];
+			float *yr = y + (nc * K + k) * W;
+
+			if (i < 0)
+				i += (int64_t)H;
+			for (w = 0; w < W; w++)
+				yr[w] = i >= 0 && (uint64_t)i < H ?
+					x[(nc * H + (uint64_t)i) * W + w] : nan;
+		}
 }

@@ -341,7 +341,9 @@ int ane_net_run(struct ane_dev *dev, struct ane_net *net,
 		uint64_t elems = ane__elems(net->t[id].dim);
 
 		ret = ane_surface_create(dev, elems * 2, &surf[i]);
-		if (!ret && i < nin)
+		if (!ret && i < nin && net->t[id].is_index)	/* int16 indices */
+			ane_index_from_float_array(ane_surface_map(surf[i]), inputs[i], elems);
+		else if (!ret && i < nin)
 			ane_fp16_from_float_array(ane_surface_map(surf[i]), inputs[i], elems);
 	}
 	if (!ret)

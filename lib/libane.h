@@ -170,6 +170,16 @@ LIBANE_EXPORT void ane_fp16_from_float_array(uint16_t *dst, const float *src,
 LIBANE_EXPORT void ane_float_from_fp16_array(float *dst, const uint16_t *src,
 					     size_t n);
 
+/*
+ * The elements of an index tensor (ane_net_input_index(), a GATHER's
+ * indices) are int16 in two's complement, not fp16.  From float: rounded
+ * to the nearest integer (halfway cases away from zero), saturated to
+ * -32768 .. 32767; NaN becomes -32768 (out of range for every table).
+ */
+LIBANE_EXPORT uint16_t ane_index_from_float(float f);
+LIBANE_EXPORT void ane_index_from_float_array(uint16_t *dst, const float *src,
+					      size_t n);
+
 /* ------------------------------------------------------------------ builder
  *
  * The net builder: lib/libane_net.h, installed next to this header and

@@ -131,6 +131,40 @@ LIBANE_EXPORT int ane_net_input(struct ane_net *net, const char *name,
 				uint32_t n, uint32_t c, uint32_t h, uint32_t w);
 
 /*
+ * An input whose elements are int16 indices, not fp16 values ([n, c, h,
+ * w]); the caller's data for it is float (whole numbers in -32768 ..
+ * 32767) that ane_model_run/the run API converts to int16
+ * (ane_index_from_float()).  It is the next input, as ane_net_input()'s;
+ * only ane_net_gather() reads it, as its indices (a reshape of it,
+ * ane_net_reshape(), is an index tensor too): any other use is refused
+ * with a message naming it.
+ */
+LIBANE_EXPORT int ane_net_input_index(struct ane_net *net, const char *name,
+				      uint32_t n, uint32_t c, uint32_t h,
+				      uint32_t w);
+
+/*
+ * Whether input @i holds int16 indices (ane_net_input_index()): 1, 0 for
+ * an fp16 input, -EINVAL if there is no input @i.  Whoever fills the
+ * net's input surfaces converts index inputs with
+ * ane_index_from_float_array() instead of ane_fp16_from_float_array()
+ * (ane_net_run() and ane_net_reference() do).
+ */
+LIBANE_EXPORT int ane_net_input_is_index(const struct ane_net *net,
+					 unsigned int i);
+
+/*
+ * The same question of a program image, for an executor that has only
+ * the image (ane_model_exec_fn): 1 when input @i of its first procedure
+ * is bound as a GATHER's indices (operand 1 of a task of op 10, whose
+ * elements the engine reads as int16), 0 when it is not, -EINVAL for an
+ * image too short or malformed to say, or no input @i.  For the images
+ * ane_net_build() makes this is ane_net_input_is_index().
+ */
+LIBANE_EXPORT int ane_image_input_is_index(const void *image, size_t size,
+					   unsigned int i);
+
+/*
  * A constant tensor [n, c, h, w] (weights, bias, an elementwise operand),
  * @data dense NCHW fp32, rounded to fp16 now and stored in the image's
  * weights section.  A finite value that overflows fp16 is refused.
@@ -264,6 +298,18 @@ enum ane_net_reduce_kind {
 LIBANE_EXPORT int ane_net_reduce(struct ane_net *net, int x,
 				 enum ane_net_reduce_kind kind, uint32_t axes,
 				 enum ane_net_act act);
+
+/*
+ * Rows of @table [N, C, H, W] picked by @indices (an index tensor, [1, 1,
+ * 1, K]): [N, C, K, W], element [n][c][k][w] = table[n][c][i][w] for i
+ * index k, counted from the end when negative (i + H), the fp16 bits
+ * unchanged.  One GATHER task (image minor 4).  An index outside [-H, H)
+ * gives a row of NaN (0x7e00), never a read out of bounds.  H is at most
+ * 32767.  ONNX Gather along any axis is one after a reshape (the outer
+ * axes in N and C, the gathered one in H, the inner ones in W); an
+ * embedding's table is [1, 1, V, D].
+ */
+LIBANE_EXPORT int ane_net_gather(struct ane_net *net, int table, int indices);
 
 /* ------------------------------------------------------------ data movement
  *

@@ -420,7 +420,7 @@ static double time_runs(struct bench *b, struct ane_netrun *r, double min_s)
 static void profile(struct bench *b, struct ane_netrun *r, unsigned int runs)
 {
 	static const char *const op_name[] = { "?", "conv", "matmul", "eltwise",
-		"act", "pool", "softmax", "norm", "copy", "reduce" };
+		"act", "pool", "softmax", "norm", "copy", "reduce", "gather" };
 	uint32_t n = ane_netrun_tasks(r), i, op = 0;
 	double *best = calloc(n, sizeof(double)), sum = 0;
 	unsigned int k;

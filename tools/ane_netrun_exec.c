@@ -90,8 +90,12 @@ int ane_netrun_exec(void *ctx, unsigned int seg, const void *image,
 	r = get_seg(ctx, seg, image, size, err, err_len, &ret);
 	if (!r)
 		return ret;
+	/* an input bound as a gather's indices holds int16, not fp16 */
 	for (i = 0; (p = ane_netrun_input(r, i, &bytes)); i++)
-		ane_fp16_from_float_array(p, in[i], bytes / 2);
+		if (ane_image_input_is_index(image, size, i) == 1)
+			ane_index_from_float_array(p, in[i], bytes / 2);
+		else
+			ane_fp16_from_float_array(p, in[i], bytes / 2);
 	ret = ane_netrun_run(r);
 	if (ret) {
 		snprintf(err, err_len, "the engine refused a task (%d)", ret);

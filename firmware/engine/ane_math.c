@@ -407,6 +407,8 @@ static int ane_op_run_plan(const struct ane_op_desc *d,
 		return -ANE_MATH_EINVAL;
 	if (d->op == ANE_OP_COPY) {
 		ane_run_copy(d, p, chunk);
+	} else if (d->op == ANE_OP_GATHER) {
+		ane_run_gather(d, p, chunk);
 	} else if (d->op == ANE_OP_REDUCE) {
 		ane_run_reduce(d, p, chunk);
 	} else if (p->kind == ANE_PLAN_GEMM && d->op == ANE_OP_MATMUL && d->bias.base) {

@@ -373,6 +373,26 @@ static int ane_check_reduce(const struct ane_op_desc *d)
 	return 0;
 }
 
+/*
+ * GATHER: no parameters, no activation, no bias; indices [1, 1, 1, K]; a
+ * table of at most ANE_MATH_MAX_GATHER_H rows; dst [N, C, K, W].
+ */
+static int ane_check_gather(const struct ane_op_desc *d)
+{
+	const struct ane_tensor *x = &d->src[0], *ix = &d->src[1], *y = &d->dst;
+
+	if (!ane_params_tail_zero(d, 0) || d->act != ANE_ACT_NONE ||
+	    !ane_tensor_is_zero(&d->bias))
+		return -ANE_MATH_EINVAL;
+	if (ix->dim[ANE_N] != 1 || ix->dim[ANE_C] != 1 || ix->dim[ANE_H] != 1 ||
+	    x->dim[ANE_H] > ANE_MATH_MAX_GATHER_H)
+		return -ANE_MATH_EINVAL;
+	if (y->dim[ANE_N] != x->dim[ANE_N] || y->dim[ANE_C] != x->dim[ANE_C] ||
+	    y->dim[ANE_H] != ix->dim[ANE_W] || y->dim[ANE_W] != x->dim[ANE_W])
+		return -ANE_MATH_EINVAL;
+	return 0;
+}
+
 /* ------------------------------------------------------------ copy */
 
 int ane_view_range(const struct ane_tensor *t, uint64_t offset, int is_signed,
@@ -474,7 +494,7 @@ int ane_check_shapes(const struct ane_op_desc *d)
 	if (d->op == ANE_OP_COPY)
 		return ane_check_copy(d);
 	if (d->op == ANE_OP_CONV || d->op == ANE_OP_MATMUL ||
-	    d->op == ANE_OP_ELTWISE)
+	    d->op == ANE_OP_ELTWISE || d->op == ANE_OP_GATHER)
 		nsrc = 2;
 
 	/* Every present tensor: dimensions, extents, sizes. */
@@ -513,6 +533,9 @@ int ane_check_shapes(const struct ane_op_desc *d)
 		break;
 	case ANE_OP_REDUCE:
 		ret = ane_check_reduce(d);
+		break;
+	case ANE_OP_GATHER:
+		ret = ane_check_gather(d);
 		break;
 	default:	/* ACT, SOFTMAX */
 		ret = ane_check_unary(d);

@@ -249,6 +249,13 @@ void ane_run_copy(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk);
 
 /*
+ * The chunks of a GATHER's ROWS plan (ane_math_gather.c), a unit a
+ * segment of a dst row (n, c, k): integer only, as ane_run_copy().
+ */
+void ane_run_gather(const struct ane_op_desc *d, const struct ane_plan *p,
+		    uint64_t chunk);
+
+/*
  * REDUCE's plan (ane_math_plan.c): each dst element's reduced elements,
  * @count of them in NCHW order, are cut into @p->nseg segments of
  * @p->seg_w (the last: what is left), read once, or twice for

@@ -388,6 +388,7 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 					    ANE_MATH_WORK_ALIGN);
 		break;
 	case ANE_OP_COPY:
+	case ANE_OP_GATHER:	/* rows: dst's (n, c, k) */
 		ane_plan_rows(p, budget, rows, y->dim[ANE_W], ANE_COST_COPY);
 		break;
 	case ANE_OP_REDUCE:

@@ -83,9 +83,10 @@ static uint32_t ane_split_axis(const struct ane_op_desc *d, uint32_t *axis,
 	case ANE_OP_ACT:
 	case ANE_OP_COPY:
 	case ANE_OP_REDUCE:
+	case ANE_OP_GATHER:
 		/*
 		 * any dimension but softmax's C: the outermost that splits
-		 * (a reduced one is 1 in dst)
+		 * (a reduced one is 1 in dst; a gather's H is its indices)
 		 */
 		for (k = 0; k < ANE_NDIM; k++)
 			if (dim[k] > 1 && !(d->op == ANE_OP_SOFTMAX && k == 1)) {
@@ -182,6 +183,14 @@ int ane_op_split(const struct ane_op_desc *d, uint32_t part, uint32_t parts,
 		return 0;
 	}
 	ane_split_view(&sub->dst, axis, lo, len, whole);
+	if (d->op == ANE_OP_GATHER) {
+		/* dst's H is the indices' W; the table keeps all its rows */
+		if (axis == ANE_H)
+			ane_split_view(&sub->src[1], ANE_W, lo, len, whole);
+		else
+			ane_split_view(&sub->src[0], axis, lo, len, whole);
+		return 0;
+	}
 	if (d->op != ANE_OP_CONV) {
 		/* sources follow the output along the axis unless they broadcast */
 		ane_split_view(&sub->src[0], axis, lo, len, whole);

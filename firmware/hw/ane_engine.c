@@ -238,7 +238,7 @@ bool ane_engine_owns(u32 off)
 
 	if (off >= ANE_REG_ENG_IRQ && off < ANE_REG_ENG_OPS_LO(ANE_ENG_NUM_ISAS))
 		return true;
-	if (off == ANE_REG_ENG_SPLIT_LO || off == ANE_REG_ENG_SPLIT_HI)
+	if (off >= ANE_REG_ENG_SPLIT_LO && off <= ANE_REG_ENG_GATHER_OOB_HI)
 		return true;
 	return ane_engine_qdecode(off, &q) != ANE_QR_NONE;
 }
@@ -278,6 +278,9 @@ u32 ane_engine_read(struct ane_engine *e, u32 off)
 		val = ane_engine_num_cores();
 	} else if (off == ANE_REG_ENG_SPLIT_LO || off == ANE_REG_ENG_SPLIT_HI) {
 		val = off & 4 ? upper_32_bits(e->split) : lower_32_bits(e->split);
+	} else if (off == ANE_REG_ENG_GATHER_OOB_LO || off == ANE_REG_ENG_GATHER_OOB_HI) {
+		val = off & 4 ? upper_32_bits(e->gather_oob) :
+				lower_32_bits(e->gather_oob);
 	} else if (off >= ANE_REG_ENG_OPS_LO(0) &&
 		   off < ANE_REG_ENG_OPS_LO(ANE_ENG_NUM_ISAS)) {
 		q = (off - ANE_REG_ENG_OPS_LO(0)) / 8;
@@ -456,6 +459,7 @@ void ane_engine_reset_deassert(struct ane_engine *e)
 	e->abort_stuck = 0;
 	e->isa = isa;
 	memset(e->ops, 0, sizeof(e->ops));
+	e->gather_oob = 0;
 	e->stage_peak = 0;
 	e->pending = 0;
 	WRITE_ONCE(e->in_reset, false);

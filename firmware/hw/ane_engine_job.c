@@ -510,6 +510,7 @@ static void ane_engine_run_queue(struct ane_engine_job *j, u64 latency_ns)
 	if (j->isa < ANE_ENG_NUM_ISAS)
 		e->ops[j->isa] += j->ops;
 	e->split += j->split;
+	e->gather_oob += j->gather_oob;
 	if (st >= 0 && !e->in_reset && (q->enable & 1) &&
 	    (q->status & ANE_Q_BUSY)) {
 		q->status = ANE_Q_VACANT | (st ? ANE_Q_FAULT : ANE_Q_DONE);
@@ -577,6 +578,7 @@ static void ane_engine_loop(struct ane_engine *e, bool bh)
 		j->peak = 0;
 		j->ops = 0;
 		j->split = 0;
+		j->gather_oob = 0;
 		j->isa = ane_math_get_isa();
 		j->td = (u64)e->q[q].td_hi << 32 | e->q[q].td_lo;
 		j->sid = e->q[q].td_sid;

@@ -255,6 +255,8 @@ int ane_engine_op(struct ane_engine_job *j, const struct ane_op_desc *d)
 	if (st == ANE_ENG_E_NONE) {
 		j->ops++;
 		j->split += parts > 1;
+		/* the whole operation's indices, once, whatever its parts */
+		j->gather_oob += ane_op_gather_oob(d);
 	}
 	return st;
 }

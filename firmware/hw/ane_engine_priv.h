@@ -96,6 +96,8 @@ struct ane_engine_queue {
  * @isa: ANE_REG_ENG_ISA, picked at every reset.
  * @ops: ANE_REG_ENG_OPS_LO/HI, per instruction set.
  * @split: ANE_REG_ENG_SPLIT_LO/HI: operations split over several cores.
+ * @gather_oob: ANE_REG_ENG_GATHER_OOB_LO/HI: indices out of range of the
+ *	gathers completed since reset.
  * @stage_peak: ANE_REG_ENG_STAGE_PEAK.
  * @pending: queues rung and waiting for the engine.
  * @running: the queue the engine runs, -1 when idle.
@@ -134,6 +136,7 @@ struct ane_engine {
 	u32 isa;
 	u64 ops[ANE_ENG_NUM_ISAS];
 	u64 split;
+	u64 gather_oob;
 	u64 stage_peak;
 	u32 pending;
 	int running;
@@ -190,6 +193,7 @@ struct ane_engine_bh_task {
  *	a split.
  * @ops: the operations it completed so far, on @isa.
  * @split: of them, those split over several cores.
+ * @gather_oob: the indices out of range of the gathers among them.
  * @isa: the instruction set they ran on.
  *
  * @peak and @ops reach ENG_STAGE_PEAK and ENG_OPS_* when the queue ends,
@@ -216,6 +220,7 @@ struct ane_engine_job {
 	u64 staged;
 	u64 ops;
 	u64 split;
+	u64 gather_oob;
 	u32 isa;
 };
 

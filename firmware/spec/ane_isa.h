@@ -39,6 +39,7 @@
 #define ANE_MATH_MAX_KERNEL	64u	/* conv/pool window side, stride, dilation */
 #define ANE_MATH_MAX_ELEMS	(1ull << 40)	/* elements in one tensor */
 #define ANE_MATH_MAX_COPY_OFFSET (1ull << 40)	/* a COPY view's element offset */
+#define ANE_MATH_MAX_GATHER_H	32767u	/* rows of a GATHER's table (int16 indices) */
 
 /* Default chunk size, in multiply-add equivalents (see ane_op_desc). */
 #define ANE_MATH_CHUNK_WORK_DEFAULT	(1ull << 21)
@@ -89,6 +90,7 @@ enum ane_op {
 	ANE_OP_NORM,		/* softmax or layer normalization over W */
 	ANE_OP_COPY,		/* strided copy of a view, the bits unchanged */
 	ANE_OP_REDUCE,		/* reduction over a set of axes */
+	ANE_OP_GATHER,		/* rows of a table picked by int16 indices */
 	ANE_OP_COUNT,
 };
 
@@ -182,6 +184,9 @@ enum ane_reduce_kind {
 /* ane_reduce_params.axes: one bit per dimension (enum ane_dim). */
 #define ANE_REDUCE_AXIS(dim)		(1u << (dim))
 #define ANE_REDUCE_AXES_ALL		0xfu
+
+/* The row a GATHER writes for an index out of range: the quiet NaN. */
+#define ANE_GATHER_NAN			0x7e00u
 
 /* ane_norm_params.eps when it is 0: the fp32 bits of 1e-5. */
 #define ANE_NORM_EPS_DEFAULT		0x3727c5acu
@@ -352,6 +357,21 @@ struct ane_reduce_params {
 	uint32_t axes;
 };
 
+/*
+ * ANE_OP_GATHER has no parameters (every byte of ane_op_desc.p is zero).
+ * src[0] is the table [N, C, H, W], src[1] the indices [1, 1, 1, K], dst
+ * [N, C, K, W]: dst[n][c][k][w] = src[0][n][c][i][w] with i the index
+ * src[1][0][0][0][k], its 2 bytes an int16 in two's complement -- not an
+ * fp16 -- and, when negative, counted from the end (i + H, as ONNX's
+ * Gather).  The fp16 bits of the table are copied unchanged, as a COPY's.
+ * An index outside [-H, H) reads nothing and writes a row of
+ * ANE_GATHER_NAN (ane_op_gather_oob() counts those indices).  H is at
+ * most ANE_MATH_MAX_GATHER_H; act is ANE_ACT_NONE; there is no bias; dst
+ * overlaps neither source.  An ONNX Gather along any axis is one by a
+ * reshape: the outer axes in N * C, the gathered one in H, the inner ones
+ * in W; an embedding's table is [1, 1, V, D].
+ */
+
 /**
  * struct ane_act_params - ANE_OP_ACT with a parametric activation
  * @alpha: fp32 bit pattern of the activation's alpha (enum ane_act).
@@ -373,12 +393,13 @@ struct ane_act_params {
  * @op: enum ane_op.
  * @act: enum ane_act, fused into the result of CONV, MATMUL, ELTWISE and
  *	POOL (and REDUCE, see &struct ane_reduce_params); the operation
- *	itself for ACT; must be NONE for SOFTMAX, COPY and NORM.  The
+ *	itself for ACT; must be NONE for SOFTMAX, COPY, NORM and GATHER.  The
  *	parametric ones (ane_act_is_parametric()) only for ACT.
  * @chunk_work: target size of one chunk in multiply-add equivalents; 0
  *	means ANE_MATH_CHUNK_WORK_DEFAULT.  It changes only how the work is
  *	split, never the result (bit for bit).
  * @src: inputs.  CONV: input, weights.  MATMUL: A, B.  ELTWISE: a, b.
+ *	GATHER: the table, the int16 indices [1, 1, 1, K].
  *	ACT, POOL, SOFTMAX, NORM, COPY, REDUCE: src[0] only; src[1] must be
  *	all zero.
  * @bias: CONV and MATMUL, optional (base NULL for none); otherwise all
@@ -470,6 +491,19 @@ uint64_t ane_op_chunks(const struct ane_op_desc *d);
  */
 int ane_view_range(const struct ane_tensor *t, uint64_t offset, int is_signed,
 		   int64_t *lo, int64_t *hi);
+
+/**
+ * ane_op_gather_oob() - the indices of a GATHER out of range
+ * @d: a validated ANE_OP_GATHER descriptor whose src[1] holds its indices.
+ *
+ * Integer only; reads the K indices (not the table), so it may run before,
+ * after or without the operation.  The engine model adds it to its
+ * ENG_GATHER_OOB counter for every GATHER it completes.
+ *
+ * Return: how many of the K indices lie outside [-H, H) (each wrote, or
+ * writes, N * C rows of ANE_GATHER_NAN); 0 for any other operation.
+ */
+uint64_t ane_op_gather_oob(const struct ane_op_desc *d);
 
 /**
  * ane_tensor_dense() - describe a dense NCHW tensor

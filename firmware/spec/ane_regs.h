@@ -115,6 +115,12 @@ enum ane_hw_bank {
 #define ANE_REG_ENG_CORES	0x151c
 #define ANE_REG_ENG_SPLIT_LO	0x1560
 #define ANE_REG_ENG_SPLIT_HI	0x1564
+/*
+ * The indices out of range of the gathers completed since reset (64 bits,
+ * LO/HI, read-only): each wrote a row of NaN instead of reading.
+ */
+#define ANE_REG_ENG_GATHER_OOB_LO	0x1568
+#define ANE_REG_ENG_GATHER_OOB_HI	0x156c
 #define ANE_REG_ENG_OPS_LO(i)	(0x1520 + 8 * (i))
 #define ANE_REG_ENG_OPS_HI(i)	(0x1524 + 8 * (i))
 #define ANE_ENG_NUM_ISAS	3

@@ -2433,6 +2433,11 @@ static void good_desc(uint32_t op, struct ane_op_desc *d)
 		d->p.reduce = (struct ane_reduce_params){ .kind = ANE_REDUCE_MEAN,
 			.axes = ANE_REDUCE_AXIS(ANE_C) };
 		break;
+	case ANE_OP_GATHER:	/* rows of a table by int16 indices */
+		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
+		ane_tensor_dense(&d->src[1], vbuf[1], 1, 1, 1, 5);
+		ane_tensor_dense(&d->dst, vbuf[3], 1, 4, 5, 8);
+		break;
 	default:	/* ACT, SOFTMAX */
 		ane_tensor_dense(&d->src[0], vbuf[0], 1, 4, 8, 8);
 		ane_tensor_dense(&d->dst, vbuf[3], 1, 4, 8, 8);

@@ -7,9 +7,10 @@
  * a view leaves its buffer or overlaps; the reductions (ANE_OP_REDUCE)
  * over every axis mask, LOG_SUM_EXP's passes over a workspace and the
  * special values; the log-softmax and layer normalization's epsilon;
- * and the unary math of image minor version 4 (exact values, IEEE
+ * the unary math of image minor version 4 (exact values, IEEE
  * specials, DIV and POW, the same bits on every path, the refusals of
- * parameters).
+ * parameters); and the gather (ANE_OP_GATHER) by int16 indices, negative
+ * and out of range ones included, on every path, and its refusals.
  *
  * This file itself uses no floating point: values are fp16 bit patterns.
  *
@@ -150,6 +151,86 @@ static void ane_engine_copy_refuses_views_outside_their_buffers(struct kunit *te
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
 	g = d;
 	g.src[1] = d.src[0];
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
+}
+
+/*
+ * A gather of table [2, 1, 5, 3] (0x100 + i, with a NaN payload and -0)
+ * by eight int16 indices -- in range, from the end, out of range by one
+ * either way, the extremes -- on every path, whole and chunked: rows
+ * moved bit for bit, a row of 0x7e00 for each index out of range, and
+ * ane_op_gather_oob() counting them.
+ */
+static void ane_engine_gather_rows_on_every_isa(struct kunit *test)
+{
+	static const s16 idx[8] = { 4, -1, -5, 5, -6, 0, S16_MAX, S16_MIN };
+	u16 *x = bits(test, 30, 0x100), *y = bits(test, 48, 0);
+	struct ane_op_desc d = { .op = ANE_OP_GATHER };
+	u32 isa, e;
+	u64 work;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_isa, NULL), 0);
+	x[4] = 0x7d01;		/* a signalling NaN's payload */
+	x[20] = 0x8000;		/* -0 */
+	ane_tensor_dense(&d.src[0], x, 2, 1, 5, 3);
+	ane_tensor_dense(&d.src[1], (void *)idx, 1, 1, 1, 8);
+	ane_tensor_dense(&d.dst, y, 2, 1, 8, 3);
+	KUNIT_EXPECT_EQ(test, ane_op_gather_oob(&d), 4ull);
+	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
+		if (isa > ane_engine_widest_isa() || ane_math_set_isa(isa))
+			continue;
+		for (work = 0; work < 2; work++) {
+			memset(y, 0, 48 * 2);
+			d.chunk_work = work;
+			KUNIT_ASSERT_EQ(test, ane_engine_run_op(&d), 0);
+			for (e = 0; e < 48; e++) {
+				u32 n = e / 24, k = e / 3 % 8, w = e % 3;
+				int i = idx[k] < 0 ? idx[k] + 5 : idx[k];
+				u16 want = i < 0 || i >= 5 ? 0x7e00 : x[n * 15 + i * 3 + w];
+
+				KUNIT_EXPECT_EQ_MSG(test, y[e], want,
+						    "isa %u chunked %llu [%u][%u][%u]",
+						    isa, work, n, k, w);
+			}
+		}
+	}
+	KUNIT_EXPECT_GT(test, ane_op_chunks(&d), 1ull);
+}
+
+/* A bad gather is refused before anything runs, with its errno. */
+static void ane_engine_gather_refusals(struct kunit *test)
+{
+	u16 *x = bits(test, 64, 0), *ix = bits(test, 8, 0), *y = bits(test, 64, 0);
+	struct ane_op_desc d = { .op = ANE_OP_GATHER }, g;
+
+	ane_tensor_dense(&d.src[0], x, 1, 2, 4, 8);
+	ane_tensor_dense(&d.src[1], ix, 1, 1, 1, 3);
+	ane_tensor_dense(&d.dst, y, 1, 2, 3, 8);
+	g = d;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), 0);
+	ane_tensor_dense(&g.src[1], ix, 1, 1, 3, 1);	/* not [1, 1, 1, K] */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
+	g = d;
+	g.src[1].size = 4;				/* K int16 need 6 bytes */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -ENOSPC);
+	g = d;
+	ane_tensor_dense(&g.dst, y, 1, 2, 4, 8);	/* its H is K */
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
+	g = d;
+	g.src[0].dim[ANE_H] = ANE_MATH_MAX_GATHER_H + 1;	/* int16 cannot name it */
+	g.src[0].stride[ANE_H] = 0;
+	g.src[0].stride[ANE_C] = 0;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
+	g.src[0].dim[ANE_H] = ANE_MATH_MAX_GATHER_H;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), 0);
+	g = d;
+	g.act = ANE_ACT_RELU;
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
+	g = d;
+	g.bias = d.src[1];
+	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
+	g = d;
+	g.dst.base = x + 8;				/* onto the table */
 	KUNIT_EXPECT_EQ(test, ane_engine_run_op(&g), -EINVAL);
 }
 
@@ -472,8 +553,8 @@ static void ane_engine_unary_exact_values_on_every_path(struct kunit *test)
 				u16 want = ane_unary_exact[k].y;
 
 				if (want == H_NAN)
-					KUNIT_EXPECT_TRUE_MSG(test, h_isnan(y[i]), "isa %u case %u: %#x",
-							      isa, k, y[i]);
+					KUNIT_EXPECT_TRUE_MSG(test, h_isnan(y[i]),
+							      "isa %u case %u: %#x", isa, k, y[i]);
 				else
 					KUNIT_EXPECT_EQ_MSG(test, y[i], want, "isa %u case %u [%u]",
 							    isa, k, i);
@@ -624,6 +705,8 @@ static struct kunit_case ane_engine_ops_cases[] = {
 	KUNIT_CASE(ane_engine_div_pow_specials),
 	KUNIT_CASE(ane_engine_unary_same_bits_on_every_path),
 	KUNIT_CASE(ane_engine_unary_refuses_bad_parameters),
+	KUNIT_CASE(ane_engine_gather_rows_on_every_isa),
+	KUNIT_CASE(ane_engine_gather_refusals),
 	{}
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit: program image validation -- a good image passes, and one broken
- * field of every class is refused with -EINVAL naming that field.
+ * field of every class is refused with -EINVAL naming that field (a
+ * gather's among them: its words, its int16 indices' shape and binding).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -150,6 +151,23 @@ static void to_reduce(struct img *m)
 	set_dims(&w[ANE_TD_DST_DIMS], 1, 1, 2, 1);
 }
 
+/*
+ * Task 1 as a gather (minor version 4): rows of the intermediate's 2 x 2
+ * table picked by two int16 indices from the weights bar (a 6th register
+ * write), into the output.
+ */
+static void to_gather(struct img *m)
+{
+	u32 *w = m->td[1].words;
+
+	w[ANE_TD_OP] = ANE_OP_GATHER;
+	w[ANE_TD_ACT] = 0;
+	set_dims(&w[ANE_TD_SRC1_DIMS], 1, 1, 1, 2);
+	m->h->num_rws = 6;
+	m->p->num_rws = 6;
+	set_rw(&m->rw[5], 1, ANE_TD_REG_SRC1, 5, 4);
+}
+
 /* Task 1 as a layer normalization over W with epsilon 0.5 (minor 4). */
 static void to_norm(struct img *m)
 {
@@ -270,6 +288,22 @@ BAD(reduce_dst_kept_axis, { to_reduce(m); m->td[1].words[ANE_TD_FLAGS] = 0x4; })
 BAD(reduce_dst_not_one, { to_reduce(m); m->td[1].words[ANE_TD_DST_DIMS + 3] = 2; })
 BAD(reduce_act_parametric, { to_reduce(m); m->td[1].words[ANE_TD_ACT] = ANE_ACT_ELU; })
 BAD(reduce_layout, { to_reduce(m); m->td[1].words[ANE_TD_DST_LAYOUT] = 1; })
+BAD(gather_word2, { to_gather(m); m->td[1].words[ANE_TD_SUBOP] = 1; })
+BAD(gather_word14, { to_gather(m); m->td[1].words[14] = 1; })
+BAD(gather_act, { to_gather(m); m->td[1].words[ANE_TD_ACT] = ANE_ACT_RELU; })
+BAD(gather_indices_not_a_row, { to_gather(m);
+	set_dims(&m->td[1].words[ANE_TD_SRC1_DIMS], 1, 1, 2, 1); })
+BAD(gather_dst_h_not_k, { to_gather(m);
+	set_dims(&m->td[1].words[ANE_TD_DST_DIMS], 1, 1, 1, 4); })
+BAD(gather_dst_w, { to_gather(m);
+	set_dims(&m->td[1].words[ANE_TD_SRC1_DIMS], 1, 1, 1, 4);
+	set_dims(&m->td[1].words[ANE_TD_DST_DIMS], 1, 1, 4, 1); m->rw[5].length_lo = 8; })
+BAD(gather_indices_short, { to_gather(m); m->rw[5].length_lo = 2; })
+BAD(gather_indices_unbound, { to_gather(m); m->h->num_rws = 5; m->p->num_rws = 5; })
+BAD(gather_layout, { to_gather(m); m->td[1].words[ANE_TD_SRC1_LAYOUT] = 1; })
+BAD(gather_bias, { to_gather(m); set_dims(&m->td[1].words[ANE_TD_BIAS_DIMS], 1, 1, 1, 1); })
+BAD(gather_dst_is_table, { to_gather(m); m->rw[4].bar = 7; })
+BAD(op_after_gather_unknown, m->td[1].words[ANE_TD_OP] = ANE_OP_COUNT)
 BAD(norm_eps_nan, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0x7fc00000; })
 BAD(norm_eps_inf, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0x7f800000; })
 BAD(norm_eps_negative, { to_norm(m); m->td[1].words[ANE_TD_NORM_EPS] = 0xbf000000; })
@@ -384,6 +418,18 @@ static const struct bad_case bad_cases[] = {
 	CASE(reduce_dst_not_one, "td[1] (operation)"),
 	CASE(reduce_act_parametric, "td[1] (operation)"),
 	CASE(reduce_layout, "td[1].dst_layout"),
+	CASE(gather_word2, "td[1].words[2]"),
+	CASE(gather_word14, "td[1].words[14]"),
+	CASE(gather_act, "td[1] (operation)"),
+	CASE(gather_indices_not_a_row, "td[1] (operation)"),
+	CASE(gather_dst_h_not_k, "td[1] (operation)"),
+	CASE(gather_dst_w, "td[1] (operation)"),
+	CASE(gather_indices_short, "rw[5].length (operand reaches 4 bytes)"),
+	CASE(gather_indices_unbound, "td[1] (operand 1 not bound)"),
+	CASE(gather_layout, "td[1].src1_layout"),
+	CASE(gather_bias, "td[1] (operand 2 not bound)"),
+	CASE(gather_dst_is_table, "td[1] (operation)"),
+	CASE(op_after_gather_unknown, "td[1]"),
 	CASE(norm_eps_nan, "td[1].words[4]"),
 	CASE(norm_eps_inf, "td[1].words[4]"),
 	CASE(norm_eps_negative, "td[1].words[4]"),
@@ -454,6 +500,11 @@ static void ane_image_good_image_is_accepted(struct kunit *test)
 	m.rw[4].offset_lo = 16;
 	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
 	KUNIT_EXPECT_STREQ(test, field, "");
+	/* a gather (minor 4): its indices from the weights bar */
+	build(test, &m);
+	to_gather(&m);
+	KUNIT_EXPECT_EQ(test, ane_image_validate(m.b, IMG_SIZE, field), 0);
+	KUNIT_EXPECT_STREQ(test, field, "");
 	/* a reduction and a layer normalization with an epsilon (minor 4) */
 	build(test, &m);
 	to_reduce(&m);
@@ -499,7 +550,7 @@ static void ane_image_bad_field_is_refused_and_named(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, field, c->field);
 }
 
-/* The decoded descriptor of a reduction's and a normalization's words. */
+/* The decoded descriptor of a reduction's, a normalization's, a gather's words. */
 static void ane_image_td_decodes_reduce_and_norm(struct kunit *test)
 {
 	struct ane_op_desc d;
@@ -524,6 +575,17 @@ static void ane_image_td_decodes_reduce_and_norm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.p.norm.kind, (u32)ANE_NORM_LAYER);
 	KUNIT_EXPECT_EQ(test, d.p.norm.eps, 0x3f000000u);
 	m.td[1].words[ANE_TD_NORM_EPS] = 0xff800000;
+	KUNIT_EXPECT_EQ(test, ane_image_td_desc(&m.td[1], &d), -EINVAL);
+	/* a gather: no parameters, its indices dense [1, 1, 1, K] */
+	build(test, &m);
+	to_gather(&m);
+	KUNIT_ASSERT_EQ(test, ane_image_td_desc(&m.td[1], &d), 0);
+	KUNIT_EXPECT_EQ(test, d.op, (u32)ANE_OP_GATHER);
+	KUNIT_EXPECT_EQ(test, d.src[1].dim[ANE_W], 2u);
+	KUNIT_EXPECT_EQ(test, d.src[1].stride[ANE_W], 1ull);
+	KUNIT_EXPECT_EQ(test, d.dst.dim[ANE_H], 2u);
+	KUNIT_EXPECT_EQ(test, d.p.copy.src_offset, 0ull);
+	m.td[1].words[ANE_TD_FLAGS] = 1;
 	KUNIT_EXPECT_EQ(test, ane_image_td_desc(&m.td[1], &d), -EINVAL);
 }
 

@@ -1211,8 +1211,9 @@ struct drm_ane_program_attach {
  * (ANE_TD_NORM_EPS, word 4 of op 7; zero: 1e-5, as before), the unary
  * math activations 7-26 (ANE_TD_ACT; 20-26 parametric: an activation
  * task's ANE_TD_ACT_ALPHA and ANE_TD_ACT_BETA) and the elementwise
- * division and power (ANE_TD_SUBOP 5 and 6), each in fields or values
- * that were reserved (zero, or refused) before.
+ * division and power (ANE_TD_SUBOP 5 and 6) and the gather (op 10:
+ * rows of its first source picked by the int16 indices of its second),
+ * each in fields or values that were reserved (zero, or refused) before.
  */
 /** @ANE_IMG_VERSION_MINOR: newer minor versions are accepted. */
 #define ANE_IMG_VERSION_MINOR		4
@@ -1329,7 +1330,8 @@ struct ane_img_procedure {
  * enum ane_td_word - the words of a task descriptor's register block
  * @ANE_TD_OP: the operation (1 conv, 2 matmul, 3 elementwise,
  *	4 activation, 5 pooling, 6 softmax over C, 7 normalization over W,
- *	8 strided copy (minor version 3), 9 reduction (minor version 4)).
+ *	8 strided copy (minor version 3), 9 reduction (minor version 4),
+ *	10 gather (minor version 4)).
  * @ANE_TD_ACT: the fused activation (0 none, 1 relu, 2 relu6, 3 sigmoid,
  *	4 tanh, 5 gelu, 6 gelu with the tanh form; minor version 4: 7 silu,
  *	8 exp, 9 log, 10 sqrt, 11 reciprocal, 12 erf, 13 abs, 14 neg,
@@ -1410,7 +1412,17 @@ struct ane_img_procedure {
  * A reduction (op 9) combines the elements of its source along the axes
  * ANE_TD_FLAGS names: its destination's extents are the source's with
  * 1 along each of them.  Its words 4-14 are zero, and it has no second
- * source, bias or layout words; its ACT is 0 .. 6.
+ * source, bias or layout words; its ACT is 0 .. 19.
+ *
+ * A gather (op 10) takes rows of its source, the table [N, C, H, W], at
+ * the indices its second source holds, [1, 1, 1, K]: each of those 2-byte
+ * elements is an int16 in two's complement, not an fp16 (a register
+ * write of 2 * K bytes binds them), a negative one counting from the end
+ * (i + H).  Destination [N, C, K, W] element [n][c][k][w] is the table's
+ * [n][c][i][w], the fp16 bits unchanged, i index k; an index outside
+ * [-H, H) writes a row of NaN (0x7e00) and reads nothing.  H is at most
+ * 32767.  Words 1-14 are zero; it has no bias or layout words, and the
+ * destination overlaps neither source.
  */
 enum ane_td_word {
 	ANE_TD_OP = 0,
