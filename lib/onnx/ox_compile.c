@@ -126,6 +126,25 @@ int ane__ox_get(struct lower *L, int t, const uint32_t *d4)
 	return id;
 }
 
+int ane__ox_get_index(struct lower *L, int t, uint32_t k)
+{
+	struct ox_tensor *tt = &L->c->g->t[t];
+	int id;
+
+	if (L->nt[t] >= 0)	/* an index input only GATHER reads, once made */
+		return ane_net_reshape(ox_net(L), L->nt[t], 1, 1, 1, k);
+	if (L->s->n_in == OX_SEG_MAX_IO)
+		return -EXDEV;
+	id = ane_net_input_index(ox_net(L), tt->name, 1, 1, 1, k);
+	if (id >= 0) {
+		L->s->in_t[L->s->n_in++] = t;
+		L->nt[t] = id;
+		L->d4[t][0] = L->d4[t][1] = L->d4[t][2] = 1;
+		L->d4[t][3] = k;
+	}
+	return id;
+}
+
 void ane__ox_set(struct lower *L, int t, int id)
 {
 	struct ane_net_shape sh;

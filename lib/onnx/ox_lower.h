@@ -58,6 +58,11 @@ int ane__ox_shape4(int rank, const int64_t *dims, uint32_t d[4]);
  * the segment.  Only when !L->dry.
  */
 int ane__ox_get(struct lower *L, int t, const uint32_t *d4);
+/*
+ * Graph tensor @t (integers computed on the CPU) as an index input of
+ * this segment, [1, 1, 1, @k]: its values reach the engine as int16.
+ */
+int ane__ox_get_index(struct lower *L, int t, uint32_t k);
 
 /* Graph tensor @t is builder tensor @id (an op's result) from now on. */
 void ane__ox_set(struct lower *L, int t, int id);

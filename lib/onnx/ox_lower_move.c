@@ -331,6 +331,53 @@ static int lw_expand(struct lower *L, const struct ox_node *n)
 					       &v, -1, NULL));
 }
 
+/* The engine's longest gathered axis: indices are int16. */
+#define GATHER_MAX_AXIS	32767
+
+/*
+ * Gather of computed indices (an embedding lookup): the engine's GATHER
+ * on x viewed [1, outer, axis, inner], the indices an index input of the
+ * segment ([1, 1, 1, K], int16 on the engine); the result [1, outer, K,
+ * inner] is the output's data.  A negative index counts from the end; one
+ * outside the axis gives a row of NaN (ONNX calls it an error).
+ */
+static int gather_computed(struct lower *L, const struct ox_node *n)
+{
+	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
+	const struct ox_tensor *ix = ane__ox_in(L->c, n, 1);
+	int64_t outer = 1, inner = 1, k = 1;
+	uint32_t v[4];
+	int ax, i;
+
+	if (ix->dtype != OX_INT64 && ix->dtype != OX_INT32)
+		return ane__ox_why(L, "indices of %s", ane__ox_dtype_name(ix->dtype));
+	ax = (int)ane__ox_attr_i(n, "axis", 0);
+	ax = ax < 0 ? ax + x->rank : ax;
+	if (ax < 0 || ax >= x->rank)
+		return ane__ox_why(L, "its axis is outside the rank");
+	if (x->dims[ax] > GATHER_MAX_AXIS)
+		return ane__ox_why(L, "an axis of %lld; the engine's indices reach %d",
+				   (long long)x->dims[ax], GATHER_MAX_AXIS);
+	for (i = 0; i < x->rank; i++) {
+		if (i < ax)
+			outer *= x->dims[i];
+		else if (i > ax)
+			inner *= x->dims[i];
+	}
+	for (i = 0; i < ix->rank; i++)
+		k *= ix->dims[i];
+	if (outer > (1 << 24) || inner > (1 << 24) || k < 1 || k > (1 << 24))
+		return ane__ox_why(L, "a gather the engine's dims cannot hold");
+	if (L->dry)
+		return 0;
+	v[0] = 1;
+	v[1] = (uint32_t)outer;
+	v[2] = (uint32_t)x->dims[ax];
+	v[3] = (uint32_t)inner;
+	return ane__ox_done(L, n, ane_net_gather(ox_net(L), ane__ox_get(L, n->in[0], v),
+						 ane__ox_get_index(L, n->in[1], (uint32_t)k)));
+}
+
 /*
  * Gather of constant indices along an axis: one copy of each index's
  * slice into its place in the result (at most 64 of them).
@@ -347,8 +394,10 @@ static int lw_gather(struct lower *L, const struct ox_node *n)
 
 	if (err)
 		return err;
-	if (!ix || !ix->konst || ix->konst->count < 1 || ix->konst->count > 64)
-		return ane__ox_why(L, "computed indices (or more than 64)");
+	if (ix && !ix->konst)
+		return gather_computed(L, n);
+	if (!ix || ix->konst->count < 1 || ix->konst->count > 64)
+		return ane__ox_why(L, "more than 64 constant indices");
 	if (ix->rank > 1 || y->rank != x->rank - 1 + ix->rank)
 		return ane__ox_why(L, "indices of rank %d", ix->rank);
 	ax = axis4(ane__ox_attr_i(n, "axis", 0), x->rank);
