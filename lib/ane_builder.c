@@ -383,6 +383,18 @@ static int grow_ops(const struct ane__op_ctx *o)
 }
 
 /* Append @op with a new result tensor of shape @d; returns its id. */
+int ane__add_like(const struct ane__op_ctx *o, struct ane__op *op, int x,
+		  const struct ane__tensor *tx)
+{
+	uint64_t d[4];
+	unsigned int i;
+
+	op->src[0] = x;
+	for (i = 0; i < 4; i++)
+		d[i] = tx->dim[i];
+	return ane__add_op(o, op, d);
+}
+
 int ane__add_op(const struct ane__op_ctx *o, struct ane__op *op, const uint64_t *d)
 {
 	struct ane_net *net = o->net;

@@ -320,28 +320,6 @@ int ane_net_eltwise(struct ane_net *net, enum ane_net_eltwise_op eop, int a,
 	return ane__add_op(&o, &op, d);
 }
 
-int ane_net_activation(struct ane_net *net, int x, enum ane_net_act act)
-{
-	struct ane__op_ctx o = { net, "ane_net_activation", net ? net->n_ops : 0 };
-	const struct ane__tensor *tx;
-	struct ane__op op;
-	uint64_t d[4];
-	unsigned int i;
-	int ret;
-
-	if (!net)
-		return -EINVAL;
-	if ((ret = ane__get_operand(&o, "x", x, &tx)) ||
-	    (ret = ane__check_act(&o, (uint32_t)act)))
-		return ret;
-	ane__op_init(&op, ANE__OP_ACT);
-	op.act = (uint32_t)act;
-	op.src[0] = x;
-	for (i = 0; i < 4; i++)
-		d[i] = tx->dim[i];
-	return ane__add_op(&o, &op, d);
-}
-
 /* Whether fp32 @v is NaN or infinite (on its bits). */
 static int act_param_bad(float v, uint32_t *bits)
 {
@@ -349,44 +327,57 @@ static int act_param_bad(float v, uint32_t *bits)
 	return (*bits & 0x7f800000u) == 0x7f800000u;
 }
 
-int ane_net_activation_param(struct ane_net *net, int x, enum ane_net_act act,
-			     float alpha, float beta)
+/*
+ * ACT of @act on @x: with @param (ane_net_activation_param()) any act and
+ * its alpha and beta, else (ane_net_activation()) one without parameters.
+ */
+static int act_op(struct ane__op_ctx *o, int x, uint32_t a, int param, float alpha,
+		  float beta)
 {
-	struct ane__op_ctx o = { net, "ane_net_activation_param",
-				 net ? net->n_ops : 0 };
-	uint32_t a = (uint32_t)act, ab, bb;
 	const struct ane__tensor *tx;
 	struct ane__op op;
-	uint64_t d[4];
-	unsigned int i;
+	uint32_t ab, bb;
 	int ret;
 
-	if (!net)
-		return -EINVAL;
-	if ((ret = ane__get_operand(&o, "x", x, &tx)))
+	if ((ret = ane__get_operand(o, "x", x, &tx)))
+		return ret;
+	if (!param && (ret = ane__check_act(o, a)))
 		return ret;
 	if (a >= ANE__NUM_ACTS)
-		return ane__op_fail(&o, "act %u is unknown (ANE_NET_ACT_NONE .. ANE_NET_ACT_THRESHOLDED_RELU = 0..26)",
+		return ane__op_fail(o, "act %u is unknown (ANE_NET_ACT_NONE .. ANE_NET_ACT_THRESHOLDED_RELU = 0..26)",
 				    a);
 	if (act_param_bad(alpha, &ab))
-		return ane__op_fail(&o, "alpha is %g: not finite", (double)alpha);
+		return ane__op_fail(o, "alpha is %g: not finite", (double)alpha);
 	if (act_param_bad(beta, &bb))
-		return ane__op_fail(&o, "beta is %g: not finite", (double)beta);
+		return ane__op_fail(o, "beta is %g: not finite", (double)beta);
 	if (a < ANE__FIRST_PARAM_ACT && (ab || bb))
-		return ane__op_fail(&o, "%s is %g: activation %u takes no parameters (alpha and beta must be 0)",
+		return ane__op_fail(o, "%s is %g: activation %u takes no parameters (alpha and beta must be 0)",
 				    ab ? "alpha" : "beta", (double)(ab ? alpha : beta), a);
-	if (act == ANE_NET_ACT_CELU && alpha == 0)
-		return ane__op_fail(&o, "alpha is 0: CELU divides by it");
+	if (a == ANE_NET_ACT_CELU && alpha == 0)
+		return ane__op_fail(o, "alpha is 0: CELU divides by it");
 	ane__op_init(&op, ANE__OP_ACT);
 	op.act = a;
 	if (a >= ANE__FIRST_PARAM_ACT) {
 		op.act_param[0] = ab;
 		op.act_param[1] = bb;
 	}
-	op.src[0] = x;
-	for (i = 0; i < 4; i++)
-		d[i] = tx->dim[i];
-	return ane__add_op(&o, &op, d);
+	return ane__add_like(o, &op, x, tx);
+}
+
+int ane_net_activation(struct ane_net *net, int x, enum ane_net_act act)
+{
+	struct ane__op_ctx o = { net, "ane_net_activation", net ? net->n_ops : 0 };
+
+	return net ? act_op(&o, x, (uint32_t)act, 0, 0.0f, 0.0f) : -EINVAL;
+}
+
+int ane_net_activation_param(struct ane_net *net, int x, enum ane_net_act act,
+			     float alpha, float beta)
+{
+	struct ane__op_ctx o = { net, "ane_net_activation_param",
+				 net ? net->n_ops : 0 };
+
+	return net ? act_op(&o, x, (uint32_t)act, 1, alpha, beta) : -EINVAL;
 }
 
 int ane_net_pool(struct ane_net *net, int x, const struct ane_net_pool_params *p)
@@ -476,26 +467,6 @@ int ane_net_softmax(struct ane_net *net, int x)
 int ane_net_norm(struct ane_net *net, int x, enum ane_net_norm_kind kind)
 {
 	struct ane__op_ctx o = { net, "ane_net_norm", net ? net->n_ops : 0 };
-	const struct ane__tensor *tx;
-	struct ane__op op;
-	uint64_t d[4];
-	unsigned int i;
-	int ret;
 
-	if (!net)
-		return -EINVAL;
-	if ((ret = ane__get_operand(&o, "x", x, &tx)))
-		return ret;
-	if ((uint32_t)kind > ANE_NET_NORM_LOG_SOFTMAX)
-		return ane__op_fail(&o, "kind %u is unknown (ANE_NET_NORM_SOFTMAX 0, ANE_NET_NORM_LAYER 1, ANE_NET_NORM_LOG_SOFTMAX 2)",
-			       (uint32_t)kind);
-	if (tx->dim[3] > ANE__MAX_SOFTMAX)
-		return ane__op_fail(&o, "x '%s' is %s: a normalization runs over at most %u elements of W",
-			       tx->name, ane__shp(tx->dim).s, ANE__MAX_SOFTMAX);
-	ane__op_init(&op, ANE__OP_NORM);
-	op.subop = (uint32_t)kind;
-	op.src[0] = x;
-	for (i = 0; i < 4; i++)
-		d[i] = tx->dim[i];
-	return ane__add_op(&o, &op, d);
+	return net ? ane__net_norm(&o, x, kind, 0.0f) : -EINVAL;
 }

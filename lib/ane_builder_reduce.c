@@ -19,51 +19,43 @@ static const char *const ane__reduce_name[] = {
 	"ANE_NET_REDUCE_LOG_SUM_EXP",
 };
 
-/* The fp32 bits of @f. */
-static uint32_t ane__f32_bits(float f)
+int ane__net_norm(const struct ane__op_ctx *o, int x, enum ane_net_norm_kind kind,
+		  float eps)
 {
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
-
-/* ane_net_norm()'s checks, the epsilon's, and its task with the epsilon. */
-int ane_net_norm_eps(struct ane_net *net, int x, enum ane_net_norm_kind kind,
-		     float eps)
-{
-	struct ane__op_ctx o = { net, "ane_net_norm_eps", net ? net->n_ops : 0 };
-	uint32_t bits = eps == 0.0f ? 0 : ane__f32_bits(eps);
 	const struct ane__tensor *tx;
 	struct ane__op op;
-	uint64_t d[4];
-	unsigned int i;
+	uint32_t bits = 0;
 	int ret;
 
-	if (!net)
-		return -EINVAL;
-	if ((ret = ane__get_operand(&o, "x", x, &tx)))
+	if (eps != 0.0f)
+		memcpy(&bits, &eps, sizeof(bits));
+	if ((ret = ane__get_operand(o, "x", x, &tx)))
 		return ret;
 	if ((uint32_t)kind > ANE_NET_NORM_LOG_SOFTMAX)
-		return ane__op_fail(&o, "kind %u is unknown (ANE_NET_NORM_SOFTMAX 0, ANE_NET_NORM_LAYER 1, ANE_NET_NORM_LOG_SOFTMAX 2)",
+		return ane__op_fail(o, "kind %u is unknown (ANE_NET_NORM_SOFTMAX 0, ANE_NET_NORM_LAYER 1, ANE_NET_NORM_LOG_SOFTMAX 2)",
 			       (uint32_t)kind);
 	if (bits && kind != ANE_NET_NORM_LAYER)
-		return ane__op_fail(&o, "eps %g is for ANE_NET_NORM_LAYER only; kind %u takes 0",
+		return ane__op_fail(o, "eps %g is for ANE_NET_NORM_LAYER only; kind %u takes 0",
 			       (double)eps, (uint32_t)kind);
 	/* finite, above zero: the bits of a positive fp32 below infinity */
 	if (bits >= 0x7f800000u)
-		return ane__op_fail(&o, "eps %g must be finite and greater than 0 (0 for 1e-5)",
+		return ane__op_fail(o, "eps %g must be finite and greater than 0 (0 for 1e-5)",
 			       (double)eps);
 	if (tx->dim[3] > ANE__MAX_SOFTMAX)
-		return ane__op_fail(&o, "x '%s' is %s: a normalization runs over at most %u elements of W",
+		return ane__op_fail(o, "x '%s' is %s: a normalization runs over at most %u elements of W",
 			       tx->name, ane__shp(tx->dim).s, ANE__MAX_SOFTMAX);
 	ane__op_init(&op, ANE__OP_NORM);
 	op.subop = (uint32_t)kind;
 	op.norm_eps = bits;
-	op.src[0] = x;
-	for (i = 0; i < 4; i++)
-		d[i] = tx->dim[i];
-	return ane__add_op(&o, &op, d);
+	return ane__add_like(o, &op, x, tx);
+}
+
+int ane_net_norm_eps(struct ane_net *net, int x, enum ane_net_norm_kind kind,
+		     float eps)
+{
+	struct ane__op_ctx o = { net, "ane_net_norm_eps", net ? net->n_ops : 0 };
+
+	return net ? ane__net_norm(&o, x, kind, eps) : -EINVAL;
 }
 
 int ane_net_reduce(struct ane_net *net, int x, enum ane_net_reduce_kind kind,
@@ -86,9 +78,8 @@ int ane_net_reduce(struct ane_net *net, int x, enum ane_net_reduce_kind kind,
 	if (!axes || axes > 0xfu)
 		return ane__op_fail(&o, "axes 0x%x must be a nonzero mask of bits 0..3 (N 0x1, C 0x2, H 0x4, W 0x8)",
 			       axes);
-	if ((uint32_t)act >= ANE_NET_ACT_ELU)
-		return ane__op_fail(&o, "activation %u: a reduction fuses the activations without parameters, ANE_NET_ACT_NONE .. ANE_NET_ACT_COS (0..19), only",
-			       (uint32_t)act);
+	if ((ret = ane__check_act(&o, (uint32_t)act)))
+		return ret;
 	ane__op_init(&op, ANE__OP_REDUCE);
 	op.act = (uint32_t)act;
 	op.subop = (uint32_t)kind;

@@ -377,6 +377,15 @@ int ane__check_act(const struct ane__op_ctx *o, uint32_t act);
 int ane__check_range(const struct ane__op_ctx *o, const char *what, uint32_t v);
 /* Append @op with a new result tensor of shape @d; returns its id. */
 int ane__add_op(const struct ane__op_ctx *o, struct ane__op *op, const uint64_t *d);
+/* ane__add_op() of @op on @x (described by @tx), its result of x's dims. */
+int ane__add_like(const struct ane__op_ctx *o, struct ane__op *op, int x,
+		  const struct ane__tensor *tx);
+/*
+ * NORM of @kind with epsilon @eps (0: 1e-5; layer normalization only)
+ * over W of @x: ane_net_norm() and ane_net_norm_eps() (ane_builder_reduce.c).
+ */
+int ane__net_norm(const struct ane__op_ctx *o, int x, enum ane_net_norm_kind kind,
+		  float eps);
 /* Append @op writing into @op->dst, an existing tensor; returns its id. */
 int ane__add_op_into(const struct ane__op_ctx *o, struct ane__op *op);
 void ane__op_init(struct ane__op *op, uint32_t kind);

@@ -520,11 +520,10 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const int mean = !strcmp(n->op_type, "ReduceMean");
-	int64_t ax[OX_MAX_RANK], a = 1, r = 1, sz = 1;
-	int na = 0, i, err, lo = OX_MAX_RANK, hi = -1, id;
+	int64_t a = 1, r = 1, sz = 1;
+	int i, err, lo = OX_MAX_RANK, hi = -1, id;
 	uint32_t x4[4], o4[4] = { 1, 1, 1, 1 };
-	unsigned char on[OX_MAX_RANK] = { 0 };
-	const struct ox_attr *at;
+	unsigned char on[OX_MAX_RANK];
 	float *ones;
 
 	err = ane__ox_check_float(L, n, 0);
@@ -532,30 +531,16 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 		err = ane__ox_out_ok(L, n);
 	if (err)
 		return err;
-	if (!strcmp(n->op_type, "ReduceSum") && L->c->g->opset >= 13) {
-		const struct ox_tensor *t = ane__ox_in(L->c, n, 1);
-
-		if (t && !t->konst)
-			return ane__ox_why(L, "computed axes");
-		for (i = 0; t && i < (int)t->konst->count && na < OX_MAX_RANK; i++)
-			ax[na++] = ane__ox_get_i(t->konst, (size_t)i);
-		if (!na && ane__ox_attr_i(n, "noop_with_empty_axes", 0))
-			return ane__ox_lw_reduce_any(L, n);
-	} else if ((at = ane__ox_attr(n, "axes"))) {
-		for (i = 0; i < (int)at->n && na < OX_MAX_RANK; i++)
-			ax[na++] = at->ints[i];
-	}
-	if (!na)
-		for (i = 0; i < x->rank; i++)
-			ax[na++] = i;
-	for (i = 0; i < na; i++) {
-		int64_t k = ax[i] < 0 ? ax[i] + x->rank : ax[i];
-
-		if (k < 0 || k >= x->rank)
-			return ane__ox_why(L, "axis %lld", (long long)ax[i]);
-		on[k] = 1;
-		lo = (int)k < lo ? (int)k : lo;
-		hi = (int)k > hi ? (int)k : hi;
+	err = ane__ox_reduce_axes(L, n, on);
+	if (err < 0)
+		return err;
+	if (err == 1)		/* nothing reduced: a copy */
+		return ane__ox_lw_reduce_any(L, n);
+	for (i = 0; i < x->rank; i++) {
+		if (on[i]) {
+			lo = i < lo ? i : lo;
+			hi = i > hi ? i : hi;
+		}
 	}
 	for (i = 0; i < x->rank; i++) {
 		if (i >= lo && i <= hi && !on[i])	/* the engine's REDUCE */
@@ -593,10 +578,7 @@ int ane__ox_lw_reduce(struct lower *L, const struct ox_node *n)
 
 /* ------------------------------------------------------------ table */
 
-static const struct {
-	const char *op;
-	ox_lower_fn fn;
-} lowerings[] = {
+static const struct ox_lowering lowerings[] = {
 	{ "Add", ane__ox_lw_eltwise }, { "Sub", ane__ox_lw_eltwise }, { "Mul", ane__ox_lw_eltwise },
 	{ "Div", ane__ox_lw_div }, { "Max", ane__ox_lw_eltwise }, { "Min", ane__ox_lw_eltwise },
 	{ "Sum", ane__ox_lw_eltwise }, { "Mean", lw_variadic }, { "Pow", ane__ox_lw_eltwise },
@@ -630,11 +612,21 @@ static const struct {
 
 ox_lower_fn ane__ox_lower_find(const char *op_type)
 {
-	size_t i;
+	static const struct {
+		const struct ox_lowering *t;
+		const size_t *n;
+	} tables[] = {
+		{ ane__ox_lw_norm, &ane__ox_lw_norm_n }, { ane__ox_lw_misc, &ane__ox_lw_misc_n },
+		{ ane__ox_lw_move, &ane__ox_lw_move_n }, { ane__ox_lw_shape, &ane__ox_lw_shape_n },
+	};
+	size_t i, k;
 
 	for (i = 0; i < sizeof(lowerings) / sizeof(lowerings[0]); i++)
 		if (!strcmp(lowerings[i].op, op_type))
 			return lowerings[i].fn;
-	return ane__ox_lower_find_norm(op_type) ?: ane__ox_lower_find_misc(op_type) ?:
-	       ane__ox_lower_find_move(op_type);
+	for (k = 0; k < sizeof(tables) / sizeof(tables[0]); k++)
+		for (i = 0; i < *tables[k].n; i++)
+			if (!strcmp(tables[k].t[i].op, op_type))
+				return tables[k].t[i].fn;
+	return NULL;
 }

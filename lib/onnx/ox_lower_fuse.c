@@ -201,19 +201,28 @@ static int match_gelu(struct lower *L, const struct ox_node *n)
 	return p.at;
 }
 
-int ane__ox_lw_div(struct lower *L, const struct ox_node *n)
+/*
+ * A pattern from @n to node @last that computes activation @act of n's
+ * input 0: that one engine activation, the pattern's nodes absorbed.
+ */
+static int pattern_act(struct lower *L, const struct ox_node *n, int last,
+		       enum ane_net_act act)
 {
-	int last = match_gelu(L, n), err;
+	int err = ane__ox_check_float(L, n, 0);
 
-	if (last < 0)
-		return ane__ox_lw_eltwise(L, n);
-	err = ane__ox_check_float(L, n, 0);
 	if (!err)
 		err = ane__ox_out_ok(L, &L->c->g->nodes[last]);
 	if (err || L->dry)
 		return err;
 	return finish(L, n, last, ane_net_activation(ox_net(L), ane__ox_get(L, n->in[0], NULL),
-						     ANE_NET_ACT_GELU));
+						     act));
+}
+
+int ane__ox_lw_div(struct lower *L, const struct ox_node *n)
+{
+	int last = match_gelu(L, n);
+
+	return last < 0 ? ane__ox_lw_eltwise(L, n) : pattern_act(L, n, last, ANE_NET_ACT_GELU);
 }
 
 /* The end of a SiLU, Sigmoid @n and the Mul of its input by it, else -1. */
@@ -232,17 +241,9 @@ static int match_silu(struct lower *L, const struct ox_node *n)
 
 int ane__ox_lw_sigmoid(struct lower *L, const struct ox_node *n)
 {
-	int last = match_silu(L, n), err;
+	int last = match_silu(L, n);
 
-	if (last < 0)
-		return ane__ox_lw_act(L, n);
-	err = ane__ox_check_float(L, n, 0);
-	if (!err)
-		err = ane__ox_out_ok(L, &L->c->g->nodes[last]);
-	if (err || L->dry)
-		return err;
-	return finish(L, n, last, ane_net_activation(ox_net(L), ane__ox_get(L, n->in[0], NULL),
-						     ANE_NET_ACT_SILU));
+	return last < 0 ? ane__ox_lw_act(L, n) : pattern_act(L, n, last, ANE_NET_ACT_SILU);
 }
 
 /*

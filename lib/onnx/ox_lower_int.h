@@ -27,16 +27,28 @@ int ane__ox_f16_ok(const float *f, size_t n);
 /* N x C x (the rest) x 1, for per-channel operands; -1 if too large. */
 int ane__ox_channel_view(const struct ox_tensor *x, uint32_t v[4]);
 
-/* The data-movement lowerings (ox_lower_move.c), or NULL. */
-ox_lower_fn ane__ox_lower_find_move(const char *op_type);
-/* Softmax, LogSoftmax, LayerNorm, InstanceNorm (ox_lower_norm.c), or NULL. */
-ox_lower_fn ane__ox_lower_find_norm(const char *op_type);
-/* Where, LRN, MeanVarianceNormalization (ox_lower_misc.c), or NULL. */
-ox_lower_fn ane__ox_lower_find_misc(const char *op_type);
-/* DepthToSpace, SpaceToDepth, Tile (ox_lower_shape.c), or NULL. */
-ox_lower_fn ane__ox_lower_find_shape(const char *op_type);
+/* An op type and its lowering; each lowering file's table of them. */
+struct ox_lowering {
+	const char *op;
+	ox_lower_fn fn;
+};
+#define OX_LOWERINGS(name) \
+	extern const struct ox_lowering name[]; extern const size_t name##_n
+/* ox_lower_move.c: Transpose .. Resize; ox_lower_shape.c: DepthToSpace,
+ * SpaceToDepth, Tile; ox_lower_norm.c: Softmax, LogSoftmax, LayerNorm,
+ * InstanceNorm; ox_lower_misc.c: Where, LRN, MeanVarianceNormalization. */
+OX_LOWERINGS(ane__ox_lw_move);
+OX_LOWERINGS(ane__ox_lw_shape);
+OX_LOWERINGS(ane__ox_lw_norm);
+OX_LOWERINGS(ane__ox_lw_misc);
 /* A Resize as products with interpolation matrices (ox_lower_shape.c). */
 int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n);
+/* Input 0 and output 0 float, rank 4 at most; their 4-D dims. */
+int ane__ox_move_ok(struct lower *L, const struct ox_node *n, uint32_t x4[4],
+		    uint32_t y4[4]);
+/* The view of input @t broadcast to 4-D dims @y4 (stride 0 where 1); -1 if not. */
+int ane__ox_bcast_view(const struct ox_tensor *t, const uint32_t y4[4],
+		       struct ane_net_view_desc *v);
 
 int ane__ox_lw_eltwise(struct lower *L, const struct ox_node *n);
 /* ox_lower_act.c: Elu, Selu, Celu, HardSigmoid, ThresholdedRelu. */

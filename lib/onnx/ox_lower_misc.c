@@ -20,27 +20,6 @@
 /* Copies a Where may take: one for Y, one per run of true conditions. */
 #define WHERE_COPIES	64
 
-/* The view of input @t broadcast to the output's 4-D dims @y4. */
-static int bcast_view(const struct ox_tensor *t, const uint32_t y4[4],
-		      struct ane_net_view_desc *v)
-{
-	uint32_t t4[4];
-	int64_t st = 1;
-	int k;
-
-	if (t->rank > 4 || ane__ox_shape4(t->rank, t->dims, t4))
-		return -1;
-	for (k = 3; k >= 0; k--) {
-		if (t4[k] != y4[k] && t4[k] != 1)
-			return -1;
-		v->dim[k] = y4[k];
-		v->stride[k] = t4[k] == 1 ? 0 : st;
-		st *= t4[k];
-	}
-	v->offset = 0;
-	return 0;
-}
-
 /*
  * Where(C, X, Y), C constant: Y broadcast into the output, then X's
  * elements copied over it along each run of true conditions within a row
@@ -63,8 +42,8 @@ static int lw_where(struct lower *L, const struct ox_node *n)
 		return ane__ox_why(L, "input 0 '%s' must be a constant: the engine's Where selects by a constant condition",
 				   c->name);
 	if (y->rank > 4 || ane__ox_shape4(y->rank, y->dims, y4) ||
-	    bcast_view(c, y4, &cv) || bcast_view(ane__ox_in(L->c, n, 1), y4, &xv) ||
-	    bcast_view(ane__ox_in(L->c, n, 2), y4, &yv))
+	    ane__ox_bcast_view(c, y4, &cv) || ane__ox_bcast_view(ane__ox_in(L->c, n, 1), y4, &xv) ||
+	    ane__ox_bcast_view(ane__ox_in(L->c, n, 2), y4, &yv))
 		return ane__ox_why(L, "inputs that do not broadcast to the output in rank 4");
 	rows = (int64_t)y4[0] * y4[1] * y4[2];
 	for (row = 0; row < rows; row++) {
@@ -207,20 +186,9 @@ static int lw_mvn(struct lower *L, const struct ox_node *n)
 						  ANE_NET_ACT_NONE));
 }
 
-static const struct {
-	const char *op;
-	ox_lower_fn fn;
-} miscs[] = {
+const struct ox_lowering ane__ox_lw_misc[] = {
 	{ "Where", lw_where }, { "LRN", lw_lrn },
 	{ "MeanVarianceNormalization", lw_mvn },
 };
 
-ox_lower_fn ane__ox_lower_find_misc(const char *op_type)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(miscs) / sizeof(miscs[0]); i++)
-		if (!strcmp(miscs[i].op, op_type))
-			return miscs[i].fn;
-	return NULL;
-}
+const size_t ane__ox_lw_misc_n = sizeof(ane__ox_lw_misc) / sizeof(ane__ox_lw_misc[0]);

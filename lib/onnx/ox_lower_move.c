@@ -17,9 +17,8 @@
 #include "ox_lower_int.h"
 #include "ox_ops.h"
 
-/* Input 0 and output 0 float, rank at most 4; their 4-D dims. */
-static int move_ok(struct lower *L, const struct ox_node *n, uint32_t x4[4],
-		   uint32_t y4[4])
+int ane__ox_move_ok(struct lower *L, const struct ox_node *n, uint32_t x4[4],
+		    uint32_t y4[4])
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
@@ -127,7 +126,7 @@ static int lw_transpose(struct lower *L, const struct ox_node *n)
 			err = ane__ox_why(L, "a Transpose the engine cannot hold");
 		return err ? err : transpose_high(L, n);
 	}
-	err = move_ok(L, n, x4, y4);
+	err = ane__ox_move_ok(L, n, x4, y4);
 	if (err)
 		return err;
 	off = 4 - x->rank;
@@ -185,7 +184,7 @@ static int lw_slice(struct lower *L, const struct ox_node *n)
 	int64_t start[4] = { 0, 0, 0, 0 }, step[4] = { 1, 1, 1, 1 };
 	uint32_t x4[4], y4[4];
 	struct ox_slice sl;
-	int err = move_ok(L, n, x4, y4), k, off;
+	int err = ane__ox_move_ok(L, n, x4, y4), k, off;
 
 	if (err)
 		return err;
@@ -255,7 +254,7 @@ static int lw_pad(struct lower *L, const struct ox_node *n)
 	enum ane_net_pad_mode pm;
 	float value = 0.0f;
 	size_t np = 0;
-	int err = move_ok(L, n, x4, y4), k;
+	int err = ane__ox_move_ok(L, n, x4, y4), k;
 
 	if (err)
 		return err;
@@ -307,24 +306,37 @@ static int lw_pad(struct lower *L, const struct ox_node *n)
 					      p8, pm, value));
 }
 
+int ane__ox_bcast_view(const struct ox_tensor *t, const uint32_t y4[4],
+		       struct ane_net_view_desc *v)
+{
+	uint32_t t4[4];
+	int64_t st = 1;
+	int k;
+
+	if (t->rank > 4 || ane__ox_shape4(t->rank, t->dims, t4))
+		return -1;
+	for (k = 3; k >= 0; k--) {
+		if (t4[k] != y4[k] && t4[k] != 1)
+			return -1;
+		v->dim[k] = y4[k];
+		v->stride[k] = t4[k] == 1 ? 0 : st;
+		st *= t4[k];
+	}
+	v->offset = 0;
+	return 0;
+}
+
 /* Expand: x broadcast to the output, stride 0 along the broadcast axes. */
 static int lw_expand(struct lower *L, const struct ox_node *n)
 {
 	struct ane_net_view_desc v;
 	uint32_t x4[4], y4[4];
-	int err = move_ok(L, n, x4, y4), k;
-	int64_t st = 1;
+	int err = ane__ox_move_ok(L, n, x4, y4);
 
 	if (err)
 		return err;
-	for (k = 3; k >= 0; k--) {
-		if (x4[k] != y4[k] && x4[k] != 1)
-			return ane__ox_why(L, "an input that does not broadcast");
-		v.dim[k] = y4[k];
-		v.stride[k] = x4[k] == 1 ? 0 : st;
-		st *= x4[k];
-	}
-	v.offset = 0;
+	if (ane__ox_bcast_view(ane__ox_in(L->c, n, 0), y4, &v))
+		return ane__ox_why(L, "an input that does not broadcast");
 	if (L->dry)
 		return 0;
 	return ane__ox_done(L, n, ane_net_copy(ox_net(L), ane__ox_get(L, n->in[0], NULL),
@@ -389,7 +401,7 @@ static int lw_gather(struct lower *L, const struct ox_node *n)
 	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
 	int64_t start[4] = { 0, 0, 0, 0 }, step[4] = { 1, 1, 1, 1 };
 	uint32_t x4[4], y4[4], d[4];
-	int err = move_ok(L, n, x4, y4), ax, xid, out, id;
+	int err = ane__ox_move_ok(L, n, x4, y4), ax, xid, out, id;
 	size_t i;
 
 	if (err)
@@ -446,7 +458,7 @@ static int lw_resize(struct lower *L, const struct ox_node *n)
 	const char *mode = ane__ox_attr_s(n, "mode", "nearest");
 	const char *ctm = ane__ox_attr_s(n, "coordinate_transformation_mode",
 					 "half_pixel");
-	int err = move_ok(L, n, x4, y4), k, i, j, id;
+	int err = ane__ox_move_ok(L, n, x4, y4), k, i, j, id;
 
 	if (err)
 		return err;
@@ -493,22 +505,11 @@ static int lw_resize(struct lower *L, const struct ox_node *n)
 	return ane__ox_done(L, n, id);
 }
 
-static const struct {
-	const char *op;
-	ox_lower_fn fn;
-} moves[] = {
+const struct ox_lowering ane__ox_lw_move[] = {
 	{ "Transpose", lw_transpose }, { "Concat", lw_concat },
 	{ "Slice", lw_slice }, { "Split", lw_split }, { "Pad", lw_pad },
 	{ "Expand", lw_expand }, { "Gather", lw_gather },
 	{ "Resize", lw_resize }, { "Upsample", lw_resize },
 };
 
-ox_lower_fn ane__ox_lower_find_move(const char *op_type)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
-		if (!strcmp(moves[i].op, op_type))
-			return moves[i].fn;
-	return ane__ox_lower_find_shape(op_type);
-}
+const size_t ane__ox_lw_move_n = sizeof(ane__ox_lw_move) / sizeof(ane__ox_lw_move[0]);

@@ -281,21 +281,10 @@ static int lw_instancenorm(struct lower *L, const struct ox_node *n)
 	return ane__ox_done(L, n, id);
 }
 
-static const struct {
-	const char *op;
-	ox_lower_fn fn;
-} norms[] = {
+const struct ox_lowering ane__ox_lw_norm[] = {
 	{ "Softmax", lw_softmax_any }, { "LogSoftmax", lw_softmax_any },
 	{ "LayerNormalization", lw_layernorm_any },
 	{ "InstanceNormalization", lw_instancenorm },
 };
 
-ox_lower_fn ane__ox_lower_find_norm(const char *op_type)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(norms) / sizeof(norms[0]); i++)
-		if (!strcmp(norms[i].op, op_type))
-			return norms[i].fn;
-	return NULL;
-}
+const size_t ane__ox_lw_norm_n = sizeof(ane__ox_lw_norm) / sizeof(ane__ox_lw_norm[0]);

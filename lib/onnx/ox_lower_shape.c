@@ -17,26 +17,6 @@
 #include "ox_lower_int.h"
 #include "ox_ops.h"
 
-/* Input 0 and output 0 float, rank 4 at most; their 4-D dims. */
-static int shape_ok(struct lower *L, const struct ox_node *n, uint32_t x4[4],
-		    uint32_t y4[4])
-{
-	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
-	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
-	int err = ane__ox_check_float(L, n, 0);
-
-	if (!err)
-		err = ane__ox_out_ok(L, n);
-	if (err)
-		return err;
-	if (x->rank > 4 || y->rank > 4)
-		return ane__ox_why(L, "a %s of rank %d; the engine's tensors are of rank 4 at most",
-				   n->op_type, x->rank > y->rank ? x->rank : y->rank);
-	ane__ox_shape4(x->rank, x->dims, x4);
-	ane__ox_shape4(y->rank, y->dims, y4);
-	return 0;
-}
-
 /* Dense strides of NCHW dims @d. */
 static void dense(const uint32_t d[4], int64_t s[4])
 {
@@ -58,7 +38,7 @@ static int lw_space(struct lower *L, const struct ox_node *n)
 	const char *mode = to_space ? ane__ox_attr_s(n, "mode", "DCR") : "DCR";
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	uint32_t x4[4], y4[4], sp[4];
-	int err = shape_ok(L, n, x4, y4), crd, id, xid, i, j;
+	int err = ane__ox_move_ok(L, n, x4, y4), crd, id, xid, i, j;
 
 	if (err)
 		return err;
@@ -115,7 +95,7 @@ static int lw_tile(struct lower *L, const struct ox_node *n)
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	const struct ox_tensor *rt = ane__ox_in(L->c, n, 1);
 	uint32_t x4[4], y4[4], cur[4], rep[4] = { 1, 1, 1, 1 };
-	int err = shape_ok(L, n, x4, y4), k, id, copies = 0;
+	int err = ane__ox_move_ok(L, n, x4, y4), k, id, copies = 0;
 	int64_t r;
 	uint32_t q;
 
@@ -182,7 +162,7 @@ int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n)
 {
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	uint32_t x4[4], y4[4];
-	int err = shape_ok(L, n, x4, y4), ax, id, off;
+	int err = ane__ox_move_ok(L, n, x4, y4), ax, id, off;
 	float *m[2] = { NULL, NULL };
 	int skip[2] = { 1, 1 };
 
@@ -267,20 +247,9 @@ out:
 	return err;
 }
 
-static const struct {
-	const char *op;
-	ox_lower_fn fn;
-} shapes[] = {
+const struct ox_lowering ane__ox_lw_shape[] = {
 	{ "DepthToSpace", lw_space }, { "SpaceToDepth", lw_space },
 	{ "Tile", lw_tile },
 };
 
-ox_lower_fn ane__ox_lower_find_shape(const char *op_type)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
-		if (!strcmp(shapes[i].op, op_type))
-			return shapes[i].fn;
-	return NULL;
-}
+const size_t ane__ox_lw_shape_n = sizeof(ane__ox_lw_shape) / sizeof(ane__ox_lw_shape[0]);

@@ -58,6 +58,7 @@ static int new_out(struct ox_ctx *c, struct run_state *r,
 {
 	const struct ox_tensor *tt = &c->g->t[t];
 
+	drop(r, t);	/* a segment's output the CPU computes again after a guard */
 	r->val[t] = ane__ox_value_new(tt->dtype, tt->rank, tt->dims);
 	if (!r->val[t])
 		return ane__ox_fail(c, n, ENOMEM, "output '%s': out of memory",

@@ -450,6 +450,107 @@ static void mutated_test_models_never_crash(void)
 	T_CHECK(1, "no crash");
 }
 
+/* Run a [1, 3] model of input "x" and output "z". */
+static int run13(struct ane_model *mo, float *x, float *z)
+{
+	struct ane_model_tensor in = { .dtype = 1, .rank = 2, .dims = { 1, 3 },
+				       .data = x, .size = 3 * sizeof(float) };
+	struct ane_model_tensor out = { .data = z, .size = 3 * sizeof(float) };
+
+	return ane_model_run(mo, NULL, &in, &out);
+}
+
+/*
+ * The overflow guard: exp(12) is past fp16's 65504, so the engine's
+ * result is an infinity from finite inputs: engine-only -ERANGE, with
+ * fallback the CPU's fp32 value.  A NaN from finite inputs (sqrt -1) is
+ * the answer, not an overflow.
+ */
+static void an_overflow_falls_back_or_is_refused(void)
+{
+	static const int64_t d13[2] = { 1, 3 };
+	struct ane_model_options o = { .flags = ANE_MODEL_ENGINE_ONLY };
+	float x[3] = { 12.0f, 1.0f, -1.0f }, z[3];
+	struct ane_model *mo = NULL;
+	struct mk m;
+	char err[512];
+
+	mk_init(&m, 13);
+	mk_input(&m, "x", 2, d13);
+	mk_output(&m, "z", 2, d13);
+	mk_node(&m, "Exp", "x", NULL, "z");
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
+	if (mo) {
+		T_EQ(run13(mo, x, z), -ERANGE);
+		T_CHECK(strstr(ane_model_errmsg(mo), "engine output 'z' holds an infinity"),
+			"message: %s", ane_model_errmsg(mo));
+		ane_model_destroy(mo);
+	}
+	T_EQ(load(&m, NULL, &mo, err, sizeof(err)), 0);
+	if (mo) {
+		T_EQ(run13(mo, x, z), 0);
+		T_CHECK(fabsf(z[0] - 162754.79f) < 1.0f && fabsf(z[1] - 2.7182817f) < 1e-5f,
+			"z = %g %g: the CPU's fp32 values", z[0], z[1]);
+		ane_model_destroy(mo);
+	}
+	mk_init(&m, 13);
+	mk_input(&m, "x", 2, d13);
+	mk_output(&m, "z", 2, d13);
+	mk_node(&m, "Sqrt", "x", NULL, "z");
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
+	if (mo) {
+		x[0] = 4.0f;
+		T_EQ(run13(mo, x, z), 0);
+		T_CHECK(z[0] == 2.0f && z[1] == 1.0f && z[2] != z[2], "z = %g %g %g", z[0], z[1],
+			z[2]);
+		ane_model_destroy(mo);
+	}
+}
+
+/* x * Sigmoid(x) after a MatMul: one engine task, the product's SiLU. */
+static void silu_fuses_into_the_op_before(void)
+{
+	static const int64_t d13[2] = { 1, 3 }, d33[2] = { 3, 3 };
+	static const float eye[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+	struct ane_model_options o = {
+		.flags = ANE_MODEL_ENGINE_ONLY | ANE_MODEL_ONE_PROGRAM,
+	};
+	float x[3] = { 1.0f, -2.0f, 0.5f }, z[3];
+	const struct ane_img_header *h;
+	const struct ane_img_td *td;
+	struct ane_model *mo = NULL;
+	const void *img;
+	size_t size;
+	struct mk m;
+	char err[512];
+	int i;
+
+	mk_init(&m, 13);
+	mk_input(&m, "x", 2, d13);
+	mk_output(&m, "z", 2, d13);
+	mk_node(&m, "MatMul", "x", "w", "p");
+	mk_node(&m, "Sigmoid", "p", NULL, "s");
+	mk_node(&m, "Mul", "p", "s", "z");
+	mk_init_f(&m, "w", 2, d33, eye, 9);
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
+	T_CHECK(mo, "%s", err);
+	if (!mo)
+		return;
+	T_EQ(ane_model_segment_image(mo, 0, &img, &size), 0);
+	h = img;
+	td = (const void *)((const uint8_t *)img + h->tds_offset);
+	T_EQ(h->num_tds, 1);
+	T_EQ(td[0].words[ANE_TD_OP], 2);	/* the matmul */
+	T_EQ(td[0].words[ANE_TD_ACT], 7);	/* with SiLU */
+	T_EQ(run13(mo, x, z), 0);
+	for (i = 0; i < 3; i++) {
+		float want = x[i] / (1.0f + expf(-x[i]));
+
+		T_CHECK(fabsf(z[i] - want) <= 2e-3f, "z[%d] = %g, want %g", i, z[i], want);
+	}
+	ane_model_destroy(mo);
+}
+
 int main(void)
 {
 	T_RUN(a_valid_model_loads_and_runs);
@@ -464,6 +565,8 @@ int main(void)
 	T_RUN(external_data_is_read_and_confined);
 	T_RUN(engine_only_lists_the_cpu_nodes);
 	T_RUN(one_program_is_the_graph);
+	T_RUN(an_overflow_falls_back_or_is_refused);
+	T_RUN(silu_fuses_into_the_op_before);
 	T_RUN(mutated_models_never_crash);
 	T_RUN(mutated_test_models_never_crash);
 	return t_summary("onnx-load");

@@ -289,5 +289,22 @@ PY
 fi
 rm -rf "$tmp"
 
+# onnx-suite --expect: a listed model that does not pass engine-only is a
+# failure named with the list; one that passes is not.
+if [ -x "$B/tests/onnx-suite" ] && [ -d /usr/share/libonnx-testdata/data/node/test_abs ]; then
+	lst=$(mktemp)
+	printf '# a comment\nnode/test_abs\nnode/test_acos\n' > "$lst"
+	want "onnx-suite --expect names a listed model that is refused" 1 \
+		"not ok - node/test_acos (engine-only): refused, where $lst lists it as passing" -- \
+		"$B/tests/onnx-suite" --expect "$lst" --filter test_a node
+	printf 'node/test_abs\n' > "$lst"
+	want "onnx-suite --expect passes when every listed model passes" 0 \
+		"ok - 0 of the models $lst lists did not pass engine-only" -- \
+		"$B/tests/onnx-suite" --expect "$lst" --filter test_abs node
+	rm -f "$lst"
+else
+	nok "onnx-suite --expect: build/tests/onnx-suite or libonnx-testdata missing"
+fi
+
 echo "tools-cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
