@@ -83,6 +83,7 @@ ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 ENGINE_CFLAGS_ane_math_gemm := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 ENGINE_CFLAGS_ane_math_rows := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 ENGINE_CFLAGS_ane_math_pool := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
+ENGINE_CFLAGS_ane_math_conv_rows := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 # REDUCE has one path: SSE2 scalar, no contraction (the same bits anywhere).
 ENGINE_CFLAGS_ane_math_reduce := -msse2 -mno-avx -ffp-contract=off
 ENGINE_CFLAGS_ane_math_fn := -msse2 -mno-avx

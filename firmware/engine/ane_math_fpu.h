@@ -145,6 +145,40 @@ void ane_act_param_row(uint32_t act, const struct ane_act_params *ap,
 void ane_run_gemm(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk);
 
+/* Whether the AVX2 + F16C row loops may run (ane_math_rows_avx2.c). */
+static inline int ane_rows_wide(void)
+{
+#ifdef ANE_MATH_AVX2
+	return ane_math_isa >= ANE_MATH_ISA_AVX2_FMA;
+#else
+	return 0;
+#endif
+}
+
+/* ane_math_rows.c: @n fp16 at stride @s to fp32, exactly */
+void ane_h2f_row(const uint16_t *x, uint64_t s, uint32_t n, float *v);
+/* ane_math_rows.c: y[i * s] = fp16(v[i] * mul) for @n values */
+void ane_f2h_row(const float *v, float mul, uint32_t n, uint16_t *y,
+		 uint64_t s);
+
+/*
+ * Whether output channel @co has an infinite or NaN weight, remembered in
+ * @nf for the channel of the last call (rows of one channel follow each
+ * other within a chunk): an integer scan of its cin_g x KH x KW taps.
+ */
+struct ane_conv_nf {
+	int64_t co;		/* the channel @any is for; -1: none yet */
+	uint32_t any;
+};
+
+/*
+ * ane_math_conv_rows.c: outputs [o0, o1) of output row @row of a CONV on
+ * a ROWS plan, @acc and @in the plan's workspace (see ane_plan_make())
+ */
+void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
+		  uint32_t o0, uint32_t o1, float *acc, float *in,
+		  struct ane_conv_nf *nf);
+
 /* ane_math_rows.c: the chunks of a ROWS plan */
 void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 		  uint64_t chunk);
