@@ -312,9 +312,10 @@ static inline ane_v8 ane_relu6_8(ane_v8 x)
 }
 
 /*
- * Bias, activation and rounding of one 6 x 16 tile: sixteen outputs of a
- * row contiguous in dst with ReLU, ReLU6 or no activation take the vector
- * path; anything else goes through ane_gemm_store_tile(), which computes
+ * Bias, activation and rounding of one 6 x 16 tile: sixteen outputs
+ * contiguous in dst (in one row, or across the rows of a dense plane, as
+ * a 1 x 1 convolution's 7 x 7 and 14 x 14 outputs are) with ReLU, ReLU6
+ * or no activation take the vector path; anything else goes through ane_gemm_store_tile(), which computes
  * the same values (the bias added, the activation applied, in fp32, then
  * rounded once).
  */
@@ -325,7 +326,7 @@ void ane_store_tile_avx2(const struct ane_gemm *g, const float *tile,
 	uint32_t oh = col / g->wo, ow = col % g->wo, i;
 	uint16_t *y;
 
-	if (cols != 16 || g->y_sw != 1 || ow + 16 > g->wo ||
+	if (cols != 16 || g->y_sw != 1 || (ow + 16 > g->wo && g->y_sh != g->wo) ||
 	    (g->act != ANE_ACT_NONE && g->act != ANE_ACT_RELU &&
 	     g->act != ANE_ACT_RELU6)) {
 		ane_gemm_store_tile(g, tile, 16, NULL, m, rows, col, cols);

@@ -119,6 +119,69 @@
  */
 #define ANE_DIRECT_MAX_COUT	2u
 
+/*
+ * The depthwise rows of the AVX2 and AVX-512 paths (ane_math_conv_rows.c):
+ * a direct convolution with one input channel per group, W contiguous, a
+ * W stride of at most ANE_DW_MAX_SW and at most ANE_DW_TAPS taps.  Each
+ * input row an output row reads is converted to fp32 into ANE_DW_MAX_SW
+ * or fewer phase rows (column c of phase p holds input column c * stride
+ * + p) of ane_dw_phase_len() floats in the workspace, which the plan
+ * sizes so on every path (the workspace may not depend on the ISA).
+ */
+#define ANE_DW_TAPS	64u
+#define ANE_DW_MAX_SW	2u
+
+static inline int ane_conv_dw_fits(const struct ane_op_desc *d)
+{
+	const struct ane_tensor *x = &d->src[0], *w = &d->src[1];
+
+	return x->dim[ANE_C] == d->p.conv.groups && x->stride[ANE_W] == 1 &&
+	       d->p.conv.stride[1] <= ANE_DW_MAX_SW &&
+	       (uint64_t)w->dim[ANE_H] * w->dim[ANE_W] <= ANE_DW_TAPS;
+}
+
+/*
+ * Floats of one phase row for @n outputs, a multiple of sixteen: the
+ * vector loop reads whole groups of sixteen (the widest) from each tap's
+ * first column, at most (KW - 1) * dilation / stride columns in, and 16
+ * more let the conversion store whole groups too.
+ */
+static inline uint64_t ane_dw_phase_len(const struct ane_op_desc *d, uint64_t n)
+{
+	uint64_t reach = ((uint64_t)d->src[1].dim[ANE_W] - 1) *
+			 d->p.conv.dilation[1] / d->p.conv.stride[1];
+
+	return (((n + 15) & ~15ull) + reach + 16 + 15) & ~15ull;
+}
+
+/*
+ * One output row of the depthwise rows (see ane_conv_dw_fits()): for
+ * each of @n outputs i, acc[i] = @bias + the sum over the taps t, in
+ * order, of wt[t] * x[t][i], each product rounded and then added, tap t
+ * counting only for @lo[t] <= i < @hi[t] (a padded tap is skipped, as the
+ * scalar loop skips it).  All taps count for [@full_lo, @full_hi).
+ * x[t][i] is readable for every i below @n rounded up to sixteen, and
+ * acc holds as many floats.  With @y, the sums go through @act and are
+ * rounded into y[i] instead, as ane_act_vec() and ane_f2h_row() would.
+ */
+struct ane_dw_taps {
+	uint32_t n, taps, full_lo, full_hi;
+	float bias;
+	uint32_t act;		/* with @y: ANE_ACT_NONE, _RELU or _RELU6 */
+	uint16_t *y;		/* NULL, or the outputs' contiguous fp16 row */
+	const float *x[ANE_DW_TAPS];
+	float wt[ANE_DW_TAPS];
+	int32_t lo[ANE_DW_TAPS], hi[ANE_DW_TAPS];
+};
+
+/*
+ * The depthwise rows' workspace after the plan's accumulators: the
+ * channel's KH x KW weights in fp32 (ANE_DW_TAPS floats), the row's
+ * struct ane_dw_taps, then KH x stride phase rows.
+ */
+#define ANE_DW_HDR_FLOATS	(ANE_DW_TAPS + \
+				 ((sizeof(struct ane_dw_taps) + 63) & ~(size_t)63) / 4)
+
 enum ane_plan_kind {
 	ANE_PLAN_GEMM = 1,	/* MATMUL, CONV with Cout/groups > ANE_DIRECT_MAX_COUT */
 	ANE_PLAN_ROWS,		/* everything else, split by output rows */
@@ -422,6 +485,17 @@ uint32_t ane_dw_row_avx2(const uint16_t *const *x, const float *wt, uint32_t tap
 /* A pool's column step over whole groups of eight (ane_math_pool.c). */
 uint32_t ane_pool_cols_avx2(const uint16_t *x, uint64_t xs, uint32_t rows,
 			    float *cols, uint32_t n, int max);
+
+void ane_dw_taps_avx2(const struct ane_dw_taps *k, float *acc);
+void ane_dw_taps_avx512(const struct ane_dw_taps *k, float *acc);
+/*
+ * @pairs pairs of fp16 at @x to fp32, the first of each at @even, the
+ * second at @odd; @even and @odd take whole groups of eight (sixteen).
+ */
+void ane_h2f_split_avx2(const uint16_t *x, uint32_t pairs, float *even,
+			float *odd);
+void ane_h2f_split_avx512(const uint16_t *x, uint32_t pairs, float *even,
+			  float *odd);
 
 /*
  * ane_elt_row_avx2() and ane_exp_sub_avx2() sixteen values a step

@@ -355,6 +355,15 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 			       ((uint64_t)w->dim[ANE_W] - 1) * d->p.conv.dilation[1] + 1;
 			p->b_off = ane_round_up((uint64_t)p->seg_w * 4,
 						ANE_MATH_WORK_ALIGN);
+			/* or the depthwise rows' phase rows, if more */
+			if (ane_conv_dw_fits(d)) {
+				uint64_t ph = ANE_DW_HDR_FLOATS +
+					      (uint64_t)w->dim[ANE_H] *
+					      d->p.conv.stride[1] *
+					      ane_dw_phase_len(d, p->seg_w);
+
+				span = ph > span ? ph : span;
+			}
 			p->work_size = p->b_off + ane_round_up(span * 4,
 							       ANE_MATH_WORK_ALIGN);
 			break;

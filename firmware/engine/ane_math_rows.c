@@ -409,8 +409,9 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 	uint64_t end = u + p->rows_per_chunk < p->rows ? u + p->rows_per_chunk :
 		       p->rows;
 	float *work = (float *)d->work;
-	struct ane_conv_nf nf = { .co = -1 };
+	struct ane_conv_nf nf;
 
+	ane_conv_nf_init(&nf);
 	for (; u < end; u++) {
 		uint64_t row = u / p->nseg;
 		uint32_t o0 = (uint32_t)(u % p->nseg) * p->seg_w;

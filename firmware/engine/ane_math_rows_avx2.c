@@ -180,4 +180,15 @@ void ane_exp_sub_avx2(float *e, uint32_t n, float mx)
 		e[i] = ane_expf(e[i] - mx);
 }
 
+void ane_dw_taps_avx2(const struct ane_dw_taps *k, float *acc)
+{
+	ane_dw_taps8(k, acc);
+}
+
+void ane_h2f_split_avx2(const uint16_t *x, uint32_t pairs, float *even,
+			   float *odd)
+{
+	ane_h2f_split8(x, pairs, even, odd);
+}
+
 #endif

@@ -105,4 +105,15 @@ void ane_exp_sub_avx512(float *e, uint32_t n, float mx)
 		ane_exp_sub_avx2(e + i, n - i, mx);
 }
 
+void ane_dw_taps_avx512(const struct ane_dw_taps *k, float *acc)
+{
+	ane_dw_taps16(k, acc);
+}
+
+void ane_h2f_split_avx512(const uint16_t *x, uint32_t pairs, float *even,
+			     float *odd)
+{
+	ane_h2f_split16(x, pairs, even, odd);
+}
+
 #endif

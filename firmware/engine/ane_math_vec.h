@@ -286,3 +286,95 @@ static inline uint32_t ANE_VN(ane_dw_row)(const uint16_t *const *x, const float 
 	return i;
 }
 #endif
+
+#ifdef ANE_VLOAD
+/*
+ * Outputs [i, i + ANE_VLANES) of a depthwise row, @a, through ReLU or
+ * ReLU6 (ane_act_vec()'s masks) and times 1, rounded into k->y as
+ * ane_f2h_row() stores them; the lanes past k->n are not stored.
+ */
+static inline void ANE_VN(ane_dw_store)(const struct ane_dw_taps *k, ANE_VF a,
+					uint32_t i)
+{
+	uint16_t t[ANE_VLANES];
+	uint32_t l;
+
+	if (k->act != ANE_ACT_NONE) {
+		a = (ANE_VF)((ANE_VI)a & ~(a < 0.0f));
+		if (k->act == ANE_ACT_RELU6)
+			a = ANE_VN(ane_sel)(a > 6.0f, ANE_VSPLAT(6.0f), a);
+	}
+	a = a * ANE_VSPLAT(1.0f);
+	if (i + ANE_VLANES <= k->n) {
+		ANE_VSTORE(k->y + i, a);
+		return;
+	}
+	ANE_VSTORE(t, a);
+	for (l = 0; l < k->n - i; l++)
+		k->y[i + l] = t[l];
+}
+
+/* ane_dw_taps_avx2() and ane_dw_taps_avx512() (ane_math_impl.h). */
+static inline void ANE_VN(ane_dw_taps)(const struct ane_dw_taps *k, float *acc)
+{
+	ANE_VI lane;
+	uint32_t i, t, l;
+
+	for (l = 0; l < ANE_VLANES; l++)
+		lane[l] = (int32_t)l;
+	for (i = 0; i < k->n; i += ANE_VLANES) {
+		ANE_VF a = ANE_VSPLAT(k->bias), v;
+
+		if (i >= k->full_lo && i + ANE_VLANES <= k->full_hi) {
+			for (t = 0; t < k->taps; t++) {
+				__builtin_memcpy(&v, k->x[t] + i, sizeof(v));
+				a = a + ANE_VSPLAT(k->wt[t]) * v;
+			}
+		} else {
+			ANE_VI li = lane + (int32_t)i;
+
+			for (t = 0; t < k->taps; t++) {
+				ANE_VI m = (li >= k->lo[t]) & (li < k->hi[t]);
+
+				__builtin_memcpy(&v, k->x[t] + i, sizeof(v));
+				a = ANE_VN(ane_sel)(m, a + ANE_VSPLAT(k->wt[t]) * v, a);
+			}
+		}
+		if (k->y)
+			ANE_VN(ane_dw_store)(k, a, i);
+		else
+			__builtin_memcpy(acc + i, &a, sizeof(a));
+	}
+}
+
+/* ane_h2f_split_avx2() and ane_h2f_split_avx512() (ane_math_impl.h). */
+static inline void ANE_VN(ane_h2f_split)(const uint16_t *x, uint32_t pairs,
+					 float *even, float *odd)
+{
+	uint16_t t[2 * ANE_VLANES];
+	ANE_VI me, mo;
+	ANE_VF e, o;
+	uint32_t i, k;
+
+	for (k = 0; k < ANE_VLANES; k++) {
+		me[k] = (int32_t)(2 * k);
+		mo[k] = (int32_t)(2 * k + 1);
+	}
+	for (i = 0; i < pairs; i += ANE_VLANES) {
+		const uint16_t *p = x + 2 * i;
+		ANE_VF lo, hi;
+
+		if (i + ANE_VLANES > pairs) {	/* the last group, through @t */
+			for (k = 0; k < 2 * ANE_VLANES; k++)
+				t[k] = k < 2 * (pairs - i) ? p[k] : 0;
+			p = t;
+		}
+		lo = ANE_VLOAD(p, 1);
+		hi = ANE_VLOAD(p + ANE_VLANES, 1);
+		e = __builtin_shuffle(lo, hi, me);
+		o = __builtin_shuffle(lo, hi, mo);
+		__builtin_memcpy(even + i, &e, sizeof(e));
+		__builtin_memcpy(odd + i, &o, sizeof(o));
+	}
+}
+#endif

@@ -42,6 +42,19 @@ static float *to_f32(const struct ox_value *v)
 	return f;
 }
 
+/* @f [rows, cols] transposed into a new array, or NULL without memory. */
+static float *transpose2(const float *f, uint32_t rows, uint32_t cols)
+{
+	size_t r, c, n = (size_t)rows * cols;
+	float *t = malloc(sizeof(float) * (n ? n : 1));
+
+	if (t)
+		for (r = 0; r < rows; r++)
+			for (c = 0; c < cols; c++)
+				t[c * rows + r] = f[r * cols + c];
+	return t;
+}
+
 int ane__ox_f16_ok(const float *f, size_t n)
 {
 	size_t i;
@@ -381,7 +394,7 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 	float beta = ane__ox_attr_f(n, "beta", 1.0f);
 	int ta = (int)ane__ox_attr_i(n, "transA", 0);
 	int tb = (int)ane__ox_attr_i(n, "transB", 0);
-	uint32_t c4[4] = { 1, 1, 1, 1 }, y4[4];
+	uint32_t c4[4] = { 1, 1, 1, 1 }, y4[4], bh, bw;
 	int64_t k;
 	float *bf = NULL, *cf = NULL;
 	int err, aid, bid, id, act, i;
@@ -449,8 +462,27 @@ int ane__ox_lw_gemm(struct lower *L, const struct ox_node *n)
 
 		aid = ane_net_transpose(ox_net(L), aid, swap);
 	}
-	bid = bf ? ane_net_const(ox_net(L), b->name, 1, 1, (uint32_t)b->dims[0],
-				 (uint32_t)b->dims[1], bf) :
+	bh = (uint32_t)b->dims[0];
+	bw = (uint32_t)b->dims[1];
+	if (bf && tb) {
+		/*
+		 * A constant B^T stored as B, [K, N]: the same products in the
+		 * same order, but the engine packs it by rows, not by a strided
+		 * gather of every column (a CNN's classifier: 1000 x 1280).
+		 */
+		float *t = transpose2(bf, bh, bw);
+
+		free(bf);
+		if (!t) {
+			free(cf);
+			return -ENOMEM;
+		}
+		bf = t;
+		tb = 0;
+		bh = bw;
+		bw = (uint32_t)b->dims[0];
+	}
+	bid = bf ? ane_net_const(ox_net(L), b->name, 1, 1, bh, bw, bf) :
 		   ane__ox_get(L, n->in[1], NULL);
 	if (!bf && alpha != 1.0f)	/* a computed B: alpha B first */
 		bid = ane_net_eltwise(ox_net(L), ANE_NET_MUL, bid, ane__ox_lit(L, alpha),

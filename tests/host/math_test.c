@@ -3476,11 +3476,20 @@ static void test_avx512_1x1_routing(void)
  */
 static void test_window_vector_paths_same_bits(void)
 {
-	/* c h w kh kw s d pad (all sides); pools: kind */
-	static const uint32_t cv[][8] = {
-		{ 4, 9, 70, 3, 3, 1, 1, 1 }, { 3, 8, 41, 3, 3, 2, 1, 1 },
-		{ 2, 7, 64, 5, 5, 1, 2, 2 }, { 5, 6, 33, 3, 3, 2, 2, 0 },
-		{ 2, 5, 20, 1, 7, 1, 1, 0 }, { 3, 4, 57, 3, 3, 2, 1, 2 },
+	/*
+	 * c h w kh kw s d pad (all sides) multiplier; pools: kind.  The
+	 * depthwise rows (ane_conv_dw_fits()): rows wider and narrower than
+	 * a vector (7, 14), a kernel taller than the rows they keep (9 x 1),
+	 * a channel multiplier of 2; the last two with a NaN weight, whose
+	 * padded taps make NaNs (no direct store).
+	 */
+	static const uint32_t cv[][9] = {
+		{ 4, 9, 70, 3, 3, 1, 1, 1, 1 }, { 3, 8, 41, 3, 3, 2, 1, 1, 1 },
+		{ 2, 7, 64, 5, 5, 1, 2, 2, 1 }, { 5, 6, 33, 3, 3, 2, 2, 0, 1 },
+		{ 2, 5, 20, 1, 7, 1, 1, 0, 1 }, { 3, 4, 57, 3, 3, 2, 1, 2, 1 },
+		{ 3, 7, 7, 3, 3, 1, 1, 1, 1 }, { 4, 14, 14, 3, 3, 2, 1, 1, 1 },
+		{ 2, 12, 14, 9, 1, 1, 1, 0, 1 }, { 3, 10, 19, 3, 3, 1, 1, 1, 2 },
+		{ 2, 9, 23, 3, 3, 2, 1, 1, 1 },
 	};
 	uint32_t i, isa, r, k;
 
@@ -3493,13 +3502,15 @@ static void test_window_vector_paths_same_bits(void)
 		uint16_t *ref;
 
 		tt_alloc(&x, 1, c[0], c[1], c[2], 0);
-		tt_alloc(&w, c[0], 1, c[3], c[4], 0);
-		tt_alloc(&b, 1, c[0], 1, 1, 0);
-		tt_alloc(&y, 1, c[0], ho, wo, 0);
+		tt_alloc(&w, c[0] * c[8], 1, c[3], c[4], 0);
+		tt_alloc(&b, 1, c[0] * c[8], 1, 1, 0);
+		tt_alloc(&y, 1, c[0] * c[8], ho, wo, 0);
 		ref = malloc(y.elems * 2);
 		tt_fill(&x, -2, 2);
 		tt_fill(&w, -1, 1);
 		tt_fill(&b, -1, 1);
+		if (i >= 9)
+			w.buf[w.elems - 2] = H_QNAN;
 		x.buf[x.elems / 2] = H_PINF;
 		x.buf[x.elems / 3] = H_QNAN;
 		x.buf[x.elems / 5 + 3] = 0x8000;
@@ -3511,14 +3522,15 @@ static void test_window_vector_paths_same_bits(void)
 			d.dst = y.t;
 			if (!k) {
 				d.op = ANE_OP_CONV;
-				d.act = i % 2 ? ANE_ACT_RELU6 : ANE_ACT_NONE;
+				d.act = i % 3 == 2 ? ANE_ACT_RELU : i % 2 ? ANE_ACT_RELU6 :
+					i % 4 == 0 ? ANE_ACT_NONE : ANE_ACT_SIGMOID;
 				d.src[1] = w.t;
 				d.bias = b.t;
 				d.p.conv = (struct ane_conv_params){
 					.stride = { c[5], c[5] }, .dilation = { c[6], c[6] },
 					.pad = { c[7], c[7], c[7], c[7] }, .groups = c[0],
 				};
-			} else if (c[6] == 1) {
+			} else if (c[6] == 1 && c[8] == 1) {
 				d.op = ANE_OP_POOL;
 				d.p.pool = (struct ane_pool_params){
 					.kind = k == 1 ? ANE_POOL_MAX : ANE_POOL_AVG,
