@@ -516,8 +516,8 @@ static struct platform_driver ane_platform_driver = {
 /**
  * ane_driver_init() - the driver's part of the module's init
  *
- * Called by the module's init (firmware/hw/ane_board.c) before the
- * devices are registered.
+ * Called by the module's init (driver/ane_module.c) before the boards
+ * register their devices.
  *
  * Return: 0 or a negative errno.
  */
@@ -547,8 +547,3 @@ void ane_driver_exit(void)
 	ane_requests_drain();
 	destroy_workqueue(ane_wq);
 }
-
-MODULE_DESCRIPTION(ANE_DRIVER_DESC);
-MODULE_AUTHOR("The ane authors");
-MODULE_LICENSE("GPL");
-MODULE_VERSION(ANE_VERSION_STRING);

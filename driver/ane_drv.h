@@ -276,6 +276,10 @@ void ane_file_programs_fini(struct ane_file *af);
 void ane_request_file_fini(struct ane_file *af);
 void ane_requests_drain(void);
 
+/* The module's init and exit call these (driver/ane_module.c). */
+int ane_driver_init(void);
+void ane_driver_exit(void);
+
 /* ane_map.c: client mappings and the driver's DART ioctls. */
 struct ane_dart_ctx *ane_file_ctx(struct ane_file *af);
 void ane_file_unmap_all(struct ane_file *af);

@@ -376,8 +376,6 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 
 	/* Every operand bound; the engine accepts each operation as bound. */
 	for (i = 0; i < pr->num_tds; i++) {
-		u64 wsize;
-
 		for (k = 0; k <= ANE_TD_REG_DST; k++) {
 			if (ane_tensor_present(ane_td_operand(&descs[i], k)) &&
 			    !(bound[i] & BIT(k))) {
@@ -386,7 +384,7 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 				goto out;
 			}
 		}
-		if (ane_op_workspace_size(&descs[i], &wsize)) {
+		if (ane_op_check(&descs[i])) {
 			ret = ane_img_bad(c, "td[%u] (operation)", pr->first_td + i);
 			goto out;
 		}
