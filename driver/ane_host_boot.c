@@ -36,18 +36,8 @@ static unsigned int ane_host_idle_poll_us = 100;
 /* Longer than a tick of spinning is never worth it: refused. */
 #define ANE_FW_IDLE_POLL_MAX_US	1000
 
-static int ane_host_idle_poll_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, ANE_FW_IDLE_POLL_MAX_US);
-}
-
-static const struct kernel_param_ops ane_host_idle_poll_ops = {
-	.set = ane_host_idle_poll_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(fw_idle_poll_us, &ane_host_idle_poll_ops, &ane_host_idle_poll_us,
-		0644);
+ANE_HOST_PARAM_UINT_MAX(fw_idle_poll_us, ane_host_idle_poll_us,
+			ANE_FW_IDLE_POLL_MAX_US, 0644);
 MODULE_PARM_DESC(fw_idle_poll_us,
 		 "microseconds (0..1000) the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
 
