@@ -253,7 +253,6 @@ int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,
 	return ret;
 }
 
-
 /* ------------------------------------------------------------ init */
 
 /**

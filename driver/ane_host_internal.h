@@ -37,7 +37,7 @@ struct dentry;
 		.set = var##_set,					\
 		.get = param_get_uint,					\
 	};								\
-	module_param_cb(name, &var##_ops, &var, perm)
+	module_param_cb(name, &var##_ops, &(var), perm)
 
 extern const char * const ane_host_chan_names[ANE_FW_NUM_CHANNELS];
 extern const u32 ane_host_chan_dir[ANE_FW_NUM_CHANNELS];

@@ -504,8 +504,9 @@ out:
  * for a command shorter than its header or whose header's size is not
  * its body's, -E2BIG for one longer than %ANE_METHOD_CMD_MAX, -EACCES for
  * a command the host owns, and the firmware's answer as
- * ane_host_msg_send_command() gives it (-EMSGSIZE for one longer than a ring slot); -EFAULT for a buffer
- * that cannot be read or written; -ENODEV once the device is unplugged.
+ * ane_host_msg_send_command() gives it (-EMSGSIZE for one longer than a
+ * ring slot); -EFAULT for a buffer that cannot be read or written;
+ * -ENODEV once the device is unplugged.
  */
 int ane_method_buf_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file)
