@@ -108,19 +108,28 @@ objects() {
 		-name '*.o' 2>/dev/null | sort)
 }
 
+# stale DIR SOURCES...: is an object under DIR missing or older than its source?
+stale() {
+	local dir=$1 c o
+	shift
+	for c in "$@"; do
+		o=$dir/${c%.c}.o
+		[ -f "$o" ] && [ "$o" -nt "$top/$c" ] || return 0
+	done
+	return 1
+}
+
 if [ $build -eq 1 ]; then
-	stale=0
-	while IFS= read -r c; do
-		o=$root/${c%.c}.o
-		[ -f "$o" ] && [ "$o" -nt "$top/$c" ] || stale=1
-	done < <(cd "$top" && ls driver/*.c firmware/*.c firmware/*/*.c)
-	while IFS= read -r c; do
-		o=$root/build/${c%.c}.o
-		[ -f "$o" ] && [ "$o" -nt "$top/$c" ] || stale=1
-	done < <(cd "$top" && ls lib/*.c lib/onnx/*.c)
-	if [ $stale -eq 1 ]; then
-		echo "check-seams: building the objects (make module lib)"
-		make -s -C "$top" module lib >/dev/null || {
+	targets=
+	if stale "$root" $(cd "$top" && ls driver/*.c firmware/*.c firmware/*/*.c); then
+		targets=module
+	fi
+	if stale "$root/build" $(cd "$top" && ls lib/*.c lib/onnx/*.c); then
+		targets="$targets lib"
+	fi
+	if [ -n "$targets" ]; then
+		echo "check-seams: building the objects (make ${targets# })"
+		make -s -C "$top" $targets >/dev/null || {
 			echo "check-seams: the build failed" >&2
 			exit 2
 		}
