@@ -286,7 +286,7 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx, u32 own_pins,
 }
 
 /*
- * Step 5, event and fence: find the syncobjs the request names, reserve
+ * Step 4, arming -- event and fence: find the syncobjs the request names, reserve
  * the DRM event on the file; then, past the last failure, take the
  * request's references (file, program, an in-flight slot), start its
  * fence and hand it to each syncobj.
@@ -437,7 +437,7 @@ int ane_request_build(struct ane_file *af, struct ane_request *rq,
 		goto out;
 	}
 	/*
-	 * Step 4: the call, built by the message layer (ane_host_msg.c); its
+	 * Step 5: the call, built by the message layer (ane_host_msg.c); its
 	 * signal events carry the fence's seqno.
 	 */
 	ane_host_msg_proc_call_init(hdr, call, rb->nbars,
