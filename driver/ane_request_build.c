@@ -286,9 +286,9 @@ static int ane_request_bind_bars(struct ane_dart_ctx *ctx, u32 own_pins,
 }
 
 /*
- * Step 4, arming -- event and fence: find the syncobjs the request names, reserve
- * the DRM event on the file; then, past the last failure, take the
- * request's references (file, program, an in-flight slot), start its
+ * Step 4, arming (event and fence): find the syncobjs the request names,
+ * reserve the DRM event on the file; then, past the last failure, take
+ * the request's references (file, program, an in-flight slot), start its
  * fence and hand it to each syncobj.
  */
 static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
