@@ -61,9 +61,10 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # The compute engine's math (firmware/engine/) builds here as plain
 # userspace C for the host tests and ane-mathbench, with what the kernel's
 # CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
-# (ane_math_plan.c, ane_math_check.c, ane_math_split.c and the strided
-# copy, ane_math_copy.c, and the gather, ane_math_gather.c) is built without
-# FPU registers, as in the kernel.  On
+# (ane_math_plan.c, ane_math_split.c and the strided copy, ane_math_copy.c,
+# and the gather, ane_math_gather.c) is built without FPU registers, as in
+# the kernel, and so are the specification's operation checks
+# (firmware/spec/ane_op_check.c), which it links with.  On
 # x86_64 the GEMM's AVX2 path (ane_math_avx2.c) is built with
 # -mavx2 -mfma -mf16c and ane_math.c and ane_math_gemm.c with
 # -DANE_MATH_AVX2 to call it, and its AVX-512 path (ane_math_avx512.c)
@@ -73,10 +74,10 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # -mfma (the same bits as the SSE2 loops) and called by ane_math_rows.c,
 # built with -DANE_MATH_AVX2, on either wide path; its elementwise loop
 # sixteen wide (ane_math_rows_avx512.c) on the AVX-512 path.
-ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c)
+ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c) $(SRC)/firmware/spec/ane_op_check.c
 ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h) $(SRC)/firmware/spec/ane_isa.h
-ENGINE_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/engine/%.o,$(ENGINE_SRCS))
-ENGINE_SAN_OBJS := $(patsubst $(SRC)/firmware/engine/%.c,$(B)/san/engine/%.o,$(ENGINE_SRCS))
+ENGINE_OBJS := $(addprefix $(B)/engine/,$(notdir $(ENGINE_SRCS:.c=.o)))
+ENGINE_SAN_OBJS := $(addprefix $(B)/san/engine/,$(notdir $(ENGINE_SRCS:.c=.o)))
 ENGINE_INC := -I$(SRC)/firmware/engine
 ifeq ($(shell uname -m),x86_64)
 ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
@@ -96,7 +97,7 @@ ENGINE_CFLAGS_ane_math_avx512 := -msse2 -mavx2 -mfma -mf16c -mavx512f -mavx512bw
 ENGINE_CFLAGS_ane_math_conv_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_conv1_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
-ENGINE_CFLAGS_ane_math_check := -mgeneral-regs-only
+ENGINE_CFLAGS_ane_op_check := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_copy := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_gather := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_split := -mgeneral-regs-only
@@ -205,6 +206,15 @@ $(B)/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
+
+# The specification's operation checks, linked with the engine.
+$(B)/engine/%.o: $(SRC)/firmware/spec/%.c $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
+
+$(B)/san/engine/%.o: $(SRC)/firmware/spec/%.c $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 

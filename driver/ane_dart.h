@@ -7,11 +7,13 @@
  * registers (a regmap) and the "dart" interrupt line.  The driver builds
  * page tables in memory (ane_dart_pt.c), allocates device addresses and
  * evicts idle mappings (ane_dart_evict.c), binds contexts to hardware
- * slots by programming the registers, turns latched faults into
- * IODARTErrorInfo records in its interrupt handler and serves the DMA
- * ioctl by walking a context's tables in software (ane_dart.c), and shows
- * it all in debugfs (ane_dart_debugfs.c).  What those files share
- * privately is in ane_dart_internal.h.
+ * slots by programming the registers and keeps the line of those waiting
+ * for one (ane_dart_slot.c), turns latched faults into IODARTErrorInfo
+ * records in its interrupt handler (ane_dart_fault.c), makes and releases
+ * the isolation contexts and serves the DMA ioctl by walking a context's
+ * tables in software (ane_dart.c), and shows it all in debugfs
+ * (ane_dart_debugfs.c).  What those files share privately is in
+ * ane_dart_internal.h.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -32,7 +34,6 @@
 #include "ane_limits.h"
 #include "firmware/spec/ane_dart_regs.h"
 
-struct ane_bo;
 struct ane_device;
 struct regmap;
 struct seq_file;
@@ -301,22 +302,6 @@ struct ane_dart_mapping {
 	void *owner;
 };
 
-/**
- * struct ane_kbuf - a kernel buffer shared with the engine
- * @vaddr: kernel mapping of the whole buffer.
- * @iova: device address in the base context (stream 0).
- * @size: bytes (a multiple of 16 KB).
- * @bo: the backing buffer object.
- * @map: its base-context mapping.
- */
-struct ane_kbuf {
-	void *vaddr;
-	u64 iova;
-	size_t size;
-	struct ane_bo *bo;
-	struct ane_dart_mapping *map;
-};
-
 irqreturn_t ane_dart_irq(int irq, void *data);
 int ane_dart_set_range(struct ane_dart_ctx *ctx, u64 iova,
 		       const phys_addr_t *frames, u32 n);
@@ -339,8 +324,6 @@ int ane_dart_unmap(struct ane_dart_mapping *map);
 int ane_dart_use(struct ane_dart_mapping *map);
 int ane_dart_use_placed(struct ane_dart_mapping *map);
 void ane_dart_unuse(struct ane_dart_mapping *map);
-int ane_dart_request_get(struct ane_dart_ctx *ctx);
-void ane_dart_request_put(struct ane_dart_ctx *ctx);
 
 int ane_dart_bind(struct ane_dart_ctx *ctx);
 int ane_dart_bind_turn(struct ane_dart_ctx *ctx, u32 own_pins);
@@ -349,15 +332,12 @@ void ane_dart_park(struct ane_dart_ctx *ctx, u32 pins, struct ane_dart_waiter *w
 		   void (*run)(struct ane_dart_waiter *w, int slot));
 void ane_dart_dispatch(struct ane_dart *dart);
 void ane_dart_unbind(struct ane_dart_ctx *ctx);
+void ane_dart_ctx_went_idle(struct ane_dart_ctx *ctx);
 
 int ane_dart_ctx_dma(struct ane_dart_ctx *ctx, u64 iova, void *buf,
 		     size_t len, bool write, struct ane_dart_fault *fault);
 bool ane_dart_last_fault(struct ane_dart *dart, u32 ctx_id,
 			 struct ane_dart_fault *out);
-
-int ane_kbuf_alloc(struct ane_device *adev, size_t size, u32 usage,
-		   struct ane_kbuf *kb);
-void ane_kbuf_free(struct ane_device *adev, struct ane_kbuf *kb);
 
 void ane_dart_debugfs_init(struct ane_device *adev);
 

@@ -205,7 +205,7 @@ static int __ane_dart_use(struct ane_dart_mapping *map, bool place)
  *
  * A used mapping is the most recently used one and is never evicted.
  * Pins do not count against the pool's outstanding-request cap: the
- * request that takes them does, once (ane_dart_request_get()).
+ * request that takes them does, once (ane_request_pool_get()).
  *
  * Return: 0, or -ESTALE if the mapping was evicted.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The DART, driver half: what its files share and the rest of the driver
- * does not see.  ane_dart.c (contexts, slots, faults, the public API),
- * ane_dart_pt.c (page tables), ane_dart_evict.c (addresses and eviction)
+ * does not see.  ane_dart.c (contexts, DMA, setup), ane_dart_slot.c
+ * (slot binding and the line), ane_dart_pt.c (page tables),
+ * ane_dart_evict.c (addresses and eviction), ane_dart_fault.c (faults)
  * and ane_dart_debugfs.c (debugfs views) include it; everything else uses
  * ane_dart.h.
  *
@@ -38,6 +39,11 @@ void ane_dart_flush_ctx(struct ane_dart_ctx *ctx);
 /* Addresses and eviction (ane_dart_evict.c). */
 void ane_dart_mapping_free(struct ane_dart_mapping *map);
 bool ane_dart_evict_one(struct ane_dart_ctx *ctx);
+
+/* Slots and their line (ane_dart_slot.c). */
+void ane_dart_slots_init(struct ane_dart *dart);
+void ane_dart_slots_bind_base(struct ane_dart *dart, struct ane_dart_ctx *base);
+void ane_dart_slots_fini(struct ane_dart *dart);
 
 /* Fault records (ane_dart_fault.c). */
 void ane_dart_record(struct ane_dart *dart, u32 status, u64 addr);

@@ -145,10 +145,15 @@ static int ane_ioctl_caps_admit(struct file *filp, unsigned int cmd)
  * Selectors are dispatched straight from the selector table (which also
  * refuses any other size or direction of a selector's number); the core
  * ioctls of ane_core_ioctls[] and the driver's own ioctls go to DRM's
- * core; anything else, of any type, is -ENOTTY.
+ * core, @core; anything else, of any type, is -ENOTTY.  @uarg is @arg as
+ * a user pointer of the caller's kind: the selector structs have one
+ * layout for 32- and 64-bit callers, and DRM translates the core structs.
  */
-static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
-			    unsigned long arg)
+static long ane_accel_ioctl_filter(struct file *filp, unsigned int cmd,
+				   unsigned long arg, void __user *uarg,
+				   long (*core)(struct file *filp,
+						unsigned int cmd,
+						unsigned long arg))
 {
 	const struct ane_selector *sel = ane_selector_find(cmd);
 	long ret;
@@ -156,7 +161,7 @@ static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 	if (IS_ERR(sel))
 		return PTR_ERR(sel);
 	if (sel)
-		return ane_selector_ioctl(filp, sel, arg);
+		return ane_selector_ioctl(filp, sel, (unsigned long)uarg);
 	if (!ane_ioctl_implemented(filp, cmd))
 		return -ENOTTY;
 	ret = ane_ioctl_caps_admit(filp, cmd);
@@ -164,32 +169,24 @@ static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
 		return ret;
 	/* The driver bounds and answers these three itself. */
 	if (ane_syncobj_is_array_ioctl(cmd))
-		return ane_syncobj_ioctl(filp, cmd, (void __user *)arg);
-	return drm_ioctl(filp, cmd, arg);
+		return ane_syncobj_ioctl(filp, cmd, uarg);
+	return core(filp, cmd, arg);
+}
+
+static long ane_accel_ioctl(struct file *filp, unsigned int cmd,
+			    unsigned long arg)
+{
+	return ane_accel_ioctl_filter(filp, cmd, arg, (void __user *)arg,
+				      drm_ioctl);
 }
 
 #ifdef CONFIG_COMPAT
-/* The same filter for 32-bit callers; DRM translates the core structs. */
+/* The same filter for 32-bit callers. */
 static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 				   unsigned long arg)
 {
-	const struct ane_selector *sel = ane_selector_find(cmd);
-	long ret;
-
-	if (IS_ERR(sel))
-		return PTR_ERR(sel);
-	/* The selector structs have one layout for 32- and 64-bit callers. */
-	if (sel)
-		return ane_selector_ioctl(filp, sel,
-					  (unsigned long)compat_ptr(arg));
-	if (!ane_ioctl_implemented(filp, cmd))
-		return -ENOTTY;
-	ret = ane_ioctl_caps_admit(filp, cmd);
-	if (ret)
-		return ret;
-	if (ane_syncobj_is_array_ioctl(cmd))
-		return ane_syncobj_ioctl(filp, cmd, compat_ptr(arg));
-	return drm_compat_ioctl(filp, cmd, arg);
+	return ane_accel_ioctl_filter(filp, cmd, arg, compat_ptr(arg),
+				      drm_compat_ioctl);
 }
 #else
 #define ane_accel_compat_ioctl NULL
@@ -516,8 +513,8 @@ static struct platform_driver ane_platform_driver = {
 /**
  * ane_driver_init() - the driver's part of the module's init
  *
- * Called by the module's init (firmware/hw/ane_board.c) before the
- * devices are registered.
+ * Called by the module's init (driver/ane_module.c) before the boards
+ * register their devices.
  *
  * Return: 0 or a negative errno.
  */
@@ -547,8 +544,3 @@ void ane_driver_exit(void)
 	ane_requests_drain();
 	destroy_workqueue(ane_wq);
 }
-
-MODULE_DESCRIPTION(ANE_DRIVER_DESC);
-MODULE_AUTHOR("The ane authors");
-MODULE_LICENSE("GPL");
-MODULE_VERSION(ANE_VERSION_STRING);

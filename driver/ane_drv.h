@@ -275,6 +275,12 @@ void ane_file_programs_fini(struct ane_file *af);
 /* ane_request.c */
 void ane_request_file_fini(struct ane_file *af);
 void ane_requests_drain(void);
+int ane_request_pool_get(struct ane_dart_ctx *ctx);
+void ane_request_pool_put(struct ane_dart_ctx *ctx);
+
+/* The module's init and exit call these (driver/ane_module.c). */
+int ane_driver_init(void);
+void ane_driver_exit(void);
 
 /* ane_map.c: client mappings and the driver's DART ioctls. */
 struct ane_dart_ctx *ane_file_ctx(struct ane_file *af);

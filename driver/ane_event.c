@@ -25,10 +25,8 @@
 #include "ane_drv.h"
 #include "ane_event.h"
 #include "ane_host.h"
+#include "ane_host_msg.h"
 #include "firmware/spec/ane_fw_abi.h"
-
-/* An EVENT_SIGNAL or SHARED_EVENT_INIT waits this long for its reply. */
-#define ANE_EVENT_MSG_MS	2000
 
 static void ane_events_fini(struct drm_device *drm, void *data)
 {
@@ -105,25 +103,18 @@ void ane_event_slot_put(struct ane_device *adev, u32 slot)
  */
 int ane_event_signal(struct ane_host *h, u64 id, u64 value, bool failed)
 {
-	struct ane_fw_event_signal es = {
-		.id = id, .value = value,
-		.status = failed ? ANE_FW_ST_CANCELED : ANE_FW_ST_OK,
-	};
-
-	return ane_host_call(h, ANE_FW_CH_BUF_H2T, ANE_CTL_EVENT_SIGNAL, &es,
-			     sizeof(es), NULL, 0, ANE_EVENT_MSG_MS);
+	return ane_host_msg_event_signal(h, id, value, failed ? ANE_FW_ST_CANCELED :
+					 ANE_FW_ST_OK);
 }
 
 /* SHARED_EVENT_INIT with @num active; the caller holds shared_lock. */
 static int ane_event_shared_init(struct ane_device *adev, u32 num)
 {
-	struct ane_fw_shared_event_init se = { .num_events = num };
 	struct ane_host *h = adev->fwh;
 
 	if (!h)
 		return -ENODEV;
-	return ane_host_call(h, ANE_FW_CH_BUF_H2T, ANE_CTL_SHARED_EVENT_INIT,
-			     &se, sizeof(se), NULL, 0, ANE_EVENT_MSG_MS);
+	return ane_host_msg_shared_event_set(h, num);
 }
 
 /**

@@ -2,7 +2,9 @@
 /*
  * Surfaces: GEM buffer objects whose every engine page is a physically
  * contiguous, 16 KB-aligned 16 KB frame, so the DART's leaf PTE can hold
- * the frame unshifted (Table 28.4).
+ * the frame unshifted (Table 28.4); and the driver's kernel buffers, a
+ * buffer object mapped in the DART's base context for the firmware
+ * (ane_kbuf_alloc()).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -309,4 +311,59 @@ int ane_gem_create_ioctl(struct drm_device *dev, void *data,
 		args->offset = drm_vma_node_offset_addr(&bo->base.vma_node);
 	drm_gem_object_put(&bo->base);
 	return ret;
+}
+
+/* ------------------------------------------------------ kernel buffers */
+
+/**
+ * ane_kbuf_alloc() - a kernel buffer mapped in the base context
+ * @adev: the device.
+ * @size: bytes, rounded up to 16 KB.
+ * @usage: usage code (firmware codes allowed).
+ * @kb: the buffer.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_kbuf_alloc(struct ane_device *adev, size_t size, u32 usage,
+		   struct ane_kbuf *kb)
+{
+	struct ane_dart_mapping *map;
+	struct ane_bo *bo;
+	int ret;
+
+	ret = ane_dart_usage_check(usage, true);
+	if (ret)
+		return ret;
+	bo = ane_bo_create(adev, size);
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
+	kb->vaddr = ane_bo_vmap(bo);
+	if (!kb->vaddr) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	map = ane_dart_map(adev->dart->base, bo->frame_pa, bo->nframes, usage,
+			   ANE_PROT_READ_WRITE, bo);
+	if (IS_ERR(map)) {
+		ret = PTR_ERR(map);
+		goto err_put;
+	}
+	kb->bo = bo;
+	kb->map = map;
+	kb->iova = map->iova;
+	kb->size = map->size;
+	return 0;
+
+err_put:
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
+
+void ane_kbuf_free(struct ane_device *adev, struct ane_kbuf *kb)
+{
+	if (!kb->bo)
+		return;
+	WARN_ON(ane_dart_unmap(kb->map));
+	drm_gem_object_put(&kb->bo->base);
+	memset(kb, 0, sizeof(*kb));
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Surfaces: GEM buffer objects at the DART granule.
+ * Surfaces: GEM buffer objects at the DART granule, and the driver's own
+ * kernel buffers shared with the engine (a buffer object mapped in the
+ * DART's base context).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -15,6 +17,7 @@
 #include "ane_limits.h"
 
 struct ane_account;
+struct ane_dart_mapping;
 struct ane_device;
 struct ane_file;
 struct dma_buf_attachment;
@@ -50,6 +53,26 @@ struct ane_bo *ane_bo_create(struct ane_device *adev, u64 size);
 void *ane_bo_vmap(struct ane_bo *bo);
 
 int ane_gem_sg_check(struct sg_table *sgt, u64 size);
+
+/**
+ * struct ane_kbuf - a kernel buffer shared with the engine
+ * @vaddr: kernel mapping of the whole buffer.
+ * @iova: device address in the base context (stream 0).
+ * @size: bytes (a multiple of 16 KB).
+ * @bo: the backing buffer object.
+ * @map: its base-context mapping.
+ */
+struct ane_kbuf {
+	void *vaddr;
+	u64 iova;
+	size_t size;
+	struct ane_bo *bo;
+	struct ane_dart_mapping *map;
+};
+
+int ane_kbuf_alloc(struct ane_device *adev, size_t size, u32 usage,
+		   struct ane_kbuf *kb);
+void ane_kbuf_free(struct ane_device *adev, struct ane_kbuf *kb);
 
 /* ane_quota.c: memory limits and what each client has charged. */
 u64 ane_limit_image_size(void);

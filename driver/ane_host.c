@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The host side of the engine controller firmware (ch. 29, 30), its core:
- * the channel rings as the host sees them, sending a command and waiting
- * for its answer, the pending requests, and the host interrupt that
- * drains the firmware-to-host rings.  Around it: waiting for an answer
+ * the host side at probe (ANEHWDevice::start + power_on + ANE_Init: its
+ * shared memory, the hardware set up, the first boot), the channel rings
+ * as the host sees them, sending a command and waiting for its answer,
+ * the pending requests, and the host interrupt that drains the
+ * firmware-to-host rings.  Around it: waiting for an answer
  * and the synchronous calls (ane_host_call.c), the boot handshake and
  * boot commands (ane_host_boot.c), the programs the firmware holds for
  * clients (ane_host_resident.c), the crash path and fault injection
@@ -25,6 +27,8 @@
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include <drm/drm_managed.h>
 
 #include <kunit/visibility.h>
 
@@ -549,3 +553,71 @@ void ane_host_teardown(struct ane_host *h)
 	ane_dwp_fini(h);
 }
 EXPORT_SYMBOL_IF_KUNIT(ane_host_teardown);
+
+/* ------------------------------------------------------ at probe */
+
+/* Unbind: the controller stops with the binding; @h lives with the drm. */
+static void ane_host_fini_action(void *data)
+{
+	struct ane_host *h = data;
+
+	ane_host_teardown(h);
+	ane_kbuf_free(h->adev, &h->heap);
+	ane_kbuf_free(h->adev, &h->shared);
+}
+
+/**
+ * ane_host_init() - attach, power on and boot the firmware at probe
+ * @adev: the device, DART initialised, not yet registered.
+ *
+ * A firmware that does not boot leaves the device up, the boot tried again
+ * later as a recovery would (GetStatus says RECOVERING meanwhile); only a
+ * failure to set up the hardware fails probe.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_init(struct ane_device *adev)
+{
+	struct device *dev = adev->drm.dev;
+	struct ane_host *h;
+	int ret;
+
+	h = drmm_kzalloc(&adev->drm, sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	h->adev = adev;
+	ret = ane_kbuf_alloc(adev, ANE_HOST_SHARED_SIZE, ANE_USAGE_FW_SHARED,
+			     &h->shared);
+	if (ret)
+		return ret;
+	ret = ane_kbuf_alloc(adev, ANE_HOST_HEAP_SIZE, ANE_USAGE_FW_HEAP,
+			     &h->heap);
+	if (ret) {
+		ane_kbuf_free(adev, &h->shared);
+		return ret;
+	}
+	h->shared_va = h->shared.vaddr;
+	h->shared_iova = h->shared.iova;
+	h->shared_size = h->shared.size;
+	h->heap_iova = h->heap.iova;
+	h->heap_size = h->heap.size;
+
+	ret = ane_host_setup(h, dev, adev->regs, adev->boot_addr,
+			     adev->host_irq, &adev->fw_state);
+	if (ret) {
+		ane_kbuf_free(adev, &h->heap);
+		ane_kbuf_free(adev, &h->shared);
+		return ret;
+	}
+	ret = devm_add_action_or_reset(dev, ane_host_fini_action, h);
+	if (ret)
+		return ret;
+	adev->fwh = h;
+	ane_host_debugfs_init(h, adev->drm.debugfs_root);
+
+	down_write(&h->gate);
+	if (ane_host_boot(h, false))
+		ane_host_boot_later(h);
+	up_write(&h->gate);
+	return 0;
+}

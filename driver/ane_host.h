@@ -21,6 +21,7 @@
 #include <linux/workqueue.h>
 
 #include "ane_dart.h"
+#include "ane_gem.h"
 #include "firmware/spec/ane_fw_abi.h"
 #include "firmware/spec/ane_regs.h"
 

@@ -36,18 +36,8 @@ static unsigned int ane_host_idle_poll_us = 100;
 /* Longer than a tick of spinning is never worth it: refused. */
 #define ANE_FW_IDLE_POLL_MAX_US	1000
 
-static int ane_host_idle_poll_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, ANE_FW_IDLE_POLL_MAX_US);
-}
-
-static const struct kernel_param_ops ane_host_idle_poll_ops = {
-	.set = ane_host_idle_poll_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(fw_idle_poll_us, &ane_host_idle_poll_ops, &ane_host_idle_poll_us,
-		0644);
+ANE_HOST_PARAM_UINT_MAX(fw_idle_poll_us, ane_host_idle_poll_us,
+			ANE_FW_IDLE_POLL_MAX_US, 0644);
 MODULE_PARM_DESC(fw_idle_poll_us,
 		 "microseconds (0..1000) the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
 
@@ -237,6 +227,115 @@ static int ane_host_boot_cmds(struct ane_host *h)
 	return 0;
 }
 
+/* Step 1: the controller in reset, a fresh channel and boot args, released. */
+static void ane_host_boot_release(struct ane_host *h, bool warm)
+{
+	struct ane_fw_boot_args *args = h->shared_va;
+
+	/* hold the controller in reset while the channel is reset */
+	ane_wr(h, ANE_REG_CPU_CTRL, 0);
+	/* reset the channel: fresh shared memory and boot args */
+	memset(h->shared_va, 0, h->shared_size);
+	*args = (struct ane_fw_boot_args){
+		.magic = ANE_FW_ARGS_MAGIC,
+		.abi_version = ANE_FW_ABI_VERSION,
+		.chip_rev = ane_rd(h, ANE_REG_CHIP_REV),
+		.boot_count = h->boots,
+		.shared_iova = h->shared_iova,
+		.shared_size = h->shared_size,
+		.heap_iova = h->heap_iova,
+		.heap_size = h->heap_size,
+		.fw_reservation = 64 * 1024,
+		.idle_poll_us = READ_ONCE(ane_host_idle_poll_us),
+		.doorbell = {
+			{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_IO_T2H },
+			{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_T2H |
+			  ANE_HOST_IRQ_BOOT | ANE_HOST_IRQ_CRASH },
+			{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_DEBUG |
+			  ANE_HOST_IRQ_TERMINAL },
+		},
+	};
+	if (h->stall_boots) {
+		h->stall_boots--;
+		args->flags |= ANE_FW_ARGS_STALL_CHTBL;
+	}
+	ane_wr(h, ANE_REG_HOST_IRQ_MASK, 0);
+	ane_wr(h, ANE_REG_HOST_IRQ_CLR, ~0u);
+	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ARGS_LO),
+	       lower_32_bits(h->shared_iova));
+	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ARGS_HI),
+	       upper_32_bits(h->shared_iova));
+	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ACK), 0);
+	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_BOOT),
+	       warm ? ANE_FW_BOOT_WARM : ANE_FW_BOOT_COLD);
+	ane_wr(h, ANE_REG_RVBAR_LO, lower_32_bits(h->boot_addr));
+	ane_wr(h, ANE_REG_RVBAR_HI, upper_32_bits(h->boot_addr));
+	ane_host_bootlog(h, "reset vector %#llx, scratch7=%u, release reset",
+			 h->boot_addr, warm);
+	ane_wr(h, ANE_REG_CPU_CTRL, ANE_CPU_RUN);
+}
+
+/*
+ * Steps 1 and 2, up to %ANE_HOST_BOOT_RETRIES times: released, the
+ * controller alive (handshake 1) and its channel table ready (handshake
+ * 2).  A missing second handshake power-cycles the controller and tries
+ * again, unless the firmware said it failed.
+ */
+static int ane_host_boot_handshakes(struct ane_host *h, bool warm)
+{
+	u32 v, attempt;
+	int ret;
+
+	for (attempt = 0; attempt < ANE_HOST_BOOT_RETRIES; attempt++) {
+		ane_host_boot_release(h, warm);
+		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,
+					    1000, &v);
+		if (ret) {
+			ane_host_bootlog(h, "handshake 1 failed: scratch7=%#x err=%u",
+					 v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)));
+			return ret;
+		}
+		ane_host_bootlog(h, "handshake 1: controller alive");
+		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT,
+					    ANE_FW_BOOT_CHANNELS, 500, &v);
+		if (!ret) {
+			ane_host_bootlog(h, "handshake 2: channel table ready");
+			return 0;
+		}
+		h->boot_failures++;
+		ane_host_bootlog(h, "handshake 2 missing (%#x, err %u): power cycle, failures %u",
+				 v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
+				 h->boot_failures);
+		ane_host_power_cycle(h);
+		if ((v & 0xffff0000) == ANE_FW_BOOT_FAILED)
+			return ret;
+	}
+	return -ETIMEDOUT;
+}
+
+/* Step 3: the channel table resolved, the firmware's magic (handshake 3). */
+static int ane_host_boot_resolve(struct ane_host *h)
+{
+	u32 v;
+	int ret;
+
+	ret = ane_host_resolve(h);
+	if (ret) {
+		ane_host_bootlog(h, "channel table invalid: %d", ret);
+		return ret;
+	}
+	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_BOOT), ANE_FW_BOOT_RESOLVED);
+	ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_BOOT);
+	ret = ane_host_wait_scratch(h, ANE_FW_SCR_ACK, ANE_FW_MAGIC1, 1000, &v);
+	if (ret) {
+		ane_host_bootlog(h, "handshake 3 failed: scratch3=%#x", v);
+		return ret;
+	}
+	ane_host_bootlog(h, "handshake 3: magic %#x, restarts %u", v,
+			 ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
+	return 0;
+}
+
 /**
  * __ane_host_boot() - ANE_Init, then the residents loaded again
  * @h: the host side; the caller holds the gate for writing.
@@ -250,9 +349,7 @@ static int ane_host_boot_cmds(struct ane_host *h)
  */
 int __ane_host_boot(struct ane_host *h, bool warm)
 {
-	struct ane_fw_boot_args *args = h->shared_va;
 	bool crashed;
-	u32 v, attempt;
 	int ret;
 
 	ane_host_set_state(h, ANE_FW_STATE_BOOTING);
@@ -264,89 +361,11 @@ int __ane_host_boot(struct ane_host *h, bool warm)
 	h->boots++;
 	ane_host_bootlog(h, "boot %u (%s)", h->boots, warm ? "warm" : "cold");
 
-	for (attempt = 0; attempt < ANE_HOST_BOOT_RETRIES; attempt++) {
-		/* hold the controller in reset while the channel is reset */
-		ane_wr(h, ANE_REG_CPU_CTRL, 0);
-		/* reset the channel: fresh shared memory and boot args */
-		memset(h->shared_va, 0, h->shared_size);
-		*args = (struct ane_fw_boot_args){
-			.magic = ANE_FW_ARGS_MAGIC,
-			.abi_version = ANE_FW_ABI_VERSION,
-			.chip_rev = ane_rd(h, ANE_REG_CHIP_REV),
-			.boot_count = h->boots,
-			.shared_iova = h->shared_iova,
-			.shared_size = h->shared_size,
-			.heap_iova = h->heap_iova,
-			.heap_size = h->heap_size,
-			.fw_reservation = 64 * 1024,
-			.idle_poll_us = READ_ONCE(ane_host_idle_poll_us),
-			.doorbell = {
-				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_IO_T2H },
-				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_T2H |
-				  ANE_HOST_IRQ_BOOT | ANE_HOST_IRQ_CRASH },
-				{ ANE_REG_HOST_IRQ, ANE_HOST_IRQ_DEBUG |
-				  ANE_HOST_IRQ_TERMINAL },
-			},
-		};
-		if (h->stall_boots) {
-			h->stall_boots--;
-			args->flags |= ANE_FW_ARGS_STALL_CHTBL;
-		}
-		ane_wr(h, ANE_REG_HOST_IRQ_MASK, 0);
-		ane_wr(h, ANE_REG_HOST_IRQ_CLR, ~0u);
-		ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ARGS_LO),
-		       lower_32_bits(h->shared_iova));
-		ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ARGS_HI),
-		       upper_32_bits(h->shared_iova));
-		ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_ACK), 0);
-		ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_BOOT),
-		       warm ? ANE_FW_BOOT_WARM : ANE_FW_BOOT_COLD);
-		ane_wr(h, ANE_REG_RVBAR_LO, lower_32_bits(h->boot_addr));
-		ane_wr(h, ANE_REG_RVBAR_HI, upper_32_bits(h->boot_addr));
-		ane_host_bootlog(h, "reset vector %#llx, scratch7=%u, release reset",
-				 h->boot_addr, warm);
-		ane_wr(h, ANE_REG_CPU_CTRL, ANE_CPU_RUN);
-
-		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT, ANE_FW_BOOT_ALIVE,
-					    1000, &v);
-		if (ret) {
-			ane_host_bootlog(h, "handshake 1 failed: scratch7=%#x err=%u",
-					 v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)));
-			goto fail;
-		}
-		ane_host_bootlog(h, "handshake 1: controller alive");
-		ret = ane_host_wait_scratch(h, ANE_FW_SCR_BOOT,
-					    ANE_FW_BOOT_CHANNELS, 500, &v);
-		if (!ret)
-			break;
-		h->boot_failures++;
-		ane_host_bootlog(h, "handshake 2 missing (%#x, err %u): power cycle, failures %u",
-				 v, ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_ERROR)),
-				 h->boot_failures);
-		ane_host_power_cycle(h);
-		if ((v & 0xffff0000) == ANE_FW_BOOT_FAILED)
-			goto fail;
-	}
-	if (attempt == ANE_HOST_BOOT_RETRIES) {
-		ret = -ETIMEDOUT;
+	ret = ane_host_boot_handshakes(h, warm);
+	if (!ret)
+		ret = ane_host_boot_resolve(h);
+	if (ret)
 		goto fail;
-	}
-	ane_host_bootlog(h, "handshake 2: channel table ready");
-
-	ret = ane_host_resolve(h);
-	if (ret) {
-		ane_host_bootlog(h, "channel table invalid: %d", ret);
-		goto fail;
-	}
-	ane_wr(h, ANE_REG_SCRATCH(ANE_FW_SCR_BOOT), ANE_FW_BOOT_RESOLVED);
-	ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_BOOT);
-	ret = ane_host_wait_scratch(h, ANE_FW_SCR_ACK, ANE_FW_MAGIC1, 1000, &v);
-	if (ret) {
-		ane_host_bootlog(h, "handshake 3 failed: scratch3=%#x", v);
-		goto fail;
-	}
-	ane_host_bootlog(h, "handshake 3: magic %#x, restarts %u", v,
-			 ane_rd(h, ANE_REG_SCRATCH(ANE_FW_SCR_RESTARTS)));
 
 	spin_lock_irq(&h->lock);
 	h->accepting = true;

@@ -40,17 +40,8 @@ static unsigned int ane_host_spin_us = 20;
 /* Longer than the firmware's own answer time is CPU thrown away: refused. */
 #define ANE_HOST_SPIN_MAX_US	100
 
-static int ane_host_spin_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, ANE_HOST_SPIN_MAX_US);
-}
-
-static const struct kernel_param_ops ane_host_spin_ops = {
-	.set = ane_host_spin_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(host_spin_us, &ane_host_spin_ops, &ane_host_spin_us, 0644);
+ANE_HOST_PARAM_UINT_MAX(host_spin_us, ane_host_spin_us, ANE_HOST_SPIN_MAX_US,
+			0644);
 MODULE_PARM_DESC(host_spin_us,
 		 "microseconds (0..100) a synchronous firmware call watches for its answer before it sleeps (0: sleeps at once)");
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The firmware's host side at probe (ANEHWDevice::start + power_on +
- * ANE_Init) and its debugfs views and knobs:
+ * The firmware's debugfs views and knobs:
  *
  *   fw_state   state, counters, resource information and the boot log
  *   fw_status  the firmware's task list, pools and counters (CONFIG_GET),
@@ -29,11 +28,11 @@
 #include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
-#include <drm/drm_managed.h>
 #include <drm/ane_accel.h>
 
 #include "ane_drv.h"
 #include "ane_host.h"
+#include "ane_host_internal.h"
 #include "ane_host_msg.h"
 
 static const char *ane_host_state_str(int s)
@@ -313,7 +312,12 @@ static const struct file_operations ane_host_inject_fops = {
 	.llseek = noop_llseek,
 };
 
-static void ane_host_debugfs_init(struct ane_host *h, struct dentry *root)
+/**
+ * ane_host_debugfs_init() - the firmware's debugfs files
+ * @h: the host side.
+ * @root: the DRM device's debugfs directory, or NULL for none.
+ */
+void ane_host_debugfs_init(struct ane_host *h, struct dentry *root)
 {
 	if (!root)
 		return;
@@ -325,70 +329,4 @@ static void ane_host_debugfs_init(struct ane_host *h, struct dentry *root)
 	debugfs_create_file("fw_programs", 0400, root, h,
 			    &ane_host_programs_fops);
 	debugfs_create_file("fw_inject", 0200, root, h, &ane_host_inject_fops);
-}
-
-/* Unbind: the controller stops with the binding; @h lives with the drm. */
-static void ane_host_fini_action(void *data)
-{
-	struct ane_host *h = data;
-
-	ane_host_teardown(h);
-	ane_kbuf_free(h->adev, &h->heap);
-	ane_kbuf_free(h->adev, &h->shared);
-}
-
-/**
- * ane_host_init() - attach, power on and boot the firmware at probe
- * @adev: the device, DART initialised, not yet registered.
- *
- * A firmware that does not boot leaves the device up, the boot tried again
- * later as a recovery would (GetStatus says RECOVERING meanwhile); only a
- * failure to set up the hardware fails probe.
- *
- * Return: 0 or a negative errno.
- */
-int ane_host_init(struct ane_device *adev)
-{
-	struct device *dev = adev->drm.dev;
-	struct ane_host *h;
-	int ret;
-
-	h = drmm_kzalloc(&adev->drm, sizeof(*h), GFP_KERNEL);
-	if (!h)
-		return -ENOMEM;
-	h->adev = adev;
-	ret = ane_kbuf_alloc(adev, ANE_HOST_SHARED_SIZE, ANE_USAGE_FW_SHARED,
-			     &h->shared);
-	if (ret)
-		return ret;
-	ret = ane_kbuf_alloc(adev, ANE_HOST_HEAP_SIZE, ANE_USAGE_FW_HEAP,
-			     &h->heap);
-	if (ret) {
-		ane_kbuf_free(adev, &h->shared);
-		return ret;
-	}
-	h->shared_va = h->shared.vaddr;
-	h->shared_iova = h->shared.iova;
-	h->shared_size = h->shared.size;
-	h->heap_iova = h->heap.iova;
-	h->heap_size = h->heap.size;
-
-	ret = ane_host_setup(h, dev, adev->regs, adev->boot_addr,
-			     adev->host_irq, &adev->fw_state);
-	if (ret) {
-		ane_kbuf_free(adev, &h->heap);
-		ane_kbuf_free(adev, &h->shared);
-		return ret;
-	}
-	ret = devm_add_action_or_reset(dev, ane_host_fini_action, h);
-	if (ret)
-		return ret;
-	adev->fwh = h;
-	ane_host_debugfs_init(h, adev->drm.debugfs_root);
-
-	down_write(&h->gate);
-	if (ane_host_boot(h, false))
-		ane_host_boot_later(h);
-	up_write(&h->gate);
-	return 0;
 }

@@ -13,12 +13,31 @@
 #define __ANE_HOST_INTERNAL_H__
 
 #include <linux/atomic.h>
+#include <linux/moduleparam.h>
 #include <linux/regmap.h>
 #include <linux/types.h>
 
 #include <drm/ane_accel.h>
 
 #include "ane_host.h"
+
+struct dentry;
+
+/*
+ * A uint module parameter @name, the variable @var, bounded to 0..@max: a
+ * write outside the range is refused (param_set_uint_minmax()).  Defines
+ * @var's set function and &struct kernel_param_ops beside it.
+ */
+#define ANE_HOST_PARAM_UINT_MAX(name, var, max, perm)			\
+	static int var##_set(const char *val, const struct kernel_param *kp) \
+	{								\
+		return param_set_uint_minmax(val, kp, 0, max);		\
+	}								\
+	static const struct kernel_param_ops var##_ops = {		\
+		.set = var##_set,					\
+		.get = param_get_uint,					\
+	};								\
+	module_param_cb(name, &var##_ops, &(var), perm)
 
 extern const char * const ane_host_chan_names[ANE_FW_NUM_CHANNELS];
 extern const u32 ane_host_chan_dir[ANE_FW_NUM_CHANNELS];
@@ -86,6 +105,9 @@ void ane_host_dump_msg(struct ane_host *h, u32 ch,
 		       const struct ane_fw_cmd_hdr *hdr, const u8 *body);
 void ane_host_recover(struct work_struct *work);
 void ane_host_crash_now(struct ane_host *h);
+
+/* debugfs: ane_host_debugfs.c */
+void ane_host_debugfs_init(struct ane_host *h, struct dentry *root);
 
 /* messages: ane_host_msg.c */
 void ane_host_msg_dispatch(struct ane_host *h, u32 ch,

@@ -549,6 +549,69 @@ int ane_host_msg_cr_trigger(struct ane_host *h, struct ane_host_hreq *rq,
 	return ane_host_send(h, rq, ANE_FW_CH_IO, &hdr, tr);
 }
 
+/* ------------------------------------------------ events and raw commands */
+
+/* How long an event command or SendCommand waits, for room and its reply. */
+#define ANE_HOST_MSG_EVENT_MS	2000
+
+/**
+ * ane_host_msg_event_signal() - EVENT_SIGNAL: raise a firmware event
+ * @h: the host side; takes the gate for each send attempt.
+ * @id: a slot, or ANE_FW_EVENT_SHARED(n).
+ * @value: its new value.
+ * @status: %ANE_FW_ST_OK, or %ANE_FW_ST_CANCELED for an event that failed
+ *	(the calls waiting on it end instead of running).
+ *
+ * Sleeps for the firmware's reply.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_event_signal(struct ane_host *h, u64 id, u64 value, u32 status)
+{
+	struct ane_fw_event_signal es = {
+		.id = id, .value = value, .status = status,
+	};
+
+	return ane_host_call(h, ANE_FW_CH_BUF_H2T, ANE_CTL_EVENT_SIGNAL, &es,
+			     sizeof(es), NULL, 0, ANE_HOST_MSG_EVENT_MS);
+}
+
+/**
+ * ane_host_msg_shared_event_set() - SHARED_EVENT_INIT at run time
+ * @h: the host side; takes the gate for each send attempt.
+ * @num_events: active shared events from now on (below
+ *	%ANE_FW_MAX_SHARED_EVENTS): a client's activation or deactivation.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_host_msg_shared_event_set(struct ane_host *h, u32 num_events)
+{
+	struct ane_fw_shared_event_init se = { .num_events = num_events };
+
+	return ane_host_call(h, ANE_FW_CH_BUF_H2T, ANE_CTL_SHARED_EVENT_INIT,
+			     &se, sizeof(se), NULL, 0, ANE_HOST_MSG_EVENT_MS);
+}
+
+/**
+ * ane_host_msg_send_command() - a client's command as it wrote it
+ * @h: the host side; takes the gate for each send attempt.
+ * @hdr: the command's header, checked by the caller (SendCommand,
+ *	driver/ane_method.c: a command the host does not own).
+ * @body: its body, @hdr->size bytes.
+ * @out: receives the reply's data.
+ * @out_len: @out's size; set to the bytes of the reply's data.
+ *
+ * Return: as ane_host_call_raw() (-EMSGSIZE for a command longer than a
+ * ring slot).
+ */
+int ane_host_msg_send_command(struct ane_host *h,
+			      const struct ane_fw_cmd_hdr *hdr,
+			      const void *body, void *out, u32 *out_len)
+{
+	return ane_host_call_raw(h, ANE_FW_CH_BUF_H2T, hdr, body, out, out_len,
+				 ANE_HOST_MSG_EVENT_MS);
+}
+
 /* ------------------------------------------------ from the firmware */
 
 /* A reply (id | %ANE_FW_ID_REPLY): completes the command it answers. */

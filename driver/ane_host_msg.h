@@ -34,6 +34,13 @@ int ane_host_msg_shared_event_init(struct ane_host *h, u32 num_events);
 int ane_host_msg_config_get(struct ane_host *h, u64 *page_iova,
 			    u64 *page_size);
 
+/* events and a client's raw command (BUF_H2T) */
+int ane_host_msg_event_signal(struct ane_host *h, u64 id, u64 value, u32 status);
+int ane_host_msg_shared_event_set(struct ane_host *h, u32 num_events);
+int ane_host_msg_send_command(struct ane_host *h,
+			      const struct ane_fw_cmd_hdr *hdr,
+			      const void *body, void *out, u32 *out_len);
+
 /* program lifecycle (BUF_H2T) */
 int ane_host_msg_load_program(struct ane_host *h, s32 slot,
 			      const struct ane_fw_load_program *lp);

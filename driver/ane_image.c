@@ -266,17 +266,11 @@ static int ane_img_check_reach(struct ane_img_check *c, u32 n,
 	return 0;
 }
 
-/* One procedure: its TDs decode, its register writes bind every operand. */
-static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
-				   const struct ane_img_procedure *pr)
+/* A procedure's own fields, and its execute order. */
+static int ane_img_check_proc_fields(struct ane_img_check *c, u32 p,
+				     const struct ane_img_procedure *pr)
 {
 	const struct ane_img_header *h = c->hdr;
-	const struct ane_img_td *tds = (const void *)(c->img + h->tds_offset);
-	const struct ane_img_rw *rws = (const void *)(c->img + h->rws_offset);
-	struct ane_op_desc *descs;
-	u8 *bound;
-	u32 i, k;
-	int ret = 0;
 
 	if (!pr->num_tds || pr->first_td >= h->num_tds ||
 	    pr->num_tds > h->num_tds - pr->first_td)
@@ -291,106 +285,122 @@ static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
 		return ane_img_bad(c, "procedure[%u].partitions", p);
 	if (pr->content_type != 0 && pr->content_type != 3 && pr->content_type != 4)
 		return ane_img_bad(c, "procedure[%u].content_type", p);
-	ret = ane_img_check_exec_order(c, p, pr);
+	return ane_img_check_exec_order(c, p, pr);
+}
+
+/* The procedure's TDs decode: layouts, words, descriptors into @descs. */
+static int ane_img_decode_tds(struct ane_img_check *c,
+			      const struct ane_img_procedure *pr,
+			      struct ane_op_desc *descs)
+{
+	const struct ane_img_td *tds = (const void *)(c->img + c->hdr->tds_offset);
+	u32 i, k;
+
+	for (i = 0; i < pr->num_tds; i++) {
+		const struct ane_img_td *td = &tds[pr->first_td + i];
+
+		for (k = 0; k <= ANE_TD_REG_DST; k++)
+			if (!ane_td_layout_ok(td, k))
+				return ane_img_bad(c, "td[%u].%s", pr->first_td + i,
+						   ane_td_layout_name[k]);
+		if (td->words[ANE_TD_OP] && td->words[ANE_TD_OP] < ANE_OP_COUNT &&
+		    ane_td_bad_word(td) >= 0)
+			return ane_img_bad(c, "td[%u].words[%d]", pr->first_td + i,
+					   ane_td_bad_word(td));
+		if (ane_image_td_desc(td, &descs[i]))
+			return ane_img_bad(c, "td[%u]", pr->first_td + i);
+	}
+	return 0;
+}
+
+/*
+ * Register write @n binds an operand of one of the procedure's TDs
+ * (@descs) to a bar the procedure may use, within the bar and covering
+ * all the operand reaches; @bound records the operands bound.
+ */
+static int ane_img_bind_rw(struct ane_img_check *c,
+			   const struct ane_img_procedure *pr, u32 n,
+			   struct ane_op_desc *descs, u8 *bound)
+{
+	const struct ane_img_rw *rw = (const struct ane_img_rw *)
+				      (c->img + c->hdr->rws_offset) + n;
+	const struct ane_img_bar *b;
+	u64 off, len;
+	u32 i;
+	int ret;
+
+	if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds)
+		return ane_img_bad(c, "rw[%u].td", n);
+	i = rw->td - pr->first_td;
+	if (rw->reg > ANE_TD_REG_DST || bound[i] & BIT(rw->reg) ||
+	    !ane_tensor_present(ane_td_operand(&descs[i], rw->reg)))
+		return ane_img_bad(c, "rw[%u].reg", n);
+	b = rw->bar < ANE_IMG_MAX_BARS ? c->slot[rw->bar] : NULL;
+	if (!b || (b->usage == ANE_USAGE_INPUT && b->io_index >= pr->num_inputs) ||
+	    (b->usage == ANE_USAGE_OUTPUT && b->io_index >= pr->num_outputs))
+		return ane_img_bad(c, "rw[%u].bar", n);
+	/* The engine writes only outputs and intermediates. */
+	if (rw->reg == ANE_TD_REG_DST && b->usage != ANE_USAGE_OUTPUT &&
+	    b->usage != ANE_USAGE_INTERMEDIATE)
+		return ane_img_bad(c, "rw[%u].bar (destination is read-only)", n);
+	if (rw->flags || memchr_inv(rw->reserved, 0, sizeof(rw->reserved)))
+		return ane_img_bad(c, "rw[%u].%s", n, rw->flags ? "flags" : "reserved");
+	off = (u64)rw->offset_hi << 32 | rw->offset_lo;
+	len = (u64)rw->length_hi << 32 | rw->length_lo;
+	if (off % ANE_IMG_TABLE_ALIGN || off >= b->size)
+		return ane_img_bad(c, "rw[%u].offset", n);
+	if (!len || len > b->size - off)
+		return ane_img_bad(c, "rw[%u].length", n);
+	ret = ane_img_check_reach(c, n, rw, &descs[i], len);
 	if (ret)
 		return ret;
+	ane_td_bind(ane_td_operand(&descs[i], rw->reg), rw->bar, off, len);
+	bound[i] |= BIT(rw->reg);
+	return 0;
+}
 
+/* Every operand bound; the engine accepts each operation as bound. */
+static int ane_img_check_bound(struct ane_img_check *c,
+			       const struct ane_img_procedure *pr,
+			       struct ane_op_desc *descs, const u8 *bound)
+{
+	u32 i, k;
+
+	for (i = 0; i < pr->num_tds; i++) {
+		for (k = 0; k <= ANE_TD_REG_DST; k++)
+			if (ane_tensor_present(ane_td_operand(&descs[i], k)) &&
+			    !(bound[i] & BIT(k)))
+				return ane_img_bad(c, "td[%u] (operand %u not bound)",
+						   pr->first_td + i, k);
+		if (ane_op_check(&descs[i]))
+			return ane_img_bad(c, "td[%u] (operation)", pr->first_td + i);
+	}
+	return 0;
+}
+
+/* One procedure: its TDs decode, its register writes bind every operand. */
+static int ane_img_check_procedure(struct ane_img_check *c, u32 p,
+				   const struct ane_img_procedure *pr)
+{
+	struct ane_op_desc *descs;
+	u8 *bound;
+	u32 k;
+	int ret;
+
+	ret = ane_img_check_proc_fields(c, p, pr);
+	if (ret)
+		return ret;
 	descs = kvcalloc(pr->num_tds, sizeof(*descs), GFP_KERNEL);
 	bound = kvcalloc(pr->num_tds, sizeof(*bound), GFP_KERNEL);
 	if (!descs || !bound) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < pr->num_tds; i++) {
-		const struct ane_img_td *td = &tds[pr->first_td + i];
-
-		for (k = 0; k <= ANE_TD_REG_DST; k++) {
-			if (!ane_td_layout_ok(td, k)) {
-				ret = ane_img_bad(c, "td[%u].%s", pr->first_td + i,
-						  ane_td_layout_name[k]);
-				goto out;
-			}
-		}
-		if (td->words[ANE_TD_OP] && td->words[ANE_TD_OP] < ANE_OP_COUNT &&
-		    ane_td_bad_word(td) >= 0) {
-			ret = ane_img_bad(c, "td[%u].words[%d]", pr->first_td + i,
-					  ane_td_bad_word(td));
-			goto out;
-		}
-		if (ane_image_td_desc(td, &descs[i])) {
-			ret = ane_img_bad(c, "td[%u]", pr->first_td + i);
-			goto out;
-		}
-	}
-
-	for (k = 0; k < pr->num_rws; k++) {
-		const struct ane_img_rw *rw = &rws[pr->first_rw + k];
-		u32 n = pr->first_rw + k;
-		const struct ane_img_bar *b;
-		struct ane_tensor *t;
-		u64 off, len;
-
-		if (rw->td < pr->first_td || rw->td - pr->first_td >= pr->num_tds) {
-			ret = ane_img_bad(c, "rw[%u].td", n);
-			goto out;
-		}
-		i = rw->td - pr->first_td;
-		if (rw->reg > ANE_TD_REG_DST || bound[i] & BIT(rw->reg) ||
-		    !ane_tensor_present(ane_td_operand(&descs[i], rw->reg))) {
-			ret = ane_img_bad(c, "rw[%u].reg", n);
-			goto out;
-		}
-		b = rw->bar < ANE_IMG_MAX_BARS ? c->slot[rw->bar] : NULL;
-		if (!b || (b->usage == ANE_USAGE_INPUT && b->io_index >= pr->num_inputs) ||
-		    (b->usage == ANE_USAGE_OUTPUT && b->io_index >= pr->num_outputs)) {
-			ret = ane_img_bad(c, "rw[%u].bar", n);
-			goto out;
-		}
-		/* The engine writes only outputs and intermediates. */
-		if (rw->reg == ANE_TD_REG_DST && b->usage != ANE_USAGE_OUTPUT &&
-		    b->usage != ANE_USAGE_INTERMEDIATE) {
-			ret = ane_img_bad(c, "rw[%u].bar (destination is read-only)", n);
-			goto out;
-		}
-		if (rw->flags || memchr_inv(rw->reserved, 0, sizeof(rw->reserved))) {
-			ret = ane_img_bad(c, "rw[%u].%s", n, rw->flags ? "flags" : "reserved");
-			goto out;
-		}
-		off = (u64)rw->offset_hi << 32 | rw->offset_lo;
-		len = (u64)rw->length_hi << 32 | rw->length_lo;
-		if (off % ANE_IMG_TABLE_ALIGN || off >= b->size) {
-			ret = ane_img_bad(c, "rw[%u].offset", n);
-			goto out;
-		}
-		if (!len || len > b->size - off) {
-			ret = ane_img_bad(c, "rw[%u].length", n);
-			goto out;
-		}
-		t = ane_td_operand(&descs[i], rw->reg);
-		ret = ane_img_check_reach(c, n, rw, &descs[i], len);
-		if (ret)
-			goto out;
-		ane_td_bind(t, rw->bar, off, len);
-		bound[i] |= BIT(rw->reg);
-	}
-
-	/* Every operand bound; the engine accepts each operation as bound. */
-	for (i = 0; i < pr->num_tds; i++) {
-		u64 wsize;
-
-		for (k = 0; k <= ANE_TD_REG_DST; k++) {
-			if (ane_tensor_present(ane_td_operand(&descs[i], k)) &&
-			    !(bound[i] & BIT(k))) {
-				ret = ane_img_bad(c, "td[%u] (operand %u not bound)",
-						  pr->first_td + i, k);
-				goto out;
-			}
-		}
-		if (ane_op_workspace_size(&descs[i], &wsize)) {
-			ret = ane_img_bad(c, "td[%u] (operation)", pr->first_td + i);
-			goto out;
-		}
-	}
+	ret = ane_img_decode_tds(c, pr, descs);
+	for (k = 0; k < pr->num_rws && !ret; k++)
+		ret = ane_img_bind_rw(c, pr, pr->first_rw + k, descs, bound);
+	if (!ret)
+		ret = ane_img_check_bound(c, pr, descs, bound);
 out:
 	kvfree(descs);
 	kvfree(bound);

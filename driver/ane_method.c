@@ -26,6 +26,7 @@
 #include "ane_drv.h"
 #include "ane_event.h"
 #include "ane_host.h"
+#include "ane_host_msg.h"
 #include "firmware/spec/ane_fw_abi.h"
 #include "firmware/spec/ane_regs.h"
 
@@ -450,9 +451,6 @@ static bool ane_method_cmd_allowed(u32 id)
 	}
 }
 
-/* How long SendCommand waits for room on the ring, then for the reply. */
-#define ANE_METHOD_CMD_MS	2000
-
 /* SendCommand: the command in @a's buffer, its reply data back there. */
 static int ane_method_send_command(struct ane_file *af,
 				   struct drm_ane_method_buf *a)
@@ -485,8 +483,7 @@ static int ane_method_send_command(struct ane_file *af,
 		goto out;
 	}
 	out_len = a->size;
-	ret = ane_host_call_raw(h, ANE_FW_CH_BUF_H2T, hdr, hdr + 1, buf,
-				&out_len, ANE_METHOD_CMD_MS);
+	ret = ane_host_msg_send_command(h, hdr, hdr + 1, buf, &out_len);
 	a->len = out_len;
 	if (out_len && copy_to_user(ptr, buf, out_len))
 		ret = -EFAULT;
@@ -506,9 +503,10 @@ out:
  * one record; SendCommand's -EPERM without %ANE_CAP_PRIV_VM, -EBADMSG
  * for a command shorter than its header or whose header's size is not
  * its body's, -E2BIG for one longer than %ANE_METHOD_CMD_MAX, -EACCES for
- * a command the host owns, and the firmware's answer as ane_host_call()
- * gives it (-EMSGSIZE for one longer than a ring slot); -EFAULT for a buffer
- * that cannot be read or written; -ENODEV once the device is unplugged.
+ * a command the host owns, and the firmware's answer as
+ * ane_host_msg_send_command() gives it (-EMSGSIZE for one longer than a
+ * ring slot); -EFAULT for a buffer that cannot be read or written;
+ * -ENODEV once the device is unplugged.
  */
 int ane_method_buf_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file)

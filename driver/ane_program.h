@@ -18,6 +18,7 @@
 #include <drm/ane_accel.h>
 
 #include "ane_dart.h"
+#include "ane_gem.h"
 #include "ane_drv.h"
 #include "ane_host.h"
 

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Requests: ProgramSendRequest (selector 2 of both spaces) and the life of
- * the request it starts, from submission to release.
+ * Requests, running: ProgramSendRequest (selector 2 of both spaces) and
+ * the life of the request it starts, from submission to release.
  *
  * A request runs one procedure of a prepared program (driver/ane_program.c).
- * Sending one goes in steps, a function each, under the client's program
- * lock: validate the request and look up its surfaces; map the surfaces
- * into the client's isolation context and pin every mapping the call
- * names; bind the context to a stream and fill a custom bar for each bar
- * of the image; build the procedure call; reserve the DRM event and start
- * the fence.  Then, unlocked, it is submitted.  Completion arrives from
- * the firmware as a program event: the request's pins drop, then its
- * fence is signalled and the DRM event queued on the file, all in the
- * completion itself; a batched reaper drops its references afterwards.  A
- * request holds references to its file, program and surfaces, so closing
- * the file never waits for it.
+ * It counts against the firmware's per-process pool of 127 requests (the
+ * client context's, ane_request_pool_get()) from the start; it is built
+ * under the client's program lock (ane_request_build.c: validation,
+ * surfaces, mapping, bars, arming, the procedure call), then, unlocked,
+ * submitted -- or parked in the line for a DART slot, when a dispatcher
+ * sends it.  Completion arrives from the firmware as a program event: the
+ * request's pins drop, then its fence is signalled and the DRM event
+ * queued on the file, all in the completion itself; a batched reaper
+ * drops its references afterwards.  A request holds references to its
+ * file, program and surfaces, so closing the file never waits for it.
  *
  * A request may wait for fences (ANE_SURFACE_IN_SYNCOBJ) and for the
  * client's shared event: each is a wait record of its procedure call, and
@@ -32,9 +31,7 @@
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/llist.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
@@ -45,21 +42,13 @@
 
 #include "ane_dart.h"
 #include "ane_drv.h"
-#include "ane_event.h"
 #include "ane_host.h"
 #include "ane_host_msg.h"
-#include "ane_gem.h"
 #include "ane_program.h"
 #include "ane_selector.h"
 #include "ane_trace.h"
 #include "firmware/spec/ane_fw_abi.h"
 #include "ane_request_internal.h"
-
-/* IN, OUT syncobjs and the shared event of a request: its events. */
-static u32 ane_req_events(const struct ane_req_build *rb)
-{
-	return rb->nsync + rb->nin + !!rb->shared_id;
-}
 
 static const char *ane_fence_driver_name(struct dma_fence *f)
 {
@@ -82,6 +71,44 @@ static const struct dma_fence_ops ane_fence_ops = {
 	.release = ane_fence_release,
 };
 
+/**
+ * ane_request_pool_get() - count one more request outstanding on @ctx
+ * @ctx: the client's DART context.
+ *
+ * The firmware's per-process pool holds 127 requests (ch. 28); the
+ * context counts its requests against it (&ane_dart_ctx.requests), one
+ * each however many mappings a request pins, and a context with
+ * outstanding requests keeps its slot.
+ *
+ * Return: 0, or -ENOBUFS when %ANE_DART_MAX_INFLIGHT are outstanding.
+ */
+int ane_request_pool_get(struct ane_dart_ctx *ctx)
+{
+	int ret = 0;
+
+	mutex_lock(&ctx->lock);
+	if (!atomic_add_unless(&ctx->requests, 1, ANE_DART_MAX_INFLIGHT))
+		ret = -ENOBUFS;
+	mutex_unlock(&ctx->lock);
+	return ret;
+}
+
+/**
+ * ane_request_pool_put() - a request of ane_request_pool_get() ended
+ * @ctx: the client's DART context.
+ *
+ * Context: any, including atomic (a request's completion).
+ */
+void ane_request_pool_put(struct ane_dart_ctx *ctx)
+{
+	int left = atomic_dec_if_positive(&ctx->requests);
+
+	WARN_ON_ONCE(left < 0);
+	/* idle once what is left is parked (its slot may go to the line) */
+	if (left >= 0 && left <= atomic_read(&ctx->parked))
+		ane_dart_ctx_went_idle(ctx);
+}
+
 /*
  * Unpin what the request used and tell userspace: the pins and the
  * program's in-flight count drop before the fence and the DRM event, so a
@@ -94,7 +121,7 @@ static void ane_request_unpin(struct ane_request *rq)
 	for (i = 0; i < rq->nmaps; i++)
 		ane_dart_unuse(rq->maps[i]);
 	atomic_dec(&ane_program_code(rq->prog)->inflight);
-	ane_dart_request_put(rq->ctx);
+	ane_request_pool_put(rq->ctx);
 }
 
 /* Drop the request's references.  Process context. */
@@ -193,312 +220,16 @@ static void ane_request_complete(struct ane_host_hreq *hreq)
 		mod_delayed_work(ane_wq, &ane_reap_work, 0);
 }
 
-/* The surface's pinned mapping for the request; 0 or an errno. */
-static int ane_request_map(struct ane_request *rq, struct ane_file *af,
-			   struct drm_gem_object *obj, u32 usage, u8 prot)
-{
-	struct ane_dart_mapping *map;
-
-	map = ane_file_surface_map(af, obj, usage, prot);
-	if (IS_ERR(map))
-		return PTR_ERR(map);
-	rq->maps[rq->nmaps++] = map;
-	return 0;
-}
-
-/* Pin a program's own mapping; one the DART evicted is placed again. */
-static int ane_request_pin(struct ane_request *rq, struct ane_dart_mapping *map)
-{
-	int ret = ane_dart_use_placed(map);
-
-	if (!ret)
-		rq->maps[rq->nmaps++] = map;
-	return ret;
-}
-
-/*
- * Parse and look up the request's surfaces into @rb; the references go
- * to @rq->bos.
+/**
+ * ane_request_fence_init() - start a request's fence
+ * @adev: the device, whose fence context the fence is on.
+ * @rq: the request; completed by its program event (ane_request_complete()).
  */
-static int ane_request_surfaces(struct ane_file *af, struct ane_request *rq,
-				const struct drm_ane_request *in,
-				struct ane_req_build *rb)
+void ane_request_fence_init(struct ane_device *adev, struct ane_request *rq)
 {
-	u32 i, nin = 0, nout = 0;
-
-	for (i = 0; i < ANE_REQ_MAX_SURFACES; i++) {
-		const struct drm_ane_surface_ref *r = &in->surfaces[i];
-		struct drm_gem_object **slot;
-
-		if (!r->handle) {
-			if (memchr_inv(&in->surfaces[i], 0,
-				       (ANE_REQ_MAX_SURFACES - i) * sizeof(*r)))
-				return -EINVAL;
-			break;
-		}
-		if (r->reserved)
-			return -EINVAL;
-		switch (r->kind) {
-		case ANE_SURFACE_INPUT:
-			if (r->bar >= rb->pr->num_inputs || rb->in[r->bar])
-				return -EINVAL;
-			slot = &rb->in[r->bar];
-			nin++;
-			break;
-		case ANE_SURFACE_OUTPUT:
-			if (r->bar >= rb->pr->num_outputs || rb->out[r->bar])
-				return -EINVAL;
-			slot = &rb->out[r->bar];
-			nout++;
-			break;
-		case ANE_SURFACE_INTERMEDIATE:
-			if (r->bar || rb->inter)
-				return -EINVAL;
-			slot = &rb->inter;
-			break;
-		case ANE_SURFACE_OUT_SYNCOBJ:
-		case ANE_SURFACE_IN_SYNCOBJ:
-		case ANE_SURFACE_IN_SHARED_EVENT:
-			if (r->bar)
-				return -EINVAL;
-			/* wait + signal events: at most 16 (Table 30.3) */
-			if (ane_req_events(rb) == ANE_REQ_MAX_EVENTS)
-				return -E2BIG;
-			if (r->kind == ANE_SURFACE_OUT_SYNCOBJ) {
-				rb->syncobj_handles[rb->nsync++] = r->handle;
-			} else if (r->kind == ANE_SURFACE_IN_SYNCOBJ) {
-				rb->in_handles[rb->nin++] = r->handle;
-			} else {
-				if (rb->shared_id)
-					return -EINVAL;
-				rb->shared_id = r->handle;
-			}
-			continue;
-		default:
-			return -EINVAL;
-		}
-		if (rq->nbos == ARRAY_SIZE(rq->bos))
-			return -EINVAL;
-		*slot = drm_gem_object_lookup(af->drm_file, r->handle);
-		if (!*slot)
-			return -ENOENT;
-		rq->bos[rq->nbos++] = *slot;
-	}
-	return nin == rb->pr->num_inputs && nout == rb->pr->num_outputs ? 0 : -EINVAL;
-}
-
-/* Fill the custom bar of image bar @b; 0, or -EINVAL for a short surface. */
-static int ane_request_bar(const struct ane_req_build *rb,
-			   const struct ane_img_bar *b, u32 sid,
-			   struct ane_fw_bar *fb)
-{
-	const struct ane_program *code = rb->code;
-	struct ane_dart_mapping *m = NULL;
-
-	fb->type = ANE_CUSTOM_BAR_GENERIC;
-	fb->config = ANE_CUSTOM_BAR_HW_32BIT;
-	fb->bar_id = b->slot;
-	fb->sid = sid;
-	switch (b->usage) {
-	case ANE_USAGE_INPUT:
-		m = rb->maps[b->io_index];
-		break;
-	case ANE_USAGE_OUTPUT:
-		m = rb->maps[ANE_IMG_MAX_IO + b->io_index];
-		break;
-	case ANE_USAGE_INTERMEDIATE:
-		m = rb->maps[2 * ANE_IMG_MAX_IO];
-		break;
-	case ANE_USAGE_WEIGHTS:
-		if (rb->p->weights_map) {
-			m = rb->p->weights_map;
-			break;
-		}
-		fb->sid = ANE_DART_BASE_SID;
-		fb->value = code->image.iova + code->hdr.weights_offset;
-		fb->buf_size = code->hdr.weights_size;
-		return 0;
-	case ANE_USAGE_CONSTANTS:
-		fb->sid = ANE_DART_BASE_SID;
-		fb->value = code->image.iova + code->hdr.constants_offset;
-		fb->buf_size = code->hdr.constants_size;
-		return 0;
-	}
-	if (!m || m->size < b->size)
-		return -EINVAL;
-	fb->value = m->iova;
-	fb->buf_size = m->size;
-	return 0;
-}
-
-/*
- * Step 1, validation: the program the request names, prepared, with the
- * procedure and room in its queue; then the request's surfaces.
- */
-static int ane_request_validate(struct ane_file *af, struct ane_request *rq,
-				const struct drm_ane_request *in,
-				struct ane_req_build *rb)
-{
-	struct ane_program *p, *code;
-	int ret;
-
-	lockdep_assert_held(&af->prog_lock);
-	p = ane_program_find_locked(af, in->token);
-	if (p && p->owner) {
-		/* The exported program's state is its owner's (ane_share.c). */
-		rb->owner = p->owner;
-		mutex_lock_nested(&rb->owner->prog_lock, SINGLE_DEPTH_NESTING);
-	}
-	code = p ? ane_program_code(p) : NULL;
-	ret = !p ? -ENOENT : !code->prepared ? -EBADFD :
-	      in->procedure >= code->hdr.num_procedures ? -EINVAL :
-	      atomic_read(&code->inflight) >= code->queue_depth ? -EBUSY : 0;
-	if (ret)
-		return ret;
-	rb->p = p;
-	rb->code = code;
-	rb->pr = &code->procs[in->procedure];
-	return ane_request_surfaces(af, rq, in, rb);
-}
-
-/*
- * Step 2, mapping and pinning: map the surfaces and pin every mapping the
- * call names (the program's intermediate buffer unless the request gives
- * one, an instance's weights).  The pins are in @rq->maps; @rb->maps says
- * which mapping each bar index uses.
- */
-static int ane_request_map_surfaces(struct ane_file *af, struct ane_request *rq,
-				    struct ane_req_build *rb)
-{
-	struct ane_program *code = rb->code;
-	int ret = 0;
-	u32 i;
-
-	for (i = 0; i < ANE_IMG_MAX_IO && !ret; i++) {
-		if (rb->in[i]) {
-			ret = ane_request_map(rq, af, rb->in[i], ANE_USAGE_INPUT,
-					      ane_dart_prot_from_dir(1));
-			rb->maps[i] = ret ? NULL : rq->maps[rq->nmaps - 1];
-		}
-		if (!ret && rb->out[i]) {
-			ret = ane_request_map(rq, af, rb->out[i], ANE_USAGE_OUTPUT,
-					      ane_dart_prot_from_dir(2));
-			rb->maps[ANE_IMG_MAX_IO + i] = ret ? NULL : rq->maps[rq->nmaps - 1];
-		}
-	}
-	if (!ret && rb->inter) {
-		ret = ane_request_map(rq, af, rb->inter, ANE_USAGE_INTERMEDIATE,
-				      ANE_PROT_READ_WRITE);
-		rb->maps[2 * ANE_IMG_MAX_IO] = ret ? NULL : rq->maps[rq->nmaps - 1];
-	} else if (!ret && (rb->owner ? rb->p->inter_map : code->inter_map)) {
-		/* An attached program's is mapped in this client's context. */
-		struct ane_dart_mapping *im = rb->owner ? rb->p->inter_map :
-					      code->inter_map;
-
-		ret = ane_request_pin(rq, im);
-		rb->maps[2 * ANE_IMG_MAX_IO] = im;
-	}
-	if (!ret && rb->p->weights_map)
-		ret = ane_request_pin(rq, rb->p->weights_map);
-	return ret;
-}
-
-/*
- * Step 3, bar binding: pinned mappings keep the context's slot, so bind
- * it for the stream (in turn with other clients waiting for a slot: the
- * request's @own_pins are all the context holds when it has no other
- * work); then fill @bars with a custom bar for each bar of
- * the image the procedure uses, and count them in @rb->nbars.
- */
-static int ane_request_bind_bars(struct ane_dart_ctx *ctx, u32 own_pins,
-				 struct ane_req_build *rb, struct ane_fw_bar *bars)
-{
-	const struct ane_program *code = rb->code;
-	const struct ane_img_procedure *pr = rb->pr;
-	u32 i, sid;
-	int ret;
-
-	/*
-	 * A request without waits that finds no slot at once parks in the
-	 * line (its bars name ANE_REQ_SID_PARKED until the dispatcher binds
-	 * one); a request with wait events waits for its slot here.
-	 */
-	if (!rb->nin && !rb->shared_id)
-		ret = ane_dart_bind_or_park(ctx, own_pins);
-	else
-		ret = ane_dart_bind_turn(ctx, own_pins);
-	rb->park = ret == -EAGAIN;
-	if (ret < 0 && !rb->park)
-		return ret;
-	sid = rb->park ? ANE_REQ_SID_PARKED : ret;
-	for (i = 0; i < code->hdr.num_bars; i++) {
-		const struct ane_img_bar *b = &code->bars[i];
-
-		if ((b->usage == ANE_USAGE_INPUT && b->io_index >= pr->num_inputs) ||
-		    (b->usage == ANE_USAGE_OUTPUT && b->io_index >= pr->num_outputs))
-			continue;
-		ret = ane_request_bar(rb, b, sid, &bars[rb->nbars]);
-		if (ret)
-			return ret;
-		rb->nbars++;
-	}
-	return 0;
-}
-
-/*
- * Step 5, event and fence: find the syncobjs the request names, reserve
- * the DRM event on the file; then, past the last failure, take the
- * request's references (file, program, an in-flight slot), start its
- * fence and hand it to each syncobj.
- */
-static int ane_request_arm(struct ane_file *af, struct ane_request *rq,
-			   const struct drm_ane_request *in,
-			   struct ane_req_build *rb)
-{
-	struct ane_device *adev = af->adev;
-	u32 i;
-	int ret;
-
-	for (i = 0; i < rb->nsync; i++) {
-		rb->syncobjs[i] = drm_syncobj_find(af->drm_file,
-						   rb->syncobj_handles[i]);
-		if (!rb->syncobjs[i])
-			return -ENOENT;
-	}
-	ret = ane_request_waits_get(af, rq, rb);
-	if (ret)
-		return ret;
-	rq->event = kzalloc(sizeof(*rq->event), GFP_KERNEL);
-	if (!rq->event)
-		return -ENOMEM;
-	rq->event->ev.base.type = DRM_ANE_EVENT_REQUEST_COMPLETE;
-	rq->event->ev.base.length = sizeof(rq->event->ev);
-	rq->event->ev.token = in->token;
-	rq->event->ev.sequence = in->sequence;
-	/*
-	 * Only the space can fail: the file's 127 completions not yet read
-	 * fill it, so the request would be the 128th outstanding.
-	 */
-	ret = drm_event_reserve_init(&adev->drm, af->drm_file, &rq->event->base,
-				     &rq->event->ev.base);
-	if (ret) {
-		kfree(rq->event);
-		return ret == -ENOMEM ? -ENOBUFS : ret;
-	}
-
-	rq->af = af;
-	ane_file_get(af);
-	rq->prog = rb->p;
-	kref_get(&rb->p->kref);
-	atomic_inc(&rb->code->inflight);
 	dma_fence_init(&rq->fence, &ane_fence_ops, &adev->fence_lock,
 		       adev->fence_ctx, atomic64_inc_return(&adev->fence_seq));
-	rq->event->ev.seqno = rq->fence.seqno;
 	rq->hreq.complete = ane_request_complete;
-	for (i = 0; i < rb->nsync; i++)
-		drm_syncobj_replace_fence(rb->syncobjs[i], &rq->fence);
-	ane_request_waits_start(af, rq);
-	return 0;
 }
 
 /*
@@ -583,50 +314,6 @@ static void ane_request_parked_run(struct ane_dart_waiter *w, int slot)
 	ane_file_put(af);
 }
 
-/*
- * Selector 2's 2384 input bytes are mostly its surface list, of which a
- * request uses a few entries and leaves the rest zero.  Copy the head and
- * the entries up to the first empty one; the rest is read word by word
- * (check_zeroed_user()) and copied only if it is not all zero, so the
- * handler sees exactly what a whole copy would have given it.
- */
-int ane_send_request_copy_in(void *kdata, const void __user *uarg,
-			     unsigned int size)
-{
-	const size_t first = offsetof(struct drm_ane_send_request, in.surfaces);
-	const size_t chunk = 8 * sizeof(struct drm_ane_surface_ref);
-	struct drm_ane_send_request *sr = kdata;
-	size_t done = first, n;
-	u32 i;
-	int ret;
-
-	if (copy_from_user(kdata, uarg, first))
-		return -EFAULT;
-	while (done < size) {
-		n = min(chunk, size - done);
-		if (copy_from_user((u8 *)kdata + done, uarg + done, n))
-			return -EFAULT;
-		for (i = (done - first) / sizeof(sr->in.surfaces[0]);
-		     i < (done + n - first) / sizeof(sr->in.surfaces[0]); i++)
-			if (!sr->in.surfaces[i].handle)
-				break;
-		done += n;
-		if (i < (done - first) / sizeof(sr->in.surfaces[0]))
-			break;
-	}
-	if (done == size)
-		return 0;
-	ret = check_zeroed_user(uarg + done, size - done);
-	if (ret < 0)
-		return ret;
-	if (ret) {
-		memset((u8 *)kdata + done, 0, size - done);
-		return 0;
-	}
-	return copy_from_user((u8 *)kdata + done, uarg + done, size - done) ?
-	       -EFAULT : 0;
-}
-
 static_assert(ANE_IMG_MAX_EXEC_ORDER <= ANE_FW_MAX_EXEC_ORDER);
 
 static void ane_req_put_syncobjs(struct ane_req_build *rb)
@@ -638,7 +325,52 @@ static void ane_req_put_syncobjs(struct ane_req_build *rb)
 			drm_syncobj_put(rb->syncobjs[i]);
 }
 
-/* Shared selector 2 of both spaces: the steps above, in order. */
+/* The request and its call: room for the bars and the order or events. */
+static int ane_request_alloc(struct ane_dart_ctx *ctx, struct ane_request **rqp,
+			     struct ane_fw_proc_call **callp)
+{
+	struct ane_request *rq = kzalloc(sizeof(*rq), GFP_KERNEL);
+	/*
+	 * The call, its bars, and its execute order or events (with waits
+	 * and no signal, one signal: the request's completion).
+	 */
+	struct ane_fw_proc_call *call =
+		kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(struct ane_fw_bar) +
+			max((ANE_REQ_MAX_EVENTS + 1) * sizeof(struct ane_fw_event),
+			    ANE_IMG_MAX_EXEC_ORDER * sizeof(u32)),
+			GFP_KERNEL);
+
+	if (!rq || !call) {
+		kfree(rq);
+		kfree(call);
+		return -ENOMEM;
+	}
+	rq->ctx = ctx;
+	INIT_WORK(&rq->wait_work, ane_request_wait_work);
+	INIT_DELAYED_WORK(&rq->wait_timeout, ane_request_wait_timeout);
+	INIT_LIST_HEAD(&rq->wait_node);
+	*rqp = rq;
+	*callp = call;
+	return 0;
+}
+
+/* A request that was never armed: what the caller of the build holds. */
+static void ane_request_free(struct ane_request *rq, struct ane_req_build *rb,
+			     struct ane_fw_proc_call *call)
+{
+	u32 i;
+
+	ane_req_put_syncobjs(rb);
+	for (i = 0; i < rq->nbos; i++)
+		drm_gem_object_put(rq->bos[i]);
+	kfree(rq);
+	kfree(call);
+}
+
+/*
+ * Shared selector 2 of both spaces: a count in the client's pool, the
+ * request built (ane_request_build()), then sent or parked.
+ */
 int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 			 void *args)
 {
@@ -649,7 +381,6 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	struct ane_fw_cmd_hdr hdr;
 	struct ane_dart_ctx *ctx;
 	struct ane_request *rq;
-	u32 i;
 	int ret;
 
 	if (sr->doorbell >= ANE_MAX_DOORBELL)
@@ -660,59 +391,20 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	/* One of the client's 127, whatever it pins; before the queue depth. */
-	ret = ane_dart_request_get(ctx);
+	ret = ane_request_pool_get(ctx);
 	if (ret)
 		return ret;
-
-	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
-	/*
-	 * The call, its bars, and its execute order or events (with waits
-	 * and no signal, one signal: the request's completion).
-	 */
-	call = kmalloc(sizeof(*call) + ANE_IMG_MAX_BARS * sizeof(struct ane_fw_bar) +
-		       max((ANE_REQ_MAX_EVENTS + 1) * sizeof(struct ane_fw_event),
-			   ANE_IMG_MAX_EXEC_ORDER * sizeof(u32)),
-		       GFP_KERNEL);
-	if (!rq || !call) {
-		kfree(rq);
-		kfree(call);
-		ane_dart_request_put(ctx);
-		return -ENOMEM;
+	ret = ane_request_alloc(ctx, &rq, &call);
+	if (ret) {
+		ane_request_pool_put(ctx);
+		return ret;
 	}
-	rq->ctx = ctx;
-	INIT_WORK(&rq->wait_work, ane_request_wait_work);
-	INIT_DELAYED_WORK(&rq->wait_timeout, ane_request_wait_timeout);
-	INIT_LIST_HEAD(&rq->wait_node);
-
-	mutex_lock(&af->prog_lock);
-	ret = ane_request_validate(af, rq, in, &rb);
-	/* events go without a custom execute order (Table 30.3) */
-	if (!ret && ane_req_events(&rb) && rb.pr->exec_order_count)
-		ret = -EINVAL;
-	if (ret)
-		goto err_unlock;
-	ret = ane_request_map_surfaces(af, rq, &rb);
-	if (ret)
-		goto err_release;
-	ret = ane_request_bind_bars(ctx, rq->nmaps, &rb, (struct ane_fw_bar *)(call + 1));
-	if (ret)
-		goto err_release;
-	ret = ane_request_arm(af, rq, in, &rb);
-	if (ret)
-		goto err_release;
-	/*
-	 * Step 4: the call, built by the message layer (ane_host_msg.c); its
-	 * signal events carry the fence's seqno.
-	 */
-	ane_host_msg_proc_call_init(&hdr, call, rb.nbars,
-				    rb.code->image.vaddr + rb.code->hdr.exec_order_offset +
-				    rb.pr->exec_order_first * sizeof(u32),
-				    rb.pr->exec_order_count, rb.wrec, rb.nwrec, rb.nsync,
-				    rq->fence.seqno, rb.code->slot,
-				    rb.code->pid, rb.code->priority, in->procedure);
-	if (rb.owner)
-		mutex_unlock(&rb.owner->prog_lock);
-	mutex_unlock(&af->prog_lock);
+	ret = ane_request_build(af, rq, in, &rb, &hdr, call);
+	if (ret) {
+		ane_request_free(rq, &rb, call);
+		ane_request_pool_put(ctx);
+		return ret;
+	}
 
 	memset(&sr->out, 0, sizeof(sr->out));
 	sr->out.sequence = in->sequence;
@@ -735,22 +427,5 @@ int ane_sel_send_request(struct ane_file *af, const struct ane_selector *sel,
 		ane_hint_run_started(af);
 	/* parked requests of others that can start now (ane_dart_park()) */
 	ane_dart_dispatch(ctx->dart);
-	return ret;
-
-err_release:
-	for (i = 0; i < rq->nmaps; i++)
-		ane_dart_unuse(rq->maps[i]);
-	ane_request_unhold(af, rq);
-	ane_request_waits_release(af->adev, rq);
-err_unlock:
-	if (rb.owner)
-		mutex_unlock(&rb.owner->prog_lock);
-	mutex_unlock(&af->prog_lock);
-	ane_req_put_syncobjs(&rb);
-	for (i = 0; i < rq->nbos; i++)
-		drm_gem_object_put(rq->bos[i]);
-	kfree(rq);
-	kfree(call);
-	ane_dart_request_put(ctx);
 	return ret;
 }

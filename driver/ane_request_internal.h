@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Requests: what ane_request.c (a request's life) and ane_request_wait.c
- * (its wait events) share.
+ * Requests: what ane_request_build.c (building a request),
+ * ane_request.c (running it) and ane_request_wait.c (its wait events)
+ * share.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -61,7 +62,7 @@ struct ane_req_wait {
  * @reap: entry in the list of completed requests the reaper releases.
  * @af: the client (a reference).
  * @ctx: the client's DART context, where the request counts as one of
- *	its 127 outstanding requests (ane_dart_request_get()).
+ *	its 127 outstanding requests (ane_request_pool_get()).
  * @prog: the program or instance (a reference).
  * @event: the DRM event, handed to DRM at completion.
  * @nmaps: entries of @maps in use.
@@ -167,6 +168,20 @@ struct ane_req_build {
 	u32 nwrec;
 	bool park;
 };
+
+/* IN, OUT syncobjs and the shared event of a request: its events. */
+static inline u32 ane_req_events(const struct ane_req_build *rb)
+{
+	return rb->nsync + rb->nin + !!rb->shared_id;
+}
+
+/* Building (ane_request_build.c). */
+int ane_request_build(struct ane_file *af, struct ane_request *rq,
+		      const struct drm_ane_request *in, struct ane_req_build *rb,
+		      struct ane_fw_cmd_hdr *hdr, struct ane_fw_proc_call *call);
+
+/* Running (ane_request.c). */
+void ane_request_fence_init(struct ane_device *adev, struct ane_request *rq);
 
 /* Wait events (ane_request_wait.c). */
 void ane_request_wait_work(struct work_struct *work);

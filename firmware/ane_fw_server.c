@@ -123,16 +123,11 @@ static int ane_fw_ctl_program(struct ane_fw *fw,
 	return ANE_FW_ST_UNSUPPORTED;
 }
 
-/* One control-channel command; returns the status, fills reply data. */
-static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
-		      const struct ane_fw_cmd_hdr *hdr, const void *body,
-		      void *out, u32 *out_len)
+/* The bring-up and settings commands: START, STOP, the endpoint, ... */
+static int ane_fw_ctl_setup(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
+			    const void *body, void *out, u32 *out_len)
 {
 	u32 len = hdr->size;
-
-	*out_len = 0;
-	if (chan == ANE_FW_CH_DATA_CHAIN_H2T && !fw->endpoint_set)
-		return ANE_FW_ST_NOT_READY;
 
 	switch (hdr->id) {
 	case ANE_CTL_START:
@@ -163,16 +158,6 @@ static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
 		fw->host_offset_ns = ((const struct ane_fw_time_sync *)body)->host_ns -
 				     ane_fw_now(fw);
 		return ANE_FW_ST_OK;
-	case ANE_CTL_CONFIG_GET: {
-		u64 loc[2] = { fw->status_iova,
-			       sizeof(struct ane_fw_status_page) };
-
-		if (ane_fw_status_snapshot(fw))
-			return ANE_FW_ST_FAULT;
-		memcpy(out, loc, sizeof(loc));
-		*out_len = sizeof(loc);
-		return ANE_FW_ST_OK;
-	}
 	case ANE_CTL_PMU_BASE_SET:
 		if (len != sizeof(struct ane_fw_pmu_base))
 			return ANE_FW_ST_INVALID;
@@ -190,6 +175,37 @@ static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
 	case ANE_CTL_IPC_ENDPOINT_UNSET:
 		fw->endpoint_set = false;
 		return ANE_FW_ST_OK;
+	case ANE_CTL_DEFAULT_SETTINGS_SET:
+		if (len != sizeof(struct ane_fw_default_settings))
+			return ANE_FW_ST_INVALID;
+		fw->ctx_switch_lat_us =
+			((const struct ane_fw_default_settings *)body)->ctx_switch_latency_us;
+		fw->props[ANE_FW_PROP_CTX_SWITCH_LAT / 4] = fw->ctx_switch_lat_us;
+		return ANE_FW_ST_OK;
+	case ANE_CTL_MCACHE_POWER_ON:
+		fw->mcache_on = true;
+		return ANE_FW_ST_OK;
+	}
+	return ANE_FW_ST_UNSUPPORTED;
+}
+
+/* The queries and properties: CONFIG_GET, the channel properties, sizes. */
+static int ane_fw_ctl_query(struct ane_fw *fw, const struct ane_fw_cmd_hdr *hdr,
+			    const void *body, void *out, u32 *out_len)
+{
+	u32 len = hdr->size;
+
+	switch (hdr->id) {
+	case ANE_CTL_CONFIG_GET: {
+		u64 loc[2] = { fw->status_iova,
+			       sizeof(struct ane_fw_status_page) };
+
+		if (ane_fw_status_snapshot(fw))
+			return ANE_FW_ST_FAULT;
+		memcpy(out, loc, sizeof(loc));
+		*out_len = sizeof(loc);
+		return ANE_FW_ST_OK;
+	}
 	case ANE_CTL_CH_PROPERTY_WRITE:
 		if (len != sizeof(struct ane_fw_property))
 			return ANE_FW_ST_INVALID;
@@ -231,35 +247,18 @@ static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
 		*out_len = sizeof(sz);
 		return ANE_FW_ST_OK;
 	}
-	case ANE_CTL_DEFAULT_SETTINGS_SET:
-		if (len != sizeof(struct ane_fw_default_settings))
-			return ANE_FW_ST_INVALID;
-		fw->ctx_switch_lat_us =
-			((const struct ane_fw_default_settings *)body)->ctx_switch_latency_us;
-		fw->props[ANE_FW_PROP_CTX_SWITCH_LAT / 4] = fw->ctx_switch_lat_us;
-		return ANE_FW_ST_OK;
-	case ANE_CTL_MCACHE_POWER_ON:
-		fw->mcache_on = true;
-		return ANE_FW_ST_OK;
-	case ANE_CTL_SHARED_EVENT_INIT: {
-		const struct ane_fw_shared_event_init *se = body;
-
-		if (len != sizeof(*se) ||
-		    se->num_events >= ANE_FW_MAX_SHARED_EVENTS)
-			return ANE_FW_ST_INVALID;
-		ane_fw_shared_events_set(fw, se->num_events);
-		return ANE_FW_ST_OK;
 	}
-	case ANE_CTL_EVENT_SIGNAL:
-		return ane_fw_event_signal(fw, body, len);
-	case ANE_CTL_SECURE_MODE_START:
-	case ANE_CTL_SECURE_MODE_STOP:
-		return ane_fw_secure_switch(fw,
-					    hdr->id == ANE_CTL_SECURE_MODE_START);
-	case ANE_CTL_LOAD_PROGRAM:
-	case ANE_CTL_UNLOAD_PROGRAM:
-	case ANE_CTL_CREATE_PROCESS:
-		return ane_fw_ctl_program(fw, hdr, body);
+	return ANE_FW_ST_UNSUPPORTED;
+}
+
+/* The cache-request (data chaining) commands, and the stats premap. */
+static int ane_fw_ctl_cache_request(struct ane_fw *fw,
+				    const struct ane_fw_cmd_hdr *hdr,
+				    const void *body, void *out, u32 *out_len)
+{
+	u32 len = hdr->size;
+
+	switch (hdr->id) {
 	case ANE_CTL_CACHE_REQUEST_INSTALL: {
 		u64 handle = 0;
 		int st;
@@ -304,6 +303,67 @@ static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
 		fw->stats_premap_size = pm->size;
 		return ANE_FW_ST_OK;
 	}
+	}
+	return ANE_FW_ST_UNSUPPORTED;
+}
+
+/* One control-channel command; returns the status, fills reply data. */
+static int ane_fw_ctl(struct ane_fw *fw, u32 chan, u32 seq,
+		      const struct ane_fw_cmd_hdr *hdr, const void *body,
+		      void *out, u32 *out_len)
+{
+	u32 len = hdr->size;
+
+	*out_len = 0;
+	if (chan == ANE_FW_CH_DATA_CHAIN_H2T && !fw->endpoint_set)
+		return ANE_FW_ST_NOT_READY;
+
+	switch (hdr->id) {
+	case ANE_CTL_START:
+	case ANE_CTL_STOP:
+	case ANE_CTL_PRINT_ENABLE:
+	case ANE_CTL_BUILDINFO:
+	case ANE_CTL_PING:
+	case ANE_CTL_TIME_SYNC:
+	case ANE_CTL_PMU_BASE_SET:
+	case ANE_CTL_IPC_ENDPOINT_SET:
+	case ANE_CTL_IPC_ENDPOINT_UNSET:
+	case ANE_CTL_DEFAULT_SETTINGS_SET:
+	case ANE_CTL_MCACHE_POWER_ON:
+		return ane_fw_ctl_setup(fw, hdr, body, out, out_len);
+	case ANE_CTL_CONFIG_GET:
+	case ANE_CTL_CH_PROPERTY_WRITE:
+	case ANE_CTL_CH_PROPERTY_READ:
+	case ANE_CTL_RESOURCE_INFO_GET:
+	case ANE_CTL_STATS_BUFFER_SIZE_GET:
+		return ane_fw_ctl_query(fw, hdr, body, out, out_len);
+	case ANE_CTL_CACHE_REQUEST_INSTALL:
+	case ANE_CTL_CACHE_REQUEST_RECYCLE:
+	case ANE_CTL_CACHE_REQUEST_OUTPUT_SET:
+	case ANE_CTL_CACHE_REQUEST_INVALIDATE:
+	case ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP:
+	case ANE_CTL_FORCE_DISABLE_CACHE_REQUESTS:
+	case ANE_CTL_PREMAP_BUFFER:
+		return ane_fw_ctl_cache_request(fw, hdr, body, out, out_len);
+	case ANE_CTL_SHARED_EVENT_INIT: {
+		const struct ane_fw_shared_event_init *se = body;
+
+		if (len != sizeof(*se) ||
+		    se->num_events >= ANE_FW_MAX_SHARED_EVENTS)
+			return ANE_FW_ST_INVALID;
+		ane_fw_shared_events_set(fw, se->num_events);
+		return ANE_FW_ST_OK;
+	}
+	case ANE_CTL_EVENT_SIGNAL:
+		return ane_fw_event_signal(fw, body, len);
+	case ANE_CTL_SECURE_MODE_START:
+	case ANE_CTL_SECURE_MODE_STOP:
+		return ane_fw_secure_switch(fw,
+					    hdr->id == ANE_CTL_SECURE_MODE_START);
+	case ANE_CTL_LOAD_PROGRAM:
+	case ANE_CTL_UNLOAD_PROGRAM:
+	case ANE_CTL_CREATE_PROCESS:
+		return ane_fw_ctl_program(fw, hdr, body);
 	}
 	return ANE_FW_ST_UNSUPPORTED;
 }

@@ -264,266 +264,317 @@ int ane_net_build(struct ane_net *net, const void **image, size_t *size)
 	return ret;
 }
 
-static int build_image(struct ane_net *net, const void **image, size_t *size)
+/* Where build_image() puts everything: counts, bar slots, section offsets. */
+struct image_layout {
+	unsigned int nin, nout, nbars, slot_w, slot_i;
+	uint64_t wsize, isize, procs_off, bars_off, rws_off, tds_off;
+	uint64_t weights_off, total;
+	size_t nrws;
+};
+
+/*
+ * Step 1: place the weights (every constant, 16-byte aligned) and the
+ * intermediates, count the bars and register writes, and lay the image
+ * out: header, procedure, bars, register writes, TDs, weights.
+ */
+static int layout_image(struct ane_net *net, struct image_layout *l)
 {
-	unsigned int nin, nout, nbars, slot_w, slot_i, i, k;
-	uint64_t wsize = 0, isize, off, procs_off, bars_off, rws_off, tds_off;
-	uint64_t weights_off = 0, total;
-	size_t nrws = 0, r;
-	struct ane_img_header *h;
-	struct ane_img_procedure *pr;
-	struct ane_img_bar *bars;
-	struct ane_img_rw *rws;
-	struct ane_img_td *tds;
-	uint8_t *img;
+	uint64_t off;
+	size_t r;
 
-	nin = net->n_inputs;
-	nout = net->n_outputs;
-	if (check_written(net))
-		return -EINVAL;
-	ane__net_liveness(net);
-
-	/* The weights section: every constant, 16-byte aligned. */
+	memset(l, 0, sizeof(*l));
+	l->nin = net->n_inputs;
+	l->nout = net->n_outputs;
 	for (r = 0; r < net->n_t; r++) {
 		struct ane__tensor *t = &net->t[r];
 
 		if (t->kind != ANE__T_CONST)
 			continue;
-		t->offset = wsize;
-		wsize = align_up(wsize + ane__elems(t->dim) * 2, 16);
+		t->offset = l->wsize;
+		l->wsize = align_up(l->wsize + ane__elems(t->dim) * 2, 16);
 	}
-	isize = place_intermediates(net);
-	if (isize == UINT64_MAX)
+	l->isize = place_intermediates(net);
+	if (l->isize == UINT64_MAX)
 		return ane__net_err(net, ENOMEM, "ane_net_build: out of memory");
-	if (isize > ANE__MAX_BUFFER)
+	if (l->isize > ANE__MAX_BUFFER)
 		return ane__net_err(net, EINVAL, "ane_net_build: the intermediate results need %llu bytes at their peak; the intermediate buffer holds at most 1 GiB",
-			       (unsigned long long)isize);
+			       (unsigned long long)l->isize);
 
-	nbars = nin + nout + (wsize ? 1 : 0) + (isize ? 1 : 0);
-	if (nbars > ANE_IMG_MAX_BARS)
+	l->nbars = l->nin + l->nout + (l->wsize ? 1 : 0) + (l->isize ? 1 : 0);
+	if (l->nbars > ANE_IMG_MAX_BARS)
 		return ane__net_err(net, EINVAL, "ane_net_build: %u inputs, %u outputs%s%s need %u bars; an image has at most %u",
-			       nin, nout, wsize ? ", the weights" : "",
-			       isize ? ", the intermediates" : "", nbars,
+			       l->nin, l->nout, l->wsize ? ", the weights" : "",
+			       l->isize ? ", the intermediates" : "", l->nbars,
 			       ANE_IMG_MAX_BARS);
-	slot_w = nin + nout;
-	slot_i = slot_w + (wsize ? 1 : 0);
+	l->slot_w = l->nin + l->nout;
+	l->slot_i = l->slot_w + (l->wsize ? 1 : 0);
 	for (r = 0; r < net->n_ops; r++) {
 		const struct ane__op *op = &net->ops[r];
 
-		nrws += 2 + (op->src[1] >= 0) + (op->bias >= 0);
+		l->nrws += 2 + (op->src[1] >= 0) + (op->bias >= 0);
 	}
 
-	/* Layout: header, procedure, bars, register writes, TDs, weights. */
-	procs_off = sizeof(*h);
-	bars_off = align_up(procs_off + sizeof(*pr), 16);
-	rws_off = align_up(bars_off + (uint64_t)nbars * sizeof(*bars), 16);
-	tds_off = align_up(rws_off + (uint64_t)nrws * sizeof(*rws), 256);
-	off = tds_off + (uint64_t)net->n_ops * sizeof(*tds);
-	if (wsize) {
-		weights_off = align_up(off, ANE__PAGE_SIZE);
-		off = weights_off + wsize;
+	l->procs_off = sizeof(struct ane_img_header);
+	l->bars_off = align_up(l->procs_off + sizeof(struct ane_img_procedure), 16);
+	l->rws_off = align_up(l->bars_off + (uint64_t)l->nbars * sizeof(struct ane_img_bar), 16);
+	l->tds_off = align_up(l->rws_off + (uint64_t)l->nrws * sizeof(struct ane_img_rw), 256);
+	off = l->tds_off + (uint64_t)net->n_ops * sizeof(struct ane_img_td);
+	if (l->wsize) {
+		l->weights_off = align_up(off, ANE__PAGE_SIZE);
+		off = l->weights_off + l->wsize;
 	}
-	total = off;
-	if (total > ANE_IMG_MAX_SIZE)
+	l->total = off;
+	if (l->total > ANE_IMG_MAX_SIZE)
 		return ane__net_err(net, EINVAL, "ane_net_build: the image would be %llu bytes (weights %llu); an image holds at most %u MiB",
-			       (unsigned long long)total, (unsigned long long)wsize,
+			       (unsigned long long)l->total, (unsigned long long)l->wsize,
 			       ANE_IMG_MAX_SIZE >> 20);
-	img = calloc(1, total);
-	if (!img)
-		return ane__net_err(net, ENOMEM, "ane_net_build: out of memory for a %llu-byte image",
-			       (unsigned long long)total);
+	return 0;
+}
 
-	h = (struct ane_img_header *)img;
+/* Step 2: the header and the one procedure. */
+static void write_header(const struct ane_net *net, const struct image_layout *l,
+			 uint8_t *img)
+{
+	struct ane_img_header *h = (struct ane_img_header *)img;
+	struct ane_img_procedure *pr = (struct ane_img_procedure *)(img + l->procs_off);
+
 	h->magic = ANE_IMG_MAGIC;
 	h->version_major = ANE_IMG_VERSION_MAJOR;
 	h->version_minor = ANE_IMG_VERSION_MINOR;
 	h->header_size = sizeof(*h);
-	h->image_size = total;
+	h->image_size = l->total;
 	h->num_procedures = 1;
-	h->procedures_offset = (uint32_t)procs_off;
+	h->procedures_offset = (uint32_t)l->procs_off;
 	h->num_tds = (uint32_t)net->n_ops;
-	h->tds_offset = (uint32_t)tds_off;
-	h->num_rws = (uint32_t)nrws;
-	h->rws_offset = (uint32_t)rws_off;
-	h->num_bars = nbars;
-	h->bars_offset = (uint32_t)bars_off;
-	h->weights_offset = weights_off;
-	h->weights_size = wsize;
-	h->intermediate_size = isize;
+	h->tds_offset = (uint32_t)l->tds_off;
+	h->num_rws = (uint32_t)l->nrws;
+	h->rws_offset = (uint32_t)l->rws_off;
+	h->num_bars = l->nbars;
+	h->bars_offset = (uint32_t)l->bars_off;
+	h->weights_offset = l->weights_off;
+	h->weights_size = l->wsize;
+	h->intermediate_size = l->isize;
 
-	pr = (struct ane_img_procedure *)(img + procs_off);
 	pr->first_td = 0;
 	pr->num_tds = (uint32_t)net->n_ops;
 	pr->first_rw = 0;
-	pr->num_rws = (uint32_t)nrws;
-	pr->num_inputs = (uint16_t)nin;
-	pr->num_outputs = (uint16_t)nout;
+	pr->num_rws = (uint32_t)l->nrws;
+	pr->num_inputs = (uint16_t)l->nin;
+	pr->num_outputs = (uint16_t)l->nout;
 	pr->partitions = 1;
 	pr->content_type = 0;
+}
 
-	bars = (struct ane_img_bar *)(img + bars_off);
-	for (i = 0; i < nin; i++) {
+/* Step 3: the bars (inputs, outputs, weights, intermediates), the weights. */
+static void write_bars(const struct ane_net *net, const struct image_layout *l,
+		       uint8_t *img)
+{
+	struct ane_img_bar *bars = (struct ane_img_bar *)(img + l->bars_off);
+	unsigned int i;
+	size_t r;
+
+	for (i = 0; i < l->nin; i++) {
 		const struct ane__tensor *t = &net->t[net->inputs[i]];
 
 		bars[i] = (struct ane_img_bar){ .slot = i, .usage = ANE__USAGE_INPUT,
 						.io_index = i,
 						.size = ane__elems(t->dim) * 2 };
 	}
-	for (i = 0; i < nout; i++) {
+	for (i = 0; i < l->nout; i++) {
 		const struct ane__tensor *t = &net->t[net->outputs[i]];
 
-		bars[nin + i] = (struct ane_img_bar){ .slot = nin + i,
-						      .usage = ANE__USAGE_OUTPUT,
-						      .io_index = i,
-						      .size = ane__elems(t->dim) * 2 };
+		bars[l->nin + i] = (struct ane_img_bar){ .slot = l->nin + i,
+							 .usage = ANE__USAGE_OUTPUT,
+							 .io_index = i,
+							 .size = ane__elems(t->dim) * 2 };
 	}
-	if (wsize)
-		bars[slot_w] = (struct ane_img_bar){ .slot = slot_w,
-						     .usage = ANE__USAGE_WEIGHTS,
-						     .size = wsize };
-	if (isize)
-		bars[slot_i] = (struct ane_img_bar){ .slot = slot_i,
-						     .usage = ANE__USAGE_INTERMEDIATE,
-						     .size = isize };
+	if (l->wsize)
+		bars[l->slot_w] = (struct ane_img_bar){ .slot = l->slot_w,
+							.usage = ANE__USAGE_WEIGHTS,
+							.size = l->wsize };
+	if (l->isize)
+		bars[l->slot_i] = (struct ane_img_bar){ .slot = l->slot_i,
+							.usage = ANE__USAGE_INTERMEDIATE,
+							.size = l->isize };
 
 	for (r = 0; r < net->n_t; r++) {
 		const struct ane__tensor *t = &net->t[r];
 
 		if (t->kind == ANE__T_CONST)
-			memcpy(img + weights_off + t->offset, t->data,
+			memcpy(img + l->weights_off + t->offset, t->data,
 			       ane__elems(t->dim) * 2);
 	}
+}
 
-	tds = (struct ane_img_td *)(img + tds_off);
-	rws = (struct ane_img_rw *)(img + rws_off);
-	nrws = 0;
-	for (r = 0; r < net->n_ops; r++) {
-		const struct ane__op *op = &net->ops[r];
-		uint32_t *w = tds[r].words;
-		const int ids[4] = { op->src[0], op->src[1], op->bias, op->dst };
+/* Step 4a: a task descriptor's operation, parameters, dimensions, layouts. */
+static void td_words(const struct ane_net *net, const struct ane__op *op,
+		     uint32_t *w)
+{
+	const int ids[4] = { op->src[0], op->src[1], op->bias, op->dst };
+	unsigned int k;
 
-		w[ANE_TD_OP] = op->op;
-		w[ANE_TD_ACT] = op->act;
-		switch (op->op) {
-		case ANE__OP_CONV:
-			w[ANE_TD_STRIDE_H] = op->stride[0];
-			w[ANE_TD_STRIDE_W] = op->stride[1];
-			w[ANE_TD_DILATION_H] = op->dilation[0];
-			w[ANE_TD_DILATION_W] = op->dilation[1];
-			for (k = 0; k < 4; k++)
-				w[ANE_TD_PAD_TOP + k] = op->pad[k];
-			w[ANE_TD_GROUPS] = op->groups;
-			break;
-		case ANE__OP_MATMUL:
-			w[ANE_TD_FLAGS] = op->flags;
-			break;
-		case ANE__OP_ELTWISE:
-			w[ANE_TD_SUBOP] = op->subop;
-			break;
-		case ANE__OP_NORM:
-			w[ANE_TD_SUBOP] = op->subop;
-			w[ANE_TD_NORM_EPS] = op->norm_eps;
-			break;
-		case ANE__OP_REDUCE:
-			w[ANE_TD_SUBOP] = op->subop;
-			w[ANE_TD_FLAGS] = op->flags;
-			break;
-		case ANE__OP_ACT:	/* zero but for a parametric act */
-			w[ANE_TD_ACT_ALPHA] = op->act_param[0];
-			w[ANE_TD_ACT_BETA] = op->act_param[1];
-			break;
-		case ANE__OP_POOL:
-			w[ANE_TD_SUBOP] = op->subop;
-			w[ANE_TD_FLAGS] = op->flags;
-			w[ANE_TD_STRIDE_H] = op->stride[0];
-			w[ANE_TD_STRIDE_W] = op->stride[1];
-			for (k = 0; k < 4; k++)
-				w[ANE_TD_PAD_TOP + k] = op->pad[k];
-			w[ANE_TD_KERNEL_H] = op->kernel[0];
-			w[ANE_TD_KERNEL_W] = op->kernel[1];
-			break;
-		case ANE__OP_COPY:
-			for (k = 0; k < 4; k++) {
-				w[ANE_TD_COPY_SRC_STRIDE + k] = (uint32_t)op->vstride[0][k];
-				w[ANE_TD_COPY_DST_STRIDE + k] = (uint32_t)op->vstride[1][k];
-			}
-			break;
-		}
-		if (op->op == ANE__OP_COPY) {
-			td_dims(&w[ANE_TD_SRC0_DIMS], op->vdim);
-			td_dims(&w[ANE_TD_DST_DIMS], op->vdim);
-		} else {
-			td_dims(&w[ANE_TD_SRC0_DIMS], net->t[op->src[0]].dim);
-			td_dims(&w[ANE_TD_DST_DIMS], net->t[op->dst].dim);
-		}
-		if (op->src[1] >= 0)
-			td_dims(&w[ANE_TD_SRC1_DIMS], net->t[op->src[1]].dim);
-		if (op->bias >= 0)
-			td_dims(&w[ANE_TD_BIAS_DIMS], net->t[op->bias].dim);
-		for (k = 0; k < 4 && op->op != ANE__OP_COPY; k++) {
-			const struct ane__tensor *t;
-
-			if (ids[k] < 0 || net->t[ids[k]].kind != ANE__T_VIEW)
-				continue;
-			t = &net->t[ids[k]];
-			w[ANE_TD_SRC0_LAYOUT + k] = ANE_TD_LAYOUT(t->row, t->plane);
-		}
-
-		/* One register write per operand the task uses. */
+	w[ANE_TD_OP] = op->op;
+	w[ANE_TD_ACT] = op->act;
+	switch (op->op) {
+	case ANE__OP_CONV:
+		w[ANE_TD_STRIDE_H] = op->stride[0];
+		w[ANE_TD_STRIDE_W] = op->stride[1];
+		w[ANE_TD_DILATION_H] = op->dilation[0];
+		w[ANE_TD_DILATION_W] = op->dilation[1];
+		for (k = 0; k < 4; k++)
+			w[ANE_TD_PAD_TOP + k] = op->pad[k];
+		w[ANE_TD_GROUPS] = op->groups;
+		break;
+	case ANE__OP_MATMUL:
+		w[ANE_TD_FLAGS] = op->flags;
+		break;
+	case ANE__OP_ELTWISE:
+		w[ANE_TD_SUBOP] = op->subop;
+		break;
+	case ANE__OP_NORM:
+		w[ANE_TD_SUBOP] = op->subop;
+		w[ANE_TD_NORM_EPS] = op->norm_eps;
+		break;
+	case ANE__OP_REDUCE:
+		w[ANE_TD_SUBOP] = op->subop;
+		w[ANE_TD_FLAGS] = op->flags;
+		break;
+	case ANE__OP_ACT:	/* zero but for a parametric act */
+		w[ANE_TD_ACT_ALPHA] = op->act_param[0];
+		w[ANE_TD_ACT_BETA] = op->act_param[1];
+		break;
+	case ANE__OP_POOL:
+		w[ANE_TD_SUBOP] = op->subop;
+		w[ANE_TD_FLAGS] = op->flags;
+		w[ANE_TD_STRIDE_H] = op->stride[0];
+		w[ANE_TD_STRIDE_W] = op->stride[1];
+		for (k = 0; k < 4; k++)
+			w[ANE_TD_PAD_TOP + k] = op->pad[k];
+		w[ANE_TD_KERNEL_H] = op->kernel[0];
+		w[ANE_TD_KERNEL_W] = op->kernel[1];
+		break;
+	case ANE__OP_COPY:
 		for (k = 0; k < 4; k++) {
-			const struct ane__tensor *t;
-			struct ane_img_rw *rw;
-			uint64_t len, o = 0;
-			uint32_t bar;
-
-			if (ids[k] < 0)
-				continue;
-			t = &net->t[ane__storage(net->t, ids[k])];
-			len = ane__elems(t->dim) * 2;
-			if (op->op == ANE__OP_COPY) {
-				/* the elements its view reaches, from 16 bytes below */
-				int64_t first;
-
-				copy_binding(op, k == 3, &o, &len, &first);
-				w[k == 3 ? ANE_TD_COPY_DST_OFFSET :
-				  ANE_TD_COPY_SRC_OFFSET] = (uint32_t)first;
-			} else if (net->t[ids[k]].kind == ANE__T_VIEW) {
-				/* from the view's first element to its parent's end */
-				o = (uint64_t)net->t[ids[k]].voff * 2;
-				len -= o;
-			}
-			switch (t->kind) {
-			case ANE__T_INPUT:
-				bar = (uint32_t)t->index;
-				break;
-			case ANE__T_CONST:
-				bar = slot_w;
-				o += t->offset;
-				break;
-			default:
-				if (t->output >= 0) {
-					bar = nin + (uint32_t)t->output;
-				} else {
-					bar = slot_i;
-					o += t->offset;
-				}
-				break;
-			}
-			rw = &rws[nrws++];
-			rw->td = (uint32_t)r;
-			rw->reg = k;
-			rw->bar = bar;
-			rw->offset_lo = (uint32_t)o;
-			rw->offset_hi = (uint32_t)(o >> 32);
-			rw->length_lo = (uint32_t)len;
-			rw->length_hi = (uint32_t)(len >> 32);
+			w[ANE_TD_COPY_SRC_STRIDE + k] = (uint32_t)op->vstride[0][k];
+			w[ANE_TD_COPY_DST_STRIDE + k] = (uint32_t)op->vstride[1][k];
 		}
+		break;
+	}
+	if (op->op == ANE__OP_COPY) {
+		td_dims(&w[ANE_TD_SRC0_DIMS], op->vdim);
+		td_dims(&w[ANE_TD_DST_DIMS], op->vdim);
+	} else {
+		td_dims(&w[ANE_TD_SRC0_DIMS], net->t[op->src[0]].dim);
+		td_dims(&w[ANE_TD_DST_DIMS], net->t[op->dst].dim);
+	}
+	if (op->src[1] >= 0)
+		td_dims(&w[ANE_TD_SRC1_DIMS], net->t[op->src[1]].dim);
+	if (op->bias >= 0)
+		td_dims(&w[ANE_TD_BIAS_DIMS], net->t[op->bias].dim);
+	for (k = 0; k < 4 && op->op != ANE__OP_COPY; k++) {
+		const struct ane__tensor *t;
+
+		if (ids[k] < 0 || net->t[ids[k]].kind != ANE__T_VIEW)
+			continue;
+		t = &net->t[ids[k]];
+		w[ANE_TD_SRC0_LAYOUT + k] = ANE_TD_LAYOUT(t->row, t->plane);
+	}
+}
+
+/*
+ * Step 4b: one register write per operand task @td uses, appended at
+ * @rws[*@nrws]; a COPY's offsets go into its words @w.
+ */
+static void td_rws(const struct ane_net *net, const struct image_layout *l,
+		   const struct ane__op *op, uint32_t td, uint32_t *w,
+		   struct ane_img_rw *rws, size_t *nrws)
+{
+	const int ids[4] = { op->src[0], op->src[1], op->bias, op->dst };
+	unsigned int k;
+
+	for (k = 0; k < 4; k++) {
+		const struct ane__tensor *t;
+		struct ane_img_rw *rw;
+		uint64_t len, o = 0;
+		uint32_t bar;
+
+		if (ids[k] < 0)
+			continue;
+		t = &net->t[ane__storage(net->t, ids[k])];
+		len = ane__elems(t->dim) * 2;
+		if (op->op == ANE__OP_COPY) {
+			/* the elements its view reaches, from 16 bytes below */
+			int64_t first;
+
+			copy_binding(op, k == 3, &o, &len, &first);
+			w[k == 3 ? ANE_TD_COPY_DST_OFFSET :
+			  ANE_TD_COPY_SRC_OFFSET] = (uint32_t)first;
+		} else if (net->t[ids[k]].kind == ANE__T_VIEW) {
+			/* from the view's first element to its parent's end */
+			o = (uint64_t)net->t[ids[k]].voff * 2;
+			len -= o;
+		}
+		switch (t->kind) {
+		case ANE__T_INPUT:
+			bar = (uint32_t)t->index;
+			break;
+		case ANE__T_CONST:
+			bar = l->slot_w;
+			o += t->offset;
+			break;
+		default:
+			if (t->output >= 0) {
+				bar = l->nin + (uint32_t)t->output;
+			} else {
+				bar = l->slot_i;
+				o += t->offset;
+			}
+			break;
+		}
+		rw = &rws[(*nrws)++];
+		rw->td = td;
+		rw->reg = k;
+		rw->bar = bar;
+		rw->offset_lo = (uint32_t)o;
+		rw->offset_hi = (uint32_t)(o >> 32);
+		rw->length_lo = (uint32_t)len;
+		rw->length_hi = (uint32_t)(len >> 32);
+	}
+}
+
+/* The image of @net's (fused) operations, in the steps above. */
+static int build_image(struct ane_net *net, const void **image, size_t *size)
+{
+	struct image_layout l;
+	struct ane_img_rw *rws;
+	struct ane_img_td *tds;
+	size_t nrws = 0, r;
+	uint8_t *img;
+	int ret;
+
+	if (check_written(net))
+		return -EINVAL;
+	ane__net_liveness(net);
+	ret = layout_image(net, &l);
+	if (ret)
+		return ret;
+	img = calloc(1, l.total);
+	if (!img)
+		return ane__net_err(net, ENOMEM, "ane_net_build: out of memory for a %llu-byte image",
+			       (unsigned long long)l.total);
+	write_header(net, &l, img);
+	write_bars(net, &l, img);
+	tds = (struct ane_img_td *)(img + l.tds_off);
+	rws = (struct ane_img_rw *)(img + l.rws_off);
+	for (r = 0; r < net->n_ops; r++) {
+		td_words(net, &net->ops[r], tds[r].words);
+		td_rws(net, &l, &net->ops[r], (uint32_t)r, tds[r].words, rws, &nrws);
 	}
 
 	net->image = img;
-	net->image_size = (size_t)total;
+	net->image_size = (size_t)l.total;
 	*image = img;
-	*size = (size_t)total;
+	*size = (size_t)l.total;
 	ane__net_ok(net);
 	return 0;
 }

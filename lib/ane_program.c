@@ -104,21 +104,59 @@ void ane__program_forget(struct ane_program *prog)
 	free(prog);
 }
 
+/*
+ * What ProgramCreate and ProgramCreateInstance share once their arguments
+ * are checked: the handle first (so a program the kernel made always has
+ * one), then the ioctl @cmd, whose argument @arg has the kernel write the
+ * new token to *@token; a failure is reported with @hints, @call naming
+ * the call and @what the ioctl.  Return: 0 with *@out the handle, or the
+ * negative errno reported.
+ */
+static int program_make(struct ane_dev *dev, unsigned long cmd, void *arg,
+			const uint64_t *token, const struct ane__hint *hints,
+			const char *call, const char *what,
+			struct ane_program **out)
+{
+	struct ane_program *p;
+	struct ane__retry r;
+	int ret;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return ane__fail(dev, ENOMEM, "%s: allocating the handle", call);
+	ret = xioctl_r(dev, cmd, arg, 0, &r);
+	if (ret) {
+		free(p);
+		return ane__fail_retry(dev, -ret, &r, ane__pick_hint(-ret, hints),
+				       "%s", what);
+	}
+	p->dev = dev;
+	p->token = *token;
+	*out = p;
+	return 0;
+}
+
+/* The calls that hand out a program: *@out cleared, @from given. */
+static int program_out_init(struct ane_program **out, const void *from)
+{
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	return from ? 0 : -EINVAL;
+}
+
 int ane_program_create(struct ane_dev *dev, const void *image, size_t size,
 		       struct ane_program **out)
 {
 	struct drm_ane_program_create pc;
 	struct ane_img_header h;
-	struct ane_program *prog;
-	struct ane__retry r;
 	uint64_t token = 0;
+	char what[96];
 	int ret;
 
-	if (!out)
-		return -EINVAL;
-	*out = NULL;
-	if (!dev)
-		return -EINVAL;
+	ret = program_out_init(out, dev);
+	if (ret)
+		return ret;
 	ret = need_control(dev, "ProgramCreate (control selector 3)");
 	if (ret)
 		return ret;
@@ -145,23 +183,16 @@ int ane_program_create(struct ane_dev *dev, const void *image, size_t size,
 				 "ProgramCreate (control selector 3): the image is %zu bytes; at most %u MiB",
 				 size, ANE_IMG_MAX_SIZE >> 20);
 
-	prog = calloc(1, sizeof(*prog));
-	if (!prog)
-		return ane__fail(dev, ENOMEM, "ProgramCreate: allocating the handle");
 	memset(&pc, 0, sizeof(pc));
 	pc.image = (uintptr_t)image;
 	pc.image_size = size;
 	pc.token_ptr = (uintptr_t)&token;
-	ret = xioctl_r(dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc, 0, &r);
-	if (ret) {
-		free(prog);
-		return ane__fail_retry(dev, -ret, &r,
-				       ane__pick_hint(-ret, create_hints),
-				       "ProgramCreate (control selector 3) of a %zu-byte image", size);
-	}
-	prog->dev = dev;
-	prog->token = token;
-	*out = prog;
+	snprintf(what, sizeof(what),
+		 "ProgramCreate (control selector 3) of a %zu-byte image", size);
+	ret = program_make(dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE, &pc, &token,
+			   create_hints, "ProgramCreate", what, out);
+	if (ret)
+		return ret;
 	ane__ok(dev);
 	return 0;
 }
@@ -270,16 +301,13 @@ int ane_program_instance(struct ane_program *prog, struct ane_surface *weights,
 			 struct ane_program **inst)
 {
 	struct drm_ane_program_create_instance ci;
-	struct ane_program *p;
-	struct ane__retry r;
 	uint64_t token = 0;
+	char what[128];
 	int ret;
 
-	if (!inst)
-		return -EINVAL;
-	*inst = NULL;
-	if (!prog)
-		return -EINVAL;
+	ret = program_out_init(inst, prog);
+	if (ret)
+		return ret;
 	if (prog->parent)
 		return ane__fail(prog->dev, EINVAL,
 				 "ProgramCreateInstance (control selector 8): token 0x%llx is itself an instance; make instances of its program",
@@ -287,26 +315,19 @@ int ane_program_instance(struct ane_program *prog, struct ane_surface *weights,
 	if (weights && weights->dev != prog->dev)
 		return ane__fail(prog->dev, EINVAL,
 				 "ProgramCreateInstance (control selector 8): the weights surface was created through another handle (GEM handles belong to one file)");
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return ane__fail(prog->dev, ENOMEM, "ProgramCreateInstance: allocating the handle");
 	memset(&ci, 0, sizeof(ci));
 	ci.program = prog->token;
 	ci.weights = weights ? weights->handle : 0;
 	ci.token_ptr = (uintptr_t)&token;
-	ret = xioctl_r(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci, 0, &r);
-	if (ret) {
-		free(p);
-		return ane__fail_retry(prog->dev, -ret, &r,
-				       ane__pick_hint(-ret, instance_hints),
-				       "ProgramCreateInstance (control selector 8) of token 0x%llx, weights handle %u",
-				       (unsigned long long)prog->token, ci.weights);
-	}
-	p->dev = prog->dev;
-	p->parent = prog;
-	p->token = token;
+	snprintf(what, sizeof(what),
+		 "ProgramCreateInstance (control selector 8) of token 0x%llx, weights handle %u",
+		 (unsigned long long)prog->token, ci.weights);
+	ret = program_make(prog->dev, DRM_IOCTL_ANE_CTL_PROGRAM_CREATE_INSTANCE, &ci,
+			   &token, instance_hints, "ProgramCreateInstance", what, inst);
+	if (ret)
+		return ret;
+	(*inst)->parent = prog;
 	prog->n_instances++;
-	*inst = p;
 	ane__ok(prog->dev);
 	return 0;
 }

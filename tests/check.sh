@@ -52,6 +52,7 @@ layer_host() {
 	run_suite install "$top/tests/host/install.sh"
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
+	run_suite seams "$top/tests/host/seams.sh"
 	run_suite tools-cli "$top/tests/host/tools-cli.sh"
 	# ONNX's own test models through the ONNX front end (onnx.rst).
 	# tests/onnx/engine-only.list: the models that pass engine-only today;

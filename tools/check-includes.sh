@@ -6,6 +6,9 @@
 # a file and the arrow from the including part to the included one must
 # be allowed:
 #
+#   module    driver/ane_module.c     -> driver, hw, spec  (the module's init
+#                                        and exit: the driver's entry points
+#                                        and the device model's boards)
 #   driver    driver/                 -> driver, spec
 #   firmware  firmware/*.[ch]         -> firmware, spec, cpu
 #   cpu       firmware/hw/ane_cpu.h   -> spec          (the firmware's view
@@ -29,6 +32,7 @@ cd "$top" || exit 2
 
 part() {
 	case $1 in
+	driver/ane_module.c) echo module ;;
 	driver/*) echo driver ;;
 	firmware/spec/*) echo spec ;;
 	firmware/hw/ane_cpu.h) echo cpu ;;
@@ -41,6 +45,7 @@ part() {
 
 allowed() {
 	case "$1>$2" in
+	module\>driver | module\>hw | module\>spec) return 0 ;;
 	driver\>driver | driver\>spec) return 0 ;;
 	firmware\>firmware | firmware\>spec | firmware\>cpu) return 0 ;;
 	cpu\>spec | cpu\>cpu) return 0 ;;

@@ -259,19 +259,6 @@ static inline uint64_t ane_plan_c_off(const struct ane_plan *p)
 }
 
 /*
- * Everything ane_op_validate() checks but the workspace (ane_math_check.c):
- * 0 or a negative ANE_MATH_E* code.
- */
-int ane_check_shapes(const struct ane_op_desc *d);
-
-/*
- * Bytes from @t's base to one past its last element, its strides taken
- * as unsigned (ane_math_check.c): 0, or -ANE_MATH_EINVAL (an extent out of
- * range) or -ANE_MATH_EOVERFLOW.
- */
-int ane_tensor_extent(const struct ane_tensor *t, uint64_t *bytes);
-
-/*
  * Derive the plan of a descriptor whose shapes have been checked (by
  * ane_op_workspace_size() or ane_op_validate()).  Pure integer arithmetic.
  * It does not depend on the ISA selected.
@@ -567,19 +554,6 @@ static inline uint32_t ane_h2f_bits(uint16_t h)
 		e--;
 	}
 	return sign | (e << 23) | ((m & 0x3ffu) << 13);
-}
-
-/* Output extent of a window op along one axis (0 if the window never fits). */
-static inline uint64_t ane_window_out(uint64_t in, uint64_t pad_lo,
-				      uint64_t pad_hi, uint64_t kernel,
-				      uint64_t dilation, uint64_t stride)
-{
-	uint64_t span = dilation * (kernel - 1) + 1;
-	uint64_t full = in + pad_lo + pad_hi;
-
-	if (full < span)
-		return 0;
-	return (full - span) / stride + 1;
 }
 
 #endif /* ANE_MATH_IMPL_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The integer half of the engine's math: fp16 bit conversions, workspace
- * sizes and the chunk plan (descriptor validation is ane_math_check.c).
+ * sizes and the chunk plan (descriptor validation is the specification's,
+ * firmware/spec/ane_op_check.c).
  * No floating point here: in the kernel this object is built without FPU
  * flags and may be called from anywhere; on the host it is built with
  * -mgeneral-regs-only to prove it.
@@ -417,7 +418,7 @@ void ane_plan_make(const struct ane_op_desc *d, struct ane_plan *p)
 int ane_op_workspace_size(const struct ane_op_desc *d, uint64_t *size)
 {
 	struct ane_plan p;
-	int ret = ane_check_shapes(d);
+	int ret = ane_op_check(d);
 
 	if (ret)
 		return ret;
@@ -436,7 +437,7 @@ static int ane_op_validate_plan(const struct ane_op_desc *d,
 {
 	uint64_t end;
 	unsigned int i;
-	int ret = ane_check_shapes(d);
+	int ret = ane_op_check(d);
 
 	if (ret)
 		return ret;

@@ -7,9 +7,8 @@
  * its own with a simple irq_chip), then registers the platform device the
  * driver binds to: the lines as named IORESOURCE_IRQ resources, the
  * register banks as &struct ane_platform_data.  The module's init and
- * exit are here, since the module is the machine and its driver in one:
- * the driver's entry points are called between powering the boards on
- * and off.
+ * exit (driver/ane_module.c) create the boards after the driver is up and
+ * power them off after it is gone; the board never calls the driver.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -30,9 +29,6 @@
 #include "ane_board.h"
 #include "ane_dart_hw.h"
 #include "ane_hw.h"
-
-/* Engines a module can create: the "devices" parameter's bound. */
-#define ANE_BOARD_MAX		8
 
 /* The interrupt controller's lines (hardware irq numbers). */
 enum ane_board_line {
@@ -68,10 +64,6 @@ struct ane_board {
 	unsigned int virq[ANE_BOARD_NUM_LINES];
 	struct ane_platform_data pdata;
 };
-
-static unsigned int ane_num_devices = 1;
-module_param_named(devices, ane_num_devices, uint, 0444);
-MODULE_PARM_DESC(devices, "Number of emulated engines to create (1-8, default 1)");
 
 /* The boards the module created; only touched at init and exit. */
 static struct ane_board *ane_boards[ANE_BOARD_MAX];
@@ -229,8 +221,37 @@ static struct ane_board *ane_board_create(int id)
 	return b;
 }
 
-/* Unplug the device: the driver's remove runs, the hardware stays on. */
-static void ane_boards_unplug(void)
+/**
+ * ane_boards_create() - power on @n engines and register their devices
+ * @n: engines, 1 to %ANE_BOARD_MAX.
+ *
+ * Called by the module's init once the driver is registered, so that the
+ * driver core probes each device as it is added.  On an error the boards
+ * made so far are left for ane_boards_unplug() and ane_boards_power_off().
+ *
+ * Return: 0 or a negative errno.
+ */
+int ane_boards_create(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < ANE_BOARD_MAX; i++) {
+		struct ane_board *b = ane_board_create(i);
+
+		if (IS_ERR(b))
+			return PTR_ERR(b);
+		ane_boards[i] = b;
+	}
+	return 0;
+}
+
+/**
+ * ane_boards_unplug() - unregister every board's device, last first
+ *
+ * The driver's remove runs for each (it unplugs the DRM device); the
+ * hardware stays on until ane_boards_power_off().
+ */
+void ane_boards_unplug(void)
 {
 	int i;
 
@@ -241,7 +262,13 @@ static void ane_boards_unplug(void)
 		}
 }
 
-static void ane_boards_power_off(void)
+/**
+ * ane_boards_power_off() - power every board off, last first
+ *
+ * Called once the driver is gone, when nothing of it can reach a register
+ * any more.
+ */
+void ane_boards_power_off(void)
 {
 	int i;
 
@@ -250,54 +277,6 @@ static void ane_boards_power_off(void)
 		ane_boards[i] = NULL;
 	}
 }
-
-/*
- * The driver first, then the devices it binds to.  On the way out the
- * devices go first (the driver's remove unplugs each), then the driver,
- * which drains what outlives its files; the hardware is powered off last,
- * when nothing of the driver can reach a register any more.  An open
- * file holds the module, so no client is left by then.
- */
-static int __init ane_board_init(void)
-{
-	unsigned int i;
-	int ret;
-
-	if (ane_num_devices < 1 || ane_num_devices > ANE_BOARD_MAX) {
-		pr_err("ane: devices=%u is out of range 1..%d\n",
-		       ane_num_devices, ANE_BOARD_MAX);
-		return -EINVAL;
-	}
-	ret = ane_driver_init();
-	if (ret)
-		return ret;
-	for (i = 0; i < ane_num_devices; i++) {
-		struct ane_board *b = ane_board_create(i);
-
-		if (IS_ERR(b)) {
-			ret = PTR_ERR(b);
-			goto err;
-		}
-		ane_boards[i] = b;
-	}
-	return 0;
-
-err:
-	ane_boards_unplug();
-	ane_driver_exit();
-	ane_boards_power_off();
-	return ret;
-}
-
-static void __exit ane_board_exit(void)
-{
-	ane_boards_unplug();
-	ane_driver_exit();
-	ane_boards_power_off();
-}
-
-module_init(ane_board_init);
-module_exit(ane_board_exit);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**

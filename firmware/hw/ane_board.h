@@ -4,9 +4,9 @@
  * banks and controller (ane_hw.c) with the firmware image as ROM, its
  * DART controller (ane_dart_hw.c), its interrupt controller, and the
  * platform device that describes them to the driver
- * (firmware/spec/ane_platform.h).  The module's init creates the boards;
- * KUnit creates bare ones (no platform device) to test the driver's
- * halves against the model.
+ * (firmware/spec/ane_platform.h).  The module's init (driver/ane_module.c)
+ * creates the boards; KUnit creates bare ones (no platform device) to test
+ * the driver's halves against the model.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -19,6 +19,13 @@ struct ane_board;
 struct ane_engine;
 struct ane_platform_data;
 struct device;
+
+/* Engines a module can create: the "devices" parameter's bound. */
+#define ANE_BOARD_MAX		8
+
+int ane_boards_create(unsigned int n);
+void ane_boards_unplug(void);
+void ane_boards_power_off(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct ane_board *ane_board_kunit_create(struct device *dev, bool dart);

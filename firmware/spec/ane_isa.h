@@ -436,6 +436,35 @@ struct ane_op_desc {
 	} p;
 };
 
+/* --- ane_op_check.c: integer only, callable from any kernel context --- */
+
+/**
+ * ane_op_check() - check a descriptor's operation against the instruction set
+ * @d: the descriptor, possibly built from untrusted input; its buffers'
+ *	contents, @d->work and @d->work_size are not looked at.
+ *
+ * Everything ane_op_validate() checks but the workspace: shapes against
+ * the operation, parameters against their ranges, unused tensors and
+ * parameter bytes zero, every extent within its buffer size with every
+ * product checked for overflow, and which tensors may share memory.  The
+ * kernel's image validator asks it of every task descriptor, the engine of
+ * every operation it runs.
+ *
+ * Return: 0, -ANE_MATH_EINVAL (malformed), -ANE_MATH_ENOSPC (a buffer too
+ * small) or -ANE_MATH_EOVERFLOW (a size overflows).
+ */
+int ane_op_check(const struct ane_op_desc *d);
+
+/**
+ * ane_tensor_extent() - the bytes a tensor spans
+ * @t: the tensor; its strides are taken as unsigned.
+ * @bytes: set to the bytes from @t's base to one past its last element.
+ *
+ * Return: 0, -ANE_MATH_EINVAL (an extent out of range) or
+ * -ANE_MATH_EOVERFLOW.
+ */
+int ane_tensor_extent(const struct ane_tensor *t, uint64_t *bytes);
+
 /* --- ane_math_plan.c: integer only, callable from any kernel context --- */
 
 /**

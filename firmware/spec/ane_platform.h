@@ -44,14 +44,4 @@ struct ane_platform_data {
 	u64 boot_addr;
 };
 
-/*
- * The driver's entry points.  One module holds the machine and its
- * driver: the module's init (the board, firmware/hw/ane_board.c) calls
- * ane_driver_init() before it registers the devices and
- * ane_driver_exit() after it unregistered them and before it powers the
- * hardware off; the driver implements them (driver/ane_drv.c).
- */
-int ane_driver_init(void);
-void ane_driver_exit(void);
-
 #endif /* __ANE_PLATFORM_H__ */

@@ -46,6 +46,7 @@ plant firmware/ane_fw_exec.c driver/ane_drv.h "firmware -> driver"
 plant firmware/ane_fw_exec.c hw/ane_hw.h "firmware -> hw"
 plant firmware/hw/ane_hw.c driver/ane_dart.h "hw -> driver"
 plant firmware/spec/ane_td.c firmware/hw/ane_cpu.h "spec -> cpu"
+plant driver/ane_module.c firmware/ane_fw.h "module -> firmware"
 
 echo "include-graph: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

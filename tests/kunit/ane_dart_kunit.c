@@ -398,7 +398,7 @@ static struct ane_dart_ctx *release_ctx;
 
 static void release_fn(struct work_struct *w)
 {
-	ane_dart_request_put(release_ctx);
+	ane_request_pool_put(release_ctx);
 }
 
 static DECLARE_DELAYED_WORK(release_work, release_fn);
@@ -427,7 +427,7 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 	 * gets -EBUSY when none comes free in the wait time.
 	 */
 	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
-		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
+		KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[i]), 0);
 	fx->dart->slot_wait_ms = 50;
 	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[0]), -EBUSY);
 	/* One goes idle while it waits: it gets that slot. */
@@ -438,7 +438,7 @@ static void ane_dart_more_clients_than_slots_switch_ttbr(struct kunit *test)
 	flush_delayed_work(&release_work);
 	for (i = 1; i < ANE_DART_NUM_SLOTS; i++)
 		if (i != 3)
-			ane_dart_request_put(ctx[i]);
+			ane_request_pool_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	/* Every slot but the base context's is free again. */
@@ -499,7 +499,7 @@ static void busy_slots(struct kunit *test, struct ane_dart_ctx **ctx, int n)
 		ctx[i] = new_ctx(test);
 	for (i = 0; i < ANE_DART_NUM_SLOTS - 1; i++) {
 		KUNIT_ASSERT_EQ(test, ane_dart_bind(ctx[i]), i + 1);
-		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[i]), 0);
+		KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[i]), 0);
 	}
 }
 
@@ -517,8 +517,8 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 
 	busy_slots(test, ctx, ARRAY_SIZE(ctx));
 	/* as a submit does, each binds with its request's pins held */
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[8]), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[7]), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[8]), 0);
 	fx->dart->slot_wait_ms = 5000;
 	a.ctx = ctx[7];
 	start_waiter(test, &a, 1);
@@ -526,7 +526,7 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 	start_waiter(test, &b, 2);
 
 	/* iso5's context goes idle: the first in line gets it, only it. */
-	ane_dart_request_put(ctx[4]);
+	ane_request_pool_put(ctx[4]);
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&a.done, 5 * HZ));
 	KUNIT_EXPECT_EQ(test, a.slot, 5);
 	KUNIT_EXPECT_FALSE(test, completion_done(&b.done));
@@ -534,13 +534,13 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 
 	/* A newcomer while one waits: in line, not first (it times out). */
 	fx->dart->slot_wait_ms = 50;
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[4]), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[4]), 0);
 	KUNIT_EXPECT_EQ(test, ane_dart_bind(ctx[4]), -EBUSY);
-	ane_dart_request_put(ctx[4]);
+	ane_request_pool_put(ctx[4]);
 	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 1u);
 
 	/* iso2's context goes idle: the second in line gets it. */
-	ane_dart_request_put(ctx[1]);
+	ane_request_pool_put(ctx[1]);
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&b.done, 5 * HZ));
 	KUNIT_EXPECT_EQ(test, b.slot, 2);
 	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 0u);
@@ -548,7 +548,7 @@ static void ane_dart_slot_waiters_are_served_in_order(struct kunit *test)
 
 	for (i = 0; i < ANE_DART_NUM_SLOTS + 1; i++)
 		if (i != 1 && i != 4)
-			ane_dart_request_put(ctx[i]);
+			ane_request_pool_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
@@ -569,7 +569,7 @@ static void ane_dart_a_request_bind_takes_its_turn(struct kunit *test)
 	int i;
 
 	busy_slots(test, ctx, ARRAY_SIZE(ctx));
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[7]), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[7]), 0);
 	fx->dart->slot_wait_ms = 5000;
 	a.ctx = ctx[7];
 	start_waiter(test, &a, 1);
@@ -586,10 +586,10 @@ static void ane_dart_a_request_bind_takes_its_turn(struct kunit *test)
 	ane_dart_unuse(m);
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(m), 0);
 	/* Two requests outstanding: no turn either. */
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[2]), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[2]), 0);
 	for (i = 0; i <= ANE_DART_TURN_BINDS; i++)
 		KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[2], 0), 3);
-	ane_dart_request_put(ctx[2]);
+	ane_request_pool_put(ctx[2]);
 	KUNIT_EXPECT_FALSE(test, completion_done(&a.done));
 	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 0ull);
 
@@ -611,12 +611,12 @@ static void ane_dart_a_request_bind_takes_its_turn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_TTBR(1)),
 			(u32)(ANE_DART_TTBR_VALID | (virt_to_phys(ctx[7]->l2) >> 12)));
 	/* With nobody in line it binds again at once. */
-	ane_dart_request_put(ctx[1]);
+	ane_request_pool_put(ctx[1]);
 	KUNIT_EXPECT_EQ(test, ane_dart_bind_turn(ctx[0], 0), 2);
 
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		if (i != 1)
-			ane_dart_request_put(ctx[i]);
+			ane_request_pool_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
@@ -646,7 +646,7 @@ static void park_req(struct kunit *test, struct ane_dart_ctx *ctx, struct parked
 {
 	init_completion(&pr->done);
 	pr->slot = INT_MIN;
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx), 0);
 	KUNIT_ASSERT_EQ(test, ane_dart_bind_or_park(ctx, 0), -EAGAIN);
 	ane_dart_park(ctx, 0, &pr->w, parked_run);
 }
@@ -677,7 +677,7 @@ static void ane_dart_parked_requests_start_in_turn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx[7]->parked), 1);
 
 	/* iso5's context goes idle; the next submitter's dispatch starts a. */
-	ane_dart_request_put(ctx[4]);
+	ane_request_pool_put(ctx[4]);
 	ane_dart_dispatch(fx->dart);
 	KUNIT_EXPECT_TRUE(test, completion_done(&a.done));
 	KUNIT_EXPECT_EQ(test, a.slot, 5);
@@ -701,7 +701,7 @@ static void ane_dart_parked_requests_start_in_turn(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&c.done));
 
 	/* Nobody submits: the work item starts c a tick after iso2 is idle. */
-	ane_dart_request_put(ctx[1]);
+	ane_request_pool_put(ctx[1]);
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&c.done, 5 * HZ));
 	KUNIT_EXPECT_EQ(test, c.slot, 2);
 	KUNIT_EXPECT_EQ(test, c.order, 3);
@@ -718,7 +718,7 @@ static void ane_dart_parked_requests_start_in_turn(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		if (i != 4)
-			ane_dart_request_put(ctx[i]);
+			ane_request_pool_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
@@ -745,7 +745,7 @@ static void ane_dart_a_busy_context_yields_when_its_work_ends(struct kunit *test
 	park_req(test, ctx[7], &a);
 
 	/* ctx[0]'s second request, with a pin of its own: it parks behind a. */
-	KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx[0]), 0);
+	KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx[0]), 0);
 	KUNIT_EXPECT_EQ(test, ane_dart_bind_or_park(ctx[0], 1), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, ctx[0]->slot, 1);
 	KUNIT_EXPECT_EQ(test, fx->dart->slot_turns, 0ull);
@@ -758,7 +758,7 @@ static void ane_dart_a_busy_context_yields_when_its_work_ends(struct kunit *test
 	KUNIT_EXPECT_EQ(test, slot_waiters(fx->dart), 2u);
 
 	/* Its first request ends: a takes iso1. */
-	ane_dart_request_put(ctx[0]);
+	ane_request_pool_put(ctx[0]);
 	ane_dart_dispatch(fx->dart);
 	KUNIT_EXPECT_TRUE(test, completion_done(&a.done));
 	KUNIT_EXPECT_EQ(test, a.slot, 1);
@@ -766,7 +766,7 @@ static void ane_dart_a_busy_context_yields_when_its_work_ends(struct kunit *test
 	KUNIT_EXPECT_FALSE(test, completion_done(&b.done));
 
 	/* b has its turn when iso2's context goes idle. */
-	ane_dart_request_put(ctx[1]);
+	ane_request_pool_put(ctx[1]);
 	ane_dart_dispatch(fx->dart);
 	KUNIT_EXPECT_TRUE(test, completion_done(&b.done));
 	KUNIT_EXPECT_EQ(test, b.slot, 2);
@@ -777,7 +777,7 @@ static void ane_dart_a_busy_context_yields_when_its_work_ends(struct kunit *test
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(m), 0);
 	for (i = 0; i < ARRAY_SIZE(ctx) - 1; i++)
 		if (i != 1)
-			ane_dart_request_put(ctx[i]);
+			ane_request_pool_put(ctx[i]);
 	for (i = 0; i < ARRAY_SIZE(ctx); i++)
 		ane_dart_ctx_put(ctx[i]);
 	KUNIT_EXPECT_EQ(test, dart_rd(fx, ANE_DART_ENABLED_STREAMS), 1u);
@@ -864,18 +864,18 @@ static void ane_dart_pool_caps_outstanding_requests_at_127(struct kunit *test)
 
 	map = map_frames(test, ctx, 1, ANE_USAGE_INPUT, ANE_PROT_READ_WRITE);
 	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
-		KUNIT_ASSERT_EQ(test, ane_dart_request_get(ctx), 0);
-	KUNIT_EXPECT_EQ(test, ane_dart_request_get(ctx), -ENOBUFS);
+		KUNIT_ASSERT_EQ(test, ane_request_pool_get(ctx), 0);
+	KUNIT_EXPECT_EQ(test, ane_request_pool_get(ctx), -ENOBUFS);
 	/* Pins are not requests: one mapping used by each of them, thrice. */
 	for (i = 0; i < 3 * ANE_DART_MAX_INFLIGHT; i++)
 		KUNIT_ASSERT_EQ(test, ane_dart_use(map), 0);
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), -EBUSY);
 	for (i = 0; i < 3 * ANE_DART_MAX_INFLIGHT; i++)
 		ane_dart_unuse(map);
-	ane_dart_request_put(ctx);
-	KUNIT_EXPECT_EQ(test, ane_dart_request_get(ctx), 0);
+	ane_request_pool_put(ctx);
+	KUNIT_EXPECT_EQ(test, ane_request_pool_get(ctx), 0);
 	for (i = 0; i < ANE_DART_MAX_INFLIGHT; i++)
-		ane_dart_request_put(ctx);
+		ane_request_pool_put(ctx);
 	KUNIT_EXPECT_EQ(test, ane_dart_unmap(map), 0);
 	ane_dart_ctx_put(ctx);
 }

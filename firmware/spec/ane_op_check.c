@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Descriptor validation, the integer half of the engine's math with
- * ane_math_plan.c: every tensor's extent against its buffer with every
- * product checked for overflow, the shape rules of each operation, the
- * parameters' ranges, unused fields zero, and which tensors may share
- * memory.  No floating point: built and callable as ane_math_plan.c is.
+ * The instruction set's operation checks (ane_isa.h): every tensor's
+ * extent against its buffer with every product checked for overflow, the
+ * shape rules of each operation, the parameters' ranges, unused fields
+ * zero, and which tensors may share memory.  Part of the specification:
+ * the driver's image validator, the task-descriptor decoder (ane_td.c)
+ * and the engine (its workspace and plan, firmware/engine/) all ask the
+ * same question.  No floating point and no kernel header but through
+ * ane_isa.h: built into the module and into the engine's userspace
+ * builds alike.
  *
  * Copyright (C) 2026 The ane authors
  */
 
-#include "ane_math_impl.h"
+#include "ane_isa.h"
 
 /* ------------------------------------------------------------ tensors */
 
@@ -21,6 +25,19 @@ static int ane_mul_ok(uint64_t a, uint64_t b, uint64_t *r)
 static int ane_add_ok(uint64_t a, uint64_t b, uint64_t *r)
 {
 	return !__builtin_add_overflow(a, b, r);
+}
+
+/* Output extent of a window op along one axis (0 if the window never fits). */
+static uint64_t ane_window_out(uint64_t in, uint64_t pad_lo, uint64_t pad_hi,
+			       uint64_t kernel, uint64_t dilation,
+			       uint64_t stride)
+{
+	uint64_t span = dilation * (kernel - 1) + 1;
+	uint64_t full = in + pad_lo + pad_hi;
+
+	if (full < span)
+		return 0;
+	return (full - span) / stride + 1;
 }
 
 static int ane_tensor_is_zero(const struct ane_tensor *t)
@@ -479,7 +496,7 @@ static int ane_check_copy(const struct ane_op_desc *d)
 }
 
 /* Everything but the buffers' contents and the workspace. */
-int ane_check_shapes(const struct ane_op_desc *d)
+int ane_op_check(const struct ane_op_desc *d)
 {
 	unsigned int nsrc = 1, i;
 	int ret, inplace_ok;
