@@ -18,6 +18,32 @@
 /* sparse cannot parse the vector types (see ane_math.c). */
 #ifndef __CHECKER__
 
+/* Input rows a depthwise row keeps converted for the next (ANE_DW_KEEP). */
+#define ANE_DW_KEEP	8u
+
+/*
+ * What a chunk's convolution rows carry from one row to the next (rows of
+ * one channel follow each other within a chunk), on its stack, so that
+ * nothing outlives the chunk: whether output channel @co has an infinite
+ * or NaN weight (an integer scan of its cin_g x KH x KW taps); the
+ * depthwise rows' channel whose weights are in fp32 in the workspace,
+ * and which input rows of which channel and segment its phase rows hold.
+ */
+struct ane_conv_nf {
+	int64_t co;		/* the channel @any is for; -1: none yet */
+	uint32_t any;
+	int64_t wco;		/* the channel of the fp32 weights; -1: none */
+	const uint16_t *xc;	/* the input channel of @ih; NULL: none */
+	uint32_t o0;		/* and the segment's first output */
+	int64_t ih[ANE_DW_KEEP];	/* input row in phase slot s; -1: none */
+};
+
+/* A chunk's struct ane_conv_nf before its first row. */
+static inline void ane_conv_nf_init(struct ane_conv_nf *nf)
+{
+	*nf = (struct ane_conv_nf){ .co = -1, .wco = -1 };
+}
+
 /* y[i] += a * x[i], four at a time; the same operations as the scalar loop. */
 static void ane_axpy(float *y, const float *x, float a, uint32_t n)
 {
@@ -523,15 +549,14 @@ static void ane_conv_taps(const struct ane_op_desc *d, uint64_t n, uint32_t gi,
 	}
 }
 
-void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
-		  uint32_t o0, uint32_t o1, float *acc, float *in,
-		  struct ane_conv_nf *nf)
+/* Outputs [o0, o1) of output row (n, co, oh), @nf as ane_conv_rows()'s. */
+static void ane_conv_seg(const struct ane_op_desc *d, uint64_t n, uint32_t co,
+			 uint32_t oh, uint32_t o0, uint32_t o1, float *acc,
+			 float *in, struct ane_conv_nf *nf)
 {
 	const struct ane_conv_params *cp = &d->p.conv;
 	const struct ane_tensor *x = &d->src[0], *w = &d->src[1], *y = &d->dst;
-	uint32_t ho = y->dim[ANE_H], cout = y->dim[ANE_C];
-	uint32_t oh = (uint32_t)(row % ho), co = (uint32_t)(row / ho % cout);
-	uint64_t n = row / ho / cout;
+	uint32_t cout = y->dim[ANE_C];
 	uint32_t cin_g = x->dim[ANE_C] / cp->groups;
 	uint32_t gi = co / (cout / cp->groups);
 	int64_t i_lo = (int64_t)o0 * cp->stride[1] - cp->pad[ANE_PAD_LEFT];
@@ -568,6 +593,37 @@ void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
 		ane_conv_pad_nonfinite(d, co, oh, o0, o1, acc);
 	ane_act_vec(d->act, acc, len);
 	ane_f2h_row(acc, 1.0f, len, yr, y->stride[ANE_W]);
+}
+
+void ane_conv_rows(const struct ane_op_desc *d, const struct ane_plan *p,
+		   uint64_t u, uint64_t end)
+{
+	uint32_t ho = d->dst.dim[ANE_H], cout = d->dst.dim[ANE_C];
+	uint64_t row = u / p->nseg, n = row / ho / cout;
+	uint32_t seg = (uint32_t)(u % p->nseg), oh = (uint32_t)(row % ho);
+	uint32_t co = (uint32_t)(row / ho % cout);
+	float *acc = (float *)d->work;
+	float *in = (float *)((char *)d->work + p->b_off);
+	struct ane_conv_nf nf;
+
+	ane_conv_nf_init(&nf);
+	for (; u < end; u++) {
+		uint32_t o0 = seg * p->seg_w;
+		uint32_t o1 = o0 + p->seg_w < p->width ? o0 + p->seg_w : p->width;
+
+		ane_conv_seg(d, n, co, oh, o0, o1, acc, in, &nf);
+		/* the next unit's row and segment, without dividing */
+		if (++seg < p->nseg)
+			continue;
+		seg = 0;
+		if (++oh < ho)
+			continue;
+		oh = 0;
+		if (++co == cout) {
+			co = 0;
+			n++;
+		}
+	}
 }
 
 #endif /* __CHECKER__ */

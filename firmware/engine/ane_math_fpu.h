@@ -161,39 +161,12 @@ void ane_h2f_row(const uint16_t *x, uint64_t s, uint32_t n, float *v);
 void ane_f2h_row(const float *v, float mul, uint32_t n, uint16_t *y,
 		 uint64_t s);
 
-/* Input rows a depthwise row keeps converted for the next (ANE_DW_KEEP). */
-#define ANE_DW_KEEP	8u
-
 /*
- * What a chunk's convolution rows carry from one row to the next (rows of
- * one channel follow each other within a chunk), on its stack, so that
- * nothing outlives the chunk: whether output channel @co has an infinite
- * or NaN weight (an integer scan of its cin_g x KH x KW taps); the
- * depthwise rows' channel whose weights are in fp32 in the workspace,
- * and which input rows of which channel and segment its phase rows hold.
+ * ane_math_conv_rows.c: work units [u, end) of a CONV's ROWS plan, the
+ * plan's workspace at d->work (see ane_plan_make())
  */
-struct ane_conv_nf {
-	int64_t co;		/* the channel @any is for; -1: none yet */
-	uint32_t any;
-	int64_t wco;		/* the channel of the fp32 weights; -1: none */
-	const uint16_t *xc;	/* the input channel of @ih; NULL: none */
-	uint32_t o0;		/* and the segment's first output */
-	int64_t ih[ANE_DW_KEEP];	/* input row in phase slot s; -1: none */
-};
-
-/* A chunk's struct ane_conv_nf before its first row. */
-static inline void ane_conv_nf_init(struct ane_conv_nf *nf)
-{
-	*nf = (struct ane_conv_nf){ .co = -1, .wco = -1 };
-}
-
-/*
- * ane_math_conv_rows.c: outputs [o0, o1) of output row @row of a CONV on
- * a ROWS plan, @acc and @in the plan's workspace (see ane_plan_make())
- */
-void ane_conv_seg(const struct ane_op_desc *d, uint64_t row,
-		  uint32_t o0, uint32_t o1, float *acc, float *in,
-		  struct ane_conv_nf *nf);
+void ane_conv_rows(const struct ane_op_desc *d, const struct ane_plan *p,
+		   uint64_t u, uint64_t end);
 
 /* ane_math_rows.c: the chunks of a ROWS plan */
 void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,

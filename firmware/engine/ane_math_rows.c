@@ -409,19 +409,17 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 	uint64_t end = u + p->rows_per_chunk < p->rows ? u + p->rows_per_chunk :
 		       p->rows;
 	float *work = (float *)d->work;
-	struct ane_conv_nf nf;
 
-	ane_conv_nf_init(&nf);
+	if (d->op == ANE_OP_CONV) {
+		ane_conv_rows(d, p, u, end);
+		return;
+	}
 	for (; u < end; u++) {
 		uint64_t row = u / p->nseg;
 		uint32_t o0 = (uint32_t)(u % p->nseg) * p->seg_w;
 		uint32_t o1 = o0 + p->seg_w < p->width ? o0 + p->seg_w : p->width;
 
 		switch (d->op) {
-		case ANE_OP_CONV:
-			ane_conv_seg(d, row, o0, o1, work,
-				     (float *)((char *)d->work + p->b_off), &nf);
-			break;
 		case ANE_OP_POOL:
 			ane_pool_seg(d, row, o0, o1);
 			break;
