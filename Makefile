@@ -18,7 +18,7 @@ B ?= $(SRC)/build
 
 KVER ?= $(shell uname -r)
 ifeq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
-KVER := $(shell $(SRC)/tools/setup-deps.sh --kver 2>/dev/null)
+KVER := $(shell $(SRC)/tools/scripts/setup-deps.sh --kver 2>/dev/null)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 
@@ -131,7 +131,7 @@ LIBSO := $(B)/lib/libane.so.$(ANE_VERSION)
 all: module lib tools tests
 
 deps:
-	@$(SRC)/tools/setup-deps.sh
+	@$(SRC)/tools/scripts/setup-deps.sh
 
 # ---------------------------------------------------------------- module
 # Say what is missing before the compiler does: no headers at all, or
@@ -210,43 +210,46 @@ $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 # ---------------------------------------------------------------- tools
 tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
 
-# Every tool parses its arguments through tools/ane_opt.c (getopt_long,
+# Every tool parses its arguments through tools/common/ane_opt.c (getopt_long,
 # the usage error, numbers with their range); the tools with --json
-# (anectl and the benches) write and read it through tools/ane_json.c and
+# (anectl and the benches) write and read it through tools/common/ane_json.c and
 # json-c (libjson-c-dev).  libane itself never links json-c.
 JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
 OPT_OBJ := $(B)/tools/ane_opt.o
 JSON_OBJ := $(B)/tools/ane_json.o
-$(OPT_OBJ) $(JSON_OBJ): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/%.h
+$(OPT_OBJ) $(JSON_OBJ): $(B)/tools/%.o: $(SRC)/tools/common/%.c $(SRC)/tools/common/%.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -c -o $@ $<
+COMMON_INC := -I$(SRC)/tools/common
+# The engine's userspace build and the image runner, shared by ane-run,
+# ane-mathbench, ane-netbench and the host tests.
+EHOST := $(SRC)/tools/engine-host
+EHOST_INC := -I$(EHOST)
 
 # Tools link libane statically so they run anywhere (including the VM).
-$(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+# Each has its folder: tools/<program>/ (the benches in tools/bench/).
 
 # anectl's commands are in three files (anectl.c, anectl_doctor.c, anectl_top.c).
-ANECTL_SRCS := $(addprefix $(SRC)/tools/,anectl.c anectl_doctor.c anectl_top.c)
-$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(OPT_OBJ) $(JSON_OBJ) \
+ANECTL_SRCS := $(addprefix $(SRC)/tools/anectl/,anectl.c anectl_doctor.c anectl_top.c)
+$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl/anectl.h $(OPT_OBJ) $(JSON_OBJ) \
 		$(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(OPT_OBJ) $(JSON_OBJ) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -o $@ $(ANECTL_SRCS) $(OPT_OBJ) $(JSON_OBJ) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
-# ane-bench: ane-bench.c and its benchmarks in tools/bench/ (bench.h says which).
-BENCH_SRCS := $(SRC)/tools/ane-bench.c $(wildcard $(SRC)/tools/bench/*.c)
+# ane-bench: tools/bench/ane-bench.c and its benchmarks, bench_*.c (bench.h says which).
+BENCH_SRCS := $(SRC)/tools/bench/ane-bench.c $(wildcard $(SRC)/tools/bench/bench_*.c)
 $(B)/tools/ane-bench: $(BENCH_SRCS) $(SRC)/tools/bench/bench.h $(OPT_OBJ) $(JSON_OBJ) \
 		$(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
 		$(OPT_OBJ) $(JSON_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
-# ane-fuzz: ane-fuzz.c and its parts in tools/fuzz/ (fuzz.h says which).
-FUZZ_SRCS := $(SRC)/tools/ane-fuzz.c $(wildcard $(SRC)/tools/fuzz/*.c)
+# ane-fuzz: tools/fuzz/ane-fuzz.c and its parts (fuzz.h says which).
+FUZZ_SRCS := $(wildcard $(SRC)/tools/fuzz/*.c)
 $(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
 		$(OPT_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # The broker daemon (Documentation/accel/ane/broker.rst).
@@ -254,65 +257,69 @@ ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
 $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h \
 		$(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
 		$(OPT_OBJ) $(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
-# Its parts: ane-mathbench.c (the kernels), ane-mathbench-json.c (their
-# --json), ane-mathbench-cores.c (one operation over threads).
-MATHBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-mathbench.c ane-mathbench-json.c ane-mathbench-cores.c)
-$(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/ane-mathbench.h $(B)/tools/engine_host.o \
-		$(OPT_OBJ) $(JSON_OBJ) $(SRC)/tools/engine_host.h $(ENGINE_OBJS) $(ENGINE_HDRS)
+# Its parts, in tools/bench/: ane-mathbench.c (the kernels), ane-mathbench-json.c
+# (their --json), ane-mathbench-cores.c (one operation over threads).
+MATHBENCH_SRCS := $(addprefix $(SRC)/tools/bench/,ane-mathbench.c ane-mathbench-json.c \
+	ane-mathbench-cores.c)
+$(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/bench/ane-mathbench.h \
+		$(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(EHOST)/engine_host.h \
+		$(ENGINE_OBJS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -I$(SRC)/tools -o $@ \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) $(COMMON_INC) $(EHOST_INC) -o $@ \
 		$(MATHBENCH_SRCS) $(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) \
 		$(OPENBLAS_LIBS) -ldnnl -lgomp $(JSONC_LIBS) -lm
 
 # Real networks on the engine's userspace build: libane builds the image,
-# tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
+# tools/engine-host/ane_netrun.c runs it with the firmware's task-descriptor decoding
 # (KIMAGE_OBJS) and the engine (GPL: the engine is linked here, never into
 # libane).  The host tests link the runner too (netrun_test).
 NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/ane_netrun_exec.o $(B)/tools/engine_host.o
 NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/ane_netrun_exec.o \
 	$(B)/san/tools/engine_host.o
 
-# The engine's userspace build on the host: ISA choice, threads.
-$(B)/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
+# The engine's userspace build on the host (tools/engine-host/): ISA
+# choice, threads, and the image runner.
+$(B)/tools/engine_host.o: $(EHOST)/engine_host.c $(EHOST)/engine_host.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -c -o $@ $<
 
-$(B)/san/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
+$(B)/san/tools/engine_host.o: $(EHOST)/engine_host.c $(EHOST)/engine_host.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -c -o $@ $<
 
-$(filter-out %/engine_host.o,$(NETRUN_OBJ)): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_OBJ)): $(B)/tools/%.o: $(EHOST)/%.c $(EHOST)/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -c -o $@ $<
 
-$(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(EHOST)/%.c $(EHOST)/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
 
-# ane-netbench: the networks and their runs (ane-netbench.c), its JSON
-# (ane-netbench-json.c).
-NETBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-netbench.c ane-netbench-json.c)
-$(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/ane-netbench.h $(NETRUN_OBJ) \
+# ane-netbench: the networks and their runs (tools/bench/ane-netbench.c),
+# its JSON (ane-netbench-json.c).
+NETBENCH_SRCS := $(addprefix $(SRC)/tools/bench/,ane-netbench.c ane-netbench-json.c)
+$(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/bench/ane-netbench.h $(NETRUN_OBJ) \
 		$(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
-		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+		$(B)/lib/libane.a $(EHOST)/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $(NETBENCH_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(COMMON_INC) $(EHOST_INC) -o $@ $(NETBENCH_SRCS) \
 		$(NETRUN_OBJ) $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
-# ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
-# ane-run-npy.c) with engine segments on the device, the CPU reference
-# or the engine's userspace build (--engine host: the netrun objects).
-ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
-$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
-		$(NETRUN_OBJ) $(OPT_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
+# ane-run (tools/ane-run/): its demo networks, and ONNX models (ane-run-onnx.c,
+# .npy files in ane-run-npy.c) with engine segments on the device, the CPU
+# reference or the engine's userspace build (--engine host: the netrun objects).
+ANE_RUN_SRCS := $(addprefix $(SRC)/tools/ane-run/,ane-run.c ane-run-onnx.c ane-run-npy.c)
+$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run/ane-run.h \
+		$(SRC)/tools/ane-run/ane-run-npy.h $(NETRUN_OBJ) $(OPT_OBJ) $(ENGINE_OBJS) \
+		$(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) $(OPT_OBJ) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) $(EHOST_INC) -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) $(OPT_OBJ) \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests
@@ -388,7 +395,7 @@ check-vm-debug: all
 	@$(SRC)/tests/check.sh vm-debug
 
 lint: deps
-	@$(SRC)/tools/lint.sh
+	@$(SRC)/tools/scripts/lint.sh
 
 # ---------------------------------------------------------------- install
 # UDEVRULESDIR: the udev rule (accel nodes for the render group, 0660);

@@ -123,7 +123,7 @@ layer_vm() {
 		-- run-all.sh
 	# Real networks from ONNX through the driver (onnx.rst).
 	run_suite vm-onnx "$top/tests/onnx/vm-nets.sh"
-	# The fuzzer (tools/ane-fuzz): fixed seeds, bounded time; as root with
+	# The fuzzer (tools/fuzz/, build/tools/ane-fuzz): fixed seeds, bounded time; as root with
 	# the fault-injection knobs, then with unprivileged workers, then with
 	# the devices unbound and bound again under the workers.
 	run_suite vm-fuzz "$top/tools/vm/ane-vm" --quiet --no-load --timeout 480 \
@@ -198,7 +198,7 @@ layer_vm_debug() {
 	run_suite vm-debug "${vm[@]}" --timeout 1800 "${bins[@]}" -- run-all.sh
 	run_suite vm-debug-failinject "${vm[@]}" --timeout 900 "${bins[@]}" \
 		-- 'modprobe ane devices=2 && failinject_test'
-	# The fuzzer (tools/ane-fuzz), when built: a bounded run, fixed seed.
+	# The fuzzer (tools/fuzz/, build/tools/ane-fuzz), when built: a bounded run, fixed seed.
 	if [ -x "$B/tools/ane-fuzz" ]; then
 		run_suite vm-debug-fuzz "${vm[@]}" --timeout 900 "${bins[@]}" \
 			-- "${ANE_DEBUG_FUZZ_CMD:-modprobe ane devices=2 && ane-fuzz --seed 1 --time 60 --inject --unplug}"

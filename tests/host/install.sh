@@ -62,7 +62,7 @@ fi
 # warning does not fail it: a probe header with a #warning is forced into
 # every object.  The same warning fails the project's own build
 # (ANE_WERROR=y, as make check, KUnit and lint build).
-kver=$("$top/tools/setup-deps.sh" --kver 2>/dev/null)
+kver=$("$top/tools/scripts/setup-deps.sh" --kver 2>/dev/null)
 kdir=/lib/modules/$kver/build
 if [ -n "$kver" ] && [ -e "$kdir/Makefile" ]; then
 	src=$stage/usr/src/ane-$ver

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host tests of ane-netbench's image runner (tools/ane_netrun.c): images
+ * Host tests of ane-netbench's image runner (tools/engine-host/ane_netrun.c): images
  * built by libane, run task by task with the firmware's task-descriptor
  * decoding and the engine's operations, agree with ane_net_reference() --
  * bit for bit where every value is exact in fp16, within the documented
@@ -18,7 +18,7 @@
 #include "harness.h"
 #include "libane.h"
 #include "ane_math.h"
-#include "tools/ane_netrun.h"
+#include "tools/engine-host/ane_netrun.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 

@@ -8,7 +8,7 @@
 # libane.so.0.  The manual pages (Documentation/accel/ane/man/) carry the
 # release and render without warnings.  Bad values and nodes that are not
 # ane's are refused with a message before anything runs.  Every tool
-# parses with getopt_long through tools/ane_opt.c: --opt=value, --,
+# parses with getopt_long through tools/common/ane_opt.c: --opt=value, --,
 # options after the command, extra operands refused, every usage error
 # naming its argument on stderr (exit 2) before a device is looked for;
 # errors on stderr; --json (json-c) parses.
@@ -72,7 +72,7 @@ want "ane-fuzz --seed x is a usage error" 2 \
 want "ane-fuzz --iterations -3 is a usage error" 2 \
 	"--iterations '-3' is not a number" -- "$B/tools/ane-fuzz" --iterations -3
 
-# Every tool parses with getopt_long through tools/ane_opt.c: a usage error
+# Every tool parses with getopt_long through tools/common/ane_opt.c: a usage error
 # names the argument on stderr (stdout empty) and exits 2, before any
 # device is looked for.
 # uerr NAME TEXT -- COMMAND...: COMMAND exits 2, prints TEXT on stderr and
@@ -223,7 +223,7 @@ for t in anectl ane-run ane-bench ane-netbench; do
 done
 [ -f "$top/Documentation/accel/ane/man/libane.3" ] || nok "no manual page libane.3"
 
-# tools/perf-report makes the performance page's tables and plots from the
+# tools/bench/perf-report makes the performance page's tables and plots from the
 # results committed beside them: the same inputs give the same page, so
 # the page is the data's (and nobody edited it by hand); a file that is not
 # JSON is refused with its name.
@@ -231,14 +231,14 @@ perf=$top/Documentation/accel/ane/perf
 tmp=$(mktemp -d)
 if ! command -v python3 >/dev/null; then
 	nok "perf-report: python3 missing"
-elif ! "$top/tools/perf-report" -o "$tmp" "$perf"/res-*.json "$perf"/math-*.json >/dev/null; then
+elif ! "$top/tools/bench/perf-report" -o "$tmp" "$perf"/res-*.json "$perf"/math-*.json >/dev/null; then
 	nok "perf-report fails on $perf/res-*.json $perf/math-*.json"
 else
 	for f in $(cd "$tmp" && ls); do
 		if cmp -s "$tmp/$f" "$perf/$f"; then
 			ok "perf-report remakes perf/$f from the committed results"
 		else
-			nok "perf-report's perf/$f differs from the committed one (run tools/perf-report $perf/res-*.json $perf/math-*.json)"
+			nok "perf-report's perf/$f differs from the committed one (run tools/bench/perf-report $perf/res-*.json $perf/math-*.json)"
 		fi
 	done
 	# the kernels' GFLOP/s against size and against threads
@@ -257,7 +257,7 @@ else
 		ok "perf-report lists each target with its verdict" ||
 		nok "perf-report's targets table lacks a figure or a verdict"
 	echo '{ "tool": ' > "$tmp/bad.json"
-	out=$("$top/tools/perf-report" -o "$tmp" "$tmp/bad.json" 2>&1) &&
+	out=$("$top/tools/bench/perf-report" -o "$tmp" "$tmp/bad.json" 2>&1) &&
 		nok "perf-report accepts a file that is not JSON" ||
 		{ echo "$out" | grep -q "bad.json: not JSON" &&
 			ok "perf-report names a file that is not JSON" ||
@@ -279,7 +279,7 @@ assert all([p[0] for p in v] == [16, 32] for v in s["series"].values())
 assert "series" not in o and "matmul16_best_over_engine" in o["results"]
 PY
 	then
-		"$top/tools/perf-report" -o "$tmp/plots" "$tmp/sweep.json" "$tmp/one.json" >/dev/null &&
+		"$top/tools/bench/perf-report" -o "$tmp/plots" "$tmp/sweep.json" "$tmp/one.json" >/dev/null &&
 			[ -s "$tmp/plots/gflops-sweep.svg" ] && [ ! -e "$tmp/plots/gflops-one.svg" ] &&
 			ok "ane-mathbench --json: targets, and a GFLOP/s curve for a sweep that perf-report plots" ||
 			nok "perf-report made no plot (or one too many) of ane-mathbench's sweep"

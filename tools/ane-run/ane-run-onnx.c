@@ -20,7 +20,7 @@
  * request, which the firmware aborts at its ~2 s deadline: segments hold
  * at most --segment-mflops million FLOPs there (default 64; 0: no limit).  Engine segments run on the device
  * (the default), on the engine's userspace build (--engine host: the
- * engine's own arithmetic, tools/ane_netrun.c, which is why this file is
+ * engine's own arithmetic, tools/engine-host/ane_netrun.c, which is why this file is
  * GPL) or on libane's CPU reference executor (--engine reference).
  *
  * Copyright (C) 2026 The ane authors

@@ -4,15 +4,15 @@
 # make lint: checkpatch --strict (from the unpacked linux-source-6.12 the
 # KUnit runner caches), sparse (an out-of-tree build with C=2) and
 # kernel-doc -none -Wall over the kernel code and the uapi header, and
-# the include graph of the three parts (tools/check-includes.sh), and the
+# the include graph of the three parts (tools/scripts/check-includes.sh), and the
 # documentation against the tree (tests/host/docs.sh: among its checks, no
 # page says a selector or method is not implemented when the driver's
 # selector table and method switches implement it).
 # Prints every finding and exits non-zero if there is any.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-kver=${KVER:-$("$top/tools/setup-deps.sh" --kver)}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kver=${KVER:-$("$top/tools/scripts/setup-deps.sh" --kver)}
 kdir=${KDIR:-/lib/modules/$kver/build}
 fail=0
 
@@ -64,7 +64,7 @@ if [ -n "$out" ]; then
 fi
 
 step "include graph (driver, device model, firmware)"
-if ! "$top/tools/check-includes.sh" "$top"; then
+if ! "$top/tools/scripts/check-includes.sh" "$top"; then
 	fail=1
 fi
 
