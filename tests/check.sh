@@ -49,6 +49,7 @@ layer_host() {
 	# The uapi header compiles alone under every C and C++ standard.
 	run_suite uapi-header "$top/tests/host/uapi-header.sh"
 	run_suite versions "$top/tests/host/versions.sh"
+	run_suite dkms "$top/tests/host/dkms.sh"
 	run_suite install "$top/tests/host/install.sh"
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
