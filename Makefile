@@ -4,7 +4,7 @@
 #
 #   make            build ane.ko, libane (shared, static, .pc), tools, tests
 #   make run        set up what is missing, build, boot the VM, run the demo
-#   make check      host tests, KUnit and VM tests; last line "N passed, N failed"
+#   make check      host tests, KUnit and VM tests; last line "N passed, N failed, N skipped"
 #   make lint       docs checks; checkpatch --strict, sparse, kernel-doc over kernel code
 #   make install    install libane, headers, tools, aned and its units, udev rule, manual pages
 #                   and the module source for DKMS (DESTDIR, PREFIX)

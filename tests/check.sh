@@ -8,11 +8,13 @@
 #
 #   tests/check.sh [host] [kunit] [vm] [vm-debug]     (default: all four)
 #
-# Every suite prints "<suite>: N passed, N failed"; this script sums them.
-# A layer that exits non-zero without reporting a failed case (a build
+# Every suite prints "<suite>: N passed, N failed[, N skipped]"; this
+# script sums them.  A case that cannot run here (no AVX-512 on this CPU)
+# prints "SKIP - CASE: WHY" and counts as skipped, never as passed.  A
+# layer that exits non-zero without reporting a failed case (a build
 # error, a kernel WARN or Oops in the VM console, a timeout) counts as one
-# failure.  The last line is "N passed, N failed"; the exit status is
-# non-zero on any failure.
+# failure.  The last line is "N passed, N failed, N skipped"; the exit
+# status is non-zero on any failure.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,28 +23,8 @@ cache=${ANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ane}
 logdir=$cache/check
 mkdir -p "$logdir"
 
-passed=0
-failed=0
-
-# run_suite NAME CMD...: run, stream, and add up its summary lines.
-run_suite() {
-	local name=$1 log=$logdir/$1.log rc p f line got_fail=0
-	shift
-	echo "=== $name: $*"
-	"$@" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	while read -r line; do
-		p=$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/' <<<"$line")
-		f=$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
-		passed=$((passed + p))
-		failed=$((failed + f))
-		[ "$f" -gt 0 ] && got_fail=1
-	done < <(grep -E '^[A-Za-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$log")
-	if [ "$rc" -ne 0 ] && [ "$got_fail" -eq 0 ]; then
-		echo "$name: exited with status $rc without a failed case; counted as one failure (log: $log)"
-		failed=$((failed + 1))
-	fi
-}
+# run_suite and the counts (tests/check-lib.sh).
+. "$top/tests/check-lib.sh"
 
 layer_host() {
 	local t
@@ -50,6 +32,7 @@ layer_host() {
 	run_suite uapi-header "$top/tests/host/uapi-header.sh"
 	run_suite versions "$top/tests/host/versions.sh"
 	run_suite dkms "$top/tests/host/dkms.sh"
+	run_suite harness "$top/tests/host/harness.sh"
 	run_suite install "$top/tests/host/install.sh"
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
@@ -216,5 +199,4 @@ for l in "${layers[@]}"; do
 	esac
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+check_summary
