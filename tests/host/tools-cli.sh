@@ -126,6 +126,24 @@ uerr "anectl -- info: the command after --" "unexpected operand" -- "$T/anectl" 
 uerr "ane-bench dart NODE extra is refused" "unexpected operand 'extra'" -- \
 	"$T/ane-bench" dart /dev/null extra
 uerr "ane-run mlp conv is refused" "unexpected operand 'conv'" -- "$T/ane-run" mlp conv
+# ane-run MODEL.onnx parses on the same parser (tools/ane-run/ane-run-onnx.c),
+# before the model is read.
+uerr "ane-run M.onnx --bogus names the option" "ane-run: unknown option '--bogus'" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --bogus
+uerr "ane-run M.onnx --runs=0: --opt=value and the range" "--runs '0' is not a number from 1 to 1000000" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --runs=0
+uerr "ane-run M.onnx --seed -1 names the value" "--seed '-1' is not a number" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --seed -1
+uerr "ane-run M.onnx --threads without a value" "ane-run: --threads needs a value" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --threads
+uerr "ane-run M.onnx --input without NAME=" "--input 'x.npy': takes NAME=FILE.npy" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --input x.npy
+uerr "ane-run M.onnx extra is refused" "unexpected operand 'extra'" -- \
+	"$T/ane-run" "$tmpd/m.onnx" extra
+uerr "ane-run M.onnx --engine-only --cpu-only" "--engine-only and --cpu-only exclude each other" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --engine-only --cpu-only
+uerr "ane-run -q M.onnx --version=1: options before and after the model" \
+	"--version takes no value, not '1'" -- "$T/ane-run" -q "$tmpd/m.onnx" --version=1
 uerr "anectl info extra is refused" "unexpected operand 'extra'" -- "$T/anectl" info extra
 uerr "anectl power on extra is refused" "unexpected operand 'extra'" -- "$T/anectl" power on extra
 uerr "ane-fuzz extra is refused" "unexpected operand 'extra'" -- "$T/ane-fuzz" extra
