@@ -6,8 +6,9 @@
 #   make run        set up what is missing, build, boot the VM, run the demo
 #   make check      host tests, KUnit and VM tests; last line "N passed, N failed, N skipped"
 #   make lint       docs checks; checkpatch --strict, sparse, kernel-doc over kernel code
-#   make install    install libane, headers, tools, aned and its units, udev rule, manual pages
-#                   and the module source for DKMS (DESTDIR, PREFIX)
+#   make install    install libane, headers, anectl, ane-run, aned and its units and default
+#                   policy, udev rule, manual pages and the module source for DKMS (DESTDIR, PREFIX)
+#   make install-bench  the benchmarks and the fuzzer (needs OpenBLAS and oneDNN)
 #
 # KDIR defaults to the running kernel's build directory, and falls back to
 # the installed bookworm-backports 6.12 headers when the running kernel
@@ -54,7 +55,11 @@ LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(wildcard $(SRC)/lib/onnx/*.h) \
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 GEN := $(B)/gen
 PROTOBUF_LIBS := $(or $(shell pkg-config --libs libprotobuf-c 2>/dev/null),-lprotobuf-c)
-TOOLS := anectl ane-bench ane-mathbench ane-run ane-fuzz ane-netbench
+# What `make install` installs (the programs a user runs), and what only
+# `make install-bench` does: the benchmarks and the fuzzer (ane-mathbench
+# needs OpenBLAS and oneDNN, which make install must not).
+TOOLS := anectl ane-run
+BENCH_TOOLS := ane-bench ane-mathbench ane-netbench ane-fuzz
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
@@ -125,8 +130,8 @@ LIB_SAN_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/san/lib/%.o,$(LIB_SRCS)) \
 	$(B)/san/lib/onnx.pb-c.o
 LIBSO := $(B)/lib/libane.so.$(ANE_VERSION)
 
-.PHONY: all module lib tools tests deps run check lint install uninstall clean \
-	check-host check-kunit check-vm
+.PHONY: all module lib tools user-tools bench-tools tests deps run check lint install \
+	install-bench uninstall uninstall-bench clean check-host check-kunit check-vm FORCE
 
 all: module lib tools tests
 
@@ -208,7 +213,9 @@ $(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 # ---------------------------------------------------------------- tools
-tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
+tools: user-tools bench-tools
+user-tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
+bench-tools: $(addprefix $(B)/tools/,$(BENCH_TOOLS))
 
 # Every tool parses its arguments through tools/common/ane_opt.c (getopt_long,
 # the usage error, numbers with their range); the tools with --json
@@ -252,12 +259,19 @@ $(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(OPT_OBJ) $(B)/lib/l
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
 		$(OPT_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
-# The broker daemon (Documentation/accel/ane/broker.rst).
+# The broker daemon (Documentation/accel/ane/broker.rst).  aned_paths.h:
+# the default policy it reads when /etc/aned/policy.conf does not exist,
+# where install puts it ($(DATADIR)/ane/aned-policy.conf); rewritten (and
+# aned rebuilt) only when DATADIR changes.
 ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
-$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h \
-		$(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/aned_paths.h: FORCE
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
+	@echo '#define ANED_VENDOR_POLICY "$(DATADIR)/ane/aned-policy.conf"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h \
+		$(B)/tools/aned_paths.h $(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/aned -I$(B)/tools -o $@ $(ANED_SRCS) \
 		$(OPT_OBJ) $(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
@@ -404,12 +418,13 @@ lint: deps
 # as DKMS expects it (`dkms add $(MODSRCDIR)`).
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 # SYSTEMDUNITDIR: aned.service and aned.socket (ExecStart names SBINDIR);
-# the example policy goes to $(DATADIR)/ane/aned-policy.conf (copy it to
-# /etc/aned/policy.conf).
+# the default policy goes to $(DATADIR)/ane/aned-policy.conf, which aned
+# reads while there is no /etc/aned/policy.conf (an administrator's copy).
 SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,/etc/systemd/system)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
-MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-mathbench.1 ane-netbench.1 ane-fuzz.1
+MAN1 := anectl.1 ane-run.1
+MAN1_BENCH := ane-bench.1 ane-mathbench.1 ane-netbench.1 ane-fuzz.1
 MAN3 := libane.3
 MAN5 := aned-policy.conf.5
 MAN8 := aned.8
@@ -418,7 +433,7 @@ MODSRC_FILES := Kbuild Kconfig dkms.conf \
 	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/uapi/drm/*.h \
 	$(SRC)/tests/kunit/*.c))
 
-install: lib tools
+install: lib user-tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
@@ -451,6 +466,18 @@ install: lib tools
 	cd $(SRC) && for f in $(MODSRC_FILES); do \
 		install -D -m 0644 $$f $(DESTDIR)$(MODSRCDIR)/$$f || exit 1; \
 	done
+
+# The benchmarks and the fuzzer, with their manual pages: developers'
+# tools, apart from make install (ane-mathbench needs OpenBLAS and oneDNN).
+install-bench: bench-tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(addprefix $(B)/tools/,$(BENCH_TOOLS)) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN1_BENCH)) \
+		$(DESTDIR)$(MANDIR)/man1/
+
+uninstall-bench:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BENCH_TOOLS)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1_BENCH))
 
 # Removes exactly what install put there (same PREFIX, DESTDIR, ...).
 uninstall:
