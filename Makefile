@@ -378,10 +378,20 @@ $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 		-Wl,--as-needed $(JSONC_LIBS) -Wl,--no-as-needed -lm
 
 # ---------------------------------------------------------------- run/check
-# The console only when something failed, or with V=1.
+# What a person reads: the build goes to $(RUN_LOG) (its last lines on the
+# screen if it fails), the VM's console to $(RUN_CONSOLE) (on the screen
+# only when something failed, or with V=1); at most 60 lines otherwise.
+ANE_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ane
+RUN_LOG := $(ANE_CACHE)/run/build.log
+RUN_CONSOLE := $(ANE_CACHE)/run/console.log
 run: deps
-	$(MAKE) -C $(SRC) all
-	$(SRC)/tools/vm/ane-vm $(if $(filter 1,$(V)),,--quiet) \
+	@mkdir -p $(dir $(RUN_LOG))
+	@echo "ane: building (make all; the full log: $(RUN_LOG))"
+	@$(MAKE) --no-print-directory -C $(SRC) all >$(RUN_LOG) 2>&1 || { \
+		tail -n 30 $(RUN_LOG); \
+		echo "ane: the build failed; the full log: $(RUN_LOG)"; exit 1; }
+	@echo "ane: booting the VM (its console: $(RUN_CONSOLE))"
+	@$(SRC)/tools/vm/ane-vm $(if $(filter 1,$(V)),,--quiet) --log $(RUN_CONSOLE) \
 		--bin $(B)/tools/anectl --bin $(B)/tools/ane-run \
 		-- 'anectl info && ane-run mlp && ane-run conv'
 
