@@ -9,6 +9,7 @@
 #   make install    install libane, headers, anectl, ane-run, aned and its units and default
 #                   policy, udev rule, manual pages and the module source for DKMS (DESTDIR, PREFIX)
 #   make install-bench  the benchmarks and the fuzzer (needs OpenBLAS and oneDNN)
+#   make dist       $(B)/ane-VERSION.tar.gz, a release tarball that builds
 #
 # KDIR defaults to the running kernel's build directory, and falls back to
 # the installed bookworm-backports 6.12 headers when the running kernel
@@ -420,6 +421,28 @@ check-vm-debug: all
 
 lint: deps
 	@$(SRC)/tools/scripts/lint.sh
+
+# ---------------------------------------------------------------- dist
+# make dist: $(DISTDIR)/ane-VERSION.tar.gz, the tree's files (git's
+# tracked files in a checkout, else everything but build/) under
+# ane-VERSION/, reproducible (sorted, owner 0, the last commit's time,
+# gzip -n).  It builds as the tree does (tests/host/dist.sh).
+DISTDIR ?= $(B)
+DIST := ane-$(ANE_VERSION)
+.PHONY: dist
+dist:
+	@mkdir -p $(DISTDIR)
+	@cd $(SRC) && if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(SRC)" ]; then \
+		git ls-files; else find . -type f ! -path './build/*' ! -path './.git/*' \
+		! -name '*.o' ! -name '*.ko' ! -name '.*.cmd' ! -name '*.mod*' \
+		! -name 'Module.symvers' ! -name 'modules.order' | sed 's|^\./||'; fi | \
+		while read -r f; do [ -f "$$f" ] && echo "$$f"; done | LC_ALL=C sort >$(DISTDIR)/$(DIST).files
+	@test -s $(DISTDIR)/$(DIST).files || { echo "ane: make dist: no files found in $(SRC)" >&2; exit 1; }
+	@cd $(SRC) && tar --transform 's|^|$(DIST)/|' --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$(git log -1 --format=%ct 2>/dev/null || date +%s) \
+		-cf - -T $(DISTDIR)/$(DIST).files | gzip -n -9 >$(DISTDIR)/$(DIST).tar.gz
+	@rm -f $(DISTDIR)/$(DIST).files
+	@echo "$(DISTDIR)/$(DIST).tar.gz"
 
 # ---------------------------------------------------------------- install
 # UDEVRULESDIR: the udev rule (accel nodes for the render group, 0660);

@@ -34,6 +34,7 @@ layer_host() {
 	run_suite dkms "$top/tests/host/dkms.sh"
 	run_suite harness "$top/tests/host/harness.sh"
 	run_suite aned-unit "$top/tests/host/aned-unit.sh"
+	run_suite dist "$top/tests/host/dist.sh"
 	run_suite install "$top/tests/host/install.sh"
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
