@@ -536,4 +536,5 @@ uninstall:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(SRC) clean 2>/dev/null
+	-$(MAKE) -C $(KDIR) M=$(SRC)/tests/vm/asahi-stub clean 2>/dev/null
 	rm -rf $(B)

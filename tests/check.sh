@@ -35,6 +35,7 @@ layer_host() {
 	run_suite harness "$top/tests/host/harness.sh"
 	run_suite aned-unit "$top/tests/host/aned-unit.sh"
 	run_suite dist "$top/tests/host/dist.sh"
+	run_suite asahi-host "$top/tests/host/asahi.sh"
 	run_suite install "$top/tests/host/install.sh"
 	run_suite docs "$top/tests/host/docs.sh"
 	run_suite include-graph "$top/tests/host/include-graph.sh"
@@ -107,6 +108,8 @@ layer_vm() {
 		--file "$top/tests/vm/lifecycle.sh:/bin/lifecycle.sh" \
 		--file "$top/tests/vm/run-all.sh:/bin/run-all.sh" \
 		-- run-all.sh
+	# Asahi Linux's "ane" driver (a stand-in) refused by name.
+	run_suite vm-asahi "$top/tests/vm/asahi.sh"
 	# Real networks from ONNX through the driver (onnx.rst).
 	run_suite vm-onnx "$top/tests/onnx/vm-nets.sh"
 	# The fuzzer (tools/fuzz/, build/tools/ane-fuzz): fixed seeds, bounded time; as root with
