@@ -324,5 +324,16 @@ else
 	nok "onnx-suite --expect: build/tests/onnx-suite or libonnx-testdata missing"
 fi
 
+# libsystemd: a static tool that never calls the broker client does not
+# need it (--as-needed), libane.so does (libane.rst, "Who links libsystemd").
+if command -v readelf >/dev/null; then
+	if ! readelf -d "$T/anectl" | grep -q 'NEEDED.*libsystemd' &&
+	   readelf -d "$T/ane-bench" | grep -q 'NEEDED.*libsystemd' &&
+	   readelf -d "$B/lib/libane.so.$ver" | grep -q 'NEEDED.*libsystemd'; then
+		ok "libsystemd: not in anectl, in ane-bench (its broker bench) and libane.so, as documented"
+	else
+		nok "libsystemd's NEEDED entries differ from libane.rst's account"
+	fi
+fi
 echo "tools-cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
