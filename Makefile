@@ -4,10 +4,12 @@
 #
 #   make            build ane.ko, libane (shared, static, .pc), tools, tests
 #   make run        set up what is missing, build, boot the VM, run the demo
-#   make check      host tests, KUnit and VM tests; last line "N passed, N failed"
+#   make check      host tests, KUnit and VM tests; last line "N passed, N failed, N skipped"
 #   make lint       docs checks; checkpatch --strict, sparse, kernel-doc over kernel code
-#   make install    install libane, headers, tools, aned and its units, udev rule, manual pages
-#                   and the module source for DKMS (DESTDIR, PREFIX)
+#   make install    install libane, headers, anectl, ane-run, aned and its units and default
+#                   policy, udev rule, manual pages and the module source for DKMS (DESTDIR, PREFIX)
+#   make install-bench  the benchmarks and the fuzzer (needs OpenBLAS and oneDNN)
+#   make dist       $(B)/ane-VERSION.tar.gz, a release tarball that builds
 #
 # KDIR defaults to the running kernel's build directory, and falls back to
 # the installed bookworm-backports 6.12 headers when the running kernel
@@ -18,7 +20,7 @@ B ?= $(SRC)/build
 
 KVER ?= $(shell uname -r)
 ifeq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
-KVER := $(shell $(SRC)/tools/setup-deps.sh --kver 2>/dev/null)
+KVER := $(shell $(SRC)/tools/scripts/setup-deps.sh --kver 2>/dev/null)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 
@@ -54,7 +56,11 @@ LIB_HDRS := $(wildcard $(SRC)/lib/*.h) $(wildcard $(SRC)/lib/onnx/*.h) \
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 GEN := $(B)/gen
 PROTOBUF_LIBS := $(or $(shell pkg-config --libs libprotobuf-c 2>/dev/null),-lprotobuf-c)
-TOOLS := anectl ane-bench ane-mathbench ane-run ane-fuzz ane-netbench
+# What `make install` installs (the programs a user runs), and what only
+# `make install-bench` does: the benchmarks and the fuzzer (ane-mathbench
+# needs OpenBLAS and oneDNN, which make install must not).
+TOOLS := anectl ane-run
+BENCH_TOOLS := ane-bench ane-mathbench ane-netbench ane-fuzz
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
@@ -127,13 +133,13 @@ LIB_SAN_OBJS := $(patsubst $(SRC)/lib/%.c,$(B)/san/lib/%.o,$(LIB_SRCS)) \
 	$(B)/san/lib/onnx.pb-c.o
 LIBSO := $(B)/lib/libane.so.$(ANE_VERSION)
 
-.PHONY: all module lib tools tests deps run check lint install uninstall clean \
-	check-host check-kunit check-vm
+.PHONY: all module lib tools user-tools bench-tools tests deps run check lint install \
+	install-bench uninstall uninstall-bench clean check-host check-kunit check-vm FORCE
 
 all: module lib tools tests
 
 deps:
-	@$(SRC)/tools/setup-deps.sh
+	@$(SRC)/tools/scripts/setup-deps.sh
 
 # ---------------------------------------------------------------- module
 # Say what is missing before the compiler does: no headers at all, or
@@ -219,111 +225,127 @@ $(B)/san/engine/%.o: $(SRC)/firmware/spec/%.c $(ENGINE_HDRS)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
 # ---------------------------------------------------------------- tools
-tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
+tools: user-tools bench-tools
+user-tools: $(addprefix $(B)/tools/,$(TOOLS)) $(B)/tools/aned
+bench-tools: $(addprefix $(B)/tools/,$(BENCH_TOOLS))
 
-# Every tool parses its arguments through tools/ane_opt.c (getopt_long,
+# Every tool parses its arguments through tools/common/ane_opt.c (getopt_long,
 # the usage error, numbers with their range); the tools with --json
-# (anectl and the benches) write and read it through tools/ane_json.c and
+# (anectl and the benches) write and read it through tools/common/ane_json.c and
 # json-c (libjson-c-dev).  libane itself never links json-c.
 JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
 OPT_OBJ := $(B)/tools/ane_opt.o
 JSON_OBJ := $(B)/tools/ane_json.o
-$(OPT_OBJ) $(JSON_OBJ): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/%.h
+$(OPT_OBJ) $(JSON_OBJ): $(B)/tools/%.o: $(SRC)/tools/common/%.c $(SRC)/tools/common/%.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) -c -o $@ $<
+COMMON_INC := -I$(SRC)/tools/common
+# The engine's userspace build and the image runner, shared by ane-run,
+# ane-mathbench, ane-netbench and the host tests.
+EHOST := $(SRC)/tools/engine-host
+EHOST_INC := -I$(EHOST)
 
 # Tools link libane statically so they run anywhere (including the VM).
-$(B)/tools/%: $(SRC)/tools/%.c $(B)/lib/libane.a $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ONNX_INC) -o $@ $< $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
+# Each has its folder: tools/<program>/ (the benches in tools/bench/).
 
 # anectl's commands are in three files (anectl.c, anectl_doctor.c, anectl_top.c).
-ANECTL_SRCS := $(addprefix $(SRC)/tools/,anectl.c anectl_doctor.c anectl_top.c)
-$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl.h $(OPT_OBJ) $(JSON_OBJ) \
+ANECTL_SRCS := $(addprefix $(SRC)/tools/anectl/,anectl.c anectl_doctor.c anectl_top.c)
+$(B)/tools/anectl: $(ANECTL_SRCS) $(SRC)/tools/anectl/anectl.h $(OPT_OBJ) $(JSON_OBJ) \
 		$(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -o $@ $(ANECTL_SRCS) $(OPT_OBJ) $(JSON_OBJ) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -o $@ $(ANECTL_SRCS) $(OPT_OBJ) $(JSON_OBJ) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
-# ane-bench: ane-bench.c and its benchmarks in tools/bench/ (bench.h says which).
-BENCH_SRCS := $(SRC)/tools/ane-bench.c $(wildcard $(SRC)/tools/bench/*.c)
+# ane-bench: tools/bench/ane-bench.c and its benchmarks, bench_*.c (bench.h says which).
+BENCH_SRCS := $(SRC)/tools/bench/ane-bench.c $(wildcard $(SRC)/tools/bench/bench_*.c)
 $(B)/tools/ane-bench: $(BENCH_SRCS) $(SRC)/tools/bench/bench.h $(OPT_OBJ) $(JSON_OBJ) \
 		$(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/bench -o $@ $(BENCH_SRCS) \
 		$(OPT_OBJ) $(JSON_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
-# ane-fuzz: ane-fuzz.c and its parts in tools/fuzz/ (fuzz.h says which).
-FUZZ_SRCS := $(SRC)/tools/ane-fuzz.c $(wildcard $(SRC)/tools/fuzz/*.c)
+# ane-fuzz: tools/fuzz/ane-fuzz.c and its parts (fuzz.h says which).
+FUZZ_SRCS := $(wildcard $(SRC)/tools/fuzz/*.c)
 $(B)/tools/ane-fuzz: $(FUZZ_SRCS) $(SRC)/tools/fuzz/fuzz.h $(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/fuzz -o $@ $(FUZZ_SRCS) \
 		$(OPT_OBJ) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
-# The broker daemon (Documentation/accel/ane/broker.rst).
+# The broker daemon (Documentation/accel/ane/broker.rst).  aned_paths.h:
+# the default policy it reads when /etc/aned/policy.conf does not exist,
+# where install puts it ($(DATADIR)/ane/aned-policy.conf); rewritten (and
+# aned rebuilt) only when DATADIR changes.
 ANED_SRCS := $(wildcard $(SRC)/tools/aned/*.c)
-$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h \
-		$(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
+$(B)/tools/aned_paths.h: FORCE
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -I$(SRC)/tools/aned -o $@ $(ANED_SRCS) \
+	@echo '#define ANED_VENDOR_POLICY "$(DATADIR)/ane/aned-policy.conf"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/aned.h \
+		$(B)/tools/aned_paths.h $(OPT_OBJ) $(B)/lib/libane.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) -I$(SRC)/tools/aned -I$(B)/tools -o $@ $(ANED_SRCS) \
 		$(OPT_OBJ) $(B)/lib/libane.a $(PROTOBUF_LIBS) $(SYSTEMD_LIBS) -lm
 
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
-# Its parts: ane-mathbench.c (the kernels), ane-mathbench-json.c (their
-# --json), ane-mathbench-cores.c (one operation over threads).
-MATHBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-mathbench.c ane-mathbench-json.c ane-mathbench-cores.c)
-$(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/ane-mathbench.h $(B)/tools/engine_host.o \
-		$(OPT_OBJ) $(JSON_OBJ) $(SRC)/tools/engine_host.h $(ENGINE_OBJS) $(ENGINE_HDRS)
+# Its parts, in tools/bench/: ane-mathbench.c (the kernels), ane-mathbench-json.c
+# (their --json), ane-mathbench-cores.c (one operation over threads).
+MATHBENCH_SRCS := $(addprefix $(SRC)/tools/bench/,ane-mathbench.c ane-mathbench-json.c \
+	ane-mathbench-cores.c)
+$(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/bench/ane-mathbench.h \
+		$(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(EHOST)/engine_host.h \
+		$(ENGINE_OBJS) $(ENGINE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) -I$(SRC)/tools -o $@ \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(OPENBLAS_CFLAGS) $(COMMON_INC) $(EHOST_INC) -o $@ \
 		$(MATHBENCH_SRCS) $(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) \
 		$(OPENBLAS_LIBS) -ldnnl -lgomp $(JSONC_LIBS) -lm
 
 # Real networks on the engine's userspace build: libane builds the image,
-# tools/ane_netrun.c runs it with the firmware's task-descriptor decoding
+# tools/engine-host/ane_netrun.c runs it with the firmware's task-descriptor decoding
 # (KIMAGE_OBJS) and the engine (GPL: the engine is linked here, never into
 # libane).  The host tests link the runner too (netrun_test).
 NETRUN_OBJ := $(B)/tools/ane_netrun.o $(B)/tools/ane_netrun_exec.o $(B)/tools/engine_host.o
 NETRUN_SAN_OBJ := $(B)/san/tools/ane_netrun.o $(B)/san/tools/ane_netrun_exec.o \
 	$(B)/san/tools/engine_host.o
 
-# The engine's userspace build on the host: ISA choice, threads.
-$(B)/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
+# The engine's userspace build on the host (tools/engine-host/): ISA
+# choice, threads, and the image runner.
+$(B)/tools/engine_host.o: $(EHOST)/engine_host.c $(EHOST)/engine_host.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -c -o $@ $<
 
-$(B)/san/tools/engine_host.o: $(SRC)/tools/engine_host.c $(SRC)/tools/engine_host.h $(ENGINE_HDRS)
+$(B)/san/tools/engine_host.o: $(EHOST)/engine_host.c $(EHOST)/engine_host.h $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(SAN_FLAGS) -c -o $@ $<
 
-$(filter-out %/engine_host.o,$(NETRUN_OBJ)): $(B)/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_OBJ)): $(B)/tools/%.o: $(EHOST)/%.c $(EHOST)/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) -c -o $@ $<
 
-$(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(SRC)/tools/%.c $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+$(filter-out %/engine_host.o,$(NETRUN_SAN_OBJ)): $(B)/san/tools/%.o: $(EHOST)/%.c $(EHOST)/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC) $(SAN_FLAGS) -c -o $@ $<
 
-# ane-netbench: the networks and their runs (ane-netbench.c), its JSON
-# (ane-netbench-json.c).
-NETBENCH_SRCS := $(addprefix $(SRC)/tools/,ane-netbench.c ane-netbench-json.c)
-$(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/ane-netbench.h $(NETRUN_OBJ) \
+# ane-netbench: the networks and their runs (tools/bench/ane-netbench.c),
+# its JSON (ane-netbench-json.c).
+NETBENCH_SRCS := $(addprefix $(SRC)/tools/bench/,ane-netbench.c ane-netbench-json.c)
+$(B)/tools/ane-netbench: $(NETBENCH_SRCS) $(SRC)/tools/bench/ane-netbench.h $(NETRUN_OBJ) \
 		$(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
-		$(B)/lib/libane.a $(SRC)/tools/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
+		$(B)/lib/libane.a $(EHOST)/ane_netrun.h $(ENGINE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) -I$(SRC)/tools -o $@ $(NETBENCH_SRCS) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_INC) $(COMMON_INC) $(EHOST_INC) -o $@ $(NETBENCH_SRCS) \
 		$(NETRUN_OBJ) $(OPT_OBJ) $(JSON_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) \
 		$(call LIBANE_LINK,$(B)/lib/libane.a) $(JSONC_LIBS) -lm
 
-# ane-run: its demo networks, and ONNX models (ane-run-onnx.c, .npy files in
-# ane-run-npy.c) with engine segments on the device, the CPU reference
-# or the engine's userspace build (--engine host: the netrun objects).
-ANE_RUN_SRCS := $(addprefix $(SRC)/tools/,ane-run.c ane-run-onnx.c ane-run-npy.c)
-$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run.h $(SRC)/tools/ane-run-npy.h \
-		$(NETRUN_OBJ) $(OPT_OBJ) $(ENGINE_OBJS) $(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
+# ane-run (tools/ane-run/): its demo networks, and ONNX models (ane-run-onnx.c,
+# .npy files in ane-run-npy.c) with engine segments on the device, the CPU
+# reference or the engine's userspace build (--engine host: the netrun objects).
+ANE_RUN_SRCS := $(addprefix $(SRC)/tools/ane-run/,ane-run.c ane-run-onnx.c ane-run-npy.c)
+$(B)/tools/ane-run: $(ANE_RUN_SRCS) $(SRC)/tools/ane-run/ane-run.h \
+		$(SRC)/tools/ane-run/ane-run-npy.h $(NETRUN_OBJ) $(OPT_OBJ) $(ENGINE_OBJS) \
+		$(KIMAGE_OBJS) $(B)/lib/libane.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ANE_CFLAGS) -I$(SRC)/tools -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) $(OPT_OBJ) \
+	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(COMMON_INC) $(EHOST_INC) -o $@ $(ANE_RUN_SRCS) $(NETRUN_OBJ) $(OPT_OBJ) \
 		$(ENGINE_OBJS) $(KIMAGE_OBJS) $(call LIBANE_LINK,$(B)/lib/libane.a) -lm
 
 # ---------------------------------------------------------------- tests
@@ -368,10 +390,20 @@ $(B)/tests/vm/%: $(SRC)/tests/vm/%.c $(B)/lib/libane.a $(LIB_HDRS)
 		-Wl,--as-needed $(JSONC_LIBS) -Wl,--no-as-needed -lm
 
 # ---------------------------------------------------------------- run/check
-# The console only when something failed, or with V=1.
+# What a person reads: the build goes to $(RUN_LOG) (its last lines on the
+# screen if it fails), the VM's console to $(RUN_CONSOLE) (on the screen
+# only when something failed, or with V=1); at most 60 lines otherwise.
+ANE_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ane
+RUN_LOG := $(ANE_CACHE)/run/build.log
+RUN_CONSOLE := $(ANE_CACHE)/run/console.log
 run: deps
-	$(MAKE) -C $(SRC) all
-	$(SRC)/tools/vm/ane-vm $(if $(filter 1,$(V)),,--quiet) \
+	@mkdir -p $(dir $(RUN_LOG))
+	@echo "ane: building (make all; the full log: $(RUN_LOG))"
+	@$(MAKE) --no-print-directory -C $(SRC) all >$(RUN_LOG) 2>&1 || { \
+		tail -n 30 $(RUN_LOG); \
+		echo "ane: the build failed; the full log: $(RUN_LOG)"; exit 1; }
+	@echo "ane: booting the VM (its console: $(RUN_CONSOLE))"
+	@$(SRC)/tools/vm/ane-vm $(if $(filter 1,$(V)),,--quiet) --log $(RUN_CONSOLE) \
 		--bin $(B)/tools/anectl --bin $(B)/tools/ane-run \
 		-- 'anectl info && ane-run mlp && ane-run conv'
 
@@ -399,7 +431,29 @@ check-vm-debug: all
 	@$(SRC)/tests/check.sh vm-debug
 
 lint: deps
-	@$(SRC)/tools/lint.sh
+	@$(SRC)/tools/scripts/lint.sh
+
+# ---------------------------------------------------------------- dist
+# make dist: $(DISTDIR)/ane-VERSION.tar.gz, the tree's files (git's
+# tracked files in a checkout, else everything but build/) under
+# ane-VERSION/, reproducible (sorted, owner 0, the last commit's time,
+# gzip -n).  It builds as the tree does (tests/host/dist.sh).
+DISTDIR ?= $(B)
+DIST := ane-$(ANE_VERSION)
+.PHONY: dist
+dist:
+	@mkdir -p $(DISTDIR)
+	@cd $(SRC) && if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(SRC)" ]; then \
+		git ls-files; else find . -type f ! -path './build/*' ! -path './.git/*' \
+		! -name '*.o' ! -name '*.ko' ! -name '.*.cmd' ! -name '*.mod*' \
+		! -name 'Module.symvers' ! -name 'modules.order' | sed 's|^\./||'; fi | \
+		while read -r f; do [ -f "$$f" ] && echo "$$f"; done | LC_ALL=C sort >$(DISTDIR)/$(DIST).files
+	@test -s $(DISTDIR)/$(DIST).files || { echo "ane: make dist: no files found in $(SRC)" >&2; exit 1; }
+	@cd $(SRC) && tar --transform 's|^|$(DIST)/|' --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$(git log -1 --format=%ct 2>/dev/null || date +%s) \
+		-cf - -T $(DISTDIR)/$(DIST).files | gzip -n -9 >$(DISTDIR)/$(DIST).tar.gz
+	@rm -f $(DISTDIR)/$(DIST).files
+	@echo "$(DISTDIR)/$(DIST).tar.gz"
 
 # ---------------------------------------------------------------- install
 # UDEVRULESDIR: the udev rule (accel nodes for the render group, 0660);
@@ -408,12 +462,13 @@ lint: deps
 # as DKMS expects it (`dkms add $(MODSRCDIR)`).
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 # SYSTEMDUNITDIR: aned.service and aned.socket (ExecStart names SBINDIR);
-# the example policy goes to $(DATADIR)/ane/aned-policy.conf (copy it to
-# /etc/aned/policy.conf).
+# the default policy goes to $(DATADIR)/ane/aned-policy.conf, which aned
+# reads while there is no /etc/aned/policy.conf (an administrator's copy).
 SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,/etc/systemd/system)
 MODSRCDIR ?= /usr/src/ane-$(ANE_VERSION)
 # Manual pages (roff sources in Documentation/accel/ane/man/).
-MAN1 := anectl.1 ane-run.1 ane-bench.1 ane-mathbench.1 ane-netbench.1 ane-fuzz.1
+MAN1 := anectl.1 ane-run.1
+MAN1_BENCH := ane-bench.1 ane-mathbench.1 ane-netbench.1 ane-fuzz.1
 MAN3 := libane.3
 MAN5 := aned-policy.conf.5
 MAN8 := aned.8
@@ -422,7 +477,7 @@ MODSRC_FILES := Kbuild Kconfig dkms.conf \
 	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/uapi/drm/*.h \
 	$(SRC)/tests/kunit/*.c))
 
-install: lib tools
+install: lib user-tools
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/libane/drm $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
@@ -456,6 +511,18 @@ install: lib tools
 		install -D -m 0644 $$f $(DESTDIR)$(MODSRCDIR)/$$f || exit 1; \
 	done
 
+# The benchmarks and the fuzzer, with their manual pages: developers'
+# tools, apart from make install (ane-mathbench needs OpenBLAS and oneDNN).
+install-bench: bench-tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(addprefix $(B)/tools/,$(BENCH_TOOLS)) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(addprefix $(SRC)/Documentation/accel/ane/man/,$(MAN1_BENCH)) \
+		$(DESTDIR)$(MANDIR)/man1/
+
+uninstall-bench:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BENCH_TOOLS)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN1_BENCH))
+
 # Removes exactly what install put there (same PREFIX, DESTDIR, ...).
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libane.so.$(ANE_VERSION) \
@@ -480,4 +547,5 @@ uninstall:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(SRC) clean 2>/dev/null
+	-$(MAKE) -C $(KDIR) M=$(SRC)/tests/vm/asahi-stub clean 2>/dev/null
 	rm -rf $(B)

@@ -164,7 +164,21 @@ static ssize_t engine_split_ops_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(engine_split_ops);
 
+/*
+ * "1": this is the emulated engine.  Asahi Linux's driver of the real
+ * Apple Neural Engine is also a DRM driver and a platform driver named
+ * "ane"; this attribute, which only this driver has, is how the udev rule
+ * and libane tell the two apart (Documentation/accel/ane/sysfs.rst).
+ */
+static ssize_t emulated_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "1\n");
+}
+static DEVICE_ATTR_RO(emulated);
+
 static struct attribute *ane_health_attrs[] = {
+	&dev_attr_emulated.attr,
 	&dev_attr_engine_cores.attr,
 	&dev_attr_engine_split_ops.attr,
 	&dev_attr_busy_time_us.attr,

@@ -164,21 +164,85 @@ static int read_sysfs(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Is /sys/class/accel/@name bound to the ane driver? */
-static int node_is_ane(const char *name)
+/*
+ * This driver and Asahi Linux's driver of the real Apple Neural Engine are
+ * both a DRM driver and a platform driver named "ane".  Only this one has
+ * the device attribute "emulated" (driver/ane_sysfs.c), and its DRM
+ * description is ANE_EMU_DRIVER_DESC (driver/ane_drv.h's ANE_DRIVER_DESC);
+ * the other is refused by name (Documentation/accel/ane/building-and-testing.rst,
+ * "Asahi Linux's ane driver").
+ */
+#define ANE_EMU_DRIVER_DESC	"Emulated Apple Neural Engine"
+#define ANE_OTHER_ANE \
+	"another driver named 'ane' (Asahi Linux's driver of the real Apple Neural Engine?), " \
+	"not this emulation"
+#define ANE_OTHER_HINT \
+	"libane drives only the emulated engine (ane.ko of this project, whose devices have " \
+	"the sysfs attribute 'emulated'); the real engine has its own userspace"
+
+/* 1 if the device directory @devdir (…/device) has emulated = "1". */
+static int dir_is_emulated(const char *devdir)
 {
-	char path[PATH_MAX], target[PATH_MAX];
+	char path[PATH_MAX + 16], val[16];
+
+	snprintf(path, sizeof(path), "%s/emulated", devdir);
+	return !read_sysfs(path, val, sizeof(val)) && !strcmp(val, "1");
+}
+
+/* The basename of @devdir's driver link, in @buf; NULL if it has none. */
+static const char *dir_driver(const char *devdir, char *buf, size_t len)
+{
+	char path[PATH_MAX + 16];
 	const char *base;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/driver", name);
-	n = readlink(path, target, sizeof(target) - 1);
+	snprintf(path, sizeof(path), "%s/driver", devdir);
+	n = readlink(path, buf, len - 1);
 	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	base = strrchr(buf, '/');
+	return base ? base + 1 : buf;
+}
+
+/*
+ * /sys/class/accel/@name: 1 bound to this ane driver (the emulation), -1
+ * to another driver named "ane", 0 to anything else.
+ */
+static int node_kind(const char *name)
+{
+	char devdir[PATH_MAX], target[PATH_MAX];
+	const char *drv;
+
+	snprintf(devdir, sizeof(devdir), "/sys/class/accel/%s/device", name);
+	drv = dir_driver(devdir, target, sizeof(target));
+	if (!drv || strcmp(drv, "ane"))
 		return 0;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	return strcmp(base, "ane") == 0;
+	return dir_is_emulated(devdir) ? 1 : -1;
+}
+
+static int node_is_ane(const char *name)
+{
+	return node_kind(name) == 1;
+}
+
+/* The first accel node of another "ane" driver, in @buf; -ENODEV if none. */
+static int find_other_ane(char *buf, size_t len)
+{
+	struct dirent *de;
+	int ret = -ENODEV;
+	DIR *d = opendir("/sys/class/accel");
+
+	if (!d)
+		return -ENODEV;
+	while (ret && (de = readdir(d)))
+		if (!strncmp(de->d_name, "accel", 5) && de->d_name[5] &&
+		    node_kind(de->d_name) < 0) {
+			snprintf(buf, len, "/dev/accel/%s", de->d_name);
+			ret = 0;
+		}
+	closedir(d);
+	return ret;
 }
 
 /*
@@ -222,6 +286,36 @@ static int node_check(struct ane_dev *dev)
 		return ane__fail_hint(dev, ENODEV,
 				      "name an ane node, /dev/accel/accelN (`anectl list` shows them)",
 				      "not an ane node: its driver is '%s'", base);
+	path[strlen(path) - strlen("/driver")] = '\0';
+	if (!dir_is_emulated(path))
+		return ane__fail_hint(dev, ENODEV, ANE_OTHER_HINT,
+				      "not this ane: %s (no 'emulated' attribute in %s)",
+				      ANE_OTHER_ANE, path);
+	return 0;
+}
+
+/*
+ * The DRM driver behind @dev: a driver named "ane" whose description is
+ * not this one's is the other ane (a check that needs no sysfs).  A file
+ * that is no DRM node is left to the handshake.
+ */
+static int drm_check(struct ane_dev *dev)
+{
+	char name[32] = "", date[32] = "", desc[128] = "";
+	struct drm_version dv = {
+		.name = name, .name_len = sizeof(name) - 1,
+		.date = date, .date_len = sizeof(date) - 1,
+		.desc = desc, .desc_len = sizeof(desc) - 1,
+	};
+
+	if (ioctl(dev->fd, DRM_IOCTL_VERSION, &dv) < 0)
+		return 0;
+	name[dv.name_len < sizeof(name) ? dv.name_len : sizeof(name) - 1] = '\0';
+	desc[dv.desc_len < sizeof(desc) ? dv.desc_len : sizeof(desc) - 1] = '\0';
+	if (!strcmp(name, "ane") && strcmp(desc, ANE_EMU_DRIVER_DESC))
+		return ane__fail_hint(dev, ENODEV, ANE_OTHER_HINT,
+				      "not this ane: %s (DRM driver 'ane', description '%s', not '%s')",
+				      ANE_OTHER_ANE, desc, ANE_EMU_DRIVER_DESC);
 	return 0;
 }
 
@@ -288,8 +382,16 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 	if (node) {
 		snprintf(dev->node, sizeof(dev->node), "%s", node);
 	} else if (ane_find_node(0, dev->node, sizeof(dev->node))) {
-		ret = ane__fail_hint(dev, ENODEV, "is ane.ko loaded? (modprobe ane; ls /sys/class/accel)",
-				     "no /dev/accel node is bound to the ane driver");
+		char other[300];
+
+		if (!find_other_ane(other, sizeof(other)))
+			ret = ane__fail_hint(dev, ENODEV, ANE_OTHER_HINT,
+					     "no /dev/accel node is bound to this ane driver; %s is %s",
+					     other, ANE_OTHER_ANE);
+		else
+			ret = ane__fail_hint(dev, ENODEV,
+					     "is ane.ko loaded? (modprobe ane; ls /sys/class/accel)",
+					     "no /dev/accel node is bound to the ane driver");
 		goto fail;
 	}
 
@@ -299,6 +401,8 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 		goto fail;
 	}
 	ret = node_check(dev);
+	if (!ret)
+		ret = drm_check(dev);
 	if (ret)
 		goto fail;
 

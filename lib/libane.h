@@ -143,6 +143,22 @@ LIBANE_EXPORT void ane_get_retry_counts(const struct ane_dev *dev,
 LIBANE_EXPORT const char *ane_fw_state_name(uint32_t state);
 LIBANE_EXPORT const char *ane_errno_name(int err);
 
+/*
+ * libane's version at compile time: the release of this header, usable in
+ * #if.  ane_version() is the release of the library a program runs with;
+ * the two differ when a program built against one release runs on another
+ * of the same soname.  tests/host/versions.sh keeps these equal to the
+ * Makefile's ANE_VERSION.
+ */
+#define LIBANE_VERSION_MAJOR	0
+#define LIBANE_VERSION_MINOR	1
+#define LIBANE_VERSION_PATCH	0
+/* Non-zero when this header is release MAJ.MIN.PAT or later. */
+#define LIBANE_VERSION_AT_LEAST(maj, min, pat) \
+	(LIBANE_VERSION_MAJOR > (maj) || \
+	 (LIBANE_VERSION_MAJOR == (maj) && (LIBANE_VERSION_MINOR > (min) || \
+	  (LIBANE_VERSION_MINOR == (min) && LIBANE_VERSION_PATCH >= (pat)))))
+
 /* libane's version, "MAJOR.MINOR.PATCH" (the package's, as in libane.pc). */
 LIBANE_EXPORT const char *ane_version(void);
 

@@ -22,6 +22,8 @@ static const char *const t_isa_name[ANE_MATH_ISA_COUNT] = {
 /* Why @isa cannot run here, or NULL if it can. */
 static inline const char *t_isa_missing(uint32_t isa)
 {
+	if (t_isa_denied(t_isa_name[isa]))
+		return "ANE_TEST_NO_ISA names it";
 	if (!ane_math_isa_built(isa))
 		return "not built into the engine (not x86_64?)";
 #if defined(__x86_64__)
@@ -44,16 +46,16 @@ static inline const char *t_isa_missing(uint32_t isa)
 
 /* T_RUN with the ISA path in the test's name. */
 #define T_RUN_ISA(fn, isa) do { \
-	t_case_failed = 0; \
-	fn(); \
-	if (t_case_failed) { \
-		t_failed++; \
-		printf("not ok - %s [%s]\n", #fn, t_isa_name[isa]); \
-	} else { \
-		t_passed++; \
-		printf("ok - %s [%s]\n", #fn, t_isa_name[isa]); \
+	char _tag[32]; \
+	snprintf(_tag, sizeof(_tag), " [%s]", t_isa_name[isa]); \
+	if (t_skip_why) { \
+		t_skip(#fn, _tag, t_skip_why); \
+		break; \
 	} \
-	fflush(stdout); \
+	t_case_failed = 0; \
+	t_case_skipped = NULL; \
+	fn(); \
+	t_case_end(#fn, _tag); \
 } while (0)
 
 /* Run @fn once on every path there is (skipped ones said so), then SSE2 again. */
@@ -62,7 +64,9 @@ static inline const char *t_isa_missing(uint32_t isa)
 	for (_isa = 0; _isa < ANE_MATH_ISA_COUNT; _isa++) { \
 		const char *_why = t_isa_missing(_isa); \
 		if (_why) { \
-			printf("# SKIPPED: %s [%s]: %s\n", #fn, t_isa_name[_isa], _why); \
+			char _t[32]; \
+			snprintf(_t, sizeof(_t), " [%s]", t_isa_name[_isa]); \
+			t_skip(#fn, _t, _why); \
 			continue; \
 		} \
 		T_CHECK(!ane_math_set_isa(_isa), "set isa %u", _isa); \

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A minimal test harness for the host and VM tests: TAP-like lines, and a
- * closing "<suite>: N passed, N failed" line that tests/check.sh sums.
+ * A minimal test harness for the host and VM tests: TAP-like lines ("ok -
+ * CASE", "not ok - CASE", "SKIP - CASE: WHY"), and a closing
+ * "<suite>: N passed, N failed, N skipped" line that tests/check.sh sums.
+ *
+ * A case that cannot run here (no AVX-512 on this CPU) calls T_SKIP(WHY)
+ * and is counted as skipped, never as passed; a case that failed a check
+ * before it skipped still fails.  t_skip_why, when set, skips every T_RUN
+ * until it is cleared (a whole group of cases that cannot run).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -10,9 +16,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static unsigned int t_passed, t_failed, t_case_failed;
+static unsigned int t_passed, t_failed, t_skipped, t_case_failed;
+static const char *t_case_skipped;	/* why the running case skipped */
+static const char *t_skip_why;		/* skip every T_RUN while set */
 
 #define T_CHECK(cond, fmt, ...) do { \
 	if (!(cond)) { \
@@ -42,22 +51,67 @@ static unsigned int t_passed, t_failed, t_case_failed;
 	T_CHECK(_r >= 0, "returned %d errno %d (%s)", _r, errno, strerror(errno)); \
 } while (0)
 
+/* Skip the running case (from its own function, which returns). */
+#define T_SKIP(why) do { \
+	t_case_skipped = (why); \
+	return; \
+} while (0)
+
+/* Count the case that ran as @name: failed, skipped or passed. */
+static inline void t_case_end(const char *name, const char *tag)
+{
+	if (t_case_failed) {
+		t_failed++;
+		printf("not ok - %s%s\n", name, tag);
+	} else if (t_case_skipped) {
+		t_skipped++;
+		printf("SKIP - %s%s: %s\n", name, tag, t_case_skipped);
+	} else {
+		t_passed++;
+		printf("ok - %s%s\n", name, tag);
+	}
+	fflush(stdout);
+}
+
+/* A case that is not run at all: counted as skipped. */
+static inline void t_skip(const char *name, const char *tag, const char *why)
+{
+	t_skipped++;
+	printf("SKIP - %s%s: %s\n", name, tag, why);
+	fflush(stdout);
+}
+
+/*
+ * ANE_TEST_NO_ISA=NAME[,NAME...] (sse2, avx2+fma+f16c, avx512): the engine
+ * tests take those instruction-set paths as missing on this CPU, so a
+ * machine that has them can see (and test) what skips without them.
+ */
+static inline int t_isa_denied(const char *isa)
+{
+	const char *l = getenv("ANE_TEST_NO_ISA"), *p;
+	size_t n = strlen(isa);
+
+	for (p = l; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, isa, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 #define T_RUN(fn) do { \
-	t_case_failed = 0; \
-	fn(); \
-	if (t_case_failed) { \
-		t_failed++; \
-		printf("not ok - %s\n", #fn); \
-	} else { \
-		t_passed++; \
-		printf("ok - %s\n", #fn); \
+	if (t_skip_why) { \
+		t_skip(#fn, "", t_skip_why); \
+		break; \
 	} \
-	fflush(stdout); \
+	t_case_failed = 0; \
+	t_case_skipped = NULL; \
+	fn(); \
+	t_case_end(#fn, ""); \
 } while (0)
 
 static inline int t_summary(const char *suite)
 {
-	printf("%s: %u passed, %u failed\n", suite, t_passed, t_failed);
+	printf("%s: %u passed, %u failed, %u skipped\n", suite, t_passed, t_failed,
+	       t_skipped);
 	return t_failed ? 1 : 0;
 }
 

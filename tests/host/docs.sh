@@ -8,8 +8,9 @@
 # toctree names exists.  No sentence of README.md, the pages or the
 # manual pages says a selector or a method is not implemented (yet) when
 # the driver's selector table and method switches implement it (the
-# claims guard below).  Every program `make install` installs has a
-# manual page and every manual page is installed; libane(3) names every
+# claims guard below).  Every program `make install` or `make
+# install-bench` installs has a manual page and every manual page is
+# installed; libane(3) names every
 # function lib/libane.h exports and every environment variable lib/
 # reads; README.md names every instruction set of the engine.  make lint
 # runs this too.
@@ -334,13 +335,13 @@ else
 	printf '%s\n' "$out" | sed 's/^/#   /'
 fi
 
-# Every program `make install` installs has a manual page, and every
-# manual page is in one of the Makefile's MAN lists, which the install
-# target installs.
+# Every program `make install` or `make install-bench` installs has a
+# manual page, and every manual page is in one of the Makefile's MAN lists,
+# which those targets install (MAN1_BENCH: install-bench).
 man=$doc/man
 mk=$top/Makefile
-progs="$(sed -n 's/^TOOLS := //p' "$mk") aned"
-mans=$(sed -n 's/^MAN[0-9] := //p' "$mk" | tr '\n' ' ')
+progs="$(sed -n 's/^TOOLS := //p; s/^BENCH_TOOLS := //p' "$mk") aned"
+mans=$(sed -n 's/^MAN[0-9]\(_BENCH\)* := //p' "$mk" | tr '\n' ' ')
 nopage=
 for t in $progs; do
 	ls "$man/$t".[0-9] >/dev/null 2>&1 || nopage="$nopage $t"
@@ -355,10 +356,16 @@ for p in "$man"/*.[0-9]; do
 	n=$(basename "$p")
 	sec=${n##*.}
 	echo " $mans " | grep -qF " $n " || { uninst="$uninst $n"; continue; }
-	grep "^MAN$sec := " "$mk" | tr ' ' '\n' | grep -qxF "$n" ||
+	if grep "^MAN${sec}_BENCH := " "$mk" | tr ' ' '\n' | grep -qxF "$n"; then
+		target=install-bench list=MAN${sec}_BENCH
+	elif grep "^MAN$sec := " "$mk" | tr ' ' '\n' | grep -qxF "$n"; then
+		target=install list=MAN$sec
+	else
 		uninst="$uninst $n(not in MAN$sec)"
-	sed -n '/^install:/,/^$/p' "$mk" | grep -qF ",\$(MAN$sec))" ||
-		uninst="$uninst $n(install has no \$(MAN$sec))"
+		continue
+	fi
+	sed -n "/^$target:/,/^\$/p" "$mk" | grep -qF ",\$($list))" ||
+		uninst="$uninst $n($target has no \$($list))"
 done
 if [ -z "$uninst" ]; then
 	ok "every manual page is installed ($(echo $mans))"

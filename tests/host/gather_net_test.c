@@ -5,7 +5,7 @@
  * holding negative, out-of-range and fractional values, built into
  * images the kernel's validator (driver/ane_image.c) accepts and run on
  * the host engine through the executor a model uses
- * (tools/ane_netrun_exec.c, which converts index inputs to int16 from
+ * (tools/engine-host/ane_netrun_exec.c, which converts index inputs to int16 from
  * the image alone), bit for bit against ane_net_reference(); the
  * float-to-index conversion; which inputs the net and the image say are
  * index tensors; the task's words; broken images refused naming the
@@ -22,7 +22,7 @@
 #include "harness.h"
 #include "libane.h"
 #include "driver/ane_image.h"
-#include "tools/ane_netrun.h"
+#include "tools/engine-host/ane_netrun.h"
 
 #define T_MSG(net, sub) \
 	T_CHECK(strstr(ane_net_errmsg(net), (sub)) != NULL, \

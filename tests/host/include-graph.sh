@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The three parts stay apart: tools/check-includes.sh passes on this tree,
+# The three parts stay apart: tools/scripts/check-includes.sh passes on this tree,
 # and it does fail -- naming the file, the line and the arrow -- when a
 # copy of the tree gets a forbidden include in each direction the design
 # forbids.  Last line: "include-graph: N passed, N failed".
 top=$(cd "$(dirname "$0")/../.." && pwd)
-check=$top/tools/check-includes.sh
+check=$top/tools/scripts/check-includes.sh
 pass=0
 fail=0
 ok() { echo "ok - $*"; pass=$((pass + 1)); }

@@ -3,8 +3,11 @@
 #
 # `make install` into a staging directory puts every piece where the
 # documentation says (library and its links, .pc, headers, tools, the udev
-# rule, the module source tree for DKMS), the staged module tree builds on
-# its own against the kernel headers, and `make uninstall` leaves no file
+# rule, the module source tree for DKMS), only what a user runs (the
+# benchmarks and the fuzzer are `make install-bench`'s, and make install
+# builds nothing that needs OpenBLAS or oneDNN), aned's default policy where
+# aned looks for it, the staged module tree builds on its own against the
+# kernel headers, and `make uninstall` (and uninstall-bench) leaves no file
 # behind.  Last line: "install: N passed, N failed".
 top=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/ane-install.XXXXXX")
@@ -27,13 +30,13 @@ for f in usr/lib/libane.so.$ver usr/lib/libane.so.0 usr/lib/libane.so \
 	 usr/lib/libane.a usr/lib/pkgconfig/libane.pc \
 	 usr/include/libane/libane.h usr/include/libane/libane_net.h \
 	 usr/include/libane/drm/ane_accel.h \
-	 usr/bin/anectl usr/bin/ane-run usr/bin/ane-bench \
+	 usr/bin/anectl usr/bin/ane-run \
 	 usr/lib/udev/rules.d/70-ane.rules \
 	 usr/sbin/aned usr/lib/systemd/system/aned.service \
 	 usr/lib/systemd/system/aned.socket usr/share/ane/aned-policy.conf \
 	 usr/share/man/man1/anectl.1 usr/share/man/man1/ane-run.1 \
-	 usr/share/man/man1/ane-bench.1 usr/share/man/man1/ane-netbench.1 \
-	 usr/share/man/man3/libane.3 usr/bin/ane-netbench \
+	 usr/share/man/man3/libane.3 usr/share/man/man5/aned-policy.conf.5 \
+	 usr/share/man/man8/aned.8 \
 	 usr/src/ane-$ver/dkms.conf usr/src/ane-$ver/Kbuild \
 	 usr/src/ane-$ver/Kconfig usr/src/ane-$ver/driver/ane_drv.c \
 	 usr/src/ane-$ver/uapi/drm/ane_accel.h; do
@@ -45,11 +48,48 @@ else
 	nok "missing after install:$missing"
 fi
 
-if grep -qx 'ExecStart=/usr/sbin/aned --policy /etc/aned/policy.conf' \
-	"$stage/usr/lib/systemd/system/aned.service"; then
+if grep -qx 'ExecStart=/usr/sbin/aned' "$stage/usr/lib/systemd/system/aned.service"; then
 	ok "aned.service starts the installed aned"
 else
 	nok "aned.service does not name /usr/sbin/aned"
+fi
+
+# make install is for users: no benchmark, no fuzzer, nothing built
+# against OpenBLAS or oneDNN.
+extra=
+for t in ane-bench ane-mathbench ane-netbench ane-fuzz; do
+	[ -e "$stage/usr/bin/$t" ] && extra="$extra $t"
+	[ -e "$stage/usr/share/man/man1/$t.1" ] && extra="$extra $t.1"
+done
+[ -z "$extra" ] && ok "make install installs no benchmark or fuzzer" ||
+	nok "make install installed developers' tools:$extra"
+plan=$(make -n -B -C "$top" install PREFIX=/usr DESTDIR="$stage" 2>&1)
+if printf '%s\n' "$plan" | grep -qE -- '-ldnnl|-lopenblas|ane-mathbench'; then
+	nok "make install builds against oneDNN or OpenBLAS: $(printf '%s\n' "$plan" | grep -oE -- '-ldnnl|-lopenblas|ane-mathbench[^ ]*' | sort -u | tr '\n' ' ')"
+else
+	ok "make install needs neither oneDNN nor OpenBLAS (make -n -B install)"
+fi
+if make -s -C "$top" install-bench PREFIX=/usr DESTDIR="$stage" >"$stage.log" 2>&1 &&
+   [ -x "$stage/usr/bin/ane-mathbench" ] && [ -x "$stage/usr/bin/ane-bench" ] &&
+   [ -x "$stage/usr/bin/ane-netbench" ] && [ -x "$stage/usr/bin/ane-fuzz" ] &&
+   [ -e "$stage/usr/share/man/man1/ane-fuzz.1" ]; then
+	ok "make install-bench installs the benchmarks, the fuzzer and their pages"
+else
+	nok "make install-bench:"; sed 's/^/#   /' "$stage.log"
+fi
+rm -f "$stage.log"
+make -s -C "$top" uninstall-bench PREFIX=/usr DESTDIR="$stage" >/dev/null 2>&1
+left=$(ls "$stage/usr/bin" | grep -E 'bench|fuzz')
+[ -z "$left" ] && ok "make uninstall-bench removes them" ||
+	nok "left after make uninstall-bench: $left"
+
+# aned's default policy is where the installed aned looks for it when
+# there is no /etc/aned/policy.conf.
+vendor=$("$stage/usr/sbin/aned" --help | sed -n 's/^ *else \(.*\))$/\1/p')
+if [ "$vendor" = /usr/share/ane/aned-policy.conf ] && [ -s "$stage$vendor" ]; then
+	ok "the installed aned's default policy, $vendor, is installed"
+else
+	nok "the installed aned reads '$vendor' without /etc/aned/policy.conf; not installed there"
 fi
 
 if grep -q 'GROUP="render", MODE="0660"' "$stage/usr/lib/udev/rules.d/70-ane.rules"; then
@@ -62,7 +102,7 @@ fi
 # warning does not fail it: a probe header with a #warning is forced into
 # every object.  The same warning fails the project's own build
 # (ANE_WERROR=y, as make check, KUnit and lint build).
-kver=$("$top/tools/setup-deps.sh" --kver 2>/dev/null)
+kver=$("$top/tools/scripts/setup-deps.sh" --kver 2>/dev/null)
 kdir=/lib/modules/$kver/build
 if [ -n "$kver" ] && [ -e "$kdir/Makefile" ]; then
 	src=$stage/usr/src/ane-$ver

@@ -62,6 +62,8 @@ static const char *const isa_name[ANE_MATH_ISA_COUNT] = {
 /* Why @isa cannot run here, or NULL if it can. */
 static const char *isa_missing(uint32_t isa)
 {
+	if (t_isa_denied(isa_name[isa]))
+		return "ANE_TEST_NO_ISA names it";
 	if (!ane_math_isa_built(isa))
 		return "not built into the engine (not x86_64?)";
 	if (isa == ANE_MATH_ISA_AVX2_FMA) {
@@ -92,16 +94,16 @@ static const char *isa_missing(uint32_t isa)
 
 /* T_RUN with the ISA path in the test's name. */
 #define T_RUN_ISA(fn, isa) do { \
-	t_case_failed = 0; \
-	fn(); \
-	if (t_case_failed) { \
-		t_failed++; \
-		printf("not ok - %s [%s]\n", #fn, isa_name[isa]); \
-	} else { \
-		t_passed++; \
-		printf("ok - %s [%s]\n", #fn, isa_name[isa]); \
+	char _tag[32]; \
+	snprintf(_tag, sizeof(_tag), " [%s]", isa_name[isa]); \
+	if (t_skip_why) { \
+		t_skip(#fn, _tag, t_skip_why); \
+		break; \
 	} \
-	fflush(stdout); \
+	t_case_failed = 0; \
+	t_case_skipped = NULL; \
+	fn(); \
+	t_case_end(#fn, _tag); \
 } while (0)
 
 static double h2d(uint16_t h)
@@ -2770,7 +2772,7 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
 	}
 	for (isa = 1; isa < ANE_MATH_ISA_COUNT; isa++) {
 		if (isa_missing(isa)) {
-			printf("# SKIPPED: rows on isa %u: %s\n", isa, isa_missing(isa));
+			printf("# rows not compared on isa %u: %s\n", isa, isa_missing(isa));
 			continue;
 		}
 		for (op = 0; op < ANE_TEST_ROW_OPS; op++)
@@ -2818,10 +2820,8 @@ static void test_avx512_and_avx2_agree_bit_for_bit(void)
 
 	if (!why)
 		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
-	if (why) {
-		printf("# SKIPPED: avx512 against avx2: %s\n", why);
-		return;
-	}
+	if (why)
+		T_SKIP(why);
 	for (i = 0; i < sizeof(mm) / sizeof(mm[0]) + sizeof(cv) / sizeof(cv[0]); i++) {
 		struct ane_op_desc d = { 0 };
 		int conv = i >= sizeof(mm) / sizeof(mm[0]);
@@ -2929,10 +2929,8 @@ static void test_direct_conv_avx512_matches_avx2(void)
 
 	if (!why)
 		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
-	if (why) {
-		printf("# SKIPPED: direct convolution against avx2: %s\n", why);
-		return;
-	}
+	if (why)
+		T_SKIP(why);
 	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
 		const uint32_t *c = cv[i];
 		uint32_t ho = (c[1] + c[10] + c[11] - c[8] * (c[4] - 1) - 1) / c[6] + 1;
@@ -3070,10 +3068,8 @@ static void test_avx512_1x1_same_bits_as_avx2(void)
 
 	if (!why)
 		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
-	if (why) {
-		printf("# SKIPPED: avx512 1x1 against avx2: %s\n", why);
-		return;
-	}
+	if (why)
+		T_SKIP(why);
 	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
 		const uint32_t *c = cv[i];
 		int mm = c[3] == 0;
@@ -3359,10 +3355,8 @@ static void test_avx512_b_rows_in_groups_same_bits(void)
 
 	if (!why)
 		why = isa_missing(ANE_MATH_ISA_AVX2_FMA);
-	if (why) {
-		printf("# SKIPPED: avx512 B rows in groups: %s\n", why);
-		return;
-	}
+	if (why)
+		T_SKIP(why);
 	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
 		struct ane_op_desc d;
 		struct tt a, b, y;
@@ -3591,9 +3585,7 @@ static void test_direct_conv_padding_rows_skipped_same_bits(void)
 	/* needs both paths */
 	for (isa = ANE_MATH_ISA_AVX2_FMA; isa <= ANE_MATH_ISA_AVX512; isa++)
 		if (isa_missing(isa)) {
-			printf("# SKIPPED: direct convolution padding rows: %s\n",
-			       isa_missing(isa));
-			return;
+			T_SKIP(isa_missing(isa));
 		}
 	for (i = 0; i < sizeof(cv) / sizeof(cv[0]); i++) {
 		const uint32_t *c = cv[i];
@@ -3850,16 +3842,14 @@ int main(void)
 	/* every test that runs an operation, on every ISA path there is */
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {
 		why = isa_missing(isa);
-		if (why) {
-			printf("# SKIPPED: the %s path: %s\n", isa_name[isa], why);
-			continue;
-		}
-		if (ane_math_set_isa(isa)) {
+		t_skip_why = why;	/* the path's cases: SKIP, not run */
+		if (!why && ane_math_set_isa(isa)) {
 			printf("not ok - ane_math_set_isa(%s)\n", isa_name[isa]);
 			t_failed++;
 			continue;
 		}
-		printf("# isa path: %s\n", isa_name[isa]);
+		printf("# isa path: %s%s%s\n", isa_name[isa], why ? ": skipped, " : "",
+		       why ? why : "");
 		T_RUN_ISA(test_matmul_small_and_odd_shapes, isa);
 		T_RUN_ISA(test_matmul_depth_blocks_are_one_fp32_chain, isa);
 		T_RUN_ISA(test_matmul_batched_broadcast_transposed_fused, isa);
@@ -3886,6 +3876,7 @@ int main(void)
 		T_RUN_ISA(test_validate_accepts_good_descriptors, isa);
 		T_RUN_ISA(test_validate_fuzz, isa);
 	}
+	t_skip_why = NULL;
 	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
 	T_RUN(test_validate_rejects_bad_op_and_fields);
 	T_RUN(test_validate_rejects_bad_tensors);

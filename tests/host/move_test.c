@@ -4,7 +4,7 @@
  * of strided views, transposes, reshapes, empty tensors and fills,
  * concatenation, slices and every padding mode, built into images that
  * the kernel's validator (driver/ane_image.c) accepts, run on the host
- * engine (tools/ane_netrun.c, the firmware's decoding) and compared bit
+ * engine (tools/engine-host/ane_netrun.c, the firmware's decoding) and compared bit
  * for bit with ane_net_reference() and with what each call means,
  * computed here index by index; and each call's refusals, with the
  * message naming the call, the op and the field.
@@ -19,7 +19,7 @@
 #include "harness.h"
 #include "libane.h"
 #include "driver/ane_image.h"
-#include "tools/ane_netrun.h"
+#include "tools/engine-host/ane_netrun.h"
 
 #define T_MSG(net, sub) \
 	T_CHECK(strstr(ane_net_errmsg(net), (sub)) != NULL, \

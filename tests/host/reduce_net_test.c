@@ -5,7 +5,7 @@
  * masks of odd shapes, ane_net_norm() with the log-softmax and
  * ane_net_norm_eps(), built into images the kernel's validator
  * (driver/ane_image.c) accepts, run on the host engine
- * (tools/ane_netrun.c) and compared with ane_net_reference(); their
+ * (tools/engine-host/ane_netrun.c) and compared with ane_net_reference(); their
  * task-descriptor words; broken images refused naming the word; and the
  * calls' refusals naming the field.
  *
@@ -26,7 +26,7 @@
 #include "harness.h"
 #include "libane.h"
 #include "driver/ane_image.h"
-#include "tools/ane_netrun.h"
+#include "tools/engine-host/ane_netrun.h"
 
 #define T_MSG(net, sub) \
 	T_CHECK(strstr(ane_net_errmsg(net), (sub)) != NULL, \

@@ -8,7 +8,7 @@
 # libane.so.0.  The manual pages (Documentation/accel/ane/man/) carry the
 # release and render without warnings.  Bad values and nodes that are not
 # ane's are refused with a message before anything runs.  Every tool
-# parses with getopt_long through tools/ane_opt.c: --opt=value, --,
+# parses with getopt_long through tools/common/ane_opt.c: --opt=value, --,
 # options after the command, extra operands refused, every usage error
 # naming its argument on stderr (exit 2) before a device is looked for;
 # errors on stderr; --json (json-c) parses.
@@ -72,7 +72,7 @@ want "ane-fuzz --seed x is a usage error" 2 \
 want "ane-fuzz --iterations -3 is a usage error" 2 \
 	"--iterations '-3' is not a number" -- "$B/tools/ane-fuzz" --iterations -3
 
-# Every tool parses with getopt_long through tools/ane_opt.c: a usage error
+# Every tool parses with getopt_long through tools/common/ane_opt.c: a usage error
 # names the argument on stderr (stdout empty) and exits 2, before any
 # device is looked for.
 # uerr NAME TEXT -- COMMAND...: COMMAND exits 2, prints TEXT on stderr and
@@ -126,6 +126,24 @@ uerr "anectl -- info: the command after --" "unexpected operand" -- "$T/anectl" 
 uerr "ane-bench dart NODE extra is refused" "unexpected operand 'extra'" -- \
 	"$T/ane-bench" dart /dev/null extra
 uerr "ane-run mlp conv is refused" "unexpected operand 'conv'" -- "$T/ane-run" mlp conv
+# ane-run MODEL.onnx parses on the same parser (tools/ane-run/ane-run-onnx.c),
+# before the model is read.
+uerr "ane-run M.onnx --bogus names the option" "ane-run: unknown option '--bogus'" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --bogus
+uerr "ane-run M.onnx --runs=0: --opt=value and the range" "--runs '0' is not a number from 1 to 1000000" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --runs=0
+uerr "ane-run M.onnx --seed -1 names the value" "--seed '-1' is not a number" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --seed -1
+uerr "ane-run M.onnx --threads without a value" "ane-run: --threads needs a value" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --threads
+uerr "ane-run M.onnx --input without NAME=" "--input 'x.npy': takes NAME=FILE.npy" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --input x.npy
+uerr "ane-run M.onnx extra is refused" "unexpected operand 'extra'" -- \
+	"$T/ane-run" "$tmpd/m.onnx" extra
+uerr "ane-run M.onnx --engine-only --cpu-only" "--engine-only and --cpu-only exclude each other" -- \
+	"$T/ane-run" "$tmpd/m.onnx" --engine-only --cpu-only
+uerr "ane-run -q M.onnx --version=1: options before and after the model" \
+	"--version takes no value, not '1'" -- "$T/ane-run" -q "$tmpd/m.onnx" --version=1
 uerr "anectl info extra is refused" "unexpected operand 'extra'" -- "$T/anectl" info extra
 uerr "anectl power on extra is refused" "unexpected operand 'extra'" -- "$T/anectl" power on extra
 uerr "ane-fuzz extra is refused" "unexpected operand 'extra'" -- "$T/ane-fuzz" extra
@@ -147,10 +165,10 @@ want "anectl top -d (no NODE) after top" 2 "-d needs a NODE" -- "$T/anectl" top 
 # -h and -V, as ane-netbench(1) says
 "$T/ane-netbench" -h | grep -q '^usage: ane-netbench' && ok "ane-netbench -h" || nok "ane-netbench -h"
 "$T/ane-netbench" -V | grep -q "^ane-netbench .* $ver\$" && ok "ane-netbench -V" || nok "ane-netbench -V"
-# --idle-ms 0 is a value (aned goes on to the policy, which is missing)
+# --idle-ms 0 is a value (aned goes on to the policy, which is missing: status 78)
 "$T/aned" --idle-ms 0 --policy "$tmpd/none.conf" >"$tmpd/out" 2>"$tmpd/err"
 rc=$?
-[ $rc -eq 1 ] && ! grep -q idle-ms "$tmpd/err" && ok "aned --idle-ms 0 is accepted" ||
+[ $rc -eq 78 ] && ! grep -q idle-ms "$tmpd/err" && ok "aned --idle-ms 0 is accepted" ||
 	nok "aned --idle-ms 0: exit $rc, '$(head -n1 "$tmpd/err")'"
 # errors on stderr: ane-fuzz without a device keeps only its last line on stdout
 if [ ! -e /dev/accel ] || ! ls /dev/accel/accel* >/dev/null 2>&1; then
@@ -223,7 +241,7 @@ for t in anectl ane-run ane-bench ane-netbench; do
 done
 [ -f "$top/Documentation/accel/ane/man/libane.3" ] || nok "no manual page libane.3"
 
-# tools/perf-report makes the performance page's tables and plots from the
+# tools/bench/perf-report makes the performance page's tables and plots from the
 # results committed beside them: the same inputs give the same page, so
 # the page is the data's (and nobody edited it by hand); a file that is not
 # JSON is refused with its name.
@@ -231,14 +249,14 @@ perf=$top/Documentation/accel/ane/perf
 tmp=$(mktemp -d)
 if ! command -v python3 >/dev/null; then
 	nok "perf-report: python3 missing"
-elif ! "$top/tools/perf-report" -o "$tmp" "$perf"/res-*.json "$perf"/math-*.json >/dev/null; then
+elif ! "$top/tools/bench/perf-report" -o "$tmp" "$perf"/res-*.json "$perf"/math-*.json >/dev/null; then
 	nok "perf-report fails on $perf/res-*.json $perf/math-*.json"
 else
 	for f in $(cd "$tmp" && ls); do
 		if cmp -s "$tmp/$f" "$perf/$f"; then
 			ok "perf-report remakes perf/$f from the committed results"
 		else
-			nok "perf-report's perf/$f differs from the committed one (run tools/perf-report $perf/res-*.json $perf/math-*.json)"
+			nok "perf-report's perf/$f differs from the committed one (run tools/bench/perf-report $perf/res-*.json $perf/math-*.json)"
 		fi
 	done
 	# the kernels' GFLOP/s against size and against threads
@@ -257,7 +275,7 @@ else
 		ok "perf-report lists each target with its verdict" ||
 		nok "perf-report's targets table lacks a figure or a verdict"
 	echo '{ "tool": ' > "$tmp/bad.json"
-	out=$("$top/tools/perf-report" -o "$tmp" "$tmp/bad.json" 2>&1) &&
+	out=$("$top/tools/bench/perf-report" -o "$tmp" "$tmp/bad.json" 2>&1) &&
 		nok "perf-report accepts a file that is not JSON" ||
 		{ echo "$out" | grep -q "bad.json: not JSON" &&
 			ok "perf-report names a file that is not JSON" ||
@@ -279,7 +297,7 @@ assert all([p[0] for p in v] == [16, 32] for v in s["series"].values())
 assert "series" not in o and "matmul16_best_over_engine" in o["results"]
 PY
 	then
-		"$top/tools/perf-report" -o "$tmp/plots" "$tmp/sweep.json" "$tmp/one.json" >/dev/null &&
+		"$top/tools/bench/perf-report" -o "$tmp/plots" "$tmp/sweep.json" "$tmp/one.json" >/dev/null &&
 			[ -s "$tmp/plots/gflops-sweep.svg" ] && [ ! -e "$tmp/plots/gflops-one.svg" ] &&
 			ok "ane-mathbench --json: targets, and a GFLOP/s curve for a sweep that perf-report plots" ||
 			nok "perf-report made no plot (or one too many) of ane-mathbench's sweep"
@@ -306,5 +324,16 @@ else
 	nok "onnx-suite --expect: build/tests/onnx-suite or libonnx-testdata missing"
 fi
 
+# libsystemd: a static tool that never calls the broker client does not
+# need it (--as-needed), libane.so does (libane.rst, "Who links libsystemd").
+if command -v readelf >/dev/null; then
+	if ! readelf -d "$T/anectl" | grep -q 'NEEDED.*libsystemd' &&
+	   readelf -d "$T/ane-bench" | grep -q 'NEEDED.*libsystemd' &&
+	   readelf -d "$B/lib/libane.so.$ver" | grep -q 'NEEDED.*libsystemd'; then
+		ok "libsystemd: not in anectl, in ane-bench (its broker bench) and libane.so, as documented"
+	else
+		nok "libsystemd's NEEDED entries differ from libane.rst's account"
+	fi
+fi
 echo "tools-cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -4,7 +4,7 @@
  * Debian's libonnx-testdata (model.onnx and test_data_set_N/input_K.pb,
  * output_K.pb) is loaded through libane's ONNX front end twice -- engine
  * only, and with CPU fallback -- and run on the engine's userspace build
- * (tools/ane_netrun.c: the firmware's task-descriptor decoding and the
+ * (tools/engine-host/ane_netrun.c: the firmware's task-descriptor decoding and the
  * engine's own arithmetic).  Each run is one of
  *
  *   passed   every output within the tolerance (onnx.rst, "Tolerance")
@@ -38,7 +38,7 @@
 #include "libane.h"
 #include "ox.h"
 #include "ox_load.h"
-#include "tools/ane_netrun.h"
+#include "tools/engine-host/ane_netrun.h"
 
 #define DEFAULT_ROOT	"/usr/share/libonnx-testdata/data"
 #define MAX_IO		64

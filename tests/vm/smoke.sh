@@ -11,7 +11,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 VM=$ROOT/tools/vm/ane-vm
-KVER=$("$ROOT/tools/setup-deps.sh" --kver)
+KVER=$("$ROOT/tools/scripts/setup-deps.sh" --kver)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vm-smoke.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 

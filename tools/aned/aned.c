@@ -18,10 +18,10 @@
 
 #include "ane_opt.h"
 #include "aned.h"
+#include "aned_paths.h"
 
 struct aned_opts opt = {
 	.socket = ANE_BROKER_SOCKET_DEFAULT,
-	.policy = "/etc/aned/policy.conf",
 	.cache_bytes = 256ull << 20,
 	.max_image = 64ull << 20,
 	.max_clients = 256,
@@ -293,6 +293,20 @@ static int on_accept(sd_event_source *s, int lfd, uint32_t revents, void *ud)
 	return 0;
 }
 
+/*
+ * The policy file to read: --policy, else ANED_ETC_POLICY when it exists,
+ * else the default `make install` installed (ANED_VENDOR_POLICY).  Chosen
+ * at each load, so a file created in /etc is taken at the next SIGHUP.
+ */
+static const char *policy_path(void)
+{
+	if (opt.policy)
+		return opt.policy;
+	if (!access(ANED_ETC_POLICY, F_OK))
+		return ANED_ETC_POLICY;
+	return ANED_VENDOR_POLICY;
+}
+
 /* SIGHUP: read the policy again; a bad file keeps the old one. */
 static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si, void *ud)
 {
@@ -302,7 +316,7 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si, void *u
 	(void)s;
 	(void)si;
 	(void)ud;
-	if (aned_policy_load(opt.policy, &next, perr, sizeof(perr))) {
+	if (aned_policy_load(policy_path(), &next, perr, sizeof(perr))) {
 		logmsg("SIGHUP: the policy is kept: %s", perr);
 		return 0;
 	}
@@ -310,7 +324,7 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si, void *u
 	policy_gen++;
 	stats.reloads++;
 	logmsg("SIGHUP: %s reloaded (%u rules); connections are re-admitted at their next call",
-	       opt.policy, policy.n);
+	       policy_path(), policy.n);
 	return 0;
 }
 
@@ -365,7 +379,8 @@ void usage(FILE *f)
 		"The ane broker daemon (Documentation/accel/ane/broker.rst).\n"
 		"  --socket PATH      listen there (default %s; systemd socket\n"
 		"                     activation takes precedence)\n"
-		"  --policy PATH      the policy file (default /etc/aned/policy.conf)\n"
+		"  --policy PATH      the policy file (default %s,\n"
+		"                     else %s)\n"
 		"  --node NODE        the accel node (default: the first ane device)\n"
 		"  --cache-mb N       model cache budget in MiB, 1..1048576 (default 256)\n"
 		"  --max-image-mb N   largest image accepted, MiB (default 64)\n"
@@ -375,8 +390,11 @@ void usage(FILE *f)
 		"  --compile-timeout-s N  a Compile's time limit, 1..86400 s (default 60)\n"
 		"  --foreground       log to stderr, for tests (aned never forks)\n"
 		"  -h, --help         this help\n"
-		"  -V, --version      libane's version\n",
-		ANE_BROKER_SOCKET_DEFAULT);
+		"  -V, --version      libane's version\n"
+		"Exit status 2: a usage error; 78: the policy cannot be read (aned.service\n"
+		"restarts on neither).  Without a device aned waits: methods fail with the\n"
+		"error until the module is loaded.\n",
+		ANE_BROKER_SOCKET_DEFAULT, ANED_ETC_POLICY, ANED_VENDOR_POLICY);
 }
 
 int main(int argc, char **argv)
@@ -454,9 +472,11 @@ int main(int argc, char **argv)
 	}
 	if (ane_opt_operands(argc, argv, 0, 0, NULL))
 		return ANE_OPT_USAGE;
-	if (aned_policy_load(opt.policy, &policy, perr, sizeof(perr))) {
-		logmsg("%s", perr);
-		return 1;
+	if (aned_policy_load(policy_path(), &policy, perr, sizeof(perr))) {
+		logmsg("%s; exit status %d (configuration), which aned.service does not "
+		       "restart on: fix the policy, then systemctl restart aned", perr,
+		       ANED_EXIT_CONFIG);
+		return ANED_EXIT_CONFIG;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	/* sd_event_add_child() needs SIGCHLD blocked (the compiler service). */
@@ -475,14 +495,21 @@ int main(int argc, char **argv)
 	lfd = listen_socket();
 	if (lfd < 0)
 		return 1;
-	/* Open the device now: a broker that cannot reach it says so at once. */
+	/*
+	 * Open the device now: a broker that cannot reach it says so at once.
+	 * Without one (the module not loaded yet) aned waits rather than
+	 * exit into a restart loop: it serves, each method that needs the
+	 * device fails with the reason, and the first one after the module
+	 * is loaded opens it (ctl_get()).
+	 */
 	{
 		sd_bus_error e = SD_BUS_ERROR_NULL;
 
 		if (!ctl_get(&e)) {
-			logmsg("%s", e.message);
+			logmsg("%s; waiting: methods fail with this error until an ane device "
+			       "appears (modprobe ane), then the next call opens it", e.message);
+			sd_notifyf(0, "STATUS=waiting for an ane device: %s", e.message);
 			sd_bus_error_free(&e);
-			return 1;
 		}
 	}
 	if (sd_event_add_defer(event, &reap_src, on_reap, NULL) < 0 ||
@@ -496,9 +523,10 @@ int main(int argc, char **argv)
 		logmsg("the event sources could not be set up");
 		return 1;
 	}
-	logmsg("listening on %s, device %s, cache %" PRIu64 " MiB",
+	logmsg("listening on %s, device %s, policy %s (%u rules), cache %" PRIu64 " MiB",
 	       lfd == SD_LISTEN_FDS_START ? "the systemd socket" : opt.socket,
-	       ane_node(ctls->dev), opt.cache_bytes >> 20);
+	       ctls ? ane_node(ctls->dev) : "none yet", policy_path(), policy.n,
+	       opt.cache_bytes >> 20);
 	sd_notify(0, "READY=1");
 	ret = sd_event_loop(event);
 	while (compiles) {

@@ -68,9 +68,24 @@
 #define LOAD_POWER		(ANE_BROKER_LOAD_AGGRESSIVE_POWER | ANE_BROKER_LOAD_POWER_SAVING)
 #define LOAD_FLAGS		(LOAD_POWER | ANE_BROKER_LOAD_NO_UNWIRE | ANE_BROKER_DEPTH_MASK)
 
+/*
+ * The policy aned reads without --policy: the administrator's file, else
+ * the default `make install` puts in DATADIR (ANED_VENDOR_POLICY, from
+ * the Makefile: build/tools/aned_paths.h).
+ */
+#define ANED_ETC_POLICY		"/etc/aned/policy.conf"
+
+/*
+ * Exit statuses aned.service does not restart on (RestartPreventExitStatus):
+ * a usage error (2) and a configuration error (78, EX_CONFIG: a policy
+ * that cannot be read), which a restart would only repeat.
+ */
+#define ANED_EXIT_USAGE		2
+#define ANED_EXIT_CONFIG	78
+
 struct aned_opts {
 	const char *socket;
-	const char *policy;
+	const char *policy;	/* --policy, or NULL: ANED_ETC_POLICY, else the default */
 	const char *node;
 	uint64_t cache_bytes;
 	uint64_t max_image;

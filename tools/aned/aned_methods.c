@@ -184,9 +184,12 @@ static int dp_file(sd_bus_error *err)
 {
 	struct drm_ane_device_open op = { .in.usage_type = ANE_USAGE_STANDARD };
 	struct drm_ane_caps_drop cd = { .drop = ANE_CAP_ALL & ~ANE_CAP_MEMORY };
-	const char *node = ane_node(ctls->dev);
+	const char *node;
 	int fd;
 
+	if (!ctls)
+		return deny(err, ENODEV, "HandOff: the daemon has no ane device");
+	node = ane_node(ctls->dev);
 	fd = open(node, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return deny(err, errno, "HandOff: open %s: %s", node, strerror(errno));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ane-fuzz: its command line (getopt_long, through tools/ane_opt.c), the
+ * ane-fuzz: its command line (getopt_long, through tools/common/ane_opt.c), the
  * --exclude list and the --replay file.
  *
  * Copyright (C) 2026 The ane authors

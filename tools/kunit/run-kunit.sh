@@ -29,7 +29,7 @@
 #   --jobs N        make -j for the kernel build (default: 2).
 #   --clean         delete the cached build directory first (full rebuild).
 #   --print-srcdir  unpack the kernel source if needed, print its path, exit
-#                   (tools/lint.sh runs checkpatch from it).
+#                   (tools/scripts/lint.sh runs checkpatch from it).
 #   -h, --help      show this help.
 #
 #   Anything after "--" goes to `kunit.py run` unchanged, e.g. a suite
@@ -38,7 +38,7 @@
 #
 # What it does:
 #   1. Unpacks /usr/src/linux-source-6.12.tar.xz (Debian package
-#      linux-source-6.12, see tools/setup-deps.sh) once into
+#      linux-source-6.12, see tools/scripts/setup-deps.sh) once into
 #      $CACHE/kunit/src-<package version>/ (atomic, stamped).
 #   2. Symlinks the project as drivers/accel/ane in that tree and hooks it
 #      into drivers/accel/{Kconfig,Makefile} (idempotent); for UML also
@@ -118,9 +118,9 @@ esac
 [[ $jobs =~ ^[0-9]+$ ]] || die "--jobs must be a number"
 
 tarball=/usr/src/linux-source-6.12.tar.xz
-[ -r "$tarball" ] || die "$tarball missing: run tools/setup-deps.sh"
+[ -r "$tarball" ] || die "$tarball missing: run tools/scripts/setup-deps.sh"
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-	die "package linux-source-6.12 is not installed: run tools/setup-deps.sh"
+	die "package linux-source-6.12 is not installed: run tools/scripts/setup-deps.sh"
 # Make cannot cope with ':' (an epoch) in paths; keep the rest verbatim.
 ver=${pkgver//:/_}
 

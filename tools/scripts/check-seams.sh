@@ -4,7 +4,7 @@
 # The seams at link level (Documentation/accel/ane/design.rst, "Three
 # parts"): from the built objects, every symbol a part leaves undefined
 # (nm -u) that another part defines must be an arrow the parts allow.
-# The include check (tools/check-includes.sh) sees the headers; this sees
+# The include check (tools/scripts/check-includes.sh) sees the headers; this sees
 # the calls, whatever header declared them.
 #
 #   module    driver/ane_module.o      -> driver, hw     (the module's init

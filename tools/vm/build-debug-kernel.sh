@@ -67,7 +67,7 @@ done
 [ -r "$fragment" ] || die "missing $fragment"
 
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-	die "package linux-source-6.12 is not installed: run tools/setup-deps.sh"
+	die "package linux-source-6.12 is not installed: run tools/scripts/setup-deps.sh"
 ver=${pkgver//:/_}
 fhash=$(sha256sum "$fragment" | cut -c1-12)
 

@@ -27,7 +27,7 @@
 # exits 1 if there is one, 0 otherwise.
 set -uo pipefail
 
-top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 2
 
 part() {

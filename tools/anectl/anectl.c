@@ -54,6 +54,21 @@ static void usage(FILE *f)
 		"  -V, --version  libane's version\n");
 }
 
+int anectl_no_node(const char *prog)
+{
+	struct ane_dev *d = NULL;
+	char err[512];
+
+	if (ane_open(NULL, ANE_KIND_CONTROL, &d, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+	} else {
+		ane_close(d);	/* one appeared meanwhile */
+		fprintf(stderr, "%s: no /dev/accel node is bound to ane (is ane.ko loaded?)\n",
+			prog);
+	}
+	return 1;
+}
+
 static int cmd_list(int json)
 {
 	struct json_object *a = json ? json_object_new_array() : NULL;
@@ -68,10 +83,8 @@ static int cmd_list(int json)
 	}
 	if (a)
 		ane_json_write(a, stdout, NULL);
-	if (!i) {
-		fprintf(stderr, "anectl: no /dev/accel node is bound to ane (is ane.ko loaded?)\n");
-		return 1;
-	}
+	if (!i)
+		return anectl_no_node("anectl");
 	return 0;
 }
 
@@ -188,10 +201,8 @@ static int cmd_info(const char *node, int json)
 	}
 	if (all)
 		ane_json_write(all, stdout, NULL);
-	if (!i) {
-		fprintf(stderr, "anectl: no /dev/accel node is bound to ane (is ane.ko loaded?)\n");
-		return 1;
-	}
+	if (!i)
+		return anectl_no_node("anectl");
 	return rc;
 }
 
@@ -384,10 +395,8 @@ static int cmd_power(const char *node, int argc, char **argv)
 		return ane_usage_error("unexpected operand '%s'",
 				       argv[!strcmp(what, "delay") ? 2 : 1]);
 	if (!node) {
-		if (ane_find_node(0, buf, sizeof(buf))) {
-			fprintf(stderr, "anectl power: no ane device (is the module loaded? anectl doctor)\n");
-			return 1;
-		}
+		if (ane_find_node(0, buf, sizeof(buf)))
+			return anectl_no_node("anectl power");
 		node = buf;
 	}
 	fd = open_ane_node("power", node);
@@ -483,9 +492,10 @@ static int cmd_diag(const char *node, const char *name, uint32_t m, size_t rec, 
 
 	if (!node) {
 		if (ane_find_node(0, buf, sizeof(buf))) {
-			fprintf(stderr, "anectl %s: no ane device (is the module loaded? anectl doctor)\n",
-				name);
-			return 1;
+			char prog[64];
+
+			snprintf(prog, sizeof(prog), "anectl %s", name);
+			return anectl_no_node(prog);
 		}
 		node = buf;
 	}

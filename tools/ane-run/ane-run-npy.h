@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NumPy's .npy files for ane-run (tools/ane-run-npy.c): version 1 and 2
+ * NumPy's .npy files for ane-run (tools/ane-run/ane-run-npy.c): version 1 and 2
  * headers, little-endian C-order arrays of the dtypes ONNX and NumPy
  * share, read into and written from struct ane_model_tensor.
  *

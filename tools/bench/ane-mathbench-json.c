@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ane-mathbench --json FILE: the kernels' figures, their targets and, for
- * a sweep of matmul sizes, the GFLOP/s curves tools/perf-report plots.
+ * a sweep of matmul sizes, the GFLOP/s curves tools/bench/perf-report plots.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -45,7 +45,7 @@ static struct json_object *json_case(const struct bcase *c, const struct result 
 }
 
 /*
- * What tools/perf-report reads: every case's target as an upper bound
+ * What tools/bench/perf-report reads: every case's target as an upper bound
  * (the best baseline over the engine, at most 1 / TARGET_RATIO), and, when
  * every case is an n x n x n matmul (`ane-mathbench matmul 64 matmul 128
  * ...`), the GFLOP/s of each engine path and baseline against n.

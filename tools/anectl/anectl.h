@@ -24,6 +24,13 @@ int read_line(const char *path, char *buf, size_t len);
 /* ane_opt_bad(), and -d without its NODE says how to find one. */
 int anectl_bad_opt(int o, char **argv);
 
+/*
+ * No ane node was found: say why on stderr, as libane's discovery tells
+ * it (the module not loaded, or only another driver named "ane", Asahi
+ * Linux's, bound), prefixed with @prog ("anectl", "anectl power"); 1.
+ */
+int anectl_no_node(const char *prog);
+
 /* anectl doctor [NODE]: 0 healthy, 1 not. */
 int cmd_doctor(const char *only);
 

@@ -2,7 +2,7 @@
 /*
  * The tools' machine-readable output and input through json-c
  * (libjson-c-dev): anectl --json, the benches' --json FILE, and what
- * ane-netbench reads back (tools/ane_json.c).  Only the tools link it,
+ * ane-netbench reads back (tools/common/ane_json.c).  Only the tools link it,
  * never libane.
  *
  * Copyright (C) 2026 The ane authors

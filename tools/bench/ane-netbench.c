@@ -2,7 +2,7 @@
 /*
  * ane-netbench: real networks built with libane's builder, compiled to a
  * program image and run end to end on the engine's userspace build
- * (tools/ane_netrun.c: the firmware's task-descriptor decoding and the
+ * (tools/engine-host/ane_netrun.c: the firmware's task-descriptor decoding and the
  * engine's operations), timed, and compared with PyTorch on the CPU
  * (tools/bench/torch_nets.py builds the same networks from the weights
  * this tool exports).  tools/bench/netbench.sh runs both, alternating.

@@ -4,7 +4,7 @@
 # make lint: checkpatch --strict (from the unpacked linux-source-6.12 the
 # KUnit runner caches), sparse (an out-of-tree build with C=2) and
 # kernel-doc -none -Wall over the kernel code and the uapi header, and
-# the include graph of the three parts (tools/check-includes.sh), the
+# the include graph of the three parts (tools/scripts/check-includes.sh), the
 # seams at link level (tools/scripts/check-seams.sh), the size of every
 # .c of driver/, firmware/, lib/ and tools/ (at most 750 lines), and the
 # documentation against the tree (tests/host/docs.sh: among its checks, no
@@ -13,8 +13,8 @@
 # Prints every finding and exits non-zero if there is any.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-kver=${KVER:-$("$top/tools/setup-deps.sh" --kver)}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kver=${KVER:-$("$top/tools/scripts/setup-deps.sh" --kver)}
 kdir=${KDIR:-/lib/modules/$kver/build}
 fail=0
 
@@ -70,7 +70,7 @@ if [ -n "$out" ]; then
 fi
 
 step "include graph (driver, device model, firmware)"
-if ! "$top/tools/check-includes.sh" "$top"; then
+if ! "$top/tools/scripts/check-includes.sh" "$top"; then
 	fail=1
 fi
 

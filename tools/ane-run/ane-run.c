@@ -554,9 +554,16 @@ int main(int argc, char **argv)
 		unsigned int idx = node_arg ? (unsigned int)strtoul(node_arg, NULL, 10) : 0;
 
 		if (ane_find_node(idx, node, sizeof(node))) {
-			snprintf(why, sizeof(why),
-				 "no ane device %u: is ane.ko loaded? (modprobe ane; ls /sys/class/accel)",
-				 idx);
+			struct ane_dev *d = NULL;
+
+			/* libane's discovery says why: no module, or another "ane" */
+			if (!idx && ane_open(NULL, ANE_KIND_CONTROL, &d, err, sizeof(err)))
+				snprintf(why, sizeof(why), "%s", err);
+			else
+				snprintf(why, sizeof(why),
+					 "no ane device %u: is ane.ko loaded? (modprobe ane; ls /sys/class/accel)",
+					 idx);
+			ane_close(d);
 			return not_run(why);
 		}
 	} else {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What every tool's argument parsing shares (tools/ane_opt.c): the
+ * What every tool's argument parsing shares (tools/common/ane_opt.c): the
  * program name its messages start with, the usage error, the message for
  * what getopt_long() refused, numbers with their range and operands.
  *

@@ -20,13 +20,14 @@
  * request, which the firmware aborts at its ~2 s deadline: segments hold
  * at most --segment-mflops million FLOPs there (default 64; 0: no limit).  Engine segments run on the device
  * (the default), on the engine's userspace build (--engine host: the
- * engine's own arithmetic, tools/ane_netrun.c, which is why this file is
+ * engine's own arithmetic, tools/engine-host/ane_netrun.c, which is why this file is
  * GPL) or on libane's CPU reference executor (--engine reference).
  *
  * Copyright (C) 2026 The ane authors
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "ane_netrun.h"
 #include "ane-run-npy.h"
 #include "ane-run.h"
+#include "ane_opt.h"
 
 #define MAX_ARGS	64
 
@@ -69,11 +71,10 @@ static void onnx_usage(FILE *f)
 		"               [--expect NAME=FILE.npy]... [--segment-mflops N]\n");
 }
 
+/* The usage error "ane-run: WHAT 'ARG': WHY" (ane_opt.c); ANE_OPT_USAGE. */
 static int bad(const char *what, const char *arg, const char *why)
 {
-	fprintf(stderr, "ane-run: %s '%s': %s\n", what, arg, why);
-	onnx_usage(stderr);
-	return 2;
+	return ane_usage_error("%s '%s': %s", what, arg, why);
 }
 
 /* "NAME=VALUE" into @name (bounded) and a pointer to VALUE. */
@@ -113,19 +114,6 @@ static int parse_shape(char *arg, struct ane_model_tensor *t)
 	return t->rank ? 0 : -1;
 }
 
-static int parse_uint(const char *s, unsigned int *out, unsigned int max)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v > max)
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct onnx_opts *o)
 {
 	static const struct option lopts[] = {
@@ -144,10 +132,13 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 		{ "segment-mflops", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned int mf;
 	int c;
 
+	ane_opt_init("ane-run");
 	memset(o, 0, sizeof(*o));
 	o->engine = "device";
 	o->runs = 1;
@@ -155,7 +146,7 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 	o->threads = 1;
 	o->seg_flops = 64e6;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:s:c:e:r:n:t:x:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:s:c:e:r:n:t:x:qhV", lopts, NULL)) != -1) {
 		const char *v;
 
 		switch (c) {
@@ -201,28 +192,26 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 			o->flags |= ANE_MODEL_CPU_ONLY;
 			break;
 		case 'r':
-			if (parse_uint(optarg, &o->runs, 1000000) || !o->runs)
-				return bad("--runs", optarg, "is a count from 1 to 1000000");
+			if (ane_opt_uint("--runs", optarg, 1, 1000000, NULL, &o->runs))
+				return ANE_OPT_USAGE;
 			break;
 		case 'n':
 			o->node = optarg;
 			break;
 		case 'S':
-			if (parse_uint(optarg, &o->seed, 0xffffffffu))
-				return bad("--seed", optarg, "is a number");
+			if (ane_opt_uint("--seed", optarg, 0, UINT_MAX, NULL, &o->seed))
+				return ANE_OPT_USAGE;
 			break;
-		case 'm': {
-			unsigned int mf;
-
-			if (parse_uint(optarg, &mf, 1000000000))
-				return bad("--segment-mflops", optarg,
-					   "is a count of millions of FLOPs (0: no limit)");
+		case 'm':
+			/* 0: no limit */
+			if (ane_opt_uint("--segment-mflops", optarg, 0, 1000000000,
+					 "millions of FLOPs", &mf))
+				return ANE_OPT_USAGE;
 			o->seg_flops = mf * 1e6;
 			break;
-		}
 		case 't':
-			if (parse_uint(optarg, &o->threads, 256) || !o->threads)
-				return bad("--threads", optarg, "is a count from 1 to 256");
+			if (ane_opt_uint("--threads", optarg, 1, 256, NULL, &o->threads))
+				return ANE_OPT_USAGE;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -230,18 +219,19 @@ static int parse_args(int argc, char **argv, struct onnx_opts *o)
 		case 'h':
 			onnx_usage(stdout);
 			return 1;
+		case 'V':
+			printf("ane-run (libane) %s\n", ane_version());
+			return 1;
 		default:
-			onnx_usage(stderr);
-			return 2;
+			return ane_opt_bad(c, argv);
 		}
 	}
 	if ((o->flags & ANE_MODEL_ENGINE_ONLY) && (o->flags & ANE_MODEL_CPU_ONLY))
-		return bad("--engine-only", "--cpu-only", "exclude each other");
-	if (optind >= argc)
-		return bad("MODEL", "", "an .onnx file is needed");
-	o->model = argv[optind++];
-	if (optind < argc)
-		return bad("operand", argv[optind], "only one model is run");
+		return ane_usage_error("--engine-only and --cpu-only exclude each other");
+	/* one model: an extra operand is named */
+	if (ane_opt_operands(argc, argv, 1, 1, "MODEL.onnx"))
+		return ANE_OPT_USAGE;
+	o->model = argv[optind];
 	return 0;
 }
 
