@@ -64,7 +64,7 @@ BENCH_TOOLS := ane-bench ane-mathbench ane-netbench ane-fuzz
 HOST_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/host/*_test.c)))
 VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 
-# The compute engine's math (firmware/engine/) builds here as plain
+# The compute engine's math (firmware/hw/engine/) builds here as plain
 # userspace C for the host tests and ane-mathbench, with what the kernel's
 # CC_FLAGS_FPU allows on x86_64 (SSE2, no AVX); its integer half
 # (ane_math_plan.c, ane_math_split.c and the strided copy, ane_math_copy.c,
@@ -80,11 +80,11 @@ VM_TESTS := $(notdir $(basename $(wildcard $(SRC)/tests/vm/*_test.c)))
 # -mfma (the same bits as the SSE2 loops) and called by ane_math_rows.c,
 # built with -DANE_MATH_AVX2, on either wide path; its elementwise loop
 # sixteen wide (ane_math_rows_avx512.c) on the AVX-512 path.
-ENGINE_SRCS := $(wildcard $(SRC)/firmware/engine/*.c) $(SRC)/firmware/spec/ane_op_check.c
-ENGINE_HDRS := $(wildcard $(SRC)/firmware/engine/*.h) $(SRC)/firmware/spec/ane_isa.h
+ENGINE_SRCS := $(wildcard $(SRC)/firmware/hw/engine/*.c) $(SRC)/firmware/spec/ane_op_check.c
+ENGINE_HDRS := $(wildcard $(SRC)/firmware/hw/engine/*.h) $(SRC)/firmware/spec/ane_isa.h
 ENGINE_OBJS := $(addprefix $(B)/engine/,$(notdir $(ENGINE_SRCS:.c=.o)))
 ENGINE_SAN_OBJS := $(addprefix $(B)/san/engine/,$(notdir $(ENGINE_SRCS:.c=.o)))
-ENGINE_INC := -I$(SRC)/firmware/engine
+ENGINE_INC := -I$(SRC)/firmware/hw/engine
 ifeq ($(shell uname -m),x86_64)
 ENGINE_CFLAGS_ane_math := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
 ENGINE_CFLAGS_ane_math_gemm := -msse2 -mno-avx -DANE_MATH_AVX2 -DANE_MATH_AVX512
@@ -207,11 +207,11 @@ $(B)/lib/libane.pc: $(SRC)/lib/libane.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(ANE_VERSION)|' $< > $@
 
-$(B)/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
+$(B)/engine/%.o: $(SRC)/firmware/hw/engine/%.c $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 
-$(B)/san/engine/%.o: $(SRC)/firmware/engine/%.c $(ENGINE_HDRS)
+$(B)/san/engine/%.o: $(SRC)/firmware/hw/engine/%.c $(ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ANE_CFLAGS) $(SAN_FLAGS) $(ENGINE_CFLAGS_$*) -c -o $@ $<
 

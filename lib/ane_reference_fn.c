@@ -4,7 +4,7 @@
  * SiLU, exp, log, sqrt, reciprocal, erf, abs, neg, softplus, softsign,
  * hard-swish, sin, cos, the parametric activations and pow -- in double
  * precision with elementary functions of its own, written apart from the
- * engine's (firmware/engine/ane_math_fn.c) so that one checks the other:
+ * engine's (firmware/hw/engine/ane_math_fn.c) so that one checks the other:
  * exp by scaling and squaring, log by Halley's iteration on it, sqrt by
  * Newton's, erf by its series and continued fraction, sin and cos
  * reduced by pi/2 in 24-bit parts.  No libm.  Each is good to a few

@@ -4,7 +4,7 @@
  * logarithm it shares with NORM's log-softmax.  As the rest of the
  * reference: double precision from the fp16 operands, plain loops in the
  * obvious order, elementary functions of our own (no libm), written
- * apart from the engine's (firmware/engine/ane_math_reduce.c) so that the
+ * apart from the engine's (firmware/hw/engine/ane_math_reduce.c) so that the
  * two check each other.
  *
  * Copyright (C) 2026 The ane authors

@@ -16,7 +16,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-#include "../engine/ane_math.h"
+#include "engine/ane_math.h"
 
 struct ane_hw;
 struct ane_engine;

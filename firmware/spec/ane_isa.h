@@ -5,7 +5,7 @@
  * shape rules every descriptor must pass (ane_op_validate()).  A
  * specification header: the driver's image validator, the firmware and
  * the engine model all include it; its integer-only functions are built
- * once, in firmware/engine/ane_math_plan.c, and linked by all of them.
+ * once, in firmware/hw/engine/ane_math_plan.c, and linked by all of them.
  *
  * Plain C that builds in the kernel and in userspace (host tests): it
  * includes only <linux/types.h> (kernel) or <stdint.h>/<stddef.h>.

@@ -5,7 +5,7 @@
  * shape rules of each operation, the parameters' ranges, unused fields
  * zero, and which tensors may share memory.  Part of the specification:
  * the driver's image validator, the task-descriptor decoder (ane_td.c)
- * and the engine (its workspace and plan, firmware/engine/) all ask the
+ * and the engine (its workspace and plan, firmware/hw/engine/) all ask the
  * same question.  No floating point and no kernel header but through
  * ane_isa.h: built into the module and into the engine's userspace
  * builds alike.

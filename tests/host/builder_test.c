@@ -7,7 +7,7 @@
  * validation (driver/ane_image.c, with the task-descriptor decoding of
  * firmware/ane_td.c and the engine's own descriptor check), by a data-flow
  * check of the intermediate buffer's reuse, and by running them on the
- * engine's math (linked in from firmware/engine/) and comparing with
+ * engine's math (linked in from firmware/hw/engine/) and comparing with
  * ane_net_reference().
  *
  * Copyright (C) 2026 The ane authors

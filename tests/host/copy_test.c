@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tests of the engine's strided copy (ANE_OP_COPY,
- * firmware/engine/ane_math_copy.c): random views with signed source
+ * firmware/hw/engine/ane_math_copy.c): random views with signed source
  * strides and offsets against a reference index computation, every
  * permutation of the axes, reversals, broadcasts and fills, every fp16
  * bit pattern passed through unchanged, elements outside the destination

@@ -403,7 +403,7 @@ fi
 
 # README.md names every instruction set the engine has.
 isas=$(sed -n 's/^[[:space:]]*ANE_MATH_ISA_\([A-Z0-9_]*\) = .*/\1/p' \
-	"$top/firmware/engine/ane_math.h")
+	"$top/firmware/hw/engine/ane_math.h")
 noisa=
 for i in $isas; do
 	case $i in

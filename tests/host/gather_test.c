@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tests of the engine's gather (ANE_OP_GATHER,
- * firmware/engine/ane_math_gather.c): random tables and int16 indices --
+ * firmware/hw/engine/ane_math_gather.c): random tables and int16 indices --
  * negative ones counted from the end, ones out of range, -32768 and
  * 32767 -- against an index-by-index reference, strided tables and
  * destinations whose gaps stay untouched, every fp16 bit pattern (NaN

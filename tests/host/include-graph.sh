@@ -41,7 +41,7 @@ plant() {
 
 plant driver/ane_drv.c firmware/ane_fw.h "driver -> firmware"
 plant driver/ane_drv.c firmware/hw/ane_hw.h "driver -> hw"
-plant driver/ane_drv.c firmware/engine/ane_math.h "driver -> engine"
+plant driver/ane_drv.c firmware/hw/engine/ane_math.h "driver -> engine"
 plant firmware/ane_fw_exec.c driver/ane_drv.h "firmware -> driver"
 plant firmware/ane_fw_exec.c hw/ane_hw.h "firmware -> hw"
 plant firmware/hw/ane_hw.c driver/ane_dart.h "hw -> driver"

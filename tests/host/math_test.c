@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host tests of the compute engine's math (firmware/engine/): every
+ * Host tests of the compute engine's math (firmware/hw/engine/): every
  * operation against a straightforward double-precision reference, the fp16
  * conversions exhaustively, the activations over a sweep, validation of
  * each class of bad descriptor, and chunked against unchunked execution.

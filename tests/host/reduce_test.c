@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tests of the engine's reductions (ANE_OP_REDUCE,
- * firmware/engine/ane_math_reduce.c) and the normalizations over W of
+ * firmware/hw/engine/ane_math_reduce.c) and the normalizations over W of
  * image minor 4 (ANE_NORM_LOG_SOFTMAX, ANE_NORM_LAYER's epsilon): every
  * kind over every axis mask on an odd shape against a long double
  * reference computed here with libm, NaN and infinities, strided

@@ -55,7 +55,7 @@ plant driver ane_hw_read32 "driver -> cpu"
 plant driver ane_boards_create "driver -> hw"
 plant firmware/hw ane_driver_init "hw -> driver"
 plant firmware ane_dart_map "firmware -> driver"
-plant firmware/engine ane_hw_dma "engine -> cpu"
+plant firmware/hw/engine ane_hw_dma "engine -> cpu"
 plant lib ane_op_run_planned "lib -> engine"
 
 echo "seams: $pass passed, $fail failed"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tests of the engine's unary math and DIV/POW (image minor version
- * 4, firmware/engine/ane_math_fn.c): every activation from SILU to
+ * 4, firmware/hw/engine/ane_math_fn.c): every activation from SILU to
  * THRESHOLDED_RELU over all 65536 fp16 inputs, DIV and POW over a grid
  * of fp16 pairs, each against libane's reference executor
  * (lib/ane_reference_fn.c, its own elementary functions) and against the

@@ -36,7 +36,7 @@
 #include "firmware/hw/ane_engine.h"
 #include "firmware/spec/ane_platform.h"
 #include "firmware/ane_fw.h"
-#include "firmware/engine/ane_math.h"
+#include "firmware/hw/engine/ane_math.h"
 
 #define EX_FRAME_ORDER	(ANE_DART_PAGE_SHIFT - PAGE_SHIFT)
 #define EX_MAX_BUFS	16

@@ -13,7 +13,7 @@
 
 #include "driver/ane_dart.h"
 #include "driver/ane_image.h"
-#include "firmware/engine/ane_math.h"
+#include "firmware/hw/engine/ane_math.h"
 #include "firmware/spec/ane_td.h"
 
 /*

@@ -3,7 +3,7 @@
  * A userspace runner of a program image: the image's first procedure,
  * decoded with the firmware's own task-descriptor code
  * (firmware/spec/ane_td.c) and run task by task, chunk by chunk, on host
- * buffers with the engine's operations (firmware/engine/).  For
+ * buffers with the engine's operations (firmware/hw/engine/).  For
  * ane-netbench and its host test; GPL because it links the engine.
  *
  * Copyright (C) 2026 The ane authors

@@ -9,7 +9,7 @@
 #   --arch ARCH     x86_64 (default): the whole driver, tests/kunit/.kunitconfig,
 #                   in QEMU under TCG (no AVX-512 there).
 #                   um: User-Mode Linux, tests/kunit/um.kunitconfig: only the
-#                   engine (firmware/engine/*, the device model's engine)
+#                   engine (firmware/hw/engine/*, the device model's engine)
 #                   and its suites (UML has no DMA, so no DRM), run as kernel
 #                   code on the host CPU, so the kernel-built AVX-512 objects
 #                   execute when the CPU has AVX-512.  It prints the ISA the

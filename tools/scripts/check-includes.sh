@@ -16,7 +16,7 @@
 #   hw        firmware/hw/            -> hw, cpu, spec, engine, and the
 #                                        firmware image (the board loads
 #                                        firmware/ane_fw_image.h as ROM)
-#   engine    firmware/engine/        -> engine, spec
+#   engine    firmware/hw/engine/     -> engine, spec
 #   spec      firmware/spec/          -> spec
 #
 # tests/kunit/ may include anything.  Angle-bracket includes are the
@@ -36,8 +36,8 @@ part() {
 	driver/*) echo driver ;;
 	firmware/spec/*) echo spec ;;
 	firmware/hw/ane_cpu.h) echo cpu ;;
+	firmware/hw/engine/*) echo engine ;;
 	firmware/hw/*) echo hw ;;
-	firmware/engine/*) echo engine ;;
 	firmware/*) echo firmware ;;
 	*) echo other ;;
 	esac

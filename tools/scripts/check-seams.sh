@@ -24,7 +24,7 @@
 #                                                          what
 #                                                          firmware/ane_fw_image.h
 #                                                          declares)
-#   engine    firmware/engine/         -> (spec only)
+#   engine    firmware/hw/engine/      -> (spec only)
 #   lib       lib/ (userspace)         -> (spec only)
 #
 # Every part may reference the specification (firmware/spec/, shared:
@@ -84,7 +84,7 @@ classify() {
 	build/lib/onnx.pb-c.o) echo "lib -" ; return ;;
 	build/lib/*) src=lib/${o#build/lib/} ;;
 	build/engine/*)
-		src=firmware/engine/${o#build/engine/}
+		src=firmware/hw/engine/${o#build/engine/}
 		[ -f "$top/${src%.o}.c" ] || src=firmware/spec/${o#build/engine/} ;;
 	build/kshim/*) src=${o#build/kshim/} ;;
 	*) src=$o ;;
@@ -95,8 +95,8 @@ classify() {
 	driver/ane_module.c) echo "module $src" ;;
 	driver/*) echo "driver $src" ;;
 	firmware/spec/*) echo "spec $src" ;;
+	firmware/hw/engine/*) echo "engine $src" ;;
 	firmware/hw/*) echo "hw $src" ;;
-	firmware/engine/*) echo "engine $src" ;;
 	firmware/*) echo "firmware $src" ;;
 	lib/*) echo "lib $src" ;;
 	*) return 1 ;;

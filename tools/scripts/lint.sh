@@ -22,7 +22,7 @@ mapfile -t kfiles < <(cd "$top" && ls driver/*.[ch] firmware/*.[ch] \
 	firmware/spec/*.[ch] firmware/hw/*.[ch] tests/kunit/*.[ch] uapi/drm/ane_accel.h 2>/dev/null)
 # The instruction-set header and its operation checks are also plain
 # userspace C (the host tests and ane-mathbench build the engine with
-# them, see firmware/engine/ane_math.h): <stdint.h> types and no BIT(),
+# them, see firmware/hw/engine/ane_math.h): <stdint.h> types and no BIT(),
 # which userspace lacks.
 portable=(firmware/spec/ane_isa.h firmware/spec/ane_op_check.c)
 mapfile -t kfiles < <(printf '%s\n' "${kfiles[@]}" |

@@ -43,7 +43,7 @@
  *   are built with -DANE_MATH_AVX512 so that they call it.
  *
  * None includes anything but this header; this header includes only the
- * instruction-set specification, ../spec/ane_isa.h (the descriptor, the
+ * instruction-set specification, ../../spec/ane_isa.h (the descriptor, the
  * tensors and the shape rules), which includes only <linux/types.h>
  * (kernel) or <stdint.h>/<stddef.h> (userspace).  The
  * prototypes that take or return float are visible only to userspace and
@@ -55,7 +55,7 @@
 #ifndef ANE_MATH_H
 #define ANE_MATH_H
 
-#include "../spec/ane_isa.h"
+#include "../../spec/ane_isa.h"
 /**
  * enum ane_math_isa - the instruction set ane_op_run() uses
  * @ANE_MATH_ISA_SSE2: SSE/SSE2 only, what the kernel's CC_FLAGS_FPU allows
