@@ -474,7 +474,8 @@ MAN5 := aned-policy.conf.5
 MAN8 := aned.8
 MODSRC_FILES := Kbuild Kconfig dkms.conf \
 	$(patsubst $(SRC)/%,%,$(wildcard $(SRC)/driver/*.[ch] \
-	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/uapi/drm/*.h \
+	$(SRC)/firmware/*.[ch] $(SRC)/firmware/*/*.[ch] $(SRC)/firmware/*/*/*.[ch] \
+	$(SRC)/uapi/drm/*.h \
 	$(SRC)/tests/kunit/*.c))
 
 install: lib user-tools

@@ -121,7 +121,7 @@ stale() {
 
 if [ $build -eq 1 ]; then
 	targets=
-	if stale "$root" $(cd "$top" && ls driver/*.c firmware/*.c firmware/*/*.c); then
+	if stale "$root" $(cd "$top" && ls driver/*.c firmware/*.c firmware/*/*.c firmware/*/*/*.c); then
 		targets=module
 	fi
 	if stale "$root/build" $(cd "$top" && ls lib/*.c lib/onnx/*.c); then
