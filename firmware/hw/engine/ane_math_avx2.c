@@ -150,23 +150,8 @@ void ane_pack_b_avx2(const struct ane_gemm *g, uint32_t K, uint32_t n0,
 	for (jp = u0; jp < u1; jp++) {
 		int64_t ih0[ANE_NR_AVX2], iw0[ANE_NR_AVX2];
 		float *panel = pb + (uint64_t)jp * nr * K;
-		int row = 0;	/* all sixteen columns in one output row, sw 1 */
-
-		for (j = 0; j < nr; j++) {
-			uint32_t col = jp * nr + j;
-
-			if (col < nlen) {
-				col += n0;
-				ih0[j] = (int64_t)(col / g->wo) * g->sh - g->pt;
-				iw0[j] = (int64_t)(col % g->wo) * g->sw - g->pl;
-			} else {
-				ih0[j] = -((int64_t)1 << 40);	/* never valid */
-				iw0[j] = 0;
-			}
-		}
-		if (jp * nr + nr <= nlen && ih0[nr - 1] == ih0[0] &&
-		    g->sw == 1 && g->x_sw == 1)
-			row = 1;
+		/* all sixteen columns in one output row, sw 1? */
+		int row = ane_panel_origins(g, n0, nlen, jp, nr, ih0, iw0);
 		for (kh = 0; kh < g->kh; kh++) {
 			for (kw = 0; kw < g->kw; kw++) {
 				int64_t ih = ih0[0] + (int64_t)kh * g->dh;

@@ -192,30 +192,15 @@ static void ane_pack_b_step(const struct ane_gemm *g, const uint16_t *pc,
 static void ane_pack_b(const struct ane_gemm *g, uint32_t K, uint32_t n0,
 		       uint32_t nlen, float *pb, uint32_t jp0, uint32_t jp1)
 {
-	uint32_t npanels = (nlen + ANE_NR - 1) / ANE_NR, jp, j, ci, kh, kw;
+	uint32_t npanels = (nlen + ANE_NR - 1) / ANE_NR, jp, ci, kh, kw;
 
 	if (jp1 > npanels)
 		jp1 = npanels;
 	for (jp = jp0; jp < jp1; jp++) {
 		int64_t ih0[ANE_NR], iw0[ANE_NR];
 		float *dst = pb + (uint64_t)jp * ANE_NR * K;
-		int row = 0;	/* all eight columns in one output row, sw 1 */
-
-		for (j = 0; j < ANE_NR; j++) {
-			uint32_t col = jp * ANE_NR + j;
-
-			if (col < nlen) {
-				col += n0;
-				ih0[j] = (int64_t)(col / g->wo) * g->sh - g->pt;
-				iw0[j] = (int64_t)(col % g->wo) * g->sw - g->pl;
-			} else {
-				ih0[j] = -((int64_t)1 << 40);	/* never valid */
-				iw0[j] = 0;
-			}
-		}
-		if (jp * ANE_NR + ANE_NR <= nlen && ih0[ANE_NR - 1] == ih0[0] &&
-		    g->sw == 1 && g->x_sw == 1)
-			row = 1;
+		/* all eight columns in one output row, sw 1? */
+		int row = ane_panel_origins(g, n0, nlen, jp, ANE_NR, ih0, iw0);
 		for (ci = 0; ci < g->cin; ci++) {
 			const uint16_t *pc = g->x + ci * g->x_sc;
 

@@ -417,6 +417,35 @@ void ane_gemm_store_tile(const struct ane_gemm *g, const float *tile,
 			 uint32_t ld, const uint8_t *pos, uint32_t m,
 			 uint32_t rows, uint32_t col, uint32_t cols);
 
+/*
+ * The input origin (top-left tap, padding included) of each of the @nr
+ * columns of panel @jp of columns [n0, n0 + nlen) of a GEMM's implicit B:
+ * row @ih0[j], column @iw0[j]; a column past @nlen gets a row no tap can
+ * reach.  Returns 1 when all @nr columns lie in one output row at unit
+ * strides, so that each tap's inputs are @nr consecutive elements.
+ */
+static inline int ane_panel_origins(const struct ane_gemm *g, uint32_t n0,
+				    uint32_t nlen, uint32_t jp, uint32_t nr,
+				    int64_t *ih0, int64_t *iw0)
+{
+	uint32_t j;
+
+	for (j = 0; j < nr; j++) {
+		uint32_t col = jp * nr + j;
+
+		if (col < nlen) {
+			col += n0;
+			ih0[j] = (int64_t)(col / g->wo) * g->sh - g->pt;
+			iw0[j] = (int64_t)(col % g->wo) * g->sw - g->pl;
+		} else {
+			ih0[j] = -((int64_t)1 << 40);	/* never valid */
+			iw0[j] = 0;
+		}
+	}
+	return jp * nr + nr <= nlen && ih0[nr - 1] == ih0[0] &&
+	       g->sw == 1 && g->x_sw == 1;
+}
+
 /* The AVX2 + FMA + F16C path of one GEMM chunk (ane_math_avx2.c). */
 void ane_gemm_chunk_avx2(const struct ane_gemm *g,
 			 const struct ane_gemm_chunk *c);
