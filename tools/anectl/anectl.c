@@ -584,6 +584,45 @@ int anectl_bad_opt(int o, char **argv)
 	return ane_opt_bad(o, argv);
 }
 
+/*
+ * -d NODE, --json, -h and -V as getopt_long() with @optstring finds them
+ * in @argv: -1 when the options end, else the status to exit with.
+ */
+static int common_opts(int argc, char **argv, const char *optstring,
+		       const char **node, int *json)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	while ((o = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			if (!*optarg)
+				return ane_usage_error("-d needs a NODE (anectl list shows them)");
+			*node = optarg;
+			break;
+		case 'j':
+			*json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("anectl (libane) %s\n", ane_version());
+			return 0;
+		default:
+			return anectl_bad_opt(o, argv);
+		}
+	}
+	return -1;
+}
+
 /* The commands; json: takes --json; args: most operands. */
 static const struct {
 	const char *name;
@@ -596,39 +635,15 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static char prog[32];
 	const char *node = NULL, *cmd;
 	int o, json = 0, c;
 
 	ane_opt_init("anectl");
 	/* the options before COMMAND ('+': stop at it), then its own after it */
-	while ((o = getopt_long(argc, argv, "+:d:hV", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			if (!*optarg)
-				return ane_usage_error("-d needs a NODE (anectl list shows them)");
-			node = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("anectl (libane) %s\n", ane_version());
-			return 0;
-		default:
-			return anectl_bad_opt(o, argv);
-		}
-	}
+	o = common_opts(argc, argv, "+:d:hV", &node, &json);
+	if (o >= 0)
+		return o;
 	if (optind >= argc)
 		return ane_usage_error("missing COMMAND (anectl --help lists them)");
 	cmd = argv[optind];
@@ -643,26 +658,9 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "top"))	/* its own options besides -d and --json */
 		return cmd_top(node, json, argc, argv);
 	optind = 0;
-	while ((o = getopt_long(argc, argv, ":d:hV", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			if (!*optarg)
-				return ane_usage_error("-d needs a NODE (anectl list shows them)");
-			node = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("anectl (libane) %s\n", ane_version());
-			return 0;
-		default:
-			return anectl_bad_opt(o, argv);
-		}
-	}
+	o = common_opts(argc, argv, ":d:hV", &node, &json);
+	if (o >= 0)
+		return o;
 	if (json && !cmds[c].json)
 		return ane_usage_error("--json: %s has no JSON output (info, status, list, top, clients, shmem and models have)",
 				       cmd);
