@@ -36,10 +36,24 @@ static unsigned int ane_host_idle_poll_us = 100;
 /* Longer than a tick of spinning is never worth it: refused. */
 #define ANE_FW_IDLE_POLL_MAX_US	1000
 
-ANE_HOST_PARAM_UINT_MAX(fw_idle_poll_us, ane_host_idle_poll_us,
-			ANE_FW_IDLE_POLL_MAX_US, 0644);
+ANE_HOST_PARAM_UINT_RANGE(fw_idle_poll_us, ane_host_idle_poll_us, 0,
+			  ANE_FW_IDLE_POLL_MAX_US, 0644);
 MODULE_PARM_DESC(fw_idle_poll_us,
 		 "microseconds (0..1000) the idle firmware watches for a doorbell before it sleeps (0: sleeps at once; read at each firmware boot)");
+
+/*
+ * The firmware's software deadline (%ANE_FW_PROP_DEADLINE_MS), written at
+ * each boot: a request still running this long after its queue started
+ * is aborted with -ETIMEDOUT.  Two seconds is far beyond any program the
+ * hardware runs; an engine emulated under an instruction-set emulator
+ * (QEMU's TCG) is some fifty times slower and may need more.
+ */
+static unsigned int ane_host_deadline_ms = ANE_FW_DEADLINE_DEFAULT_MS;
+
+ANE_HOST_PARAM_UINT_RANGE(fw_deadline_ms, ane_host_deadline_ms, 10,
+			  ANE_FW_DEADLINE_MAX_MS, 0644);
+MODULE_PARM_DESC(fw_deadline_ms,
+		 "ms (10..600000) a request may run on the engine before the firmware aborts it with -ETIMEDOUT (default 2000; read at each firmware boot)");
 
 /**
  * ane_host_bootlog() - one line of the boot log (debugfs ``boot_log``)
@@ -199,7 +213,7 @@ static int ane_host_boot_cmds(struct ane_host *h)
 				ANE_CTL_CH_PROPERTY_WRITE,
 				ane_host_msg_ch_property_write(h, false,
 							       ANE_FW_PROP_DEADLINE_MS,
-							       2000));
+							       READ_ONCE(ane_host_deadline_ms)));
 	if (ret)
 		return ret;
 	ret = ane_host_boot_cmd(h, "resource-info", ANE_CTL_RESOURCE_INFO_GET,

@@ -40,8 +40,8 @@ static unsigned int ane_host_spin_us = 20;
 /* Longer than the firmware's own answer time is CPU thrown away: refused. */
 #define ANE_HOST_SPIN_MAX_US	100
 
-ANE_HOST_PARAM_UINT_MAX(host_spin_us, ane_host_spin_us, ANE_HOST_SPIN_MAX_US,
-			0644);
+ANE_HOST_PARAM_UINT_RANGE(host_spin_us, ane_host_spin_us, 0,
+			  ANE_HOST_SPIN_MAX_US, 0644);
 MODULE_PARM_DESC(host_spin_us,
 		 "microseconds (0..100) a synchronous firmware call watches for its answer before it sleeps (0: sleeps at once)");
 

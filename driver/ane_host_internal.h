@@ -24,14 +24,14 @@
 struct dentry;
 
 /*
- * A uint module parameter @name, the variable @var, bounded to 0..@max: a
- * write outside the range is refused (param_set_uint_minmax()).  Defines
+ * A uint module parameter @name, the variable @var, bounded to @min..@max:
+ * a write outside the range is refused (param_set_uint_minmax()).  Defines
  * @var's set function and &struct kernel_param_ops beside it.
  */
-#define ANE_HOST_PARAM_UINT_MAX(name, var, max, perm)			\
+#define ANE_HOST_PARAM_UINT_RANGE(name, var, min, max, perm)		\
 	static int var##_set(const char *val, const struct kernel_param *kp) \
 	{								\
-		return param_set_uint_minmax(val, kp, 0, max);		\
+		return param_set_uint_minmax(val, kp, min, max);	\
 	}								\
 	static const struct kernel_param_ops var##_ops = {		\
 		.set = var##_set,					\

@@ -363,7 +363,7 @@ struct ane_fw_event_state {
 #define ANE_FW_NUM_HWQ		8
 #define ANE_FW_TDB_INLINE	4096	/* bytes of a queue's own block */
 #define ANE_FW_LEVEL_DEPTH	16	/* requests queued per priority */
-#define ANE_FW_DEADLINE_MS	2000
+#define ANE_FW_DEADLINE_MS	ANE_FW_DEADLINE_DEFAULT_MS
 
 /**
  * struct ane_fw_sched - the eight-level scheduler

@@ -165,6 +165,29 @@ static int read_sysfs(const char *path, char *buf, size_t len)
 }
 
 /*
+ * A new handle's timeout: ANE_TIMEOUT_DEFAULT_NS, or longer when the
+ * module's firmware deadline (fw_deadline_ms, raised for an engine
+ * emulated under QEMU's TCG) would outlast it: a call then waits the
+ * deadline plus the default's 8 s margin over the stock 2 s deadline.
+ */
+uint64_t ane__timeout_default(void)
+{
+	const uint64_t margin = ANE_TIMEOUT_DEFAULT_NS - 2000000000ull;
+	unsigned long ms;
+	char val[32], *end;
+
+	if (read_sysfs("/sys/module/ane/parameters/fw_deadline_ms", val, sizeof(val)))
+		return ANE_TIMEOUT_DEFAULT_NS;
+	errno = 0;
+	ms = strtoul(val, &end, 10);
+	if (errno || end == val || *end || ms > 600000)
+		return ANE_TIMEOUT_DEFAULT_NS;
+	if (ms * 1000000ull + margin > ANE_TIMEOUT_DEFAULT_NS)
+		return ms * 1000000ull + margin;
+	return ANE_TIMEOUT_DEFAULT_NS;
+}
+
+/*
  * This driver and Asahi Linux's driver of the real Apple Neural Engine are
  * both a DRM driver and a platform driver named "ane".  Only this one has
  * the device attribute "emulated" (driver/ane_sysfs.c), and its DRM
@@ -371,7 +394,7 @@ int ane_open(const char *node, enum ane_client_kind kind, struct ane_dev **out,
 	}
 	dev->fd = -1;
 	dev->kind = kind;
-	dev->timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
+	dev->timeout_ns = ane__timeout_default();
 	ane__spin_init(dev);
 
 	if (kind != ANE_KIND_CONTROL && kind != ANE_KIND_DIRECT) {
@@ -486,7 +509,7 @@ int ane_adopt_fd(int fd, enum ane_client_kind kind, const char *name,
 	dev->fd = fd;
 	dev->kind = kind;
 	dev->open = 1;
-	dev->timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
+	dev->timeout_ns = ane__timeout_default();
 	ane__spin_init(dev);
 	if (name)
 		snprintf(dev->node, sizeof(dev->node), "%s", name);

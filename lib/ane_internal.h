@@ -87,6 +87,7 @@ struct ane_dev {
 #define ANE__SPIN_YIELD_BUSY_NS	10000ull
 
 void ane__spin_init(struct ane_dev *dev);
+uint64_t ane__timeout_default(void);
 
 /* ------------------------------------------------------------ retries
  *

@@ -284,7 +284,7 @@ const char *ane_request_status_str(int status)
 	case -ENXIO:
 		return "the engine faulted on an unmapped device address (a DART translation fault: is every surface large enough for its bar?); DRM_IOCTL_ANE_GET_FAULT has the fault record";
 	case -ETIMEDOUT:
-		return "the firmware aborted the request at its ~2 s deadline";
+		return "the firmware aborted the request at its deadline (module parameter fw_deadline_ms, 2000 ms by default: raise it for an engine emulated under QEMU's TCG)";
 	case -EIO:
 		return "the firmware crashed or was reset while the request was queued or running";
 	case -EINVAL:
@@ -298,8 +298,16 @@ const char *ane_request_status_str(int status)
 
 /* ------------------------------------------------------------ ane_net_run */
 
-/* How long ane_net_run() waits: well past the firmware's ~2 s deadline. */
-#define ANE__RUN_TIMEOUT_NS	10000000000ull
+/*
+ * How long ane_net_run() waits: well past the firmware's deadline (the
+ * handle's default timeout, ane__timeout_default(), or longer).
+ */
+static uint64_t ane__run_timeout(const struct ane_dev *dev)
+{
+	uint64_t t = ane__timeout_default();
+
+	return dev->timeout_ns > t ? dev->timeout_ns : t;
+}
 
 int ane_net_run(struct ane_dev *dev, struct ane_net *net,
 		const float *const *inputs, float *const *outputs)
@@ -351,11 +359,11 @@ int ane_net_run(struct ane_dev *dev, struct ane_net *net,
 	if (!ret) {
 		int st;
 
-		ret = ane_request_wait(dev, seqno, ane_deadline_ns(ANE__RUN_TIMEOUT_NS), &st, NULL);
+		ret = ane_request_wait(dev, seqno, ane_deadline_ns(ane__run_timeout(dev)), &st, NULL);
 		if (st == ANE_REQUEST_PENDING) {
 			/* Give it its time before its buffers go. */
 			memcpy(saved, dev->err, sizeof(saved));
-			ane_request_wait(dev, seqno, ane_deadline_ns(ANE__RUN_TIMEOUT_NS), NULL, NULL);
+			ane_request_wait(dev, seqno, ane_deadline_ns(ane__run_timeout(dev)), NULL, NULL);
 			memcpy(dev->err, saved, sizeof(saved));
 		}
 	}

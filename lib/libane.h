@@ -109,7 +109,8 @@ LIBANE_EXPORT int ane_find_node(unsigned int index, char *buf, size_t len);
  * ane_request_wait() and ane_request_submit_timeout() take one, every
  * other call gets "now plus the handle's timeout", @rel_ns nanoseconds
  * (0: no retries, ANE_WAIT_FOREVER: no limit; ANE_TIMEOUT_DEFAULT_NS
- * when the handle is made).  A call still refused at its deadline
+ * when the handle is made, or the firmware's deadline -- the module
+ * parameter fw_deadline_ms -- plus 8 s when that is longer).  A call still refused at its deadline
  * returns -EIO when GetStatus reports the firmware ANE_FW_STATE_DEAD,
  * else the kernel's -EAGAIN or -EBUSY; the message names the node, the
  * call, the errno and the firmware state.  See

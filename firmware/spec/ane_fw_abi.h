@@ -491,6 +491,13 @@ struct ane_fw_property {
 #define ANE_FW_PROP_ENGINE_DELAY_US	0x14	/* emulated engine latency */
 #define ANE_FW_NUM_PROPS		16
 
+/*
+ * The software deadline's value: the firmware's own until the host writes
+ * %ANE_FW_PROP_DEADLINE_MS at boot, and the most the host writes there.
+ */
+#define ANE_FW_DEADLINE_DEFAULT_MS	2000
+#define ANE_FW_DEADLINE_MAX_MS		600000
+
 /**
  * struct ane_fw_resource_info - reply data of RESOURCE_INFO_GET
  * @num_engines: engines.

@@ -4,7 +4,10 @@
 # Real networks through the driver: SqueezeNet 1.1 and the transformer
 # encoder (batch 1), exported by tests/onnx/real-nets.sh, run engine-only
 # by ane-run on ane.ko in the VM (each engine segment a request) and
-# checked against PyTorch's output with --expect.  The VM's console fails
+# checked against PyTorch's output with --expect.  The firmware's deadline
+# is raised to 30 s (fw_deadline_ms): the engine runs under QEMU's TCG,
+# some fifty times slower than on the host, and SqueezeNet's classifier
+# came within reach of the stock 2 s on a loaded machine.  The VM's console fails
 # the run on any kernel report, as in the other VM suites.  Last line:
 # "vm-onnx: N passed, N failed".
 set -uo pipefail
@@ -14,7 +17,7 @@ cache=${ANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ane}
 dir=$cache/onnx-nets/$(sha256sum "$top/tools/bench/torch_onnx.py" | cut -c1-12)
 nets=(squeezenet1_1-b1 encoder-b1)
 files=()
-cmd='modprobe ane || exit 1; p=0; f=0;'
+cmd='modprobe ane fw_deadline_ms=30000 || exit 1; p=0; f=0;'
 for n in "${nets[@]}"; do
 	if [ ! -f "$dir/$n/model.onnx" ]; then
 		echo "not ok - $n: not exported (run tests/onnx/real-nets.sh first)"

@@ -82,6 +82,54 @@ else
 fi
 rmmod ane 2>/dev/null
 
+# fw_deadline_ms: 10..600000 at load and at run time, nothing else; a
+# request on a hung engine is aborted at it (ane-run fails with the
+# firmware's -ETIMEDOUT, naming the parameter, well inside its own 1.5 s
+# wait), and a write applies from the next firmware boot (a recovery):
+# with 20000 the same request outlasts ane-run's wait instead.
+P=/sys/module/ane/parameters/fw_deadline_ms
+D=/sys/kernel/debug/accel
+# The engine held up (a resume resets it, and the hang with it); after
+# a crash, the recovery's boot waited for.
+hang() { for q in 0 1 2 3 4 5 6 7; do echo "hang $q" > $D/ane.0/fw_inject; done; }
+ready() {
+	n=0
+	while ! grep -q 'state: ready' $D/ane.0/fw_state && [ $n -lt 100 ]; do
+		sleep 0.1; n=$((n + 1))
+	done
+	grep -q 'state: ready' $D/ane.0/fw_state
+}
+PC=/sys/bus/platform/devices/ane.0/power/control
+if ! modprobe ane fw_deadline_ms=9 2>/dev/null &&
+   ! grep -q '^ane ' /proc/modules &&
+   ! modprobe ane fw_deadline_ms=600001 2>/dev/null &&
+   ! grep -q '^ane ' /proc/modules && modprobe ane fw_deadline_ms=100 &&
+   [ "$(cat $P)" = 100 ] && ! echo 5 > $P 2>/dev/null &&
+   ! echo 700000 > $P 2>/dev/null && [ "$(cat $P)" = 100 ]; then
+	ok "fw_deadline_ms takes 10..600000 and refuses the rest"
+else
+	nok "fw_deadline_ms takes 10..600000 and refuses the rest"
+fi
+if grep -q '^ane ' /proc/modules && echo on > $PC && ready && hang &&
+   out=$(ane-run --timeout 1500 mlp 2>&1); then
+	nok "a hung request ends at fw_deadline_ms=100: ane-run succeeded"
+elif echo "$out" | grep -q 'ETIMEDOUT.*fw_deadline_ms'; then
+	ok "a hung request ends at fw_deadline_ms=100, the message names it"
+else
+	nok "a hung request ends at fw_deadline_ms=100: $out"
+fi
+echo unhang > $D/ane.0/fw_inject 2>/dev/null
+if echo 20000 > $P && echo crash > $D/ane.0/fw_inject && sleep 0.2 &&
+   ready && hang &&
+   ! out=$(ane-run --timeout 1500 mlp 2>&1) &&
+   ! echo "$out" | grep -q fw_deadline_ms; then
+	ok "fw_deadline_ms=20000 applies from the next firmware boot"
+else
+	nok "fw_deadline_ms=20000 applies from the next firmware boot: $out"
+fi
+echo unhang > $D/ane.0/fw_inject 2>/dev/null
+rmmod ane 2>/dev/null
+
 # MODULE_VERSION: the release, as the build files name it (check.sh passes
 # it in ANE_VERSION; a bare x.y.z without it).
 want=${ANE_VERSION:-}

@@ -20,6 +20,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
@@ -215,7 +216,7 @@ static int run_prog(struct ane_dev *dev, struct ane_program *prog, struct net *m
 		ret = ane_request_submit(prog, 0, &in, 1, out, m->n_out, &seqno);
 	}
 	if (!ret)
-		ret = ane_request_wait(dev, seqno, ane_deadline_ns(10000000000ull), &st, NULL);
+		ret = ane_request_wait(dev, seqno, ane_deadline_ns(ane_get_timeout(dev)), &st, NULL);
 	if (ret)
 		printf("#   %s\n", ane_errmsg(dev));
 	for (i = 0; !ret && i < m->n_out; i++)
@@ -252,6 +253,29 @@ static void mlp_matches_the_reference(void)
 	run_net_and_compare(dev, &m);
 	ane_close(dev);
 	net_free(&m);
+}
+
+/*
+ * The suite loads ane with fw_deadline_ms=30000 (run-all.sh): a new
+ * handle's timeout outlasts that deadline by the stock 8 s margin, so a
+ * wait on a request the firmware may still run never gives up first.
+ */
+static void the_timeout_outlasts_the_firmware_deadline(void)
+{
+	struct ane_dev *dev;
+	FILE *f = fopen("/sys/module/ane/parameters/fw_deadline_ms", "r");
+	unsigned long ms = 0;
+
+	T_CHECK(f && fscanf(f, "%lu", &ms) == 1, "fw_deadline_ms readable");
+	if (f)
+		fclose(f);
+	T_EQ(ms, 30000);
+	if (open_dev(&dev)) {
+		t_case_failed = 1;
+		return;
+	}
+	T_EQ(ane_get_timeout(dev), 38000000000ull);
+	ane_close(dev);
 }
 
 /* (b) The conv net by hand: create, prepare, submit, wait; two outputs. */
@@ -1014,6 +1038,7 @@ int main(int argc, char **argv)
 {
 	if (vm_node(argc, argv, node, sizeof(node), "net"))
 		return 1;
+	T_RUN(the_timeout_outlasts_the_firmware_deadline);
 	T_RUN(mlp_matches_the_reference);
 	T_RUN(conv_net_matches_the_reference);
 	T_RUN(attention_with_norms_matches_the_reference);

@@ -89,7 +89,7 @@ static void run_and_compare(struct ane_net *net, uint32_t seed, float scale,
 	}
 	if (!t_case_failed) {
 		T_OK(ane_request_submit(prog, 0, in, nin, out, nout, &seqno));
-		T_OK(ane_request_wait(dev, seqno, ane_deadline_ns(20000000000ull), &st, NULL));
+		T_OK(ane_request_wait(dev, seqno, ane_deadline_ns(ane_get_timeout(dev)), &st, NULL));
 		T_EQ(st, 0);
 	}
 	if (t_case_failed)

@@ -136,11 +136,13 @@ suite ane-run-resident "" ane_run_resident
 # client gone mid-call, aned killed and restarted, malformed messages.
 suite broker "" broker_test
 # Networks end to end through libane: results against the CPU reference,
-# malformed images refused, instances with their own weights.
-suite net "" net_test
+# malformed images refused, instances with their own weights.  These two
+# run real arithmetic on an engine emulated under TCG, some fifty times
+# slower than the host: the firmware's deadline is raised for them.
+suite net "fw_deadline_ms=30000" net_test
 # The engine's newer operations end to end: copies, transposes, paddings,
 # concatenations, reshapes, reductions, elementwise math.
-suite ops "" ops_test
+suite ops "fw_deadline_ms=30000" ops_test
 # Memory limits: quotas, the memory cgroup, bursts without the OOM killer.
 suite limits "" limits_test
 # libane on a firmware left dead: bounded, sleeping, a clear error.

@@ -160,7 +160,8 @@ static void usage(FILE *f)
 		"                else " ANE_BROKER_SOCKET_DEFAULT ", when it exists)\n"
 		"  --node N      device node path, or the index of the ane device (default 0)\n"
 		"  --timeout MS  how long each call may wait out a firmware that boots or\n"
-		"                recovers, and how long the request may take (default 10000)\n"
+		"                recovers, and how long the request may take (default 10000,\n"
+		"                or the module's fw_deadline_ms plus 8000 when longer)\n"
 		"  mlp           two-layer perceptron (default)\n"
 		"  conv          small convolutional net\n"
 		"  --resident STEPS  run the recurrent step rnn STEPS times (1..%u) as a\n"
@@ -223,6 +224,18 @@ static int build_rnn(struct ane_net *net)
  * --resident: the broker's and the client's parts in one process, the
  * chained loop, the same loop through selector 2, the verdict.
  */
+/* --timeout not given: the handle's own default (libane.h). */
+#define TIMEOUT_UNSET	(ANE_WAIT_FOREVER - 1)
+
+/* The handle's timeout, --timeout's if given: what the waits use too. */
+static uint64_t set_timeout(struct ane_dev *dev, uint64_t timeout_ns)
+{
+	if (timeout_ns == TIMEOUT_UNSET)
+		return ane_get_timeout(dev);
+	ane_set_timeout(dev, timeout_ns);
+	return timeout_ns;
+}
+
 static int run_resident(const char *node, unsigned int steps, uint64_t timeout_ns)
 {
 	struct ane_surface *h0 = NULL, *o[2] = { NULL, NULL }, *x = NULL, *y = NULL;
@@ -262,7 +275,7 @@ static int run_resident(const char *node, unsigned int steps, uint64_t timeout_n
 		snprintf(why, sizeof(why), "%s", err);
 		goto out;
 	}
-	ane_set_timeout(ctl, timeout_ns);
+	timeout_ns = set_timeout(ctl, timeout_ns);
 	printf("device: %s\n", ane_node(ctl));
 	if (ane_program_create(ctl, img, size, &prog) || ane_program_prepare(prog) ||
 	    ane_chain_prepare(ctl, prog, 0, 0, &handle) ||
@@ -445,7 +458,7 @@ int main(int argc, char **argv)
 	int direct = 0;
 	float *x = NULL, *got[MAX_OUT] = { NULL }, *ref[MAX_OUT] = { NULL };
 	double max_abs = 0, max_rel = 0, t0, wall;
-	uint64_t timeout_ns = ANE_TIMEOUT_DEFAULT_NS;
+	uint64_t timeout_ns = TIMEOUT_UNSET;
 	struct ane_program *prog = NULL;
 	unsigned int nout = 0, i;
 	uint64_t seqno, exec_ns = 0;
@@ -618,7 +631,7 @@ int main(int argc, char **argv)
 		snprintf(why, sizeof(why), "%s", err);
 		goto out;
 	}
-	ane_set_timeout(dev, timeout_ns);
+	timeout_ns = set_timeout(dev, timeout_ns);
 	printf("device: %s\n", ane_node(dev));
 	if (ane_program_create(dev, img, size, &prog) || ane_program_prepare(prog) ||
 	    ane_surface_create(dev, elems(&ishape) * 2, &in))
