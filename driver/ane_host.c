@@ -129,7 +129,7 @@ void ane_host_hreq_pm_put(struct ane_host_hreq *rq)
 
 /**
  * ane_host_hreq_finish() - complete an answered (or cancelled) request
- * @rq: the request, on &ane_host.pending.
+ * @rq: the request, on &ane_host.pending (or &ane_host.backlog).
  * @err: 0, or the errno that ends it regardless of @fw_status.
  * @fw_status: &enum ane_fw_status of the answer.
  * @data: reply data or the completion event body.
@@ -141,6 +141,8 @@ void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
 			  const void *data, u32 len)
 {
 	list_del_init(&rq->node);
+	kfree(rq->deferred);		/* failed on the backlog */
+	rq->deferred = NULL;
 	ane_host_hreq_pm_put(rq);
 	rq->fw_status = fw_status;
 	rq->status = err ? err : ane_host_status_errno(fw_status);
@@ -236,6 +238,10 @@ void ane_host_cancel_all_locked(struct ane_host *h, int err)
 	lockdep_assert_held(&h->lock);
 	list_for_each_entry_safe(rq, tmp, &h->pending, node)
 		ane_host_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
+	/* never sent: they end as what was in flight does */
+	list_for_each_entry_safe(rq, tmp, &h->backlog, node)
+		ane_host_hreq_finish(rq, err, ANE_FW_ST_RESET, NULL, 0);
+	h->backlog_len = 0;
 }
 
 /*
@@ -247,7 +253,7 @@ static irqreturn_t ane_host_irq(int irq, void *data)
 {
 	struct ane_host *h = data;
 	unsigned long flags;
-	bool consumed = false, crash = false;
+	bool consumed = false, crash = false, backlog;
 	u32 bits = ane_rd(h, ANE_REG_HOST_IRQ);
 
 	if (!bits)
@@ -278,6 +284,7 @@ static irqreturn_t ane_host_irq(int irq, void *data)
 		 */
 		ane_host_cancel_all_locked(h, -EIO);
 	}
+	backlog = !list_empty(&h->backlog);
 	spin_unlock_irqrestore(&h->lock, flags);
 
 	if (consumed)
@@ -288,6 +295,8 @@ static irqreturn_t ane_host_irq(int irq, void *data)
 	if ((bits & (ANE_HOST_IRQ_T2H | ANE_HOST_IRQ_IO_T2H | ANE_HOST_IRQ_CRASH)) &&
 	    wq_has_sleeper(&h->space_wq))
 		wake_up(&h->space_wq);
+	if (backlog && (bits & (ANE_HOST_IRQ_T2H | ANE_HOST_IRQ_IO_T2H)))
+		mod_delayed_work(system_highpri_wq, &h->backlog_work, 0);
 	if (crash)
 		mod_delayed_work(system_long_wq, &h->recovery_work, 0);
 	return IRQ_HANDLED;
@@ -309,29 +318,65 @@ int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
 		    u32 chan, const struct ane_fw_cmd_hdr *hdr,
 		    const void *body)
 {
-	struct ane_host_ring *r;
 	unsigned long flags;
-	u8 *slot;
+	int ret;
 
+	ret = ane_host_hreq_init(rq, chan, hdr);
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&h->lock, flags);
+	/* behind what waits on the backlog: a full ring to this sender */
+	ret = ane_host_backlog_waits(h, chan) ? -EBUSY :
+	      ane_host_ring_write(h, rq, hdr, body);
+	spin_unlock_irqrestore(&h->lock, flags);
+	if (!ret)
+		ane_wr(h, ANE_REG_FW_DOORBELL, ane_host_chan_db[chan]);
+	return ret;
+}
+
+/**
+ * ane_host_hreq_init() - make @rq a fresh command for @chan
+ * @rq: the request.
+ * @chan: the H2T channel.
+ * @hdr: its header.
+ *
+ * Return: 0, or -EINVAL for a channel that is not H2T.
+ */
+int ane_host_hreq_init(struct ane_host_hreq *rq, u32 chan,
+		       const struct ane_fw_cmd_hdr *hdr)
+{
 	if (chan >= ANE_FW_NUM_CHANNELS || ane_host_chan_dir[chan] != ANE_FW_CHAN_H2T)
 		return -EINVAL;
-	r = &h->ring[chan];
 	init_completion(&rq->done);
 	INIT_LIST_HEAD(&rq->node);
 	rq->chan = chan;
 	rq->id = hdr->id;
 	rq->status = 0;
 	rq->len = 0;
+	rq->deferred = NULL;
+	return 0;
+}
 
-	spin_lock_irqsave(&h->lock, flags);
-	if (!h->accepting || !r->ok) {
-		spin_unlock_irqrestore(&h->lock, flags);
+/**
+ * ane_host_ring_write() - write @rq's command into its ring, if it has room
+ * @h: the host side, @h->lock held; the caller rings the doorbell.
+ * @rq: the request (ane_host_hreq_init()), pending once written.
+ * @hdr: the header (@hdr->size bytes of @body follow).
+ * @body: the body.
+ *
+ * Return: as __ane_host_send().
+ */
+int ane_host_ring_write(struct ane_host *h, struct ane_host_hreq *rq,
+			const struct ane_fw_cmd_hdr *hdr, const void *body)
+{
+	struct ane_host_ring *r = &h->ring[rq->chan];
+	u8 *slot;
+
+	lockdep_assert_held(&h->lock);
+	if (!h->accepting || !r->ok)
 		return -EAGAIN;
-	}
-	if (hdr->size > r->slot_size - sizeof(*hdr)) {
-		spin_unlock_irqrestore(&h->lock, flags);
+	if (hdr->size > r->slot_size - sizeof(*hdr))
 		return -EMSGSIZE;
-	}
 	if (r->idx - READ_ONCE(r->hdr->tail) >= r->nslots) {
 		/*
 		 * Full: ask the firmware to say when it consumed a slot
@@ -342,7 +387,6 @@ int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
 		smp_mb();	/* the request before the tail is read again */
 		if (r->idx - READ_ONCE(r->hdr->tail) >= r->nslots) {
 			h->ring_waits++;
-			spin_unlock_irqrestore(&h->lock, flags);
 			return -EBUSY;		/* the caller waits */
 		}
 	}
@@ -354,10 +398,7 @@ int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
 	list_add_tail(&rq->node, &h->pending);
 	smp_wmb();	/* the slot before the head that publishes it */
 	WRITE_ONCE(r->hdr->head, ++r->idx);
-	trace_ane_fw_cmd(h->dev, chan, hdr->id, rq->seq, hdr->size);
-	spin_unlock_irqrestore(&h->lock, flags);
-
-	ane_wr(h, ANE_REG_FW_DOORBELL, ane_host_chan_db[chan]);
+	trace_ane_fw_cmd(h->dev, rq->chan, hdr->id, rq->seq, hdr->size);
 	return 0;
 }
 
@@ -496,6 +537,8 @@ int ane_host_setup(struct ane_host *h, struct device *dev,
 	init_rwsem(&h->gate);
 	spin_lock_init(&h->lock);
 	INIT_LIST_HEAD(&h->pending);
+	INIT_LIST_HEAD(&h->backlog);
+	INIT_DELAYED_WORK(&h->backlog_work, ane_host_backlog_work);
 	init_waitqueue_head(&h->wq);
 	init_waitqueue_head(&h->space_wq);
 	mutex_init(&h->dwp_lock);
@@ -534,6 +577,8 @@ EXPORT_SYMBOL_IF_KUNIT(ane_host_setup);
 void ane_host_teardown(struct ane_host *h)
 {
 	disable_delayed_work_sync(&h->recovery_work);
+	/* outside the gate, which the work takes; its backlog fails below */
+	disable_delayed_work_sync(&h->backlog_work);
 	down_write(&h->gate);
 	spin_lock_irq(&h->lock);
 	h->accepting = false;

@@ -77,7 +77,8 @@ struct ane_host_resident {
 
 /**
  * struct ane_host_hreq - one command sent to the firmware, until answered
- * @node: in &ane_host.pending while outstanding.
+ * @node: in &ane_host.pending while outstanding, in &ane_host.backlog
+ *	while it waits for room in its ring.
  * @chan: the H2T channel it went on.
  * @seq: its ring index there.
  * @id: its command id.
@@ -90,8 +91,10 @@ struct ane_host_resident {
  *	sleep nor send.
  * @priv: the caller's.
  * @pm_dev: the device it holds a runtime PM usage reference on
- *	(&ane_host.pm_dev), dropped when it leaves &ane_host.pending; NULL
- *	for none.
+ *	(&ane_host.pm_dev), dropped when it leaves &ane_host.pending or
+ *	&ane_host.backlog; NULL for none.
+ * @deferred: on &ane_host.backlog, the command as it will be written
+ *	(header, then body); freed once written or failed.
  */
 struct ane_host_hreq {
 	struct list_head node;
@@ -106,6 +109,7 @@ struct ane_host_hreq {
 	void (*complete)(struct ane_host_hreq *rq);
 	void *priv;
 	struct device *pm_dev;
+	void *deferred;
 };
 
 /* A ring as the host sees it: the kernel mapping of shared memory. */
@@ -143,12 +147,19 @@ struct ane_host_ring {
  *	client's &ane_file.prog_lock (prepare, unprepare, destroy, release),
  *	outside @res_lock, @dwp_lock, @lock and the hardware's CPU lock.
  *	Recovery never takes a client's lock.
- * @lock: protects @ring indices, @pending, @accepting, @crash_pending,
+ * @lock: protects @ring indices, @pending, @backlog, @accepting,
+ *	@crash_pending,
  *	the dump being pulled (@dump, @dump_len, @dump_done), @log and the
  *	counters below.  Taken in the interrupt path (the firmware's
  *	context); innermost but for the hardware's register lock.
  * @ring: the resolved channels.
  * @pending: commands sent and not yet answered.
+ * @backlog: commands accepted for the I/O ring while it was full, oldest
+ *	first (ane_host_send_queued()); written in order by @backlog_work as
+ *	the firmware frees slots, before any later command on that ring.
+ * @backlog_work: writes @backlog out: queued by the interrupt that says
+ *	a ring has room, and again every %ANE_HOST_SPACE_POLL_MS while
+ *	commands wait.
  * @accepting: the rings are resolved and the firmware takes commands.
  * @crash_pending: the crash interrupt came and recovery has not yet
  *	collected the dump.
@@ -178,6 +189,9 @@ struct ane_host_ring {
  * @boots: boots so far.
  * @boot_failures: second wakes that never came, and failed boots.
  * @ring_waits: sends that found their ring full and waited.
+ * @backlogged: commands that waited on @backlog.
+ * @backlog_len: commands on @backlog now.
+ * @backlog_peak: the most that were on it at once.
  * @irqs: host interrupts taken.
  * @notes: notifications received (errors, resets, signposts, chaining).
  * @errors: error notifications.
@@ -231,6 +245,8 @@ struct ane_host {
 	spinlock_t lock;		/* rings, pending, dump, log, counters */
 	struct ane_host_ring ring[ANE_FW_NUM_CHANNELS];
 	struct list_head pending;
+	struct list_head backlog;
+	struct delayed_work backlog_work;
 	bool accepting;
 	bool crash_pending;
 	wait_queue_head_t wq;
@@ -255,6 +271,9 @@ struct ane_host {
 	u32 boots;
 	u32 boot_failures;
 	u64 ring_waits;
+	u64 backlogged;
+	u32 backlog_len;
+	u32 backlog_peak;
 	u64 irqs;
 	u64 notes;
 	u64 errors;
@@ -298,6 +317,9 @@ int ane_host_boot(struct ane_host *h, bool warm);
 void ane_host_boot_later(struct ane_host *h);
 int ane_host_send(struct ane_host *h, struct ane_host_hreq *rq, u32 chan,
 		  const struct ane_fw_cmd_hdr *hdr, const void *body);
+int ane_host_send_queued(struct ane_host *h, struct ane_host_hreq *rq,
+			 u32 chan, const struct ane_fw_cmd_hdr *hdr,
+			 const void *body);
 int ane_host_call(struct ane_host *h, u32 chan, u32 id, const void *body,
 		  u32 len, void *out, u32 out_len, unsigned int timeout_ms);
 int ane_host_call_hdr(struct ane_host *h, u32 chan,

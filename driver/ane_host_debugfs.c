@@ -74,6 +74,8 @@ static int ane_host_state_show(struct seq_file *m, void *data)
 		   READ_ONCE(h->reloads), h->ring_waits);
 	seq_printf(m, "runtime suspends: %u\nruntime resumes: %u\n",
 		   h->suspends, h->resumes);
+	seq_printf(m, "backlog: %u\nbacklog peak: %u\nbacklogged: %llu\n",
+		   h->backlog_len, h->backlog_peak, h->backlogged);
 	seq_printf(m, "irqs: %llu\nnotifications: %llu (errors %llu, resets %llu, chaining %llu)\n",
 		   h->irqs, h->notes, h->errors, h->resets, h->chain_events);
 	seq_printf(m, "resources: engines %u, cache requests %u, trigger inputs %u, procedures %u, programs %u, in flight %u, hw queues %u\n",

@@ -72,6 +72,19 @@ struct ane_host_hreq *ane_host_find(struct ane_host *h, u32 src_t2h, u32 id,
 void ane_host_hreq_pm_put(struct ane_host_hreq *rq);
 void ane_host_hreq_finish(struct ane_host_hreq *rq, int err, s32 fw_status,
 			  const void *data, u32 len);
+int ane_host_hreq_init(struct ane_host_hreq *rq, u32 chan,
+		       const struct ane_fw_cmd_hdr *hdr);
+int ane_host_ring_write(struct ane_host *h, struct ane_host_hreq *rq,
+			const struct ane_fw_cmd_hdr *hdr, const void *body);
+void ane_host_backlog_work(struct work_struct *work);
+
+/* Commands wait on @h's backlog for @chan: later ones queue behind. */
+static inline bool ane_host_backlog_waits(struct ane_host *h, u32 chan)
+{
+	lockdep_assert_held(&h->lock);
+	return chan == ANE_FW_CH_IO && h->backlog_len;
+}
+
 int __ane_host_send(struct ane_host *h, struct ane_host_hreq *rq,
 		    u32 chan, const struct ane_fw_cmd_hdr *hdr,
 		    const void *body);

@@ -376,18 +376,19 @@ void ane_host_msg_proc_call_init(struct ane_fw_cmd_hdr *hdr,
 
 /**
  * ane_host_msg_proc_call() - send a procedure call on the IO channel
- * @h: the host side; takes the gate for each send attempt.
- * @rq: the request; its PROGRAM_EVENT completes it (set @rq->complete).
+ * @h: the host side; takes the gate.
+ * @rq: the request; its PROGRAM_EVENT completes it (set @rq->complete),
+ *	or its failure on the backlog.
  * @hdr: the header ane_host_msg_proc_call_init() filled.
- * @call: the body it filled.
+ * @call: the body it filled (copied when the ring is full).
  *
- * Return: as ane_host_send().
+ * Return: as ane_host_send_queued().
  */
 int ane_host_msg_proc_call(struct ane_host *h, struct ane_host_hreq *rq,
 			   const struct ane_fw_cmd_hdr *hdr,
 			   const struct ane_fw_proc_call *call)
 {
-	return ane_host_send(h, rq, ANE_FW_CH_IO, hdr, call);
+	return ane_host_send_queued(h, rq, ANE_FW_CH_IO, hdr, call);
 }
 
 /**

@@ -53,9 +53,31 @@ static int xioctl(struct ane_dev *dev, unsigned long cmd, void *arg)
 	return xioctl_r(dev, cmd, arg, 0, &r);
 }
 
+/*
+ * The memory limits' errnos (Documentation/accel/ane/security.rst), the
+ * same for ProgramCreate and SurfaceCreate: which limit, and the module
+ * parameter that moves it.
+ */
+#define ANE__HINT_E2BIG_IMAGE \
+	"larger than the largest program image, the module parameter max_image_mb (256 MiB, the format's, by default and at most), or an intermediate_size above max_surface_mb (1 GiB by default): a smaller model, or root raises the limit in /sys/module/ane/parameters/"
+#define ANE__HINT_EDQUOT \
+	"this client (open file) would pass its memory limit, the module parameter mem_client_mb (three quarters of the device's by default): free programs or surfaces first, or root raises /sys/module/ane/parameters/mem_client_mb"
+#define ANE__HINT_ENOMEM \
+	"the device's clients together would pass its memory limit, the module parameter mem_device_mb (half of RAM by default), or the machine or the caller's memory cgroup is out of memory: wait for other clients to free theirs, or root raises /sys/module/ane/parameters/mem_device_mb (debugfs 'memory' shows what is charged)"
+
 static const struct ane__hint create_hints[] = {
 	{ EINVAL, "the kernel refused the image; its log (dmesg) names the offending field" },
 	{ ENOSPC, "this file holds as many programs as it may: destroy some first" },
+	{ E2BIG, ANE__HINT_E2BIG_IMAGE },
+	{ EDQUOT, ANE__HINT_EDQUOT },
+	{ ENOMEM, ANE__HINT_ENOMEM },
+	{ 0, NULL },
+};
+
+static const struct ane__hint surface_hints[] = {
+	{ E2BIG, "larger than the largest surface, the module parameter max_surface_mb (1 GiB by default and at most): root raises /sys/module/ane/parameters/max_surface_mb" },
+	{ EDQUOT, ANE__HINT_EDQUOT },
+	{ ENOMEM, ANE__HINT_ENOMEM },
 	{ 0, NULL },
 };
 
@@ -360,7 +382,8 @@ int ane_surface_create(struct ane_dev *dev, size_t size, struct ane_surface **ou
 	ret = xioctl(dev, DRM_IOCTL_ANE_SURFACE_CREATE, &sc);
 	if (ret) {
 		free(s);
-		return ane__fail(dev, -ret, "DRM_IOCTL_ANE_SURFACE_CREATE of %zu bytes", size);
+		return ane__fail_hint(dev, -ret, ane__pick_hint(-ret, surface_hints),
+				      "DRM_IOCTL_ANE_SURFACE_CREATE of %zu bytes", size);
 	}
 	len = (size + ANE__PAGE_SIZE - 1) / ANE__PAGE_SIZE * ANE__PAGE_SIZE;
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,

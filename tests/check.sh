@@ -94,6 +94,7 @@ layer_vm() {
 		--bin "$B/tests/vm/coreioctl_test" \
 		--bin "$B/tests/vm/caps_test" \
 		--bin "$B/tests/vm/limits_test" \
+		--bin "$B/tests/vm/pool_test" \
 		--bin "$B/tests/vm/deadfw_test" --bin "$B/tools/ane-run" \
 		--bin "$B/tests/vm/doctor_test" \
 		--bin "$B/tests/vm/trace_test" \

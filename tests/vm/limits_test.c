@@ -636,6 +636,102 @@ static void burst_of_large_creates_ends_clean(void)
 	T_EQ(charged_settles(), 0);
 }
 
+#define HUGE_IMG	(256 * MiB)
+
+/* A 256 MiB create's outcome in a child: its errno and libane's message. */
+struct huge_res {
+	int err;
+	char msg[500];
+};
+
+/*
+ * One 256 MiB ane_program_create() in each of @n processes at once, each
+ * holding what it made until all have tried.
+ */
+static void huge_creates(int n, struct huge_res *res)
+{
+	int fds[2], go[2], i;
+	pid_t pids[4];
+
+	T_OK(pipe(fds));
+	T_OK(pipe(go));
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			uint8_t *im = image_new(HUGE_IMG, PAGE16K);
+			struct huge_res r = { .err = -1 };
+			struct ane_program *prog = NULL;
+			struct ane_dev *dev = NULL;
+			char x;
+
+			close(fds[0]);
+			close(go[1]);
+			if (im && !ane_open(node, ANE_KIND_CONTROL, &dev, r.msg, sizeof(r.msg))) {
+				r.err = -ane_program_create(dev, im, HUGE_IMG, &prog);
+				snprintf(r.msg, sizeof(r.msg), "%s", r.err ? ane_errmsg(dev) : "");
+			}
+			if (write(fds[1], &r, sizeof(r)) != sizeof(r) || read(go[0], &x, 1) < 0)
+				_exit(3);
+			_exit(0);	/* its file and program go with it */
+		}
+	}
+	close(fds[1]);
+	close(go[0]);
+	for (i = 0; i < n; i++)
+		if (read(fds[0], &res[i], sizeof(res[i])) != sizeof(res[i]))
+			res[i].err = -2;
+	close(go[1]);
+	close(fds[0]);
+	for (i = 0; i < n; i++)
+		T_EQ(reap(pids[i]), 0);
+}
+
+/*
+ * A 256 MiB image -- the format's largest -- from one process and then
+ * from four at once, on the VM's 1 GiB: each is taken or refused with
+ * the errno uapi.rst lists for it (-EDQUOT: the client's limit, -ENOMEM:
+ * the device's limit or the machine), nobody is OOM-killed, every charge
+ * returns, and the next program runs.
+ */
+static void a_256_mib_image_from_one_and_four_processes(void)
+{
+	static const char *const param[] = {
+		[EDQUOT] = "mem_client_mb", [ENOMEM] = "mem_device_mb",
+	};
+	struct huge_res res[4];
+	int i, n, refused = 0;
+	uint8_t *img;
+	int fd;
+
+	T_CHECK(oom_in_log() == 0, "an OOM kill before the test");
+	for (n = 1; n <= 4; n += 3) {
+		huge_creates(n, res);
+		for (i = 0; i < n; i++) {
+			int e = res[i].err;
+
+			printf("#   %d process(es): create %d: %s\n", n, i,
+			       e ? res[i].msg : "ok");
+			T_CHECK(!e || e == EDQUOT || e == ENOMEM,
+				"%d process(es), create %d: errno %d: %s", n, i, e, res[i].msg);
+			if (e != EDQUOT && e != ENOMEM)
+				continue;
+			refused++;
+			T_CHECK(strstr(res[i].msg, param[e]),
+				"the message names %s: %s", param[e], res[i].msg);
+		}
+		T_EQ(charged_settles(), 0);
+	}
+	/* four at once pass the device's limit, half of the 1 GiB */
+	T_CHECK(refused > 0, "no create of 256 MiB was refused");
+	T_EQ(oom_in_log(), 0);
+	fd = ctl_open();
+	img = image_new(SMALL_IMG, PAGE16K);
+	T_CHECK(fd >= 0 && img, "open");
+	T_OK(create(fd, img, SMALL_IMG));
+	close(fd);
+	T_EQ(charged_settles(), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *only;
@@ -662,6 +758,7 @@ int main(int argc, char **argv)
 	else
 		printf("# memcg_is_charged_and_not_oom_killed: not run, no memory cgroups in this kernel (CONFIG_MEMCG)\n");
 	RUN(burst_of_large_creates_ends_clean);
+	RUN(a_256_mib_image_from_one_and_four_processes);
 	RUN(charges_return_after_unplug);
 	RUN(refused_instances_hold_no_surface);
 	params_reset();

@@ -145,6 +145,10 @@ suite net "fw_deadline_ms=30000" net_test
 suite ops "fw_deadline_ms=30000" ops_test
 # Memory limits: quotas, the memory cgroup, bursts without the OOM killer.
 suite limits "" limits_test
+# The seed's bounds on outstanding work: 127 a client at 1, 8 and 64
+# clients on a hung engine, the eighth client parked, a request during
+# recovery.  The deadline out of the way: only the tests end hung requests.
+suite pool "fw_deadline_ms=600000" pool_test
 # libane on a firmware left dead: bounded, sleeping, a clear error.
 suite deadfw "" deadfw_test
 # anectl doctor with ane not loaded (it loads it), healthy, a node nobody
