@@ -95,12 +95,14 @@ uint64_t ane__timeout_default(void);
  * allows (Documentation/accel/ane/libane.rst, "Retries and timeouts"):
  * EINTR is restarted at once, EAGAIN (the firmware boots or recovers) is
  * retried after a pause that doubles from ANE__BACKOFF_MIN_NS up to
- * ANE__BACKOFF_MAX_NS, and EBUSY (a queue is full) is retried after
- * poll()ing the file for a completion event for as long.  Nothing is
+ * ANE__BACKOFF_MAX_NS, and EBUSY (a queue is full) and ENOBUFS (the
+ * client's pool of 127 is full) are retried after poll()ing the file for a
+ * completion event for as long.  Nothing is
  * retried past the call's deadline; then the last errno is returned.
  */
 #define ANE__RETRY_EAGAIN	0x1u	/* wait out -EAGAIN until the deadline */
 #define ANE__RETRY_EBUSY	0x2u	/* wait out -EBUSY until busy_deadline */
+#define ANE__RETRY_ENOBUFS	0x4u	/* wait out -ENOBUFS (a full pool) as EBUSY */
 
 #define ANE__BACKOFF_MIN_NS	50000ull	/* 50 us */
 #define ANE__BACKOFF_MAX_NS	50000000ull	/* 50 ms */
@@ -114,6 +116,7 @@ struct ane__retry {
 	uint64_t backoff;		/* the next pause */
 	unsigned int n_again;		/* EAGAIN answers so far */
 	unsigned int n_busy;		/* EBUSY answers so far */
+	unsigned int n_nobufs;		/* ENOBUFS answers so far */
 	unsigned int n_intr;		/* EINTR answers so far */
 };
 

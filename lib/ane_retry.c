@@ -74,6 +74,14 @@ enum ane__retry_action ane__retry_step(struct ane__retry *r, int err,
 		until = r->busy_deadline;
 		act = ANE__POLL;
 		break;
+	case ENOBUFS:
+		/* 127 outstanding: room once a completion is read (polled) */
+		r->n_nobufs++;
+		if (!(r->flags & ANE__RETRY_ENOBUFS))
+			return ANE__GIVE_UP;
+		until = r->busy_deadline;
+		act = ANE__POLL;
+		break;
 	default:
 		return ANE__GIVE_UP;
 	}
@@ -249,5 +257,9 @@ int ane__fail_retry(struct ane_dev *dev, int err, const struct ane__retry *r,
 		return ane__fail_hint(dev, EBUSY, hint,
 				      "%s: still busy after %llu ms, %u attempts",
 				      what, ms, r->n_busy);
+	if (err == ENOBUFS && (r->flags & ANE__RETRY_ENOBUFS) && r->n_nobufs > 1)
+		return ane__fail_hint(dev, ENOBUFS, hint,
+				      "%s: 127 requests still outstanding after %llu ms, %u attempts",
+				      what, ms, r->n_nobufs);
 	return ane__fail_hint(dev, err, hint, "%s", what);
 }

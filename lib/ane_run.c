@@ -40,7 +40,7 @@ static const struct ane__hint submit_hints[] = {
 	{ EBADFD, "the program is not prepared: call ane_program_prepare() first" },
 	{ EBUSY, "the program has as many requests in flight as its queue depth: wait for one" },
 	{ ENOMEM, "out of memory" },
-	{ ENOBUFS, "127 requests are outstanding on this handle: collect completions with ane_request_wait()" },
+	{ ENOBUFS, "127 requests are outstanding on this handle and none completed before the deadline: collect completions with ane_request_wait(), or allow more time" },
 	{ ENOENT, "the token, or a surface's handle, is unknown to this file" },
 	{ 0, NULL },
 };
@@ -170,12 +170,13 @@ static int submit_common(struct ane_dev *dev, unsigned long cmd, const char *wha
 			.handle = events[i].handle,
 			.kind = (uint8_t)events[i].kind };
 	/*
-	 * A full queue (-EBUSY) frees up when one of the program's requests
-	 * completes: poll for its event.  A firmware that boots or recovers
-	 * (-EAGAIN) is backed off.  Both until @abs_timeout_ns.
+	 * A full queue (-EBUSY) or a full pool (-ENOBUFS: 127 outstanding)
+	 * frees up when one of the client's requests completes: poll for its
+	 * event, which reading makes room for.  A firmware that boots or
+	 * recovers (-EAGAIN) is backed off.  All until @abs_timeout_ns.
 	 */
-	ane__retry_init(&r, ANE__RETRY_EAGAIN | ANE__RETRY_EBUSY, ane__now_ns(),
-			abs_timeout_ns, abs_timeout_ns);
+	ane__retry_init(&r, ANE__RETRY_EAGAIN | ANE__RETRY_EBUSY | ANE__RETRY_ENOBUFS,
+			ane__now_ns(), abs_timeout_ns, abs_timeout_ns);
 	ret = ane__ioctl(dev, cmd, sr, &r);
 	out = sr->out;
 	memset(&sr->in, 0, offsetof(struct drm_ane_request, surfaces) +

@@ -105,14 +105,16 @@ LIBANE_EXPORT int ane_find_node(unsigned int index, char *buf, size_t len);
 /*
  * Retries.  A call waits out a firmware that boots or recovers (the
  * kernel answers -EAGAIN) and, for ane_request_submit(), a full queue
- * (-EBUSY), sleeping or polling between attempts, until its deadline:
+ * (-EBUSY) or a full pool (-ENOBUFS: 127 requests outstanding), sleeping
+ * or polling between attempts, until its deadline:
  * ane_request_wait() and ane_request_submit_timeout() take one, every
  * other call gets "now plus the handle's timeout", @rel_ns nanoseconds
  * (0: no retries, ANE_WAIT_FOREVER: no limit; ANE_TIMEOUT_DEFAULT_NS
  * when the handle is made, or the firmware's deadline -- the module
- * parameter fw_deadline_ms -- plus 8 s when that is longer).  A call still refused at its deadline
- * returns -EIO when GetStatus reports the firmware ANE_FW_STATE_DEAD,
- * else the kernel's -EAGAIN or -EBUSY; the message names the node, the
+ * parameter fw_deadline_ms -- plus 8 s when that is longer).  A call
+ * still refused at its deadline returns -EIO when GetStatus reports the
+ * firmware ANE_FW_STATE_DEAD, else the kernel's -EAGAIN, -EBUSY or
+ * -ENOBUFS; the message names the node, the
  * call, the errno and the firmware state.  See
  * Documentation/accel/ane/libane.rst, "Retries and timeouts".
  */
@@ -122,8 +124,9 @@ LIBANE_EXPORT uint64_t ane_get_timeout(const struct ane_dev *dev);
 
 /*
  * What this handle's calls waited out since it was opened: the retries
- * the policy above made.  @busy: -EBUSY answers retried (a full queue:
- * each retry slept on the file for a completion first); @again: -EAGAIN
+ * the policy above made.  @busy: -EBUSY and -ENOBUFS answers retried (a
+ * full queue, or the handle's 127 requests outstanding: each retry slept
+ * on the file for a completion first); @again: -EAGAIN
  * answers retried (the firmware booting or recovering: each slept);
  * @intr: calls a signal interrupted (restarted at once).  A client that never waits on a full
  * queue has @busy 0; ane-bench load reports the sum over its processes.
@@ -295,12 +298,13 @@ LIBANE_EXPORT int ane_request_submit(struct ane_program *prog,
 
 /*
  * ane_request_submit() with a deadline: while the program's queue is full
- * (-EBUSY) it polls the file for a completion (kept for its wait), and
+ * (-EBUSY) or the handle has 127 requests outstanding (-ENOBUFS) it polls
+ * the file for a completion (kept for its wait: reading it makes room), and
  * while the firmware boots or recovers (-EAGAIN) it backs off, until
  * CLOCK_MONOTONIC reaches @abs_timeout_ns (ANE_WAIT_FOREVER: no limit;
  * ane_deadline_ns() makes one).  ane_request_submit() is this with the
- * handle's timeout (ane_set_timeout()).  At the deadline: -EBUSY, -EAGAIN,
- * or -EIO when the firmware is dead.
+ * handle's timeout (ane_set_timeout()).  At the deadline: -EBUSY, -ENOBUFS,
+ * -EAGAIN, or -EIO when the firmware is dead.
  */
 LIBANE_EXPORT int ane_request_submit_timeout(struct ane_program *prog,
 					     uint32_t procedure,

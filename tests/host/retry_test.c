@@ -154,7 +154,8 @@ static struct {
 	int prepare_err;		/* ProgramPrepare fails with this, always */
 	int version_err;		/* GetVersion fails with this, always */
 	int close_err;			/* DeviceClose fails with this, always */
-	int busy_until_read;		/* EBUSY until the event was written and read */
+	int busy_until_read;		/* this errno (EBUSY, ENOBUFS) until the
+					 * event was written and read */
 	volatile int event_written;
 	unsigned int n_send, n_prepare, n_status, n_other;
 } fake;
@@ -176,7 +177,7 @@ static int fake_ioctl(int fd, unsigned long cmd, void *arg)
 			int unread = 1;
 
 			if (!fake.event_written || ioctl(fd, FIONREAD, &unread) || unread) {
-				errno = EBUSY;
+				errno = fake.busy_until_read;
 				return -1;
 			}
 		} else if (fake.send_fails) {
@@ -441,7 +442,7 @@ static void a_full_queue_is_waited_out_by_polling_for_a_completion(void)
 	T_CHECK(!rig_up(&g, ANE_KIND_CONTROL), "rig: %s", ane_errmsg(g.dev));
 	if (t_case_failed)
 		goto out;
-	fake.busy_until_read = 1;
+	fake.busy_until_read = EBUSY;
 	T_EQ(pthread_create(&th, NULL, complete_later, &g), 0);
 	c0 = cpu_ns();
 	t0 = ane__now_ns();
@@ -477,6 +478,53 @@ static void a_full_queue_is_waited_out_by_polling_for_a_completion(void)
 		strstr(ane_errmsg(g.dev), ": EBUSY (the program has as many requests in flight as its queue depth"),
 		"message: %s", ane_errmsg(g.dev));
 out:
+	rig_down(&g);
+}
+
+/*
+ * 127 requests outstanding (-ENOBUFS): the submit waits for a completion,
+ * reads it (which makes room) and goes on; with none coming it returns
+ * -ENOBUFS at its deadline, saying so.
+ */
+static void a_full_pool_is_waited_out_by_polling_for_a_completion(void)
+{
+	struct ane_retry_counts rc;
+	struct rig g;
+	pthread_t th;
+	uint64_t t0, wall, seqno = 0;
+	int st = 1;
+
+	T_CHECK(!rig_up(&g, ANE_KIND_CONTROL), "rig: %s", ane_errmsg(g.dev));
+	if (t_case_failed)
+		goto out;
+	fake.busy_until_read = ENOBUFS;
+	fake.event_written = 0;
+	fake.n_send = 0;
+	T_EQ(pthread_create(&th, NULL, complete_later, &g), 0);
+	t0 = ane__now_ns();
+	T_EQ(ane_request_submit_timeout(g.prog, 0, &g.in, 1, &g.out, 1,
+					ane_deadline_ns(2000 * MS), &seqno), 0);
+	wall = ane__now_ns() - t0;
+	pthread_join(th, NULL);
+	T_CHECK(wall >= 90 * MS && wall < 100 * MS + LATE, "returned after %llu ms",
+		(unsigned long long)(wall / MS));
+	ane_get_retry_counts(g.dev, &rc);
+	T_EQ(rc.busy, fake.n_send - 1);
+	T_EQ(ane_request_wait(g.dev, 555, 0, &st, NULL), 0);
+	T_EQ(st, 0);
+
+	fake.event_written = 0;
+	fake.n_send = 0;
+	T_EQ(ane_request_submit_timeout(g.prog, 0, &g.in, 1, &g.out, 1,
+					ane_deadline_ns(100 * MS), &seqno), -ENOBUFS);
+	T_CHECK(strstr(ane_errmsg(g.dev), ": 127 requests still outstanding after 1") &&
+		strstr(ane_errmsg(g.dev), ": ENOBUFS ("), "message: %s", ane_errmsg(g.dev));
+	/* a zero timeout: one attempt, the kernel's answer at once */
+	fake.n_send = 0;
+	T_EQ(ane_request_submit_timeout(g.prog, 0, &g.in, 1, &g.out, 1, 0, &seqno), -ENOBUFS);
+	T_EQ(fake.n_send, 1);
+out:
+	fake.busy_until_read = 0;
 	rig_down(&g);
 }
 
@@ -597,6 +645,7 @@ int main(void)
 	T_RUN(recovering_beyond_the_timeout_is_eagain_naming_the_state);
 	T_RUN(a_transient_eagain_is_waited_out);
 	T_RUN(a_full_queue_is_waited_out_by_polling_for_a_completion);
+	T_RUN(a_full_pool_is_waited_out_by_polling_for_a_completion);
 	T_RUN(a_direct_handle_says_the_state_is_unknown);
 	T_RUN(the_completion_watch_is_set_from_the_environment);
 	T_RUN(a_watch_that_sees_nothing_backs_off_and_a_hit_resets_it);
