@@ -134,13 +134,6 @@ int ane_sel_load_firmware(struct ane_file *af, const struct ane_selector *sel,
 	return -EOPNOTSUPP;
 }
 
-/* Selectors whose function arrives with later work (Documentation). */
-int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
-			void *args)
-{
-	return -EOPNOTSUPP;
-}
-
 int ane_file_init(struct ane_device *adev, struct ane_file *af)
 {
 	af->adev = adev;

@@ -121,8 +121,6 @@ int ane_sel_memory_map(struct ane_file *af, const struct ane_selector *sel,
 int ane_sel_memory_unmap(struct ane_file *af, const struct ane_selector *sel,
 			 void *args);
 int ane_map_args_check(const struct drm_ane_memory_map_args *a);
-int ane_sel_unsupported(struct ane_file *af, const struct ane_selector *sel,
-			void *args);
 
 /* The resident submission model (ane_chain.c). */
 int ane_sel_chaining_prepare(struct ane_file *af,

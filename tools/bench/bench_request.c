@@ -251,6 +251,115 @@ int req_fail(struct ane_dev *dev, const char *what)
 	return 1;
 }
 
+/*
+ * The loop a user writes without libane: the raw ProgramSendRequest of
+ * @prog's procedure 0 on @in and @out, then one blocking read() of its
+ * completion event, @n times after a tenth as many to warm up; each
+ * round's time into @lat and the event's engine time into @eng.
+ */
+static int raw_rounds(struct ane_dev *dev, struct ane_program *prog,
+		      struct ane_surface *in, struct ane_surface *out,
+		      uint64_t *lat, uint64_t *eng, unsigned int n)
+{
+	struct drm_ane_event_complete ev;
+	struct drm_ane_send_request sr;
+	unsigned int i;
+	int fd = ane_fd(dev);
+
+	for (i = 0; i < n / 10 + n; i++) {
+		uint64_t t0 = now_ns();
+
+		memset(&sr, 0, sizeof(sr));
+		sr.in.token = ane_program_token(prog);
+		sr.in.qos_class = 5;
+		sr.in.exec_priority = 21;
+		sr.in.io_category = 2;
+		sr.in.surfaces[0] = (struct drm_ane_surface_ref){
+			.handle = ane_surface_handle(in), .kind = ANE_SURFACE_INPUT };
+		sr.in.surfaces[1] = (struct drm_ane_surface_ref){
+			.handle = ane_surface_handle(out), .kind = ANE_SURFACE_OUTPUT };
+		if (ioctl(fd, DRM_IOCTL_ANE_CTL_SEND_REQUEST, &sr) < 0) {
+			fprintf(stderr, "ane-bench: raw SendRequest: %s\n", strerror(errno));
+			return -1;
+		}
+		if (read(fd, &ev, sizeof(ev)) != sizeof(ev) || ev.seqno != sr.out.seqno ||
+		    ev.status) {
+			fprintf(stderr, "ane-bench: raw read() of the completion: %s (status %d)\n",
+				strerror(errno), ev.status);
+			return -1;
+		}
+		if (i >= n / 10) {
+			lat[i - n / 10] = now_ns() - t0;
+			eng[i - n / 10] = ev.exec_ns;
+		}
+	}
+	return 0;
+}
+
+/* Median of @n ratios. */
+static double median(double *v, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define RAW_SETS	5
+
+/*
+ * The raw loop against the pipe, RAW_SETS sets of REQ_ROUNDS each, the
+ * two alternating so that both see the machine of the same moment: the
+ * median of the sets' p50 and p99 ratios.
+ */
+struct raw_res {
+	double l50, q50, e50;	/* means over the sets of their p50s */
+	double r50, r99;	/* medians over the sets of the ratios */
+};
+
+static int bench_raw(struct ane_dev *dev, struct ane_program *prog,
+		     struct ane_surface *in, struct ane_surface *out,
+		     struct raw_res *res)
+{
+	static uint64_t lat[REQ_ROUNDS], eng[REQ_ROUNDS], pp[REQ_ROUNDS];
+	double r50[RAW_SETS], r99[RAW_SETS], e50 = 0, l50 = 0, q50 = 0;
+	unsigned int k;
+
+	for (k = 0; k < RAW_SETS; k++) {
+		if (raw_rounds(dev, prog, in, out, lat, eng, REQ_ROUNDS) ||
+		    pipe_rounds(pp, REQ_ROUNDS))
+			return -1;
+		r50[k] = quantile_us(lat, REQ_ROUNDS, 0.5) / quantile_us(pp, REQ_ROUNDS, 0.5);
+		r99[k] = quantile_us(lat, REQ_ROUNDS, 0.99) / quantile_us(pp, REQ_ROUNDS, 0.99);
+		l50 += quantile_us(lat, REQ_ROUNDS, 0.5) / RAW_SETS;
+		q50 += quantile_us(pp, REQ_ROUNDS, 0.5) / RAW_SETS;
+		e50 += quantile_us(eng, REQ_ROUNDS, 0.5) / RAW_SETS;
+	}
+	*res = (struct raw_res){ .l50 = l50, .q50 = q50, .e50 = e50,
+				 .r50 = median(r50, RAW_SETS), .r99 = median(r99, RAW_SETS) };
+	return 0;
+}
+
+static void raw_print(const struct raw_res *r)
+{
+	printf("  raw loop (SendRequest ioctl + blocking read() of the event, no libane), %u sets of %u, each beside a pipe set\n",
+	       RAW_SETS, REQ_ROUNDS);
+	printf("  raw                 p50 %9.1f us   (pipe %.1f us, engine time %.1f us: the no-op's task)\n",
+	       r->l50, r->q50, r->e50);
+	printf("  raw ratio p50       %.2f   (median of %u sets; target <= 1.5: %s)\n",
+	       r->r50, RAW_SETS, json_target("raw_vs_pipe_p50", r->r50, 1.5) ? "met" : "MISSED");
+	printf("  raw ratio p99       %.2f   (median of %u sets; target <= 3: %s)\n",
+	       r->r99, RAW_SETS, json_target("raw_vs_pipe_p99", r->r99, 3) ? "met" : "MISSED");
+	json_num("raw_p50_us", r->l50);
+	json_num("raw_engine_p50_us", r->e50);
+}
+
 int bench_request(const char *node)
 {
 	static uint64_t lat[REQ_ROUNDS], sub[REQ_ROUNDS], evt[REQ_ROUNDS],
@@ -265,7 +374,8 @@ int bench_request(const char *node)
 	unsigned int i, warm = REQ_ROUNDS / 10;
 	const void *img;
 	size_t size;
-	int fd, traced;
+	int fd, traced, raw;
+	struct raw_res rr = { 0 };
 
 	if (relu_image(&net, &img, &size))
 		return 1;
@@ -305,6 +415,7 @@ int bench_request(const char *node)
 	}
 	if (traced)
 		req_trace_collect(rec, REQ_ROUNDS);
+	raw = bench_raw(dev, prog, in, out, &rr);
 	ane_surface_destroy(in);
 	ane_surface_destroy(out);
 	ane_program_destroy(prog);
@@ -334,6 +445,7 @@ int bench_request(const char *node)
 	p99 = quantile_us(pp, REQ_ROUNDS, 0.99);
 	printf("request: no-op request round trip (submit -> completion event read), one relu of 1x1x1x8, %u requests\n",
 	       REQ_ROUNDS);
+	printf("  through libane (ane_request_submit + ane_request_wait)\n");
 	printf("  request             p50 %9.1f us   p99 %9.1f us\n", r50, r99);
 	printf("  baseline: pipe ping-pong between two processes\n");
 	printf("  pipe                p50 %9.1f us   p99 %9.1f us\n", p50, p99);
@@ -364,6 +476,9 @@ int bench_request(const char *node)
 		json_num("fw_noop_p50_us", fw50);
 	json_cdf("request_cdf_us", lat, REQ_ROUNDS);
 	json_cdf("pipe_cdf_us", pp, REQ_ROUNDS);
+	if (raw)
+		return 1;
+	raw_print(&rr);
 	return 0;
 }
 
