@@ -10,12 +10,15 @@
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/nospec.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/random.h>
 #include <linux/regmap.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -192,6 +195,54 @@ static long ane_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 #define ane_accel_compat_ioctl NULL
 #endif
 
+/*
+ * A blocking read() of the completion events first watches for one for
+ * read_spin_us while the client has requests outstanding, as libane's
+ * ane_request_wait() does in userspace (Documentation/accel/ane/
+ * performance.rst, "The client's wait"): a no-op request completes in
+ * tens of microseconds, and a reader that goes to sleep pays its CPU's
+ * idle entry, the wake-up and the idle exit on top -- under QEMU's
+ * single-threaded TCG the firmware's CPU only runs once the reader's
+ * halts.  The watch ends at once when an event is queued, a signal is
+ * pending, the CPU is wanted (need_resched()) or the time is up; then
+ * drm_read() reads, or sleeps as before.
+ */
+static unsigned int ane_read_spin_us = 50;
+
+static int ane_read_spin_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 1000);
+}
+
+static const struct kernel_param_ops ane_read_spin_ops = {
+	.set = ane_read_spin_set,
+	.get = param_get_uint,
+};
+module_param_cb(read_spin_us, &ane_read_spin_ops, &ane_read_spin_us, 0644);
+MODULE_PARM_DESC(read_spin_us,
+		 "microseconds (0..1000) a blocking read() with requests outstanding watches for their completion before it sleeps (0: sleeps at once; default 50)");
+
+static ssize_t ane_accel_read(struct file *filp, char __user *buf,
+			      size_t count, loff_t *off)
+{
+	struct drm_file *file = filp->private_data;
+	struct ane_file *af = file->driver_priv;
+	struct ane_dart_ctx *ctx = READ_ONCE(af->ctx);
+	unsigned int us = READ_ONCE(ane_read_spin_us);
+	u64 end;
+
+	if (us && ctx && !(filp->f_flags & O_NONBLOCK) &&
+	    atomic_read(&ctx->requests) &&
+	    list_empty_careful(&file->event_list)) {
+		end = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
+		while (list_empty_careful(&file->event_list) &&
+		       !need_resched() && !signal_pending(current) &&
+		       ktime_get_ns() < end)
+			cpu_relax();
+	}
+	return drm_read(filp, buf, count, off);
+}
+
 static const struct file_operations ane_accel_fops = {
 	.owner = THIS_MODULE,
 	.open = accel_open,
@@ -199,7 +250,7 @@ static const struct file_operations ane_accel_fops = {
 	.unlocked_ioctl = ane_accel_ioctl,
 	.compat_ioctl = ane_accel_compat_ioctl,
 	.poll = drm_poll,
-	.read = drm_read,
+	.read = ane_accel_read,
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
 	.show_fdinfo = drm_show_fdinfo,

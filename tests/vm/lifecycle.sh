@@ -82,6 +82,21 @@ else
 fi
 rmmod ane 2>/dev/null
 
+# read_spin_us: 0..1000 at load and at run time, nothing above; a request
+# completes (ane-run) with the watch off and at its longest (pool_test
+# reads with a blocking read() at each).
+P=/sys/module/ane/parameters/read_spin_us
+if ! modprobe ane read_spin_us=1001 2>/dev/null &&
+   ! grep -q '^ane ' /proc/modules && modprobe ane read_spin_us=1000 &&
+   [ "$(cat $P)" = 1000 ] && ane-run mlp >/dev/null &&
+   ! echo 2000 > $P 2>/dev/null && [ "$(cat $P)" = 1000 ] &&
+   echo 0 > $P && [ "$(cat $P)" = 0 ] && ane-run mlp >/dev/null; then
+	ok "read_spin_us takes 0..1000 and refuses more; requests complete either way"
+else
+	nok "read_spin_us takes 0..1000 and refuses more; requests complete either way"
+fi
+rmmod ane 2>/dev/null
+
 # fw_deadline_ms: 10..600000 at load and at run time, nothing else; a
 # request on a hung engine is aborted at it (ane-run fails with the
 # firmware's -ETIMEDOUT, naming the parameter, well inside its own 1.5 s

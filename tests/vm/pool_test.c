@@ -16,6 +16,8 @@
  *   with the right result once a slot frees (the others ended by the
  *   firmware's deadline), and one for which no slot frees in 10 s
  *   completes with -EBUSY ("parked failed" in debugfs "dart");
+ * - a blocking read() of the events returns each completion with the
+ *   driver's read watch (read_spin_us) at 50, 0 and 1000 us;
  * - a request submitted while the firmware recovers from a crash: the raw
  *   SendRequest is refused with EAGAIN and nothing is queued; libane's
  *   ane_request_submit() waits the recovery out (counted in its retry
@@ -503,6 +505,45 @@ out:
 	ane_close(dev);
 }
 
+/*
+ * A blocking read() without poll(): each request's completion, in order,
+ * with the driver's read watch at its default, off, and at its longest
+ * (read_spin_us).
+ */
+static void a_blocking_read_returns_each_completion(void)
+{
+	static const char *const spins[] = { "50", "0", "1000" };
+	struct drm_ane_program_prepare pp;
+	struct drm_ane_event_complete ev;
+	const char *param = "/sys/module/ane/parameters/read_spin_us";
+	struct surf in, out;
+	struct client c;
+	uint64_t tok = 0, seqno;
+	unsigned int k, i, bad = 0;
+
+	if (ctl_open(&c) || surface(c.fd, 12, &in) || surface(c.fd, 8, &out) ||
+	    create(c.fd, img, IMG_SIZE, &tok) || prepare(c.fd, tok, &pp)) {
+		T_CHECK(0, "set-up: %s", strerror(errno));
+		return;
+	}
+	fill_input(&in);
+	for (k = 0; k < 3; k++) {
+		T_OK(vm_write_file(param, spins[k]));
+		for (i = 0; i < 100; i++) {
+			if (submit(c.fd, tok, in.handle, out.handle, 0, &seqno) ||
+			    read(c.fd, &ev, sizeof(ev)) != sizeof(ev) || ev.seqno != seqno ||
+			    ev.status) {
+				bad++;
+				break;
+			}
+		}
+		T_CHECK(!bad, "read_spin_us=%s: request %u: %s", spins[k], i, strerror(errno));
+		T_CHECK(!check_out(&out, OUT), "result");
+	}
+	T_OK(vm_write_file(param, "50"));
+	close(c.fd);
+}
+
 int main(int argc, char **argv)
 {
 	char pc[512];
@@ -528,6 +569,7 @@ int main(int argc, char **argv)
 	T_RUN(the_eighth_client_is_parked_then_runs);
 	T_RUN(a_parked_request_gives_up_after_ten_seconds);
 	T_RUN(a_request_during_recovery_waits_for_ready);
+	T_RUN(a_blocking_read_returns_each_completion);
 	vm_write_file(pc, "auto");
 	return t_summary("pool");
 }
