@@ -266,9 +266,12 @@ static void pool_at(int nclients)
 {
 	static struct worker w[MAX_CLIENTS];
 	int i, started = 0, bad_accept = 0, bad_end = 0;
-	long long backlog;
+	long long backlog, done0;
 	struct answer a;
 
+	/* a boot still to come would reset the engine, and the hangs */
+	T_CHECK(ready_within(30000), "the firmware is not ready");
+	done0 = vm_fw_status(node, "completed: ");
 	hang_all();
 	for (i = 0; i < nclients; i++, started++)
 		if (worker_start(&w[i]))
@@ -295,14 +298,22 @@ static void pool_at(int nclients)
 	}
 	T_EQ(bad_accept, 0);
 	backlog = fw_state_num("backlog: ");
-	printf("#   %d client(s): %d x %d accepted, the 128th ENOBUFS; on the backlog: %lld (peak %lld)\n",
-	       nclients, started, POOL, backlog, fw_state_num("backlog peak: "));
-	/* the I/O ring and the firmware's queues hold less than 127 */
-	T_CHECK(backlog > 0, "nothing on the backlog (%lld)", backlog);
+	printf("#   %d client(s): %d x %d accepted, the 128th ENOBUFS; on the backlog: %lld (peak %lld); completed meanwhile: %lld\n",
+	       nclients, started, POOL, backlog, fw_state_num("backlog peak: "),
+	       vm_fw_status(node, "completed: ") - done0);
+	/*
+	 * One client's 127 pass what the firmware's queues and the I/O ring
+	 * hold (81): the rest are on the backlog.  With more clients, how
+	 * many wait there and how many in the DART's line depends on the
+	 * order the submits came in.
+	 */
+	if (nclients == 1)
+		T_CHECK(backlog > 0, "nothing on the backlog (%lld)", backlog);
 
 	/* a reset: what the firmware had and the backlog end -EIO */
 	T_OK(inject("reboot"));
 	T_OK(inject("unhang"));
+	T_CHECK(ready_within(30000), "not ready after the reboot");
 	for (i = 0; i < started; i++)
 		T_OK(worker_send(&w[i], 'r', POOL));
 	for (i = 0; i < started; i++) {
@@ -436,7 +447,8 @@ out:
 /* ------------------------------------------------------------ recovery */
 
 /*
- * A crash, and the first two boots after it stall (some 5 s of RECOVERING):
+ * A crash, and the first boot after it fails (its three attempts stall):
+ * the next comes 1 s later, so the firmware is RECOVERING for seconds.
  * the raw SendRequest meanwhile is EAGAIN; libane's submit waits the
  * recovery out and the request runs.
  */
@@ -451,7 +463,7 @@ static void a_request_during_recovery_waits_for_ready(void)
 	char err[256];
 	int st = 1, saw = 0, i;
 
-	T_CHECK(ready_within(10000), "the firmware is not ready before the test");
+	T_CHECK(ready_within(30000), "the firmware is not ready before the test");
 	if (ane_open(node, ANE_KIND_CONTROL, &dev, err, sizeof(err))) {
 		T_CHECK(0, "%s", err);
 		return;
@@ -467,7 +479,7 @@ static void a_request_during_recovery_waits_for_ready(void)
 	for (i = 0; i < 6; i++)
 		((uint16_t *)ane_surface_map(in))[i] = h16(A[i]);
 
-	T_OK(inject("stall-boot 2"));
+	T_OK(inject("stall-boot 3"));	/* a whole boot's three attempts */
 	T_OK(inject("crash"));
 	/* RECOVERING (or BOOTING) now: the raw call is refused */
 	memset(&sr, 0, sizeof(sr));
