@@ -535,7 +535,7 @@ struct ane_model_options {
 	/*
 	 * Most estimated FLOPs in one engine segment (0: no limit): each
 	 * segment is one request, and the firmware aborts a request at its
-	 * ~2 s deadline (-ETIMEDOUT), so a slow engine (an emulated one
+	 * deadline (-ETIMEDOUT; fw_deadline_ms, 2 s by default), so a slow engine (an emulated one
 	 * under QEMU's TCG) runs a large model as more, smaller requests.
 	 */
 	double max_segment_flops;

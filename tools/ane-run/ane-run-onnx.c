@@ -17,7 +17,8 @@
  * array within onnx.rst's engine tolerance (2e-2 of the array's largest
  * magnitude plus 2e-2 of each element's) and ends with "check: PASS" or
  * "check: FAIL" (exit 1).  On the device each engine segment is one
- * request, which the firmware aborts at its ~2 s deadline: segments hold
+ * request, which the firmware aborts at its deadline (fw_deadline_ms, 2 s
+ * by default): segments hold
  * at most --segment-mflops million FLOPs there (default 64; 0: no limit).  Engine segments run on the device
  * (the default), on the engine's userspace build (--engine host: the
  * engine's own arithmetic, tools/engine-host/ane_netrun.c, which is why this file is
