@@ -289,9 +289,10 @@ $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/
 # The engine's benchmark, against OpenBLAS (libopenblas-dev) and oneDNN
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
 # Its parts, in tools/bench/: ane-mathbench.c (the kernels), ane-mathbench-json.c
-# (their --json), ane-mathbench-cores.c (one operation over threads).
+# (their --json), ane-mathbench-cores.c (one operation over threads),
+# ane-mathbench-rows.c (the row normalizations).
 MATHBENCH_SRCS := $(addprefix $(SRC)/tools/bench/,ane-mathbench.c ane-mathbench-json.c \
-	ane-mathbench-cores.c)
+	ane-mathbench-cores.c ane-mathbench-rows.c)
 $(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/bench/ane-mathbench.h \
 		$(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(EHOST)/engine_host.h \
 		$(ENGINE_OBJS) $(ENGINE_HDRS)

@@ -2794,6 +2794,126 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
 	free(bias);
 }
 
+/*
+ * The row normalizations on every ISA give the same bits as the SSE2
+ * path: NORM's softmax, log-softmax and layer normalization over W (48
+ * rows of each length: the fused passes of ane_math_vec.h, sixteen and
+ * eight lanes and their remainders) and SOFTMAX over C (16 x 1 and 16 x 3
+ * positions: contiguous and strided channels), rows of every length
+ * around the vector widths, with values small, large, negative, huge and
+ * negative next to a few ordinary ones, all equal, subnormal, and with
+ * an infinity.  (With 3 rows, summing the AVX-512 path's upper eight
+ * lanes before the lower went unnoticed; with 48 it differs 13 times.)
+ */
+#define ANE_TEST_NORM_PATTERNS 8
+
+static uint16_t norm_pattern(uint32_t pat, uint32_t i, uint32_t *rnd)
+{
+	float u;
+
+	*rnd = *rnd * 1664525u + 1013904223u;
+	u = (float)(*rnd >> 8) / 16777216.0f;	/* [0, 1) */
+	switch (pat) {
+	case 0:
+		return ane_fp32_to_fp16(u * 2 - 1);
+	case 1:
+		return ane_fp32_to_fp16(30000 + u * 35000);
+	case 2:
+		return ane_fp32_to_fp16(-30000 - u * 35000);
+	case 3:		/* -65504 but every seventh */
+		return i % 7 == 3 ? ane_fp32_to_fp16(u * 8 - 4) : 0xfbff;
+	case 4:
+		return 0x4248;				/* 3.140625, every one */
+	case 5:
+		return (uint16_t)(*rnd >> 16 & 0x83ffu);	/* subnormal +- */
+	case 6:		/* a -inf among them */
+		return i == 5 ? 0xfc00 : ane_fp32_to_fp16(u * 16 - 8);
+	default:
+		return ane_fp32_to_fp16(u * 120000 - 60000);
+	}
+}
+
+/* One row op on @isa: dst written from @x, 0 on success. */
+static int norm_row_run(uint32_t isa, uint32_t op, uint32_t kind, uint32_t len,
+			uint32_t w, const uint16_t *x, uint16_t *y)
+{
+	struct ane_op_desc d;
+	uint64_t wsz;
+	void *ws;
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	d.op = op;
+	d.p.norm.kind = kind;
+	if (op == ANE_OP_NORM) {
+		ane_tensor_dense(&d.src[0], (void *)x, 1, 1, 48, len);
+		ane_tensor_dense(&d.dst, y, 1, 1, 48, len);
+	} else {
+		ane_tensor_dense(&d.src[0], (void *)x, 16, len, 1, w);
+		ane_tensor_dense(&d.dst, y, 16, len, 1, w);
+	}
+	if (ane_math_set_isa(isa) || ane_op_workspace_size(&d, &wsz))
+		return -1;
+	ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
+	d.work = ws;
+	d.work_size = wsz;
+	ret = ane_op_run_all(&d);
+	free(ws);
+	return ret;
+}
+
+static void test_norm_rows_same_bits_on_every_isa(void)
+{
+	static const uint32_t lens[] = { 1, 7, 8, 15, 16, 17, 31, 33, 100, 257, 1024 };
+	/* NORM softmax, log-softmax, layer; SOFTMAX over C, contiguous, strided */
+	static const uint32_t ops[][3] = {
+		{ ANE_OP_NORM, ANE_NORM_SOFTMAX, 1 }, { ANE_OP_NORM, ANE_NORM_LOG_SOFTMAX, 1 },
+		{ ANE_OP_NORM, ANE_NORM_LAYER, 1 }, { ANE_OP_SOFTMAX, 0, 1 },
+		{ ANE_OP_SOFTMAX, 0, 3 },
+	};
+	uint16_t *x = malloc(48 * 1024 * 2), *ref = malloc(48 * 1024 * 2);
+	uint16_t *y = malloc(48 * 1024 * 2);
+	uint32_t isa, l, o, pat, i, n, bad = 0, runs = 0, rnd = 12345;
+
+	for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+		for (pat = 0; pat < ANE_TEST_NORM_PATTERNS; pat++) {
+			n = 48 * lens[l];
+			for (i = 0; i < n; i++)
+				x[i] = norm_pattern(pat, i % lens[l], &rnd);
+			for (o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+				/* NORM: 48 rows of len; SOFTMAX: 16 x len channels x w */
+				n = (ops[o][0] == ANE_OP_NORM ? 48 : 16 * ops[o][2]) * lens[l];
+				memset(ref, 0x55, n * 2);
+				T_EQ(norm_row_run(ANE_MATH_ISA_SSE2, ops[o][0], ops[o][1],
+						  lens[l], ops[o][2], x, ref), 0);
+				for (isa = 1; isa < ANE_MATH_ISA_COUNT; isa++) {
+					if (isa_missing(isa))
+						continue;
+					memset(y, 0x55, n * 2);
+					T_EQ(norm_row_run(isa, ops[o][0], ops[o][1], lens[l],
+							  ops[o][2], x, y), 0);
+					runs++;
+					for (i = 0; i < n; i++)
+						if (y[i] != ref[i] &&
+						    !(is_nan16(y[i]) && is_nan16(ref[i])) &&
+						    bad++ < 8)
+							printf("#   op %u kind %u len %u pattern %u isa %u [%u]: 0x%04x, sse2 0x%04x\n",
+							       ops[o][0], ops[o][1], lens[l], pat,
+							       isa, i, y[i], ref[i]);
+				}
+			}
+		}
+	for (isa = 1; isa < ANE_MATH_ISA_COUNT; isa++)
+		if (isa_missing(isa))
+			printf("# norm rows not compared on isa %u: %s\n", isa, isa_missing(isa));
+	printf("#   %u runs compared with the SSE2 path\n", runs);
+	T_CHECK(bad == 0, "%u values differ from the SSE2 path", bad);
+	T_EQ(ane_math_set_isa(ANE_MATH_ISA_SSE2), 0);
+	free(x);
+	free(y);
+	free(ref);
+}
+
 static void test_avx512_and_avx2_agree_bit_for_bit(void)
 {
 	/* M K N for MATMUL; for CONV cin h w cout k stride pad (bias, relu6) */
@@ -3838,6 +3958,7 @@ int main(void)
 	T_RUN(test_gelu_lanes_match_scalar);
 	T_RUN(test_gelu_accuracy_in_fp32_and_fp16);
 	T_RUN(test_rows_agree_bit_for_bit_on_every_isa);
+	T_RUN(test_norm_rows_same_bits_on_every_isa);
 	T_RUN(test_activation_extremes_are_finite_and_exact);
 	/* every test that runs an operation, on every ISA path there is */
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++) {

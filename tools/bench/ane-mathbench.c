@@ -5,6 +5,7 @@
  *
  *   ane-mathbench [--json FILE] [CASE...]
  *   ane-mathbench [--json FILE] matmul [N]
+ *   ane-mathbench rows [CASE...]
  *
  * CASE is matmul512, matmul2048, conv3x3 (56 x 56, 64 -> 64 channels,
  * pad 1) or conv1x1 (14 x 14, 256 -> 256); no CASE means those four, the
@@ -74,6 +75,8 @@ static void usage(FILE *f, int status)
 	fprintf(f, "usage: ane-mathbench [--json FILE] [CASE...]\n"
 		"       ane-mathbench [--json FILE] matmul [N]   (N: 1..4096)\n"
 		"       ane-mathbench [--json FILE] cores [N]    (N: 2..16 threads)\n"
+		"       ane-mathbench rows [CASE...]   (softmax128 softmax1024 logsoftmax1000\n"
+		"                                       layernorm768 layernorm4096 softmaxc1000)\n"
 		"       ane-mathbench --help | --version\n"
 		"\n"
 		"CASE: matmul512 matmul2048 conv3x3 conv1x1 (default: these four)\n"
@@ -637,6 +640,11 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int num = v && *v >= '0' && *v <= '9';
 
+		if (!strcmp(a, "rows")) {
+			if (i != optind)
+				return ane_usage_error("rows [CASE...] runs alone");
+			return rows_bench(argv + i + 1, argc - i - 1);
+		}
 		if (!strcmp(a, "cores")) {
 			if (i != optind || argc - i > 2 - !num)
 				return ane_usage_error("cores [N] runs alone, not with '%s'",

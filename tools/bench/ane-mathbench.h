@@ -2,7 +2,8 @@
 /*
  * ane-mathbench's parts: the kernels against OpenBLAS and oneDNN
  * (ane-mathbench.c), their figures as JSON (ane-mathbench-json.c) and one
- * operation over many threads (ane-mathbench-cores.c).
+ * operation over many threads (ane-mathbench-cores.c) and the row
+ * normalizations (ane-mathbench-rows.c).
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -53,6 +54,13 @@ void *mb_xalloc(size_t bytes);
  * target met, 1 one missed, 2 an error.
  */
 int cores_bench(unsigned int threads, const char *json_path);
+
+/*
+ * ane-mathbench rows [CASE...]: softmax, log-softmax and layer norm rows
+ * on every path (all cases, or the @n named in @names); 0, or 2 on an
+ * error or when a path's bits differ from the SSE2 path's.
+ */
+int rows_bench(char *const *names, int n);
 
 /*
  * --json FILE of the kernels (ane-mathbench-json.c): the @n cases @c and

@@ -495,6 +495,14 @@ void ane_exp_sub_avx2(float *e, uint32_t n, float mx);
 void ane_h2f_row_avx2(const uint16_t *x, uint32_t n, float *v);
 void ane_f2h_row_avx2(const float *v, float mul, uint32_t n, uint16_t *y);
 void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n);
+/*
+ * The rows of a NORM over W from @n contiguous fp16 at @x, the fp32
+ * results in @e (ane_norm_row()): a softmax's exponentials of x - max,
+ * returning their sum (the maximum in @mx), or a layer normalization's
+ * x - mean, returning the sum of their squares; each sum ane_sum8()'s.
+ */
+float ane_softmax_row_avx2(const uint16_t *x, uint32_t n, float *e, float *mx);
+float ane_layer_row_avx2(const uint16_t *x, uint32_t n, float *e);
 /* A direct convolution's taps on whole groups of eight outputs. */
 uint32_t ane_dw_row_avx2(const uint16_t *const *x, const float *wt, uint32_t taps,
 			 uint32_t sw, float *acc, uint32_t n);
@@ -521,6 +529,9 @@ uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 			    uint64_t as, const uint16_t *b, uint64_t bs,
 			    uint16_t *y, uint32_t len);
 void ane_exp_sub_avx512(float *e, uint32_t n, float mx);
+float ane_softmax_row_avx512(const uint16_t *x, uint32_t n, float *e, float *mx);
+float ane_layer_row_avx512(const uint16_t *x, uint32_t n, float *e);
+void ane_f2h_row_avx512(const float *v, float mul, uint32_t n, uint16_t *y);
 uint32_t ane_pool_cols_avx512(const uint16_t *x, uint64_t xs, uint32_t rows,
 			      float *cols, uint32_t n, int max);
 uint32_t ane_dw_row_avx512(const uint16_t *const *x, const float *wt, uint32_t taps,

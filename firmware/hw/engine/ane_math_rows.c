@@ -39,6 +39,12 @@ void ane_f2h_row(const float *v, float mul, uint32_t n, uint16_t *y,
 {
 	uint32_t i;
 
+#ifdef ANE_MATH_AVX512
+	if (s == 1 && ane_math_isa == ANE_MATH_ISA_AVX512) {
+		ane_f2h_row_avx512(v, mul, n, y);
+		return;
+	}
+#endif
 #ifdef ANE_MATH_AVX2
 	if (s == 1 && ane_rows_wide()) {
 		ane_f2h_row_avx2(v, mul, n, y);
@@ -276,34 +282,6 @@ void ane_gemm_epilogue(const struct ane_op_desc *d, const struct ane_plan *p,
 			    yp + m0 * y->stride[ANE_H], ys, at.c1 - at.c0);
 }
 
-/* Softmax over C at one position (n, h, w); @e holds C floats. */
-static void ane_softmax_pos(const struct ane_op_desc *d, uint64_t pos,
-			    float *e)
-{
-	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
-	uint64_t w = pos % y->dim[ANE_W], t = pos / y->dim[ANE_W];
-	uint64_t h = t % y->dim[ANE_H], n = t / y->dim[ANE_H];
-	uint32_t C = y->dim[ANE_C], c;
-	const uint16_t *xw = ane_src(x) + n * x->stride[ANE_N] +
-			     h * x->stride[ANE_H] + w * x->stride[ANE_W];
-	uint16_t *yw = (uint16_t *)y->base + n * y->stride[ANE_N] +
-		       h * y->stride[ANE_H] + w * y->stride[ANE_W];
-	float mx = -ANE_INF, sum = 0.0f, inv;
-
-	for (c = 0; c < C; c++) {
-		e[c] = ane_h2f(xw[(uint64_t)c * x->stride[ANE_C]]);
-		mx = e[c] > mx ? e[c] : mx;
-	}
-	/* subtract the max: every exponent <= 0, the sum in [1, C] */
-	for (c = 0; c < C; c++) {
-		e[c] = ane_expf(e[c] - mx);
-		sum += e[c];
-	}
-	inv = 1.0f / sum;
-	for (c = 0; c < C; c++)
-		yw[(uint64_t)c * y->stride[ANE_C]] = ane_f2h(e[c] * inv);
-}
-
 /*
  * 1 / sqrt(x) for x > 0 without libm: the integer estimate, then three
  * Newton steps (relative error about 2e-7; NaN stays NaN).
@@ -372,6 +350,59 @@ static float ane_max_row(const float *e, uint32_t n)
 	return a;
 }
 
+/*
+ * Softmax over C at one position (n, h, w); @e holds C floats.  The
+ * maximum and the exponentials by the NORM rows' loops (vectors where the
+ * CPU has them, the same bits), the sum one chain over c in order.
+ */
+static void ane_softmax_pos(const struct ane_op_desc *d, uint64_t pos,
+			    float *e)
+{
+	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
+	uint64_t w = pos % y->dim[ANE_W], t = pos / y->dim[ANE_W];
+	uint64_t h = t % y->dim[ANE_H], n = t / y->dim[ANE_H];
+	uint32_t C = y->dim[ANE_C], c;
+	const uint16_t *xw = ane_src(x) + n * x->stride[ANE_N] +
+			     h * x->stride[ANE_H] + w * x->stride[ANE_W];
+	uint16_t *yw = (uint16_t *)y->base + n * y->stride[ANE_N] +
+		       h * y->stride[ANE_H] + w * y->stride[ANE_W];
+	float mx, sum = 0.0f;
+
+	ane_h2f_row(xw, x->stride[ANE_C], C, e);
+	mx = ane_max_row(e, C);
+	/* subtract the max: every exponent <= 0, the sum in [1, C] */
+	ane_exp_sub(e, C, mx);
+	for (c = 0; c < C; c++)
+		sum += e[c];
+	ane_f2h_row(e, 1.0f / sum, C, yw, y->stride[ANE_C]);
+}
+
+/*
+ * The wide paths' row of a NORM over W (ane_math_rows_avx2.c and
+ * _avx512.c): the softmax's exponentials in @e and their sum in @s (the
+ * maximum in @a), or the layer normalization's deviations and their sum
+ * of squares in @s; 0 when the path or the row's stride has none.
+ */
+static int ane_norm_row_wide(int layer, const uint16_t *x, uint64_t xs,
+			     uint32_t n, float *e, float *a, float *s)
+{
+#ifdef ANE_MATH_AVX512
+	if (xs == 1 && ane_math_isa == ANE_MATH_ISA_AVX512) {
+		*s = layer ? ane_layer_row_avx512(x, n, e) :
+		     ane_softmax_row_avx512(x, n, e, a);
+		return 1;
+	}
+#endif
+#ifdef ANE_MATH_AVX2
+	if (xs == 1 && ane_rows_wide()) {
+		*s = layer ? ane_layer_row_avx2(x, n, e) :
+		     ane_softmax_row_avx2(x, n, e, a);
+		return 1;
+	}
+#endif
+	return 0;
+}
+
 /* Softmax, log-softmax or layer normalization over W of one row (n, c, h); @e: W floats. */
 static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 {
@@ -383,21 +414,27 @@ static void ane_norm_row(const struct ane_op_desc *d, uint64_t row, float *e)
 			     c * x->stride[ANE_C] + h * x->stride[ANE_H];
 	uint16_t *yr = (uint16_t *)y->base + n * y->stride[ANE_N] +
 		       c * y->stride[ANE_C] + h * y->stride[ANE_H];
-	float a, s, mul;
+	int layer = d->p.norm.kind == ANE_NORM_LAYER;
+	float a = 0.0f, s, mul;
 
-	ane_h2f_row(xr, x->stride[ANE_W], W, e);
-	if (d->p.norm.kind != ANE_NORM_LAYER) {
-		a = ane_max_row(e, W);	/* every exponent <= 0 */
-		ane_exp_sub(e, W, a);
-		s = ane_sum8(e, W, 0);
+	if (!ane_norm_row_wide(layer, xr, x->stride[ANE_W], W, e, &a, &s)) {
+		ane_h2f_row(xr, x->stride[ANE_W], W, e);
+		if (!layer) {
+			a = ane_max_row(e, W);	/* every exponent <= 0 */
+			ane_exp_sub(e, W, a);
+			s = ane_sum8(e, W, 0);
+		} else {
+			a = ane_sum8(e, W, 0) / (float)W;	/* the mean */
+			for (w = 0; w < W; w++)
+				e[w] -= a;
+			s = ane_sum8(e, W, 1);
+		}
+	}
+	if (layer)
+		mul = ane_rsqrtf(s / (float)W + ane_norm_eps(&d->p.norm));
+	else
 		mul = d->p.norm.kind == ANE_NORM_SOFTMAX ? 1.0f / s :
 		      ane_log_softmax_row(e, xr, x->stride[ANE_W], W, a, s);
-	} else {
-		a = ane_sum8(e, W, 0) / (float)W;	/* the mean */
-		for (w = 0; w < W; w++)
-			e[w] -= a;
-		mul = ane_rsqrtf(ane_sum8(e, W, 1) / (float)W + ane_norm_eps(&d->p.norm));
-	}
 	ane_f2h_row(e, mul, W, yr, y->stride[ANE_W]);
 }
 

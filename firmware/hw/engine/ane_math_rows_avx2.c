@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The AVX2 + F16C path of the engine's row operations: ELTWISE and ACT
- * rows, the bias epilogue of a MATMUL (ane_math_rows.c), the loads,
- * stores and exponentials of a NORM over W and the direct convolution's
- * rows, eight values a step, converted by F16C.  ane_math_rows.c calls it when ane_math_isa is AVX2_FMA or
- * AVX512 (and it was built with ANE_MATH_AVX2).
+ * rows, the bias epilogue of a MATMUL (ane_math_rows.c), the rows of a
+ * NORM over W (softmax and layer normalization in two fused passes over
+ * the row and a store) and of a SOFTMAX over C, and the direct
+ * convolution's rows, eight values a step, converted by F16C.
+ * ane_math_rows.c calls it when ane_math_isa is AVX2_FMA or AVX512 (and
+ * it was built with ANE_MATH_AVX2).
  *
  * Every function here does, lane by lane, the operations of the scalar
  * (or four-lane) code in ane_math.c and ane_math_rows.c in the same
@@ -90,6 +92,9 @@ static inline ane_v8 ane_tab8(const float *t, ane_i8 j)
 
 #define ANE_VSTORE(y, v)	ane_st8((y), (v))
 #define ANE_VTAB(t, j)	ane_tab8((t), (j))
+/* the NORM rows' eight partial sums: one vector, a lane each */
+#define ANE_VACC	ane_v8
+#define ANE_VACC_ADD(acc, v)	((acc) += (v))
 #include "ane_math_vec.h"
 
 /* ane_elt_row8(): the row loop of ane_math_vec.h, eight lanes */
@@ -178,6 +183,16 @@ void ane_exp_sub_avx2(float *e, uint32_t n, float mx)
 
 	for (; i < n; i++)
 		e[i] = ane_expf(e[i] - mx);
+}
+
+float ane_softmax_row_avx2(const uint16_t *x, uint32_t n, float *e, float *mx)
+{
+	return ane_softmax_row8(x, n, e, mx);
+}
+
+float ane_layer_row_avx2(const uint16_t *x, uint32_t n, float *e)
+{
+	return ane_layer_row8(x, n, e);
 }
 
 void ane_dw_taps_avx2(const struct ane_dw_taps *k, float *acc)

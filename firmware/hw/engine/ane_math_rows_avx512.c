@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The AVX-512 path of the engine's elementwise rows: ELTWISE and ACT rows
- * and the MATMUL bias epilogue (ane_math_rows.c), sixteen values a step,
+ * The AVX-512 path of the engine's elementwise rows: ELTWISE and ACT rows,
+ * the MATMUL bias epilogue and the rows of a NORM over W and of a
+ * SOFTMAX over C (ane_math_rows.c), sixteen values a step,
  * the loop of ane_math_vec.h as ane_math_rows_avx2.c runs it eight at a
  * time.  ane_math_rows.c calls it when ane_math_isa is AVX512 (and it
  * was built with ANE_MATH_AVX512).
@@ -25,6 +26,7 @@
 typedef float ane_v16 __attribute__((vector_size(64)));
 typedef int32_t ane_i16 __attribute__((vector_size(64)));
 typedef short ane_h16 __attribute__((vector_size(32)));
+typedef float ane_v8 __attribute__((vector_size(32)));
 
 static inline ane_v16 ane_splat16(float x)
 {
@@ -66,6 +68,21 @@ static inline ane_v16 ane_tab16(const float *t, ane_i16 j)
 	return __builtin_shuffle(lo, hi, j);
 }
 
+/*
+ * The sixteen lanes of @v into the eight partial sums of a NORM row:
+ * the lower eight, then the upper eight, so that element k of the group
+ * goes into partial sum k % 8 in the order of the AVX2 and SSE2 loops.
+ */
+static inline void ane_acc16(ane_v8 *acc, ane_v16 v)
+{
+	ane_v8 lo, hi;
+
+	__builtin_memcpy(&lo, &v, 32);
+	__builtin_memcpy(&hi, (const char *)&v + 32, 32);
+	*acc += lo;
+	*acc += hi;
+}
+
 /* ane_sel16(), ane_expf16(), ane_gelu16(), ane_exp_sub16(), ane_elt_row16() */
 #define ANE_VF		ane_v16
 #define ANE_VI		ane_i16
@@ -75,6 +92,8 @@ static inline ane_v16 ane_tab16(const float *t, ane_i16 j)
 #define ANE_VLOAD(p, s)	ane_ld16((p), (s))
 #define ANE_VSTORE(y, v)	ane_st16((y), (v))
 #define ANE_VTAB(t, j)	ane_tab16((t), (j))
+#define ANE_VACC	ane_v8
+#define ANE_VACC_ADD(acc, v)	ane_acc16(&(acc), (v))
 #include "ane_math_vec.h"
 
 uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
@@ -103,6 +122,30 @@ void ane_exp_sub_avx512(float *e, uint32_t n, float mx)
 	/* the rest eight or fewer at a time, as the AVX2 path does */
 	if (i < n)
 		ane_exp_sub_avx2(e + i, n - i, mx);
+}
+
+float ane_softmax_row_avx512(const uint16_t *x, uint32_t n, float *e, float *mx)
+{
+	return ane_softmax_row16(x, n, e, mx);
+}
+
+float ane_layer_row_avx512(const uint16_t *x, uint32_t n, float *e)
+{
+	return ane_layer_row16(x, n, e);
+}
+
+/* y[i] = fp16(v[i] * mul), sixteen at a time, the rest as the AVX2 path. */
+void ane_f2h_row_avx512(const float *v, float mul, uint32_t n, uint16_t *y)
+{
+	ane_v16 m = ane_splat16(mul), f;
+	uint32_t i;
+
+	for (i = 0; i + 16 <= n; i += 16) {
+		__builtin_memcpy(&f, v + i, 64);
+		ane_st16(y + i, f * m);
+	}
+	if (i < n)
+		ane_f2h_row_avx2(v + i, mul, n - i, y + i);
 }
 
 void ane_dw_taps_avx512(const struct ane_dw_taps *k, float *acc)

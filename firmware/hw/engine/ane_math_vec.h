@@ -13,8 +13,10 @@
  * lane for @s 0, to fp32) and ANE_VSTORE(y, v) (round and store) as well,
  * it defines the elementwise row loop, ANE_VN(ane_elt_row).  ANE_VTAB(t,
  * j) (optional; lane by lane if not defined) looks up row @t of
- * ane_gelu_tab at each lane's piece @j.  No include guard: one
- * inclusion per width.
+ * ane_gelu_tab at each lane's piece @j.  With ANE_VACC and
+ * ANE_VACC_ADD(acc, v) as well (see there), it defines the NORM rows'
+ * fused passes, ANE_VN(ane_softmax_row) and ANE_VN(ane_layer_row).  No
+ * include guard: one inclusion per width.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -377,4 +379,121 @@ static inline void ANE_VN(ane_h2f_split)(const uint16_t *x, uint32_t pairs,
 		__builtin_memcpy(odd + i, &o, sizeof(o));
 	}
 }
+
+#ifdef ANE_VACC
+/*
+ * The row passes of a NORM over W (ane_norm_row(), ane_math_rows.c) on a
+ * contiguous row, each fusing two of the SSE2 path's loops with the same
+ * operations on every element in the same order.  ANE_VACC is an
+ * eight-lane float vector and ANE_VACC_ADD(acc, v) adds the ANE_VLANES
+ * lanes of @v to it, element k of a group into lane k % 8, lower lanes
+ * first: so every sum is ane_sum8()'s, element i into partial sum i % 8,
+ * the partial sums combined pairwise by ANE_VN(ane_sum8_end)().
+ */
+
+/* @n < ANE_VLANES fp16 at @x to fp32 at @e, through one vector load. */
+static inline void ANE_VN(ane_h2f_tail)(const uint16_t *x, uint32_t n, float *e)
+{
+	uint16_t h[ANE_VLANES] = { 0 };
+	ANE_VF v;
+
+	__builtin_memcpy(h, x, n * 2);
+	v = ANE_VLOAD(h, 1);
+	__builtin_memcpy(e, &v, n * 4);
+}
+
+/* ane_sum8()'s end: the partial sums @acc, then elements from @i on. */
+static inline float ANE_VN(ane_sum8_end)(ANE_VACC acc, const float *e,
+					 uint32_t i, uint32_t n, int sq)
+{
+	/* lane by lane: a memcpy() would keep @acc in memory in the loops */
+	float t[8] = { acc[0], acc[1], acc[2], acc[3],
+		       acc[4], acc[5], acc[6], acc[7] };
+
+	for (; i < n; i++)
+		t[i % 8] += sq ? e[i] * e[i] : e[i];
+	return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
+/*
+ * A softmax row: @n fp16 at @x to fp32 in @e and their maximum (that of
+ * ane_max_row()), then e[i] = ane_expf(e[i] - max); returns their
+ * ane_sum8(), the maximum in @mx.
+ */
+static inline float ANE_VN(ane_softmax_row)(const uint16_t *x, uint32_t n,
+					    float *e, float *mx)
+{
+	ANE_VF m0 = ANE_VSPLAT(-__builtin_inff()), m1 = m0, v;
+	ANE_VACC acc = { 0 };
+	float a = -__builtin_inff();
+	uint32_t i, l;
+
+	for (i = 0; i + 2 * ANE_VLANES <= n; i += 2 * ANE_VLANES) {
+		v = ANE_VLOAD(x + i, 1);
+		__builtin_memcpy(e + i, &v, sizeof(v));
+		m0 = ANE_VN(ane_sel)(v > m0, v, m0);
+		v = ANE_VLOAD(x + i + ANE_VLANES, 1);
+		__builtin_memcpy(e + i + ANE_VLANES, &v, sizeof(v));
+		m1 = ANE_VN(ane_sel)(v > m1, v, m1);
+	}
+	for (; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		v = ANE_VLOAD(x + i, 1);
+		__builtin_memcpy(e + i, &v, sizeof(v));
+		m0 = ANE_VN(ane_sel)(v > m0, v, m0);
+	}
+	if (i < n)
+		ANE_VN(ane_h2f_tail)(x + i, n - i, e + i);
+	for (l = 0; l < ANE_VLANES; l++) {
+		a = m0[l] > a ? m0[l] : a;
+		a = m1[l] > a ? m1[l] : a;
+	}
+	for (l = i; l < n; l++)
+		a = e[l] > a ? e[l] : a;
+	*mx = a;
+	m0 = ANE_VSPLAT(a);
+	for (i = 0; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		__builtin_memcpy(&v, e + i, sizeof(v));
+		v = v - m0;
+		v = ANE_VN(ane_sel)(v != v, v, ANE_VN(ane_expf)(v));
+		__builtin_memcpy(e + i, &v, sizeof(v));
+		ANE_VACC_ADD(acc, v);
+	}
+	for (l = i; l < n; l++)
+		e[l] = ane_expf(e[l] - a);
+	return ANE_VN(ane_sum8_end)(acc, e, i, n, 0);
+}
+
+/*
+ * A layer normalization's row: @n fp16 at @x to fp32 in @e, the mean
+ * ane_sum8() / n, then e[i] -= mean; returns the ane_sum8() of their
+ * squares.
+ */
+static inline float ANE_VN(ane_layer_row)(const uint16_t *x, uint32_t n, float *e)
+{
+	ANE_VACC acc = { 0 };
+	ANE_VF v, m;
+	uint32_t i;
+	float a;
+
+	for (i = 0; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		v = ANE_VLOAD(x + i, 1);
+		__builtin_memcpy(e + i, &v, sizeof(v));
+		ANE_VACC_ADD(acc, v);
+	}
+	if (i < n)
+		ANE_VN(ane_h2f_tail)(x + i, n - i, e + i);
+	a = ANE_VN(ane_sum8_end)(acc, e, i, n, 0) / (float)n;
+	m = ANE_VSPLAT(a);
+	acc = (ANE_VACC){ 0 };
+	for (i = 0; i + ANE_VLANES <= n; i += ANE_VLANES) {
+		__builtin_memcpy(&v, e + i, sizeof(v));
+		v = v - m;
+		__builtin_memcpy(e + i, &v, sizeof(v));
+		ANE_VACC_ADD(acc, v * v);
+	}
+	for (; i < n; i++)
+		e[i] -= a;
+	return ANE_VN(ane_sum8_end)(acc, e, n - n % ANE_VLANES, n, 1);
+}
+#endif /* ANE_VACC */
 #endif
