@@ -290,9 +290,10 @@ $(B)/tools/aned: $(ANED_SRCS) $(SRC)/tools/aned/aned_policy.h $(SRC)/tools/aned/
 # (libdnnl-dev, OpenMP runtime: -lgomp for omp_set_num_threads()).
 # Its parts, in tools/bench/: ane-mathbench.c (the kernels), ane-mathbench-json.c
 # (their --json), ane-mathbench-cores.c (one operation over threads),
-# ane-mathbench-rows.c (the row normalizations).
+# ane-mathbench-rows.c (the row normalizations), ane-mathbench-cpu.c (the
+# CPU's micro-architecture).
 MATHBENCH_SRCS := $(addprefix $(SRC)/tools/bench/,ane-mathbench.c ane-mathbench-json.c \
-	ane-mathbench-cores.c ane-mathbench-rows.c)
+	ane-mathbench-cores.c ane-mathbench-rows.c ane-mathbench-cpu.c)
 $(B)/tools/ane-mathbench: $(MATHBENCH_SRCS) $(SRC)/tools/bench/ane-mathbench.h \
 		$(B)/tools/engine_host.o $(OPT_OBJ) $(JSON_OBJ) $(EHOST)/engine_host.h \
 		$(ENGINE_OBJS) $(ENGINE_HDRS)

@@ -335,5 +335,18 @@ if command -v readelf >/dev/null; then
 		nok "libsystemd's NEEDED entries differ from libane.rst's account"
 	fi
 fi
+# ane-mathbench says which CPU its figures come from: /proc/cpuinfo's
+# model name, vendor, family and model, and the micro-architecture.
+if [ -r /proc/cpuinfo ]; then
+	name=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+	fam=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+	line=$(env -u OPENBLAS_CORETYPE "$T/ane-mathbench" matmul 64 2>&1 | grep '^cpu: ')
+	if [ -n "$line" ] && printf '%s\n' "$line" | grep -qF "cpu: $name (" &&
+	   printf '%s\n' "$line" | grep -q "family $(printf '0x%x' "$fam") model 0x[0-9a-f]*): ."; then
+		ok "ane-mathbench names the CPU: $line"
+	else
+		nok "ane-mathbench's cpu line: '$line' (model name '$name', family $fam)"
+	fi
+fi
 echo "tools-cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

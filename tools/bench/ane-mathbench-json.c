@@ -105,12 +105,16 @@ int json_kernels(const char *path, const struct bcase *c, const struct result *r
 			int n, int unset, int missed)
 {
 	struct json_object *o = json_object_new_object(), *cases = json_object_new_array();
+	struct cpu_id cpu;
 	int i;
 
 	json_object_object_add(o, "tool", json_object_new_string("ane-mathbench"));
 	json_object_object_add(o, "version", json_object_new_string(ANE_VERSION));
 	json_object_object_add(o, "bench", json_object_new_string("kernels"));
 	ane_json_add_num(o, "target", TARGET_RATIO, "%.2f");
+	cpu_describe(&cpu);
+	json_object_object_add(o, "cpu_model", json_object_new_string(cpu.model_name));
+	json_object_object_add(o, "cpu_uarch", json_object_new_string(cpu.uarch));
 	json_object_object_add(o, "openblas_core", json_object_new_string(openblas_get_corename()));
 	json_object_object_add(o, "openblas_coretype_unset", json_object_new_boolean(unset));
 	for (i = 0; i < n; i++)

@@ -588,6 +588,7 @@ int main(int argc, char **argv)
 {
 	static struct bcase cases[MAX_CASES];
 	static struct result res[MAX_CASES];
+	struct cpu_id cpu;
 	static const struct bcase known[] = {
 		{ .name = "matmul512", .M = 512, .N = 512, .K = 512 },
 		{ .name = "matmul2048", .M = 2048, .N = 2048, .K = 2048 },
@@ -695,6 +696,9 @@ int main(int argc, char **argv)
 	for (isa = ANE_MATH_ISA_COUNT; isa-- > 0;)
 		if (engine_isa_usable(isa))
 			break;
+	cpu_describe(&cpu);
+	printf("cpu: %s (%s, family 0x%x model 0x%x): %s\n", cpu.model_name,
+	       cpu.vendor[0] ? cpu.vendor : "unknown vendor", cpu.family, cpu.model, cpu.uarch);
 	printf("engine isa: %s (the fastest this CPU and build have; built:", engine_isa_name(isa));
 	for (isa = 0; isa < ANE_MATH_ISA_COUNT; isa++)
 		if (ane_math_isa_built(isa))

@@ -70,4 +70,18 @@ int rows_bench(char *const *names, int n);
 int json_kernels(const char *path, const struct bcase *c, const struct result *r,
 		 int n, int unset, int missed);
 
+/*
+ * The CPU a run measures (ane-mathbench-cpu.c): /proc/cpuinfo's model
+ * name, vendor, family and model, and the micro-architecture they name
+ * ("Zen 4"), or what is known when the table has no entry for them.
+ */
+struct cpu_id {
+	char model_name[128];
+	char vendor[32];
+	unsigned int family, model;
+	char uarch[96];
+};
+
+void cpu_describe(struct cpu_id *id);
+
 #endif /* ANE_MATHBENCH_H */
