@@ -70,6 +70,22 @@ static bool ane_host_backlog_flush(struct ane_host *h)
 	return wrote;
 }
 
+/*
+ * The end of a pass over the backlog, @h->lock dropped: ring the doorbell
+ * for what was @wrote, leave the gate, and look again in
+ * ANE_HOST_SPACE_POLL_MS while commands are @left (the firmware's
+ * interrupt comes first; this only bounds a lost one).
+ */
+static void ane_host_backlog_done(struct ane_host *h, bool wrote, bool left)
+{
+	if (wrote)
+		ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_IO);
+	up_read(&h->gate);
+	if (left)
+		mod_delayed_work(system_highpri_wq, &h->backlog_work,
+				 msecs_to_jiffies(ANE_HOST_SPACE_POLL_MS));
+}
+
 /**
  * ane_host_backlog_work() - write the backlog into the I/O ring
  * @work: &ane_host.backlog_work.
@@ -85,13 +101,7 @@ void ane_host_backlog_work(struct work_struct *work)
 	wrote = ane_host_backlog_flush(h);
 	left = h->backlog_len;
 	spin_unlock_irq(&h->lock);
-	if (wrote)
-		ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_IO);
-	up_read(&h->gate);
-	/* the interrupt comes first; this only bounds a lost one */
-	if (left)
-		mod_delayed_work(system_highpri_wq, &h->backlog_work,
-				 msecs_to_jiffies(ANE_HOST_SPACE_POLL_MS));
+	ane_host_backlog_done(h, wrote, left);
 }
 
 /**
@@ -155,12 +165,7 @@ int ane_host_send_queued(struct ane_host *h, struct ane_host_hreq *rq,
 	}
 	left = h->backlog_len;
 	spin_unlock_irq(&h->lock);
-	if (sent)
-		ane_wr(h, ANE_REG_FW_DOORBELL, ANE_FW_DB_IO);
-	up_read(&h->gate);
-	if (left)
-		mod_delayed_work(system_highpri_wq, &h->backlog_work,
-				 msecs_to_jiffies(ANE_HOST_SPACE_POLL_MS));
+	ane_host_backlog_done(h, sent, left);
 	if (ret) {
 		kfree(copy);
 		rq->pm_dev = NULL;

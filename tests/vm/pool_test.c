@@ -357,6 +357,30 @@ static void sixty_four_clients_have_127_outstanding_each(void)
 #define SLOTS	7	/* the DART's contexts for clients */
 
 /*
+ * Eight clients, of which the first seven have a request hung on the
+ * engine (after @cmd to fw_inject, if any): the DART's slots all busy.
+ */
+static int seven_hung(struct worker *w, int *started, const char *cmd)
+{
+	struct answer a;
+	int i;
+
+	for (i = 0; i <= SLOTS; i++, (*started)++)
+		if (worker_start(&w[i]))
+			break;
+	T_EQ(*started, SLOTS + 1);
+	if (*started != SLOTS + 1)
+		return -1;
+	if (cmd)
+		T_OK(inject(cmd));
+	hang_all();
+	for (i = 0; i < SLOTS; i++)
+		T_CHECK(!worker_do(&w[i], 's', 1, &a) && a.n == 1, "client %d: %s", i,
+			strerror(a.err));
+	return 0;
+}
+
+/*
  * Seven clients' requests hung on the engine, ended by the firmware's
  * deadline (2 s here): the eighth client's request, parked meanwhile,
  * runs once one of their slots frees.
@@ -367,17 +391,8 @@ static void the_eighth_client_is_parked_then_runs(void)
 	int i, started = 0, timeouts = 0;
 	struct answer a;
 
-	for (i = 0; i <= SLOTS; i++, started++)
-		if (worker_start(&w[i]))
-			break;
-	T_EQ(started, SLOTS + 1);
-	if (started != SLOTS + 1)
+	if (seven_hung(w, &started, "deadline 2000"))
 		goto out;
-	T_OK(inject("deadline 2000"));
-	hang_all();
-	for (i = 0; i < SLOTS; i++)
-		T_CHECK(!worker_do(&w[i], 's', 1, &a) && a.n == 1, "client %d: %s", i,
-			strerror(a.err));
 	/* accepted at once, parked: no slot is free */
 	T_CHECK(!worker_do(&w[SLOTS], 's', 1, &a) && a.n == 1, "the eighth: %s",
 		strerror(a.err));
@@ -415,16 +430,8 @@ static void a_parked_request_gives_up_after_ten_seconds(void)
 	struct answer a;
 	double s;
 
-	for (i = 0; i <= SLOTS; i++, started++)
-		if (worker_start(&w[i]))
-			break;
-	T_EQ(started, SLOTS + 1);
-	if (started != SLOTS + 1)
+	if (seven_hung(w, &started, NULL))
 		goto out;
-	hang_all();
-	for (i = 0; i < SLOTS; i++)
-		T_CHECK(!worker_do(&w[i], 's', 1, &a) && a.n == 1, "client %d: %s", i,
-			strerror(a.err));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	T_CHECK(!worker_do(&w[SLOTS], 's', 1, &a) && a.n == 1, "the eighth: %s",
 		strerror(a.err));
