@@ -26,7 +26,7 @@ struct mk {
 	Onnx__TypeProto tp[8];
 	Onnx__TypeProto__Tensor tt[8];
 	Onnx__TensorShapeProto shp[8];
-	Onnx__TensorShapeProto__Dimension dim[8][4], *dims[8][4];
+	Onnx__TensorShapeProto__Dimension dim[8][8], *dims[8][8];
 	Onnx__TensorProto init[4], *inits[4];
 	Onnx__AttributeProto attr[8], *attrs[8][2];
 	char *in_names[8][4], *out_names[8][4];

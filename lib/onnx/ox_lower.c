@@ -189,6 +189,61 @@ int ane__ox_lw_act(struct lower *L, const struct ox_node *n)
 
 /* ------------------------------------------------------------ eltwise */
 
+static int same_dims(const struct ox_tensor *a, const struct ox_tensor *b)
+{
+	return a->rank == b->rank &&
+	       !memcmp(a->dims, b->dims, sizeof(*a->dims) * (size_t)a->rank);
+}
+
+/*
+ * A binary node's operands of rank above 4, numpy-aligned: the output's
+ * axes merged where both operands are, on both axes, either whole or
+ * broadcast (each group's extent the product of its axes'; an axis of
+ * extent 1 joins any), so that a [2, 3, 4, 5, 6] and a [1, 3, 1, 1, 1]
+ * are read as [1, 2, 3, 120] and [1, 1, 3, 1].  The rows stay in order:
+ * the views are reshapes.  -1 when more than 4 groups are needed.
+ */
+static int merged4(struct lower *L, const struct ox_node *n, int i, uint32_t a[4])
+{
+	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
+	int64_t ext[OX_MAX_RANK], part[OX_MAX_RANK];
+	int mask[OX_MAX_RANK], g = 0, k, j, r = y->rank;
+
+	for (k = 0; k < r; k++) {
+		int m = 0;
+
+		if (y->dims[k] == 1)
+			continue;
+		for (j = 0; j < 2; j++) {
+			const struct ox_tensor *t = ane__ox_in(L->c, n, j);
+			int at = k - (r - t->rank);
+			int64_t d = at >= 0 ? t->dims[at] : 1;
+
+			if (d == y->dims[k])
+				m |= 1 << j;
+			else if (d != 1)
+				return -1;
+		}
+		if (!g || mask[g - 1] != m) {
+			if (g == 4)
+				return -1;
+			mask[g] = m;
+			ext[g] = 1;
+			part[g++] = 1;
+		}
+		ext[g - 1] *= y->dims[k];
+		if (ext[g - 1] > (1 << 24))
+			return -1;
+	}
+	for (k = 0; k < 4; k++)
+		a[k] = 1;
+	for (k = 0; k < g; k++) {
+		part[k] = mask[k] & (1 << i) ? ext[k] : 1;
+		a[4 - g + k] = (uint32_t)part[k];
+	}
+	return 0;
+}
+
 /*
  * The dims input @i is read with, aligned to the output's: numpy's
  * right alignment, or an old opset's broadcast attribute with its axis.
@@ -205,9 +260,14 @@ static int aligned4(struct lower *L, const struct ox_node *n, int i,
 
 	*moved = 0;
 	ane__ox_shape4(y->rank, y->dims, y4);
-	if (y->rank > 4 && (t->rank != y->rank ||
-			    memcmp(t->dims, y->dims, sizeof(*y->dims) * (size_t)y->rank)))
-		return ane__ox_why(L, "broadcasting beyond rank 4 is not on the engine");
+	if (y->rank > 4 && !(same_dims(t, y) && (n->n_in != 2 ||
+						 same_dims(ane__ox_in(L->c, n, !i), y)))) {
+		if (n->n_in != 2 || (L->c->g->opset < 7 && ane__ox_attr_i(n, "broadcast", 0)) ||
+		    merged4(L, n, i, a))
+			return ane__ox_why(L, "a broadcast of rank %d that needs more than 4 dims on the engine",
+					   y->rank);
+		return 0;
+	}
 	if (i == 1 && L->c->g->opset < 7 && ane__ox_attr_i(n, "broadcast", 0) &&
 	    ane__ox_attr(n, "axis")) {
 		axis = (int)ane__ox_attr_i(n, "axis", 0);
@@ -429,8 +489,11 @@ static int lw_leaky(struct lower *L, const struct ox_node *n)
 			a[0] = a[2] = a[3] = 1;
 			a[1] = x4[1];
 			xv = x4;
-		} else if ((err = aligned4(L, n, 1, a, &moved))) {
+		} else if ((err = aligned4(L, n, 1, a, &moved)) ||
+			   (err = aligned4(L, n, 0, x4, &moved))) {
 			return err;
+		} else {
+			xv = x4;
 		}
 	} else {
 		if (!(alpha >= -65504.0f && alpha <= 65504.0f))

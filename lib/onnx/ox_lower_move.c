@@ -280,9 +280,17 @@ static int lw_pad(struct lower *L, const struct ox_node *n)
 		const struct ox_tensor *tp = ane__ox_in(L->c, n, 1);
 		const struct ox_tensor *tv = ane__ox_in(L->c, n, 2);
 
-		if (!tp || !tp->konst || tp->konst->count != (size_t)(2 * x->rank) ||
-		    (tv && (!tv->konst || tv->konst->count != 1)) || n->n_in > 3)
-			return ane__ox_why(L, "computed pads or value, or axes");
+		if (tp && !tp->konst)
+			return ane__ox_why(L, "input 1 '%s' (pads) must be a constant: the engine's pads are",
+					   tp->name);
+		if (tv && !tv->konst)
+			return ane__ox_why(L, "input 2 '%s' (constant_value) must be a constant: the engine's pad value is",
+					   tv->name);
+		if (!tp || tp->konst->count != (size_t)(2 * x->rank) ||
+		    (tv && tv->konst->count != 1))
+			return ane__ox_why(L, "pads of another length than twice the rank, or a value that is not one number");
+		if (n->n_in > 3)
+			return ane__ox_why(L, "input 3 (axes): pads on chosen axes are opset 18's");
 		for (k = 0; k < 2 * x->rank; k++)
 			pads[k] = ane__ox_get_i(tp->konst, (size_t)k);
 		if (tv)

@@ -163,8 +163,10 @@ int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n)
 	const struct ox_tensor *x = ane__ox_in(L->c, n, 0);
 	uint32_t x4[4], y4[4];
 	int err = ane__ox_move_ok(L, n, x4, y4), ax, id, off;
-	float *m[2] = { NULL, NULL };
-	int skip[2] = { 1, 1 };
+	float *m[2] = { NULL, NULL }, *e = NULL;
+	unsigned char *ext[2] = { NULL, NULL };
+	int skip[2] = { 1, 1 }, extrap = 0;
+	double ev = 0;
 
 	if (err)
 		return err;
@@ -193,11 +195,12 @@ int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n)
 			err = -ENOMEM;
 			goto out;
 		}
-		err = ane__ox_resize_matrix(L->c, n, x->rank, x->dims, d, m[ax]);
-		if (err == -ERANGE) {
-			err = ane__ox_why(L, "an extrapolation value other than 0");
+		ext[ax] = calloc(out, 1);
+		if (!ext[ax]) {
+			err = -ENOMEM;
 			goto out;
 		}
+		err = ane__ox_resize_matrix(L->c, n, x->rank, x->dims, d, m[ax], ext[ax], &ev);
 		if (err) {
 			err = ane__ox_why(L, "its scales, sizes or roi are not constants the engine can take");
 			goto out;
@@ -208,11 +211,16 @@ int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n)
 
 				if (w != (o == i && in == out ? 1.0f : 0.0f))
 					skip[ax] = 0;
+				extrap |= ext[ax][o] && ev != 0;
 				if (!(w >= -65504.0f && w <= 65504.0f)) {
 					err = ane__ox_why(L, "a weight beyond fp16's range");
 					goto out;
 				}
 			}
+	}
+	if (extrap && !(ev >= -65504.0 && ev <= 65504.0)) {
+		err = ane__ox_why(L, "an extrapolation value beyond fp16's range");
+		goto out;
 	}
 	if (L->dry)
 		goto out;
@@ -238,12 +246,38 @@ int ane__ox_lw_resize_mm(struct lower *L, const struct ox_node *n)
 		id = ane_net_matmul(ox_net(L),
 				    ane_net_const(ox_net(L), "resize_h", 1, 1, y4[2], x4[2], m[0]),
 				    id, 0, ANE_NET_ACT_NONE);
-	if (skip[0] && skip[1])
+	if (extrap) {
+		/*
+		 * The coordinates outside the roi: their rows of the matrices
+		 * are 0, so the products give them 0 (exactly, from finite
+		 * inputs); adding the value there and 0 elsewhere sets them
+		 * and leaves every other output's bits as they are.
+		 */
+		uint32_t oh, ow;
+
+		e = malloc(sizeof(float) * y4[2] * y4[3]);
+		if (!e) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (oh = 0; oh < y4[2]; oh++)
+			for (ow = 0; ow < y4[3]; ow++)
+				e[oh * y4[3] + ow] = (ext[0] && ext[0][oh]) ||
+						     (ext[1] && ext[1][ow]) ? (float)ev : 0.0f;
+		id = ane_net_eltwise(ox_net(L), ANE_NET_ADD, id,
+				     ane_net_const(ox_net(L), "resize_extrapolation", 1, 1,
+						   y4[2], y4[3], e),
+				     ANE_NET_ACT_NONE);
+	} else if (skip[0] && skip[1]) {
 		id = ane_net_activation(ox_net(L), id, ANE_NET_ACT_NONE);
+	}
 	err = ane__ox_done(L, n, id);
 out:
 	free(m[0]);
 	free(m[1]);
+	free(ext[0]);
+	free(ext[1]);
+	free(e);
 	return err;
 }
 

@@ -235,9 +235,14 @@ extern const struct ox_op_table ane__ox_ops_reduce;
 extern const struct ox_op_table ane__ox_ops_linalg;
 extern const struct ox_op_table ane__ox_ops_misc;
 extern const struct ox_op_table ane__ox_ops_resize;
-/* A Resize's interpolation matrix along dim @d, out x in (ox_ops_resize.c). */
+/*
+ * A Resize's interpolation matrix along dim @d, out x in (ox_ops_resize.c);
+ * @ext[o] is set where output coordinate o takes the extrapolation value
+ * *@ev (its row of @m is 0).
+ */
 int ane__ox_resize_matrix(struct ox_ctx *c, const struct ox_node *n, int rank,
-			  const int64_t *dims, int d, float *m);
+			  const int64_t *dims, int d, float *m,
+			  unsigned char *ext, double *ev);
 extern const struct ox_op_table ane__ox_ops_rnn;
 
 #define OX_TABLE(name, arr) \

@@ -223,11 +223,13 @@ static int rs_taps(const struct rs *r, int d, int64_t o, int64_t in,
  * The interpolation matrix of dim @d of a Resize or Upsample whose input
  * has the dims @dims (rank @rank): @m[o * in + i] the weight output
  * coordinate o gives input coordinate i, what the engine's matrix
- * products apply (ox_lower_shape.c).  -ERANGE where an output coordinate
- * takes the extrapolation value and that is not 0 (no product gives it).
+ * products apply (ox_lower_shape.c).  @ext[o] is 1 where output
+ * coordinate o takes the extrapolation value, *@ev (no product gives it:
+ * the lowering adds it).
  */
 int ane__ox_resize_matrix(struct ox_ctx *c, const struct ox_node *n, int rank,
-			  const int64_t *dims, int d, float *m)
+			  const int64_t *dims, int d, float *m,
+			  unsigned char *ext, double *ev)
 {
 	const struct ox_tensor *rt = !strcmp(n->op_type, "Resize") && OX_OPSET(c) >= 11 &&
 				     n->n_in > 1 ? ane__ox_in(c, n, 1) : NULL;
@@ -245,12 +247,12 @@ int ane__ox_resize_matrix(struct ox_ctx *c, const struct ox_node *n, int rank,
 			 ane__ox_get_f(rt->konst, (size_t)k) : k < rank ? 0 : 1;
 	if (rt && !rt->konst && r.coord == C_TF_CROP)
 		return -EINVAL;
+	*ev = r.extrap;
 	for (o = 0; o < r.out[d]; o++) {
 		for (k = 0; k < in; k++)
 			m[o * in + k] = 0;
 		nt = rs_taps(&r, d, o, in, roi, idx, w);
-		if (!nt && r.extrap != 0)
-			return -ERANGE;
+		ext[o] = !nt;
 		for (k = 0; k < nt; k++)
 			m[o * in + idx[k]] += (float)w[k];
 	}

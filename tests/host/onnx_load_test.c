@@ -551,6 +551,65 @@ static void silu_fuses_into_the_op_before(void)
 	ane_model_destroy(mo);
 }
 
+/*
+ * Rank 5 with a broadcast: x [2, 3, 2, 2, 5] + c [3, 1, 1, 1] runs on the
+ * engine with the axes merged ([1, 2, 3, 20] + [1, 1, 3, 1]); a broadcast
+ * that alternates more than four times (c [3, 1, 5, 1] over
+ * [2, 3, 4, 5, 6]) is refused engine-only with the rank named.
+ */
+static void a_rank5_broadcast_merges_its_axes(void)
+{
+	static const int64_t dx[5] = { 2, 3, 2, 2, 5 }, dc[4] = { 3, 1, 1, 1 };
+	static const int64_t dy[5] = { 2, 3, 4, 5, 6 }, dk[4] = { 3, 1, 5, 1 };
+	static const float c3[3] = { 1.0f, -2.0f, 0.5f };
+	struct ane_model_options o = { .flags = ANE_MODEL_ENGINE_ONLY };
+	struct ane_model_tensor in = { .dtype = 1, .rank = 5 }, out = { 0 };
+	float x[120], z[120], c15[15];
+	struct ane_model *mo = NULL;
+	struct ane_model_stats st;
+	struct mk m;
+	char err[512];
+	int i;
+
+	mk_init(&m, 13);
+	mk_input(&m, "x", 5, dx);
+	mk_output(&m, "z", 5, dx);
+	mk_node(&m, "Add", "x", "c", "z");
+	mk_init_f(&m, "c", 4, dc, c3, 3);
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
+	T_CHECK(mo, "%s", err);
+	if (!mo)
+		return;
+	ane_model_get_stats(mo, &st);
+	T_EQ(st.engine_nodes, 1);
+	for (i = 0; i < 120; i++)
+		x[i] = (float)(i % 17) * 0.25f - 2.0f;
+	memcpy(in.dims, dx, sizeof(dx));
+	in.data = x;
+	in.size = sizeof(x);
+	out.data = z;
+	out.size = sizeof(z);
+	T_EQ(ane_model_run(mo, NULL, &in, &out), 0);
+	for (i = 0; i < 120; i++) {
+		float want = x[i] + c3[(i / 20) % 3];
+
+		T_CHECK(z[i] == want, "z[%d] = %g, want %g", i, z[i], want);
+	}
+	ane_model_destroy(mo);
+
+	for (i = 0; i < 15; i++)
+		c15[i] = (float)i;
+	mk_init(&m, 13);
+	mk_input(&m, "x", 5, dy);
+	mk_output(&m, "z", 5, dy);
+	mk_node(&m, "Add", "x", "c", "z");
+	mk_init_f(&m, "c", 4, dk, c15, 15);
+	mo = NULL;
+	T_EQ(load(&m, &o, &mo, err, sizeof(err)), -EOPNOTSUPP);
+	T_CHECK(strstr(err, "a broadcast of rank 5 that needs more than 4 dims"), "%s", err);
+	ane_model_destroy(mo);
+}
+
 int main(void)
 {
 	T_RUN(a_valid_model_loads_and_runs);
@@ -567,6 +626,7 @@ int main(void)
 	T_RUN(one_program_is_the_graph);
 	T_RUN(an_overflow_falls_back_or_is_refused);
 	T_RUN(silu_fuses_into_the_op_before);
+	T_RUN(a_rank5_broadcast_merges_its_axes);
 	T_RUN(mutated_models_never_crash);
 	T_RUN(mutated_test_models_never_crash);
 	return t_summary("onnx-load");
