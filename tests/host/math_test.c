@@ -1189,6 +1189,16 @@ static void test_conv_stride_padding_dilation(void)
 		CONV(1, 3, 14, 14, 8, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1, 1, 0, 0),
 		CONV(1, 2, 10, 9, 7, 2, 4, 3, 2, 1, 2, 1, 0, 3, 2, 1, 1, ANE_ACT_RELU6, 0),
 		CONV(1, 3, 7, 7, 4, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 1, 0, 0, 0),
+		/*
+		 * Stride 2 along rows of 16 outputs and more (the AVX-512
+		 * packer's even-lane loads): a 3 x 3 padded and dilated, a
+		 * 7 x 7 stem, a 1 x 1 shortcut, odd widths and pads that
+		 * cut a panel at either edge.
+		 */
+		CONV(1, 3, 9, 41, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0),
+		CONV(1, 4, 11, 47, 6, 3, 3, 2, 2, 2, 2, 2, 1, 2, 3, 1, 1, 0, 0),
+		CONV(2, 3, 20, 69, 8, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1, 1, ANE_ACT_RELU, 0),
+		CONV(1, 8, 6, 66, 8, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 1, 1, 0, 2),
 	};
 	unsigned int i;
 	char name[32];

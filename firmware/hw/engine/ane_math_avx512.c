@@ -158,12 +158,27 @@ static void ane_pack_a_avx512(const struct ane_gemm *g, uint32_t K,
  * every MATMUL) the sixteen columns of a panel fall into a few output-row
  * segments; for each tap (kh, kw) each segment is one masked load of
  * contiguous fp16 per input channel, lanes outside the input or past nlen
- * left zero, then one conversion and one 64-byte store.  Only input
- * channels [ci0, ci1) (all: 0, cin) are packed, except that panels of
- * more than ANE_SEGS segments go whole to the AVX2 packer when ci0 is 0
+ * left zero, then one conversion and one 64-byte store.  With a stride of
+ * 2 along the row (sw 2, x_sw 1: ResNet's downsampling convolutions and
+ * its stem) a segment's lanes read every other element: one masked load
+ * of 32 contiguous fp16, the even ones kept (VPMOVDW of the pairs).  Only
+ * input channels [ci0, ci1) (all: 0, cin) are packed, except that panels
+ * of more than ANE_SEGS segments go whole to the AVX2 packer when ci0 is 0
  * (and are skipped otherwise), as do all panels with other strides.
  */
 #define ANE_SEGS	4
+
+typedef short ane_h32 __attribute__((vector_size(64)));
+typedef int ane_i16 __attribute__((vector_size(64)));
+
+/* The bits of @m spread to the even bits of 32: lane j to lane 2 j. */
+static inline uint32_t ane_even_bits(uint32_t m)
+{
+	m = (m | (m << 8)) & 0x00ff00ffu;
+	m = (m | (m << 4)) & 0x0f0f0f0fu;
+	m = (m | (m << 2)) & 0x33333333u;
+	return (m | (m << 1)) & 0x55555555u;
+}
 
 static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 			      uint32_t n0, uint32_t nlen, float *pb,
@@ -177,7 +192,7 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 
 	if (u1 > npanels)
 		u1 = npanels;
-	if (g->sw != 1 || g->x_sw != 1) {
+	if ((g->sw != 1 && g->sw != 2) || g->x_sw != 1) {
 		/* whole panels only (see ane_gemm_chunk_avx512()) */
 		ane_pack_b_avx2(g, K, n0, nlen, pb, u0, u1);
 		return;
@@ -215,37 +230,37 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 				float *dst = panel + ((uint64_t)kh * g->kw + kw) * nr +
 					     ci0 * kstep;
 				int64_t off[ANE_SEGS], pf = 0;
-				uint16_t mask[ANE_SEGS];
-				uint32_t nact = 0;
+				uint32_t mask[ANE_SEGS], nact = 0;
 				const uint16_t *pc = g->x + ci0 * g->x_sc;
 
 				for (s = 0; s < nseg; s++) {
 					int64_t ih = (int64_t)oh[s] * g->sh - g->pt +
 						     (int64_t)kh * g->dh;
-					int64_t iw = (int64_t)ow[s] - g->pl +
+					int64_t iw = (int64_t)ow[s] * g->sw - g->pl +
 						     (int64_t)kw * g->dw;
-					int64_t lo = iw, hi = iw + len[s];
+					/* lane j0 + t reads element iw + sw t */
+					int64_t lo = 0, hi = len[s];
 					uint32_t m;
 
 					if (ih < 0 || ih >= g->h)
 						continue;
-					/* columns whose input is inside [0, w) */
-					if (lo < 0)
-						lo = 0;
-					if (hi > g->w)
-						hi = g->w;
+					/* lanes whose input is inside [0, w) */
+					if (iw < 0)
+						lo = (-iw + g->sw - 1) / g->sw;
+					if (iw + (hi - 1) * g->sw >= g->w)
+						hi = g->w > iw ? (g->w - iw + g->sw - 1) / g->sw : 0;
 					if (lo >= hi)
 						continue;
-					/* lanes j0 + (lo - iw) .. j0 + (hi - iw) - 1 */
+					/* lanes j0 + lo .. j0 + hi - 1 */
 					m = (uint32_t)(hi - lo);
 					m = (m >= 16 ? 0xffffu : (1u << m) - 1u) <<
-					    (j0[s] + (uint32_t)(lo - iw));
-					mask[nact] = (uint16_t)m;
-					/* lane j reads element off + j */
+					    (j0[s] + (uint32_t)lo);
+					mask[nact] = g->sw == 2 ? ane_even_bits(m) : m;
+					/* lane j reads element off + sw j */
 					off[nact] = ih * (int64_t)g->x_sh + iw -
-						    (int64_t)j0[s];
+						    (int64_t)g->sw * j0[s];
 					if (!nact)
-						pf = ih * (int64_t)g->x_sh + lo;
+						pf = ih * (int64_t)g->x_sh + iw + lo * g->sw;
 					nact++;
 				}
 				for (ci = ci0; ci < ci1; ci++,
@@ -266,10 +281,21 @@ static void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K,
 					if (pf1 && nact && ci + ANE_PF_AHEAD < ci1)
 						__builtin_prefetch(pc + pf +
 								   ANE_PF_AHEAD * g->x_sc);
-					for (s = 0; s < nact; s++)
-						h = __builtin_ia32_loaddquhi256_mask(
-							(const short *)(pc + off[s]),
-							h, mask[s]);
+					if (g->sw == 2) {
+						ane_h32 h2 = { 0 };
+
+						for (s = 0; s < nact; s++)
+							h2 = __builtin_ia32_loaddquhi512_mask(
+								(const short *)(pc + off[s]),
+								h2, mask[s]);
+						h = __builtin_ia32_pmovdw512_mask(
+							(ane_i16)h2, h, (uint16_t)0xffff);
+					} else {
+						for (s = 0; s < nact; s++)
+							h = __builtin_ia32_loaddquhi256_mask(
+								(const short *)(pc + off[s]),
+								h, (uint16_t)mask[s]);
+					}
 					v = __builtin_ia32_vcvtph2ps512_mask(
 						h, ane_splat16(0.0f),
 						(uint16_t)0xffff, 4);
