@@ -102,6 +102,7 @@ ENGINE_CFLAGS_ane_math_avx2 := -msse2 -mavx2 -mfma -mf16c
 ENGINE_CFLAGS_ane_math_avx512 := -msse2 -mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512vl
 ENGINE_CFLAGS_ane_math_conv_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_conv1_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
+ENGINE_CFLAGS_ane_math_pack_avx512 := $(ENGINE_CFLAGS_ane_math_avx512)
 ENGINE_CFLAGS_ane_math_plan := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_op_check := -mgeneral-regs-only
 ENGINE_CFLAGS_ane_math_copy := -mgeneral-regs-only

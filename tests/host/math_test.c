@@ -2808,8 +2808,9 @@ static void test_rows_agree_bit_for_bit_on_every_isa(void)
  * The row normalizations on every ISA give the same bits as the SSE2
  * path: NORM's softmax, log-softmax and layer normalization over W (48
  * rows of each length: the fused passes of ane_math_vec.h, sixteen and
- * eight lanes and their remainders) and SOFTMAX over C (16 x 1 and 16 x 3
- * positions: contiguous and strided channels), rows of every length
+ * eight lanes and their remainders) and SOFTMAX over C (16 x 1, 16 x 3
+ * and 16 x 37 positions: contiguous and strided channels, and positions
+ * in vectors along W with a remainder), rows of every length
  * around the vector widths, with values small, large, negative, huge and
  * negative next to a few ordinary ones, all equal, subnormal, and with
  * an infinity.  (With 3 rows, summing the AVX-512 path's upper eight
@@ -2879,15 +2880,17 @@ static void test_norm_rows_same_bits_on_every_isa(void)
 	static const uint32_t ops[][3] = {
 		{ ANE_OP_NORM, ANE_NORM_SOFTMAX, 1 }, { ANE_OP_NORM, ANE_NORM_LOG_SOFTMAX, 1 },
 		{ ANE_OP_NORM, ANE_NORM_LAYER, 1 }, { ANE_OP_SOFTMAX, 0, 1 },
-		{ ANE_OP_SOFTMAX, 0, 3 },
+		{ ANE_OP_SOFTMAX, 0, 3 }, { ANE_OP_SOFTMAX, 0, 37 },
 	};
-	uint16_t *x = malloc(48 * 1024 * 2), *ref = malloc(48 * 1024 * 2);
-	uint16_t *y = malloc(48 * 1024 * 2);
+	/* the most rows of any op: SOFTMAX's 16 x 37 positions */
+	const uint32_t rows = 16 * 37;
+	uint16_t *x = malloc(rows * 1024 * 2), *ref = malloc(rows * 1024 * 2);
+	uint16_t *y = malloc(rows * 1024 * 2);
 	uint32_t isa, l, o, pat, i, n, bad = 0, runs = 0, rnd = 12345;
 
 	for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
 		for (pat = 0; pat < ANE_TEST_NORM_PATTERNS; pat++) {
-			n = 48 * lens[l];
+			n = rows * lens[l];
 			for (i = 0; i < n; i++)
 				x[i] = norm_pattern(pat, i % lens[l], &rnd);
 			for (o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {

@@ -35,6 +35,8 @@ static const struct rows_case rows_cases[] = {
 	{ "layernorm768", ANE_OP_NORM, ANE_NORM_LAYER, 1, 1, 2048, 768 },
 	{ "layernorm4096", ANE_OP_NORM, ANE_NORM_LAYER, 1, 1, 256, 4096 },
 	{ "softmaxc1000", ANE_OP_SOFTMAX, 0, 256, 1000, 1, 1 },
+	/* over C at each of 64 x 64 positions: a segmentation head's 21 classes */
+	{ "softmaxc21", ANE_OP_SOFTMAX, 0, 1, 21, 64, 64 },
 };
 
 /* One case on every usable path: best time of each; 0, or 2 on an error. */

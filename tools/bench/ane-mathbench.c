@@ -76,7 +76,7 @@ static void usage(FILE *f, int status)
 		"       ane-mathbench [--json FILE] matmul [N]   (N: 1..4096)\n"
 		"       ane-mathbench [--json FILE] cores [N]    (N: 2..16 threads)\n"
 		"       ane-mathbench rows [CASE...]   (softmax128 softmax1024 logsoftmax1000\n"
-		"                                       layernorm768 layernorm4096 softmaxc1000)\n"
+		"                                       layernorm768 layernorm4096 softmaxc1000 softmaxc21)\n"
 		"       ane-mathbench --help | --version\n"
 		"\n"
 		"CASE: matmul512 matmul2048 conv3x3 conv1x1 (default: these four)\n"

@@ -42,4 +42,17 @@ static inline void ane_store16(float *p, ane_v16 v)
 	__builtin_memcpy(p, &v, 64);
 }
 
+/*
+ * The B packers of ane_math_pack_avx512.c: column panels [@u0, @u1) of
+ * columns [@n0, @n0 + @nlen), input channels [@ci0, @ci1); and a MATMUL's
+ * B rows [@k0, @k1) of every panel, prefetching @pf rows ahead.
+ */
+struct ane_gemm;
+void ane_pack_b_avx512(const struct ane_gemm *g, uint32_t K, uint32_t n0,
+		       uint32_t nlen, float *pb, uint32_t u0, uint32_t u1,
+		       uint32_t ci0, uint32_t ci1);
+void ane_pack_b_rows_avx512(const struct ane_gemm *g, uint32_t K, uint32_t n0,
+			    uint32_t nlen, float *pb, uint32_t k0, uint32_t k1,
+			    uint32_t pf);
+
 #endif /* ANE_MATH_AVX512_H */

@@ -503,6 +503,12 @@ void ane_axpy_avx2(float *y, const float *x, float a, uint32_t n);
  */
 float ane_softmax_row_avx2(const uint16_t *x, uint32_t n, float *e, float *mx);
 float ane_layer_row_avx2(const uint16_t *x, uint32_t n, float *e);
+/*
+ * A SOFTMAX over @c channels (@xs, @ys apart) at eight (sixteen)
+ * contiguous positions, a lane each: ane_softmax_pos()'s bits.
+ */
+void ane_softmax_cols_avx2(const uint16_t *x, uint64_t xs, uint16_t *y,
+			   uint64_t ys, uint32_t c);
 /* A direct convolution's taps on whole groups of eight outputs. */
 uint32_t ane_dw_row_avx2(const uint16_t *const *x, const float *wt, uint32_t taps,
 			 uint32_t sw, float *acc, uint32_t n);
@@ -530,6 +536,8 @@ uint32_t ane_elt_row_avx512(uint32_t op, uint32_t act, const uint16_t *a,
 			    uint16_t *y, uint32_t len);
 void ane_exp_sub_avx512(float *e, uint32_t n, float mx);
 float ane_softmax_row_avx512(const uint16_t *x, uint32_t n, float *e, float *mx);
+void ane_softmax_cols_avx512(const uint16_t *x, uint64_t xs, uint16_t *y,
+			     uint64_t ys, uint32_t c);
 float ane_layer_row_avx512(const uint16_t *x, uint32_t n, float *e);
 void ane_f2h_row_avx512(const float *v, float mul, uint32_t n, uint16_t *y);
 uint32_t ane_pool_cols_avx512(const uint16_t *x, uint64_t xs, uint32_t rows,

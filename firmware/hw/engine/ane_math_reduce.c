@@ -316,15 +316,21 @@ float ane_norm_eps(const struct ane_norm_params *np)
 	return ane_bits_f(np->eps ? np->eps : ANE_NORM_EPS_DEFAULT);
 }
 
-/* x - max exact in fp32 or not, the same operations on every path */
+/*
+ * x - max exact in fp32 or not, the same operations on every path: the
+ * row converted by ane_h2f_row() (F16C where the CPU has it, exact
+ * either way), then two subtractions per element in a loop the compiler
+ * vectorizes (IEEE subtractions: the same bits in any width).
+ */
 float ane_log_softmax_row(float *e, const uint16_t *x, uint64_t s, uint32_t n,
 			  float mx, float sum)
 {
 	float l = ane_reduce_logf(sum);
 	uint32_t i;
 
+	ane_h2f_row(x, s, n, e);
 	for (i = 0; i < n; i++)
-		e[i] = (ane_h2f(x[(uint64_t)i * s]) - mx) - l;
+		e[i] = (e[i] - mx) - l;
 	return 1.0f;
 }
 

@@ -378,6 +378,56 @@ static void ane_softmax_pos(const struct ane_op_desc *d, uint64_t pos,
 }
 
 /*
+ * A SOFTMAX over C from position @pos on, @left positions of the plan's
+ * unit left: a whole number of vectors of the positions along W of the
+ * same (n, h) when x and y are contiguous along W and the CPU has a wide
+ * path (ane_softmax_cols_avx2/_avx512(), the same bits), else the one
+ * position.  Returns how many positions it did.
+ */
+static uint64_t ane_softmax_run(const struct ane_op_desc *d, uint64_t pos,
+				uint64_t left, float *e)
+{
+	const struct ane_tensor *x = &d->src[0], *y = &d->dst;
+	uint64_t W = y->dim[ANE_W], w = pos % W, t = pos / W;
+	uint64_t h = t % y->dim[ANE_H], n = t / y->dim[ANE_H], k, i;
+	uint32_t lanes = 0;
+
+#ifdef ANE_MATH_AVX2
+	if (ane_rows_wide())
+		lanes = 8;
+#endif
+#ifdef ANE_MATH_AVX512
+	if (ane_math_isa == ANE_MATH_ISA_AVX512)
+		lanes = 16;
+#endif
+	k = W - w < left ? W - w : left;
+	if (!lanes || k < lanes || x->stride[ANE_W] != 1 || y->stride[ANE_W] != 1) {
+		ane_softmax_pos(d, pos, e);
+		return 1;
+	}
+	k -= k % lanes;
+	for (i = 0; i < k; i += lanes) {
+		const uint16_t *xw = ane_src(x) + n * x->stride[ANE_N] +
+				     h * x->stride[ANE_H] + w + i;
+		uint16_t *yw = (uint16_t *)y->base + n * y->stride[ANE_N] +
+			       h * y->stride[ANE_H] + w + i;
+
+#ifdef ANE_MATH_AVX512
+		if (lanes == 16) {
+			ane_softmax_cols_avx512(xw, x->stride[ANE_C], yw,
+						y->stride[ANE_C], y->dim[ANE_C]);
+			continue;
+		}
+#endif
+#ifdef ANE_MATH_AVX2
+		ane_softmax_cols_avx2(xw, x->stride[ANE_C], yw, y->stride[ANE_C],
+				      y->dim[ANE_C]);
+#endif
+	}
+	return k;
+}
+
+/*
  * The wide paths' row of a NORM over W (ane_math_rows_avx2.c and
  * _avx512.c): the softmax's exponentials in @e and their sum in @s (the
  * maximum in @a), or the layer normalization's deviations and their sum
@@ -461,7 +511,7 @@ void ane_run_rows(const struct ane_op_desc *d, const struct ane_plan *p,
 			ane_pool_seg(d, row, o0, o1);
 			break;
 		case ANE_OP_SOFTMAX:
-			ane_softmax_pos(d, row, work);
+			u += ane_softmax_run(d, row, end - u, work) - 1;
 			break;
 		case ANE_OP_NORM:
 			ane_norm_row(d, row, work);

@@ -190,6 +190,12 @@ float ane_softmax_row_avx2(const uint16_t *x, uint32_t n, float *e, float *mx)
 	return ane_softmax_row8(x, n, e, mx);
 }
 
+void ane_softmax_cols_avx2(const uint16_t *x, uint64_t xs, uint16_t *y,
+			   uint64_t ys, uint32_t c)
+{
+	ane_softmax_cols8(x, xs, y, ys, c);
+}
+
 float ane_layer_row_avx2(const uint16_t *x, uint32_t n, float *e)
 {
 	return ane_layer_row8(x, n, e);

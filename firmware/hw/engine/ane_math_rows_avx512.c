@@ -129,6 +129,12 @@ float ane_softmax_row_avx512(const uint16_t *x, uint32_t n, float *e, float *mx)
 	return ane_softmax_row16(x, n, e, mx);
 }
 
+void ane_softmax_cols_avx512(const uint16_t *x, uint64_t xs, uint16_t *y,
+			     uint64_t ys, uint32_t c)
+{
+	ane_softmax_cols16(x, xs, y, ys, c);
+}
+
 float ane_layer_row_avx512(const uint16_t *x, uint32_t n, float *e)
 {
 	return ane_layer_row16(x, n, e);

@@ -118,6 +118,37 @@ static inline uint32_t ANE_VN(ane_exp_sub)(float *e, uint32_t n, float mx)
 	return i;
 }
 
+/*
+ * A SOFTMAX over C at ANE_VLANES consecutive positions along W, a lane
+ * each: @x and @y their channel 0, channels @xs and @ys elements apart,
+ * the positions contiguous.  Lane by lane the operations of
+ * ane_softmax_pos(): the largest value that is not NaN, then
+ * exp(x - max) summed over c in order, then each exponential times
+ * 1 / sum rounded to fp16; the exponentials are computed again in the
+ * last pass rather than kept (the same bits: no workspace of C x lanes).
+ */
+static inline void ANE_VN(ane_softmax_cols)(const uint16_t *x, uint64_t xs,
+					    uint16_t *y, uint64_t ys, uint32_t C)
+{
+	ANE_VF m = ANE_VSPLAT(-__builtin_inff()), s = ANE_VSPLAT(0.0f), v, inv;
+	uint32_t c;
+
+	for (c = 0; c < C; c++) {
+		v = ANE_VLOAD(x + c * xs, 1);
+		m = ANE_VN(ane_sel)(v > m, v, m);
+	}
+	for (c = 0; c < C; c++) {
+		v = ANE_VLOAD(x + c * xs, 1) - m;
+		s = s + ANE_VN(ane_sel)(v != v, v, ANE_VN(ane_expf)(v));
+	}
+	inv = ANE_VSPLAT(1.0f) / s;
+	for (c = 0; c < C; c++) {
+		v = ANE_VLOAD(x + c * xs, 1) - m;
+		v = ANE_VN(ane_sel)(v != v, v, ANE_VN(ane_expf)(v));
+		ANE_VSTORE(y + c * ys, v * inv);
+	}
+}
+
 /* Element i's group of @a OP @b (@a alone without @b), as ane_elt_row(). */
 static inline ANE_VF ANE_VN(ane_elt_pre)(uint32_t op, const uint16_t *a,
 					 uint64_t as, const uint16_t *b,
