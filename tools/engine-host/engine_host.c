@@ -6,8 +6,10 @@
  */
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine_host.h"
 
@@ -74,13 +76,64 @@ int engine_isa_best(void)
 }
 
 #define MT_MAX_PARTS	16	/* the M1's neural cores */
+/*
+ * How long a worker watches for the next task, and the caller for the
+ * workers' parts, before sleeping: a network's tasks follow each other
+ * within microseconds, and a sleep and a wake-up cost tens.
+ */
+#define MT_SPIN_NS	200000ull
 
 struct mt_part {
 	struct ane_op_desc d;
-	pthread_t thread;
-	int started;
 	int ret;
 };
+
+/*
+ * The workers: threads started on first use and kept, each running part
+ * i of every task it is handed (i its index, from 1; part 0 runs on the
+ * caller).  A task is published by bumping @gen under @lock; a worker
+ * watches @gen for MT_SPIN_NS, then sleeps on @go; the last part to
+ * finish wakes the caller on @done.  @run holds a whole engine_mt_run()
+ * call, so that callers on several threads take turns.
+ */
+static struct {
+	pthread_mutex_t run;
+	pthread_mutex_t lock;		/* protects the sleepers and the waits */
+	pthread_cond_t go, done;
+	pthread_t thread[MT_MAX_PARTS];
+	uint64_t born[MT_MAX_PARTS];	/* @gen when each worker was started */
+	unsigned int workers;		/* started */
+	unsigned int sleepers;		/* workers waiting on @go */
+	int caller_sleeps;		/* the caller waits on @done */
+	int quit;
+	uint64_t gen;			/* atomic: the task's number */
+	unsigned int pending;		/* atomic: parts 1.. not finished */
+	struct mt_part *parts;
+	unsigned int nparts;
+} mt = {
+	.run = PTHREAD_MUTEX_INITIALIZER,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.go = PTHREAD_COND_INITIALIZER,
+	.done = PTHREAD_COND_INITIALIZER,
+};
+
+/* The CPU's spin-wait hint while watching. */
+static inline void mt_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+static uint64_t mt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static int mt_part_run(struct mt_part *p)
 {
@@ -89,18 +142,125 @@ static int mt_part_run(struct mt_part *p)
 	return ret ? ret : ane_op_run_all(&p->d);
 }
 
-static void *mt_part_thread(void *arg)
+static void *mt_worker(void *arg)
 {
-	struct mt_part *p = arg;
+	unsigned int idx = (unsigned int)(uintptr_t)arg;
+	uint64_t seen = mt.born[idx];	/* the tasks after its start are its */
 
-	p->ret = mt_part_run(p);
-	return NULL;
+	for (;;) {
+		uint64_t t0 = mt_now_ns(), g;
+
+		while ((g = __atomic_load_n(&mt.gen, __ATOMIC_ACQUIRE)) == seen &&
+		       mt_now_ns() - t0 < MT_SPIN_NS)
+			mt_pause();
+		if (g == seen) {
+			pthread_mutex_lock(&mt.lock);
+			mt.sleepers++;
+			while ((g = __atomic_load_n(&mt.gen, __ATOMIC_ACQUIRE)) == seen)
+				pthread_cond_wait(&mt.go, &mt.lock);
+			mt.sleepers--;
+			pthread_mutex_unlock(&mt.lock);
+		}
+		seen = g;
+		if (__atomic_load_n(&mt.quit, __ATOMIC_ACQUIRE))
+			return NULL;
+		if (idx < mt.nparts)
+			mt.parts[idx].ret = mt_part_run(&mt.parts[idx]);
+		if (__atomic_sub_fetch(&mt.pending, 1, __ATOMIC_ACQ_REL) == 0) {
+			pthread_mutex_lock(&mt.lock);
+			if (mt.caller_sleeps)
+				pthread_cond_signal(&mt.done);
+			pthread_mutex_unlock(&mt.lock);
+		}
+	}
+}
+
+/* At exit: the workers told to quit and joined. */
+static void mt_stop(void)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&mt.run);
+	pthread_mutex_lock(&mt.lock);
+	__atomic_store_n(&mt.quit, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&mt.gen, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&mt.go);
+	pthread_mutex_unlock(&mt.lock);
+	for (i = 1; i <= mt.workers; i++)
+		pthread_join(mt.thread[i], NULL);
+	mt.workers = 0;
+	pthread_mutex_unlock(&mt.run);
+}
+
+/*
+ * In a child of fork() the workers are the parent's: none here, and the
+ * locks as a fresh process has them.
+ */
+static void mt_child(void)
+{
+	pthread_mutex_init(&mt.run, NULL);
+	pthread_mutex_init(&mt.lock, NULL);
+	pthread_cond_init(&mt.go, NULL);
+	pthread_cond_init(&mt.done, NULL);
+	mt.workers = 0;
+	mt.sleepers = 0;
+	mt.caller_sleeps = 0;
+}
+
+/* Workers 1 .. @n - 1 started (mt.run held); how many there are. */
+static unsigned int mt_grow(unsigned int n)
+{
+	static int hooked;
+
+	if (!hooked) {
+		if (atexit(mt_stop) || pthread_atfork(NULL, NULL, mt_child))
+			return 0;
+		hooked = 1;
+	}
+	while (mt.workers + 1 < n) {
+		mt.born[mt.workers + 1] = __atomic_load_n(&mt.gen, __ATOMIC_ACQUIRE);
+		if (pthread_create(&mt.thread[mt.workers + 1], NULL, mt_worker,
+				   (void *)(uintptr_t)(mt.workers + 1)))
+			break;
+		mt.workers++;
+	}
+	return mt.workers;
+}
+
+/*
+ * Hand parts 1 .. @n - 1 to the workers (all @workers of them, those past
+ * @n only count down), run part 0 here, and wait for the rest.
+ */
+static void mt_task(struct mt_part *parts, unsigned int n, unsigned int workers)
+{
+	uint64_t t0;
+
+	mt.parts = parts;
+	mt.nparts = n;
+	__atomic_store_n(&mt.pending, workers, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&mt.lock);
+	__atomic_add_fetch(&mt.gen, 1, __ATOMIC_RELEASE);
+	if (mt.sleepers)
+		pthread_cond_broadcast(&mt.go);
+	pthread_mutex_unlock(&mt.lock);
+	parts[0].ret = mt_part_run(&parts[0]);
+	t0 = mt_now_ns();
+	while (__atomic_load_n(&mt.pending, __ATOMIC_ACQUIRE) &&
+	       mt_now_ns() - t0 < MT_SPIN_NS)
+		mt_pause();
+	pthread_mutex_lock(&mt.lock);
+	mt.caller_sleeps = 1;
+	while (__atomic_load_n(&mt.pending, __ATOMIC_ACQUIRE))
+		pthread_cond_wait(&mt.done, &mt.lock);
+	mt.caller_sleeps = 0;
+	pthread_mutex_unlock(&mt.lock);
 }
 
 int engine_mt_run(const struct ane_op_desc *d, unsigned int threads)
 {
 	struct mt_part parts[MT_MAX_PARTS];
 	uint64_t ws[MT_MAX_PARTS], total = 0;
+	unsigned int workers;
 	uint32_t n, i;
 	uint8_t *work = NULL, *at;
 	int ret = 0;
@@ -132,19 +292,16 @@ int engine_mt_run(const struct ane_op_desc *d, unsigned int threads)
 		at += (ws[i] + ANE_MATH_WORK_ALIGN - 1) / ANE_MATH_WORK_ALIGN *
 		      ANE_MATH_WORK_ALIGN;
 	}
-	/* parts 1.. on threads of their own, part 0 here */
-	for (i = 1; i < n; i++)
-		parts[i].started = !pthread_create(&parts[i].thread, NULL,
-						   mt_part_thread, &parts[i]);
-	ret = mt_part_run(&parts[0]);
-	for (i = 1; i < n; i++) {
-		if (parts[i].started)
-			pthread_join(parts[i].thread, NULL);
-		else
-			parts[i].ret = mt_part_run(&parts[i]);
-		if (!ret)
-			ret = parts[i].ret;
-	}
+	pthread_mutex_lock(&mt.run);
+	workers = mt_grow(n);
+	if (workers)
+		mt_task(parts, n < workers + 1 ? n : workers + 1, workers);
+	/* parts no worker took (none started): here, in turn */
+	for (i = workers ? workers + 1 : 0; i < n; i++)
+		parts[i].ret = mt_part_run(&parts[i]);
+	pthread_mutex_unlock(&mt.run);
+	for (i = 0; i < n && !ret; i++)
+		ret = parts[i].ret;
 	free(work);
 	return ret;
 }

@@ -31,10 +31,14 @@ int engine_isa_best(void);
 /*
  * Run @d, validated and with its workspace, over up to @threads threads
  * (ane_op_split_parts() decides how many parts: a small operation runs on
- * the calling thread alone).  Each part gets a workspace of its own; @d's
- * is not used by a split run.  The result is bit-identical to
- * ane_op_run_all(@d).  Return: 0, a negative ANE_MATH_E* code, or
- * -ANE_MATH_ENOSPC when a part's workspace cannot be allocated.
+ * the calling thread alone).  Part 0 runs on the caller, the others on
+ * workers started on first use and kept for the process's life (they
+ * watch for the next operation for 200 us, then sleep; joined at exit;
+ * none in a child of fork() until it asks); callers on several threads
+ * take turns.  Each part gets a workspace of its own; @d's is not used by
+ * a split run.  The result is bit-identical to ane_op_run_all(@d).
+ * Return: 0, a negative ANE_MATH_E* code, or -ANE_MATH_ENOSPC when a
+ * part's workspace cannot be allocated.
  */
 int engine_mt_run(const struct ane_op_desc *d, unsigned int threads);
 
