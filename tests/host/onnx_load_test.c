@@ -551,6 +551,17 @@ static void silu_fuses_into_the_op_before(void)
 	ane_model_destroy(mo);
 }
 
+/* z = x + c: x of rank 5 (@dx), c a rank-4 initializer (@dc, @n values). */
+static void mk_x_plus_c(struct mk *m, const int64_t *dx, const int64_t *dc,
+			const float *c, size_t n)
+{
+	mk_init(m, 13);
+	mk_input(m, "x", 5, dx);
+	mk_output(m, "z", 5, dx);
+	mk_node(m, "Add", "x", "c", "z");
+	mk_init_f(m, "c", 4, dc, c, n);
+}
+
 /*
  * Rank 5 with a broadcast: x [2, 3, 2, 2, 5] + c [3, 1, 1, 1] runs on the
  * engine with the axes merged ([1, 2, 3, 20] + [1, 1, 3, 1]); a broadcast
@@ -571,11 +582,7 @@ static void a_rank5_broadcast_merges_its_axes(void)
 	char err[512];
 	int i;
 
-	mk_init(&m, 13);
-	mk_input(&m, "x", 5, dx);
-	mk_output(&m, "z", 5, dx);
-	mk_node(&m, "Add", "x", "c", "z");
-	mk_init_f(&m, "c", 4, dc, c3, 3);
+	mk_x_plus_c(&m, dx, dc, c3, 3);
 	T_EQ(load(&m, &o, &mo, err, sizeof(err)), 0);
 	T_CHECK(mo, "%s", err);
 	if (!mo)
@@ -599,11 +606,7 @@ static void a_rank5_broadcast_merges_its_axes(void)
 
 	for (i = 0; i < 15; i++)
 		c15[i] = (float)i;
-	mk_init(&m, 13);
-	mk_input(&m, "x", 5, dy);
-	mk_output(&m, "z", 5, dy);
-	mk_node(&m, "Add", "x", "c", "z");
-	mk_init_f(&m, "c", 4, dk, c15, 15);
+	mk_x_plus_c(&m, dy, dk, c15, 15);
 	mo = NULL;
 	T_EQ(load(&m, &o, &mo, err, sizeof(err)), -EOPNOTSUPP);
 	T_CHECK(strstr(err, "a broadcast of rank 5 that needs more than 4 dims"), "%s", err);
