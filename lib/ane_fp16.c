@@ -83,11 +83,57 @@ float ane_float_from_fp16(uint16_t h)
 	return f;
 }
 
-void ane_fp16_from_float_array(uint16_t *dst, const float *src, size_t n)
+#if defined(__x86_64__) && defined(__GNUC__)
+typedef float ane__v8f __attribute__((vector_size(32)));
+typedef short ane__v8h __attribute__((vector_size(16)));
+
+/* Whether the CPU converts with F16C (and the AVX its 256-bit form needs). */
+static int ane__have_f16c(void)
+{
+	static int have = -1;
+	int v = __atomic_load_n(&have, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		__builtin_cpu_init();
+		v = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+		__atomic_store_n(&have, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+/*
+ * Eight floats a step with VCVTPS2PH told to round to nearest even: the
+ * same bits as ane__fp16_from_double() for every float (IEEE's rounding,
+ * overflow to infinity, a NaN made quiet with its payload's top ten bits;
+ * MXCSR's flush-to-zero does not apply to it), the rest one by one.
+ * Returns how many it converted.
+ */
+__attribute__((target("avx,f16c")))
+static size_t ane__fp16_from_float_f16c(uint16_t *dst, const float *src, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i + 8 <= n; i += 8) {
+		ane__v8f v;
+		ane__v8h h;
+
+		memcpy(&v, src + i, sizeof(v));
+		h = __builtin_ia32_vcvtps2ph256(v, 0);
+		memcpy(dst + i, &h, sizeof(h));
+	}
+	return i;
+}
+#endif
+
+void ane_fp16_from_float_array(uint16_t *dst, const float *src, size_t n)
+{
+	size_t i = 0;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (ane__have_f16c())
+		i = ane__fp16_from_float_f16c(dst, src, n);
+#endif
+	for (; i < n; i++)
 		dst[i] = ane_fp16_from_float(src[i]);
 }
 
