@@ -206,7 +206,7 @@ static int same_dims(const struct ox_tensor *a, const struct ox_tensor *b)
 static int merged4(struct lower *L, const struct ox_node *n, int i, uint32_t a[4])
 {
 	const struct ox_tensor *y = ane__ox_out(L->c, n, 0);
-	int64_t ext[OX_MAX_RANK], part[OX_MAX_RANK];
+	int64_t ext[OX_MAX_RANK];
 	int mask[OX_MAX_RANK], g = 0, k, j, r = y->rank;
 
 	for (k = 0; k < r; k++) {
@@ -228,8 +228,7 @@ static int merged4(struct lower *L, const struct ox_node *n, int i, uint32_t a[4
 			if (g == 4)
 				return -1;
 			mask[g] = m;
-			ext[g] = 1;
-			part[g++] = 1;
+			ext[g++] = 1;
 		}
 		ext[g - 1] *= y->dims[k];
 		if (ext[g - 1] > (1 << 24))
@@ -237,10 +236,8 @@ static int merged4(struct lower *L, const struct ox_node *n, int i, uint32_t a[4
 	}
 	for (k = 0; k < 4; k++)
 		a[k] = 1;
-	for (k = 0; k < g; k++) {
-		part[k] = mask[k] & (1 << i) ? ext[k] : 1;
-		a[4 - g + k] = (uint32_t)part[k];
-	}
+	for (k = 0; k < g; k++)
+		a[4 - g + k] = mask[k] & (1 << i) ? (uint32_t)ext[k] : 1;
 	return 0;
 }
 

@@ -4,8 +4,8 @@
  * engine_mt_run()): threads started on first use and kept, handed each
  * operation's parts.  Every split run must give the bits of the
  * one-thread run, whatever the thread counts in turn, from callers on
- * several threads at once, and in a child of fork() (where the parent's
- * workers do not exist).
+ * several threads at once, in a child of fork() (where the parent's
+ * workers do not exist), and from 64 processes at once.
  *
  * Copyright (C) 2026 The ane authors
  */
@@ -155,11 +155,42 @@ static void a_child_of_fork_runs_split_operations(void)
 	free(m.work);
 }
 
+/*
+ * 64 processes at once, each splitting its operations over four threads
+ * on however few cores there are: every one finishes (the watches yield
+ * the cores) with the one-thread bits.
+ */
+static void sixty_four_processes_at_once(void)
+{
+	static struct mm m;
+	static uint16_t want[M * N];
+	unsigned int i, ok = 0;
+	pid_t pid[64];
+	int status;
+
+	mm_init(&m, 11);
+	T_EQ(mm_reference(&m, want), 0);
+	for (i = 0; i < 64; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			alarm(60);
+			_exit(mm_rounds(&m, want, 30, i) ? 1 : 0);
+		}
+	}
+	for (i = 0; i < 64; i++)
+		if (pid[i] > 0 && waitpid(pid[i], &status, 0) == pid[i] &&
+		    WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			ok++;
+	T_CHECK(ok == 64, "%u of 64 processes finished with the same bits", ok);
+	free(m.work);
+}
+
 int main(void)
 {
 	alarm(120);	/* a worker that misses a task hangs the caller: fail */
 	T_RUN(split_runs_match_one_thread);
 	T_RUN(callers_on_several_threads_take_turns);
 	T_RUN(a_child_of_fork_runs_split_operations);
+	T_RUN(sixty_four_processes_at_once);
 	return t_summary("engine-pool");
 }

@@ -67,6 +67,32 @@ ane_bench_load() {
 	fi
 }
 
+# `ane-bench request`, the round trip a user pays, as a user runs it: both
+# loops (libane's submit + wait, and the raw ioctl + blocking read())
+# report the median of five sets beside five pipe sets with the sets'
+# range, and the JSON holds both ratios with their targets.  The figures
+# themselves are a benchmark's, not a test's: only that they are there.
+ane_bench_request() {
+	out=$(ane-bench --json /tmp/request.json request 2>&1)
+	st=$?
+	printf '%s
+' "$out" | sed 's/^/# /'
+	if [ $st -eq 0 ] &&
+	   printf '%s
+' "$out" | grep -q '5 sets of 2000 requests' &&
+	   printf '%s
+' "$out" | grep -Eq '^  ratio p50 +[0-9.]+ +\(median of 5 sets, [0-9.]+ - [0-9.]+; target <= 1.5: (met|MISSED)\)$' &&
+	   printf '%s
+' "$out" | grep -Eq '^  raw ratio p99 +[0-9.]+ +\(median of 5 sets, [0-9.]+ - [0-9.]+; target <= 3: (met|MISSED)\)$' &&
+	   grep -q '"request_vs_pipe_p50"' /tmp/request.json &&
+	   grep -q '"raw_vs_pipe_p99"' /tmp/request.json; then
+		echo "ane-bench-request: 1 passed, 0 failed"
+	else
+		echo "ane-bench-request: 0 passed, 1 failed"
+		return 1
+	fi
+}
+
 # `ane-bench dart`, the benchmark of the DART's map and unmap and of the
 # page tables of a fully mapped 3.5 GiB context: with memory limits that
 # allow its 512 MiB of surfaces, both figures are printed and the tables'
@@ -109,6 +135,7 @@ suite coreioctl "" coreioctl_test
 suite caps "" caps_test
 suite anectl-info "" anectl_info
 suite ane-bench-load "" ane_bench_load
+suite ane-bench-request "" ane_bench_request
 suite ane-bench-dart "mem_client_mb=600 mem_device_mb=600" ane_bench_dart
 suite ane-bench-dart-limit "mem_client_mb=300" ane_bench_dart_limit
 # Two engines, so PRIME can cross devices.

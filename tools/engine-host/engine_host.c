@@ -6,6 +6,7 @@
  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ struct mt_part {
  * The workers: threads started on first use and kept, each running part
  * i of every task it is handed (i its index, from 1; part 0 runs on the
  * caller).  A task is published by bumping @gen under @lock; a worker
- * watches @gen for MT_SPIN_NS, then sleeps on @go; the last part to
+ * watches @gen for MT_SPIN_NS (yielding now and then), then sleeps on @go; the last part to
  * finish wakes the caller on @done.  @run holds a whole engine_mt_run()
  * call, so that callers on several threads take turns.
  */
@@ -117,9 +118,17 @@ static struct {
 	.done = PTHREAD_COND_INITIALIZER,
 };
 
-/* The CPU's spin-wait hint while watching. */
-static inline void mt_pause(void)
+/*
+ * One step of a watch: the CPU's spin-wait hint, and every 64th step the
+ * CPU offered to another thread, so that many processes' watches on
+ * fewer cores (64 ane-run at once on two) hand the cores to the work.
+ */
+static inline void mt_pause(unsigned int *steps)
 {
+	if (!(++*steps % 64)) {
+		sched_yield();
+		return;
+	}
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -149,10 +158,11 @@ static void *mt_worker(void *arg)
 
 	for (;;) {
 		uint64_t t0 = mt_now_ns(), g;
+		unsigned int steps = 0;
 
 		while ((g = __atomic_load_n(&mt.gen, __ATOMIC_ACQUIRE)) == seen &&
 		       mt_now_ns() - t0 < MT_SPIN_NS)
-			mt_pause();
+			mt_pause(&steps);
 		if (g == seen) {
 			pthread_mutex_lock(&mt.lock);
 			mt.sleepers++;
@@ -233,6 +243,7 @@ static unsigned int mt_grow(unsigned int n)
  */
 static void mt_task(struct mt_part *parts, unsigned int n, unsigned int workers)
 {
+	unsigned int steps = 0;
 	uint64_t t0;
 
 	mt.parts = parts;
@@ -247,7 +258,7 @@ static void mt_task(struct mt_part *parts, unsigned int n, unsigned int workers)
 	t0 = mt_now_ns();
 	while (__atomic_load_n(&mt.pending, __ATOMIC_ACQUIRE) &&
 	       mt_now_ns() - t0 < MT_SPIN_NS)
-		mt_pause();
+		mt_pause(&steps);
 	pthread_mutex_lock(&mt.lock);
 	mt.caller_sleeps = 1;
 	while (__atomic_load_n(&mt.pending, __ATOMIC_ACQUIRE))
